@@ -1,0 +1,1 @@
+//! RON and Moving AI file formats (in progress).

@@ -1,0 +1,28 @@
+//! gridwalk-core: engine-free grid pathfinding for the gridwalk demo.
+//!
+//! - [`grid`]: cells, weights, connectivity and the move rule; [`cost`]: fixed-point costs.
+//! - [`heuristic`]: distance estimates and their admissibility.
+//! - [`queue`]: the indexed heap, and two slower queues kept for comparison.
+//! - [`search`]: A*, Dijkstra, greedy best-first, D* Lite and D*.
+//! - [`sim`]: agents, goals shared by groups, edits and ticks: the semantics of the game and
+//!   of `gridwalk-cli simulate`.
+//! - [`format`]: RON maps and scenarios, and Moving AI `.map` / `.scen` files.
+#![warn(missing_docs)]
+
+pub mod cost;
+pub mod format;
+pub mod grid;
+pub mod heuristic;
+pub mod path;
+pub mod planner;
+pub mod queue;
+pub mod search;
+pub mod sim;
+pub mod stats;
+
+pub use cost::Cost;
+pub use grid::{Connectivity, Grid, GridError, Pos, Terrain};
+pub use heuristic::Heuristic;
+pub use path::Path;
+pub use planner::{Algorithm, GoalPlanner};
+pub use stats::SearchStats;

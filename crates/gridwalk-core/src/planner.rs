@@ -1,0 +1,119 @@
+//! The interface shared by the incremental planners (D* Lite and D*), and the algorithm menu.
+//!
+//! A planner serves one goal and every agent heading to it. It keeps its own arrays and never
+//! borrows the grid: each call receives the grid, and [`GoalPlanner::cells_changed`] tells it
+//! which cells changed since the last call, so it can repair only what they affect.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::cost::Cost;
+use crate::grid::Grid;
+use crate::path::Path;
+use crate::stats::SearchStats;
+
+/// An incremental planner for one goal, shared by a group of agents.
+///
+/// The protocol, each tick: [`set_starts`](Self::set_starts) with the agents' cells,
+/// [`cells_changed`](Self::cells_changed) with the edited cells (the grid already holds the
+/// new terrain), then [`compute`](Self::compute). Afterwards [`cost_to_goal`](Self::cost_to_goal),
+/// [`next_step`](Self::next_step) and [`path`](Self::path) are exact for every start.
+pub trait GoalPlanner: Send + Sync {
+    /// The goal cell's flat index.
+    fn goal(&self) -> usize;
+
+    /// The cells of the agents this planner must serve. May repeat cells.
+    fn set_starts(&mut self, grid: &Grid, starts: &[usize]);
+
+    /// Cells whose terrain changed since the last call.
+    fn cells_changed(&mut self, grid: &Grid, cells: &[usize]);
+
+    /// Repairs (or on the first call, computes) until every start's cost is exact.
+    fn compute(&mut self, grid: &Grid) -> SearchStats;
+
+    /// The planner's current cost from `cell` to the goal; [`crate::cost::INFINITY`] when
+    /// unknown or unreachable. Exact for the starts after [`compute`](Self::compute).
+    fn cost_to_goal(&self, cell: usize) -> Cost;
+
+    /// The first move of an optimal path from a start, or `None` at the goal or with no path.
+    fn next_step(&self, grid: &Grid, cell: usize) -> Option<usize>;
+
+    /// An optimal path from a start to the goal, or `None` when there is none.
+    fn path(&self, grid: &Grid, from: usize) -> Option<Path>;
+
+    /// The cells expanded by the last [`compute`](Self::compute), in order.
+    fn last_expanded(&self) -> &[u32];
+
+    /// Bytes held by the planner's arrays and queue.
+    fn memory_bytes(&self) -> usize;
+}
+
+/// Which planner the simulation and the CLI run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Algorithm {
+    /// D* Lite (Koenig & Likhachev), optimized version: repairs. One search per goal.
+    #[default]
+    DStarLite,
+    /// D* (Stentz 1994): repairs. One search per goal.
+    DStar,
+    /// A* from scratch for every agent, every tick.
+    AStar,
+    /// Dijkstra from scratch for every agent, every tick.
+    Dijkstra,
+}
+
+impl Algorithm {
+    /// Every algorithm, in menu order.
+    pub const ALL: [Algorithm; 4] = [
+        Algorithm::DStarLite,
+        Algorithm::DStar,
+        Algorithm::AStar,
+        Algorithm::Dijkstra,
+    ];
+
+    /// The CLI name: `dstar-lite`, `dstar`, `astar`, `dijkstra`.
+    pub fn cli_name(self) -> &'static str {
+        match self {
+            Algorithm::DStarLite => "dstar-lite",
+            Algorithm::DStar => "dstar",
+            Algorithm::AStar => "astar",
+            Algorithm::Dijkstra => "dijkstra",
+        }
+    }
+
+    /// A human label: `D* Lite`, `D*`, `A* (replan)`, `Dijkstra (replan)`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Algorithm::DStarLite => "D* Lite",
+            Algorithm::DStar => "D*",
+            Algorithm::AStar => "A* (replan)",
+            Algorithm::Dijkstra => "Dijkstra (replan)",
+        }
+    }
+
+    /// Whether it repairs one shared search instead of planning again.
+    pub fn is_incremental(self) -> bool {
+        matches!(self, Algorithm::DStarLite | Algorithm::DStar)
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.cli_name())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.cli_name() == s)
+            .ok_or_else(|| {
+                format!("unknown algorithm '{s}': expected dstar-lite, dstar, astar or dijkstra")
+            })
+    }
+}

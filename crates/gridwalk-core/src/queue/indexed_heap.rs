@@ -1,0 +1,174 @@
+//! The default queue: a binary heap with a handle per cell, so decrease-key, increase-key and
+//! remove are O(log n) and nothing stale is ever left in it.
+
+use super::CellQueue;
+use crate::stats::SearchStats;
+
+const NONE: u32 = u32::MAX;
+
+/// A binary min-heap of (key, cell) with each cell's heap slot stored in a flat array.
+#[derive(Clone, Debug)]
+pub struct IndexedHeap<K> {
+    heap: Vec<(K, u32)>,
+    slot: Vec<u32>,
+    stats: SearchStats,
+}
+
+impl<K: Ord + Copy> IndexedHeap<K> {
+    #[inline]
+    fn place(&mut self, i: usize, item: (K, u32)) {
+        self.slot[item.1 as usize] = i as u32;
+        self.heap[i] = item;
+    }
+
+    /// Moves the item at `i` up to its place.
+    #[inline]
+    fn sift_up(&mut self, mut i: usize) {
+        let item = self.heap[i];
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            if self.heap[parent] <= item {
+                break;
+            }
+            let p = self.heap[parent];
+            self.place(i, p);
+            self.stats.sift_moves += 1;
+            i = parent;
+        }
+        self.place(i, item);
+    }
+
+    /// Moves the item at `i` down to its place.
+    #[inline]
+    fn sift_down(&mut self, mut i: usize) {
+        let n = self.heap.len();
+        let item = self.heap[i];
+        loop {
+            let l = 2 * i + 1;
+            if l >= n {
+                break;
+            }
+            let r = l + 1;
+            let c = if r < n && self.heap[r] < self.heap[l] {
+                r
+            } else {
+                l
+            };
+            if item <= self.heap[c] {
+                break;
+            }
+            let child = self.heap[c];
+            self.place(i, child);
+            self.stats.sift_moves += 1;
+            i = c;
+        }
+        self.place(i, item);
+    }
+
+    /// Removes the item at heap index `i` and restores order.
+    fn take(&mut self, i: usize) -> (K, u32) {
+        let item = self.heap[i];
+        self.slot[item.1 as usize] = NONE;
+        let last = self.heap.pop().expect("take on a non-empty heap");
+        if i < self.heap.len() {
+            self.place(i, last);
+            if last < item {
+                self.sift_up(i);
+            } else {
+                self.sift_down(i);
+            }
+        }
+        item
+    }
+
+    /// The key of `cell` if it is queued.
+    pub fn key_of(&self, cell: u32) -> Option<K> {
+        match self.slot[cell as usize] {
+            NONE => None,
+            i => Some(self.heap[i as usize].0),
+        }
+    }
+}
+
+impl<K: Ord + Copy> CellQueue<K> for IndexedHeap<K> {
+    fn with_capacity(capacity: usize) -> Self {
+        IndexedHeap {
+            heap: Vec::new(),
+            slot: vec![NONE; capacity],
+            stats: SearchStats::default(),
+        }
+    }
+
+    #[inline]
+    fn insert_or_update(&mut self, cell: u32, key: K) {
+        let i = self.slot[cell as usize];
+        if i == NONE {
+            self.stats.pushes += 1;
+            self.heap.push((key, cell));
+            let n = self.heap.len() - 1;
+            self.sift_up(n);
+        } else {
+            let i = i as usize;
+            let old = self.heap[i].0;
+            if old == key {
+                return;
+            }
+            self.stats.updates += 1;
+            self.heap[i].0 = key;
+            if key < old {
+                self.sift_up(i);
+            } else {
+                self.sift_down(i);
+            }
+        }
+    }
+
+    #[inline]
+    fn remove(&mut self, cell: u32) -> bool {
+        let i = self.slot[cell as usize];
+        if i == NONE {
+            return false;
+        }
+        self.stats.removes += 1;
+        self.take(i as usize);
+        true
+    }
+
+    #[inline]
+    fn top(&mut self) -> Option<(K, u32)> {
+        self.heap.first().copied()
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<(K, u32)> {
+        if self.heap.is_empty() {
+            return None;
+        }
+        self.stats.pops += 1;
+        Some(self.take(0))
+    }
+
+    #[inline]
+    fn contains(&self, cell: u32) -> bool {
+        self.slot[cell as usize] != NONE
+    }
+
+    fn len(&self) -> usize {
+        self.heap.len()
+    }
+
+    fn clear(&mut self) {
+        for &(_, c) in &self.heap {
+            self.slot[c as usize] = NONE;
+        }
+        self.heap.clear();
+    }
+
+    fn stats(&self) -> SearchStats {
+        self.stats
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.heap.capacity() * std::mem::size_of::<(K, u32)>() + self.slot.capacity() * 4
+    }
+}

@@ -1,0 +1,124 @@
+//! Priority queues keyed by cell, with a handle per cell: insert, change key, remove.
+//!
+//! [`IndexedHeap`] is the default. [`SortedList`] and [`LazyHeap`] implement the same trait
+//! only for the queue comparison benchmark.
+
+mod indexed_heap;
+mod lazy_heap;
+mod sorted_list;
+
+pub use indexed_heap::IndexedHeap;
+pub use lazy_heap::LazyHeap;
+pub use sorted_list::SortedList;
+
+use crate::stats::SearchStats;
+
+/// A min-priority queue over cell indices `0..capacity`, each queued at most once.
+///
+/// Ties between equal keys are broken by the smaller cell index, so every implementation pops
+/// in exactly the same order.
+pub trait CellQueue<K: Ord + Copy> {
+    /// An empty queue for cells `0..capacity`.
+    fn with_capacity(capacity: usize) -> Self
+    where
+        Self: Sized;
+
+    /// Queues `cell` with `key`, or changes its key if it is already queued.
+    fn insert_or_update(&mut self, cell: u32, key: K);
+
+    /// Takes `cell` out of the queue; returns whether it was queued.
+    fn remove(&mut self, cell: u32) -> bool;
+
+    /// The smallest (key, cell) without removing it.
+    fn top(&mut self) -> Option<(K, u32)>;
+
+    /// Removes and returns the smallest (key, cell).
+    fn pop(&mut self) -> Option<(K, u32)>;
+
+    /// Whether `cell` is queued.
+    fn contains(&self, cell: u32) -> bool;
+
+    /// Number of queued cells.
+    fn len(&self) -> usize;
+
+    /// Whether no cell is queued.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Empties the queue (counters are kept).
+    fn clear(&mut self);
+
+    /// Counters of pushes, pops, updates, removes and sift moves since creation.
+    fn stats(&self) -> SearchStats;
+
+    /// Bytes held, for the memory report.
+    fn memory_bytes(&self) -> usize;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::BTreeMap;
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        Set(u32, u32),
+        Remove(u32),
+        Pop,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            (0u32..40, 0u32..30).prop_map(|(c, k)| Op::Set(c, k)),
+            (0u32..40).prop_map(Op::Remove),
+            Just(Op::Pop),
+        ]
+    }
+
+    /// Runs `ops` on `Q` and on a BTreeMap model; both must agree at every step.
+    fn check<Q: CellQueue<u32>>(ops: &[Op]) {
+        let mut q = Q::with_capacity(40);
+        let mut model: BTreeMap<u32, u32> = BTreeMap::new();
+        for op in ops {
+            match *op {
+                Op::Set(c, k) => {
+                    q.insert_or_update(c, k);
+                    model.insert(c, k);
+                }
+                Op::Remove(c) => assert_eq!(q.remove(c), model.remove(&c).is_some()),
+                Op::Pop => {
+                    let want = model.iter().map(|(&c, &k)| (k, c)).min();
+                    if let Some((_, c)) = want {
+                        model.remove(&c);
+                    }
+                    assert_eq!(q.pop(), want);
+                }
+            }
+            assert_eq!(q.len(), model.len());
+            let want = model.iter().map(|(&c, &k)| (k, c)).min();
+            assert_eq!(q.top(), want);
+            for c in 0..40 {
+                assert_eq!(q.contains(c), model.contains_key(&c));
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn indexed_heap_matches_a_model(ops in prop::collection::vec(op(), 0..300)) {
+            check::<IndexedHeap<u32>>(&ops);
+        }
+
+        #[test]
+        fn sorted_list_matches_a_model(ops in prop::collection::vec(op(), 0..300)) {
+            check::<SortedList<u32>>(&ops);
+        }
+
+        #[test]
+        fn lazy_heap_matches_a_model(ops in prop::collection::vec(op(), 0..300)) {
+            check::<LazyHeap<u32>>(&ops);
+        }
+    }
+}

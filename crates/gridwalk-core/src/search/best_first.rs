@@ -1,0 +1,248 @@
+//! One-shot best-first search: A*, Dijkstra and greedy best-first on the same code.
+//!
+//! The per-cell arrays live in a reusable [`SearchSpace`] and are reset by bumping a
+//! generation stamp, so a search allocates nothing once the space has grown to the grid.
+//! The open list is the [`IndexedHeap`]: an improved cell has its key decreased in place.
+//!
+//! - A* orders by f = g + h, ties by the smaller h. It is optimal when the heuristic is
+//!   admissible for the connectivity (see [`crate::heuristic`]).
+//! - Dijkstra orders by g. Always optimal.
+//! - Greedy best-first orders by h alone. Fast, not optimal.
+//!
+//! A cell found again with a lower g is re-queued even after expansion, so an inadmissible
+//! heuristic still yields a legal path.
+
+use crate::cost::{Cost, INFINITY};
+use crate::grid::{Connectivity, Grid, GridError, Pos};
+use crate::heuristic::Heuristic;
+use crate::path::Path;
+use crate::queue::{CellQueue, IndexedHeap};
+use crate::stats::SearchStats;
+
+const NO_PARENT: u32 = u32::MAX;
+
+/// Which best-first search to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Order by g + h.
+    AStar,
+    /// Order by g; the heuristic is ignored.
+    Dijkstra,
+    /// Order by h alone.
+    Greedy,
+}
+
+/// What a search returns: the path if there is one, and the work it took.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The path from start to goal, or `None` when the goal is unreachable.
+    pub path: Option<Path>,
+    /// Work counters.
+    pub stats: SearchStats,
+}
+
+/// One step of a recorded search, for replaying it cell by cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceEvent {
+    /// The cell entered the open list (or got a better key there).
+    Opened(Pos),
+    /// The cell was expanded.
+    Closed(Pos),
+}
+
+/// Reusable per-cell arrays for best-first searches on grids of up to `len` cells.
+#[derive(Clone, Debug, Default)]
+pub struct SearchSpace {
+    g: Vec<Cost>,
+    parent: Vec<u32>,
+    stamp: Vec<u32>,
+    generation: u32,
+    open: Option<IndexedHeap<(Cost, Cost)>>,
+}
+
+impl SearchSpace {
+    /// An empty space; it grows to the grid on first use.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn prepare(&mut self, len: usize) {
+        if self.g.len() != len {
+            self.g = vec![INFINITY; len];
+            self.parent = vec![NO_PARENT; len];
+            self.stamp = vec![0; len];
+            self.generation = 0;
+            self.open = Some(IndexedHeap::with_capacity(len));
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.fill(0);
+            self.generation = 1;
+        }
+        if let Some(open) = &mut self.open {
+            open.clear();
+        }
+    }
+
+    #[inline]
+    fn g(&self, i: usize) -> Cost {
+        if self.stamp[i] == self.generation {
+            self.g[i]
+        } else {
+            INFINITY
+        }
+    }
+
+    /// Runs one search from `start` to `goal`. Out-of-range cells are an error; a wall start
+    /// or goal simply has no path. With `trace`, every open and close is recorded in order.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search(
+        &mut self,
+        grid: &Grid,
+        start: Pos,
+        goal: Pos,
+        mode: Mode,
+        conn: Connectivity,
+        heuristic: Heuristic,
+        mut trace: Option<&mut Vec<TraceEvent>>,
+    ) -> Result<SearchResult, GridError> {
+        let s = grid.index(start)?;
+        let t = grid.index(goal)?;
+        self.prepare(grid.len());
+        let mut open = self.open.take().expect("prepared");
+        let before = open.stats();
+        let mut stats = SearchStats::default();
+        let (gx, gy) = (goal.x, goal.y);
+        let width = grid.width() as usize;
+        let h = |i: usize| -> Cost {
+            if mode == Mode::Dijkstra {
+                return 0;
+            }
+            let (x, y) = ((i % width) as u32, (i / width) as u32);
+            heuristic.estimate(x.abs_diff(gx), y.abs_diff(gy))
+        };
+        let key = |g: Cost, h: Cost| -> (Cost, Cost) {
+            match mode {
+                Mode::AStar => (g + h, h),
+                Mode::Dijkstra => (g, 0),
+                Mode::Greedy => (h, g),
+            }
+        };
+
+        let mut found = false;
+        if grid.weight(s) != 0 && grid.weight(t) != 0 {
+            self.stamp[s] = self.generation;
+            self.g[s] = 0;
+            self.parent[s] = NO_PARENT;
+            open.insert_or_update(s as u32, key(0, h(s)));
+            if let Some(tr) = trace.as_deref_mut() {
+                tr.push(TraceEvent::Opened(start));
+            }
+        }
+        while let Some((_, u)) = open.pop() {
+            let u = u as usize;
+            stats.expanded += 1;
+            if let Some(tr) = trace.as_deref_mut() {
+                tr.push(TraceEvent::Closed(grid.pos(u)));
+            }
+            if u == t {
+                found = true;
+                break;
+            }
+            let gu = self.g[u];
+            grid.for_each_neighbor(u, conn, |n, c| {
+                let gn = gu + c;
+                if gn < self.g(n) {
+                    self.stamp[n] = self.generation;
+                    self.g[n] = gn;
+                    self.parent[n] = u as u32;
+                    open.insert_or_update(n as u32, key(gn, h(n)));
+                    if let Some(tr) = trace.as_deref_mut() {
+                        tr.push(TraceEvent::Opened(grid.pos(n)));
+                    }
+                }
+            });
+        }
+        let after = open.stats();
+        stats.pushes = after.pushes - before.pushes;
+        stats.pops = after.pops - before.pops;
+        stats.updates = after.updates - before.updates;
+        stats.removes = after.removes - before.removes;
+        stats.sift_moves = after.sift_moves - before.sift_moves;
+        self.open = Some(open);
+
+        let path = found.then(|| {
+            let mut cells = vec![goal];
+            let mut at = t;
+            while self.parent[at] != NO_PARENT {
+                at = self.parent[at] as usize;
+                cells.push(grid.pos(at));
+            }
+            cells.reverse();
+            Path {
+                cells,
+                cost: self.g[t],
+            }
+        });
+        Ok(SearchResult { path, stats })
+    }
+
+    /// Cost of the cheapest known route from the last search's start to `pos`, if reached.
+    pub fn reached_cost(&self, grid: &Grid, pos: Pos) -> Option<Cost> {
+        let i = grid.index(pos).ok()?;
+        if self.stamp.len() != grid.len() {
+            return None;
+        }
+        let g = self.g(i);
+        (g != INFINITY).then_some(g)
+    }
+}
+
+/// A* from `start` to `goal`. Optimal when `heuristic` is admissible for `conn`.
+///
+/// ```
+/// use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, search::astar};
+/// let grid = Grid::new(5, 5).unwrap();
+/// let r = astar(&grid, Pos::new(0, 0), Pos::new(4, 2), Connectivity::Eight, Heuristic::Octile).unwrap();
+/// let path = r.path.unwrap();
+/// assert_eq!(path.cells.len(), 5);
+/// assert!((gridwalk_core::cost::to_f64(path.cost) - (2.0 + 2.0 * 2f64.sqrt())).abs() < 1e-6);
+/// ```
+pub fn astar(
+    grid: &Grid,
+    start: Pos,
+    goal: Pos,
+    conn: Connectivity,
+    heuristic: Heuristic,
+) -> Result<SearchResult, GridError> {
+    SearchSpace::new().search(grid, start, goal, Mode::AStar, conn, heuristic, None)
+}
+
+/// Dijkstra from `start` to `goal`: the reference every other search is checked against.
+pub fn dijkstra(
+    grid: &Grid,
+    start: Pos,
+    goal: Pos,
+    conn: Connectivity,
+) -> Result<SearchResult, GridError> {
+    SearchSpace::new().search(
+        grid,
+        start,
+        goal,
+        Mode::Dijkstra,
+        conn,
+        Heuristic::Zero,
+        None,
+    )
+}
+
+/// Greedy best-first from `start` to `goal`: follows the heuristic, not optimal.
+pub fn greedy(
+    grid: &Grid,
+    start: Pos,
+    goal: Pos,
+    conn: Connectivity,
+    heuristic: Heuristic,
+) -> Result<SearchResult, GridError> {
+    SearchSpace::new().search(grid, start, goal, Mode::Greedy, conn, heuristic, None)
+}

@@ -1,0 +1,1 @@
+//! D* (Stentz) (in progress).

@@ -1,0 +1,1 @@
+//! D* Lite (in progress).

@@ -1,0 +1,7 @@
+//! The searches: one-shot best-first (A*, Dijkstra, greedy) and the incremental planners.
+
+pub mod best_first;
+pub mod dstar;
+pub mod dstar_lite;
+
+pub use best_first::{Mode, SearchResult, SearchSpace, TraceEvent, astar, dijkstra, greedy};

@@ -1,0 +1,1 @@
+//! Agents, goals and ticks (in progress).

@@ -1,0 +1,41 @@
+//! Work counters reported by every search and repair.
+
+use std::ops::AddAssign;
+
+use serde::{Deserialize, Serialize};
+
+/// How much work a search or a repair did. Sift moves are the measure of Koenig and
+/// Likhachev's papers: every element moved one level in a heap (or one link in a list).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchStats {
+    /// Cells expanded (taken from the queue and their neighbours examined).
+    pub expanded: u64,
+    /// Insertions into the queue.
+    pub pushes: u64,
+    /// Removals of the top element.
+    pub pops: u64,
+    /// Key changes of an element already queued.
+    pub updates: u64,
+    /// Removals of an element that is not the top.
+    pub removes: u64,
+    /// Elements moved while restoring queue order.
+    pub sift_moves: u64,
+}
+
+impl SearchStats {
+    /// All queue operations: pushes, pops, updates and removes.
+    pub fn queue_ops(&self) -> u64 {
+        self.pushes + self.pops + self.updates + self.removes
+    }
+}
+
+impl AddAssign for SearchStats {
+    fn add_assign(&mut self, o: SearchStats) {
+        self.expanded += o.expanded;
+        self.pushes += o.pushes;
+        self.pops += o.pops;
+        self.updates += o.updates;
+        self.removes += o.removes;
+        self.sift_moves += o.sift_moves;
+    }
+}
