@@ -1,1 +1,383 @@
-//! D* Lite (in progress).
+//! D* Lite (Koenig & Likhachev 2002, the optimized version), shared by every agent of a goal.
+//!
+//! The search runs backward from the goal, so `g` and `rhs` are costs *to the goal* and stay
+//! valid whichever agent reads them: one search serves every agent heading to that goal.
+//! When cells change, only the vertices whose moves they touch (the 3×3 block around each
+//! changed cell, see [`Grid::affected_by`]) get their `rhs` recomputed and re-queued; the
+//! repair then spreads only as far as the change matters.
+//!
+//! # Many starts
+//! Classic D* Lite focuses on one start `s` with `h(s, ·)` and `km`. Here a planner has a set
+//! of starts `S` (its agents' cells), and:
+//! - **Heuristic.** `h(u)` is the distance from `u` to the bounding box `B` of `S` (per axis,
+//!   how far `u` lies outside the box, then the chosen heuristic of that displacement). It is
+//!   0 at every start, never above `h(a, u)` for any start `a` (each start lies in `B`), and
+//!   consistent: distance to a set under a norm is 1-Lipschitz in that norm, which admissible
+//!   heuristics keep below move costs. It costs O(1), whatever the number of agents.
+//! - **km.** When the box moves from `B` to `B'`, every stored key must stay a lower bound of
+//!   its current key, which needs `h_B(u) ≤ h_B'(u) + Δ` for all `u`. By the triangle
+//!   inequality that holds for Δ = the largest distance from a point of `B'` to `B` (the
+//!   directed Hausdorff distance, the heuristic of the per-axis overshoot). So
+//!   `km += Δ + 1`; the `+ 1` absorbs the floor in the Euclidean heuristic. When agents move
+//!   one cell, Δ is at most one diagonal: the "largest move of the tick".
+//! - **Stopping.** Compute stops only when, for every start `a`, `g(a) = rhs(a)` and
+//!   `key(a) ≤ top key` (or the queue is empty). Each start then meets the single-start
+//!   termination condition of LPA*/D* Lite, whose proof uses only that the heuristic is
+//!   consistent and 0 at that start, so every start's `g` is exact and descending `c + g`
+//!   from it yields an optimal path. The check over all starts runs once per batch of
+//!   expansions (the loop runs while the top key is at most the largest start key), not once
+//!   per expansion.
+//!
+//! Adding, removing or moving agents changes `S` and therefore `km`; it never restarts the
+//! search, and other goals' planners are untouched.
+
+use crate::cost::{Cost, INFINITY, add};
+use crate::grid::{Connectivity, Grid, GridError, Pos};
+use crate::heuristic::Heuristic;
+use crate::path::{Path, best_move, descend};
+use crate::planner::GoalPlanner;
+use crate::queue::{CellQueue, IndexedHeap};
+use crate::stats::SearchStats;
+
+/// A D* Lite priority: `[min(g, rhs) + h + km, min(g, rhs)]`, compared lexicographically.
+pub type Key = (Cost, Cost);
+
+const INF_KEY: Key = (INFINITY, INFINITY);
+
+/// The bounding box of the starts, inclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Bounds {
+    x0: u32,
+    y0: u32,
+    x1: u32,
+    y1: u32,
+}
+
+impl Bounds {
+    fn of(grid: &Grid, starts: &[usize]) -> Option<Bounds> {
+        let mut it = starts.iter().map(|&s| grid.pos(s));
+        let p = it.next()?;
+        let mut b = Bounds {
+            x0: p.x,
+            y0: p.y,
+            x1: p.x,
+            y1: p.y,
+        };
+        for p in it {
+            b.x0 = b.x0.min(p.x);
+            b.y0 = b.y0.min(p.y);
+            b.x1 = b.x1.max(p.x);
+            b.y1 = b.y1.max(p.y);
+        }
+        Some(b)
+    }
+
+    /// How far (x, y) lies outside the box, per axis.
+    #[inline]
+    fn outside(&self, x: u32, y: u32) -> (u32, u32) {
+        let dx = if x < self.x0 {
+            self.x0 - x
+        } else {
+            x.saturating_sub(self.x1)
+        };
+        let dy = if y < self.y0 {
+            self.y0 - y
+        } else {
+            y.saturating_sub(self.y1)
+        };
+        (dx, dy)
+    }
+
+    /// The per-axis overshoot of `new` beyond `self`: the farthest point of `new` from `self`.
+    fn overshoot(&self, new: &Bounds) -> (u32, u32) {
+        let dx = self
+            .x0
+            .saturating_sub(new.x0)
+            .max(new.x1.saturating_sub(self.x1));
+        let dy = self
+            .y0
+            .saturating_sub(new.y0)
+            .max(new.y1.saturating_sub(self.y1));
+        (dx, dy)
+    }
+}
+
+/// D* Lite for one goal and any number of starts. See the module docs.
+#[derive(Clone, Debug)]
+pub struct DStarLite<Q: CellQueue<Key> = IndexedHeap<Key>> {
+    conn: Connectivity,
+    heuristic: Heuristic,
+    width: usize,
+    goal: usize,
+    g: Vec<Cost>,
+    rhs: Vec<Cost>,
+    queue: Q,
+    km: Cost,
+    bounds: Option<Bounds>,
+    starts: Vec<usize>,
+    expanded: Vec<u32>,
+}
+
+impl DStarLite<IndexedHeap<Key>> {
+    /// A planner toward `goal` with the default queue. Out-of-range goals are an error.
+    pub fn new(
+        grid: &Grid,
+        goal: Pos,
+        conn: Connectivity,
+        heuristic: Heuristic,
+    ) -> Result<Self, GridError> {
+        Self::with_queue(grid, goal, conn, heuristic)
+    }
+}
+
+impl<Q: CellQueue<Key>> DStarLite<Q> {
+    /// A planner toward `goal` using queue type `Q` (for the queue comparison benchmark).
+    pub fn with_queue(
+        grid: &Grid,
+        goal: Pos,
+        conn: Connectivity,
+        heuristic: Heuristic,
+    ) -> Result<Self, GridError> {
+        let goal = grid.index(goal)?;
+        let n = grid.len();
+        let mut planner = DStarLite {
+            conn,
+            heuristic,
+            width: grid.width() as usize,
+            goal,
+            g: vec![INFINITY; n],
+            rhs: vec![INFINITY; n],
+            queue: Q::with_capacity(n),
+            km: 0,
+            bounds: None,
+            starts: Vec::new(),
+            expanded: Vec::new(),
+        };
+        planner.rhs[goal] = 0;
+        let k = planner.key(goal);
+        planner.queue.insert_or_update(goal as u32, k);
+        Ok(planner)
+    }
+
+    /// The planner's `g` value of `cell` (cost to goal as last expanded), for overlays.
+    pub fn g(&self, cell: usize) -> Cost {
+        self.g[cell]
+    }
+
+    /// The planner's `rhs` value of `cell` (one-step lookahead cost to goal).
+    pub fn rhs(&self, cell: usize) -> Cost {
+        self.rhs[cell]
+    }
+
+    /// The current `km`.
+    pub fn km(&self) -> Cost {
+        self.km
+    }
+
+    /// Number of queued vertices.
+    pub fn queue_len(&self) -> usize {
+        self.queue.len()
+    }
+
+    #[inline]
+    fn h(&self, cell: usize) -> Cost {
+        match &self.bounds {
+            None => 0,
+            Some(b) => {
+                let (dx, dy) = b.outside((cell % self.width) as u32, (cell / self.width) as u32);
+                self.heuristic.estimate(dx, dy)
+            }
+        }
+    }
+
+    #[inline]
+    fn key(&self, cell: usize) -> Key {
+        let m = self.g[cell].min(self.rhs[cell]);
+        if m == INFINITY {
+            return INF_KEY;
+        }
+        (add(add(m, self.h(cell)), self.km), m)
+    }
+
+    /// rhs(u) = min over successors of c(u, s) + g(s); 0 at the goal.
+    #[inline]
+    fn lookahead(&self, grid: &Grid, u: usize) -> Cost {
+        if u == self.goal {
+            return 0;
+        }
+        let mut best = INFINITY;
+        grid.for_each_neighbor(u, self.conn, |s, c| {
+            best = best.min(add(c, self.g[s]));
+        });
+        best
+    }
+
+    #[inline]
+    fn update_vertex(&mut self, u: usize) {
+        if self.g[u] != self.rhs[u] {
+            let k = self.key(u);
+            self.queue.insert_or_update(u as u32, k);
+        } else {
+            self.queue.remove(u as u32);
+        }
+    }
+
+    /// Whether every start is settled: consistent and keyed no better than `top`.
+    /// Returns the largest start key as well.
+    fn starts_settled(&self, top: Key) -> (bool, Key) {
+        let mut settled = true;
+        let mut kmax = (0, 0);
+        for &s in &self.starts {
+            let k = self.key(s);
+            if top < k || self.g[s] != self.rhs[s] {
+                settled = false;
+            }
+            kmax = kmax.max(k);
+        }
+        (settled, kmax)
+    }
+
+    fn expand(&mut self, grid: &Grid, u: usize, k_old: Key, stats: &mut SearchStats) {
+        let k_new = self.key(u);
+        if k_old < k_new {
+            self.queue.insert_or_update(u as u32, k_new);
+            return;
+        }
+        stats.expanded += 1;
+        self.expanded.push(u as u32);
+        if self.g[u] > self.rhs[u] {
+            // Overconsistent: settle g, lower the lookahead of the predecessors.
+            self.g[u] = self.rhs[u];
+            self.queue.remove(u as u32);
+            let gu = self.g[u];
+            let goal = self.goal;
+            let mut preds = [0usize; 8];
+            let mut n = 0;
+            grid.for_each_neighbor(u, self.conn, |s, c| {
+                if s != goal {
+                    let via = add(c, gu);
+                    if via < self.rhs[s] {
+                        self.rhs[s] = via;
+                    }
+                }
+                preds[n] = s;
+                n += 1;
+            });
+            for &s in &preds[..n] {
+                self.update_vertex(s);
+            }
+        } else {
+            // Underconsistent: raise g to infinity; predecessors that relied on u look again.
+            let g_old = self.g[u];
+            self.g[u] = INFINITY;
+            let mut preds = [(0usize, 0 as Cost); 8];
+            let mut n = 0;
+            grid.for_each_neighbor(u, self.conn, |s, c| {
+                preds[n] = (s, c);
+                n += 1;
+            });
+            for &(s, c) in &preds[..n] {
+                if s != self.goal && self.rhs[s] == add(c, g_old) {
+                    self.rhs[s] = self.lookahead(grid, s);
+                }
+                self.update_vertex(s);
+            }
+            if u != self.goal {
+                self.rhs[u] = self.lookahead(grid, u);
+            }
+            self.update_vertex(u);
+        }
+    }
+}
+
+impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
+    fn goal(&self) -> usize {
+        self.goal
+    }
+
+    fn set_starts(&mut self, grid: &Grid, starts: &[usize]) {
+        self.starts.clear();
+        self.starts.extend_from_slice(starts);
+        // With no agent left, keep the old box: shrinking to "no box" could break the keys.
+        let Some(new) = Bounds::of(grid, starts) else {
+            return;
+        };
+        if let Some(old) = self.bounds
+            && old != new
+        {
+            let (dx, dy) = old.overshoot(&new);
+            if dx > 0 || dy > 0 {
+                self.km = add(self.km, add(self.heuristic.estimate(dx, dy), 1));
+            }
+        }
+        self.bounds = Some(new);
+    }
+
+    fn cells_changed(&mut self, grid: &Grid, cells: &[usize]) {
+        for &c in cells {
+            for u in grid.affected_by(c) {
+                if u != self.goal {
+                    self.rhs[u] = self.lookahead(grid, u);
+                }
+                self.update_vertex(u);
+            }
+        }
+    }
+
+    fn compute(&mut self, grid: &Grid) -> SearchStats {
+        self.expanded.clear();
+        let before = self.queue.stats();
+        let mut stats = SearchStats::default();
+        loop {
+            let Some((top, _)) = self.queue.top() else {
+                break;
+            };
+            let (settled, kmax) = self.starts_settled(top);
+            if settled {
+                break;
+            }
+            // Expand in a batch while the top key is not above the largest start key, then
+            // check the starts again (a start's key may have risen meanwhile).
+            while let Some((k_old, u)) = self.queue.top() {
+                if k_old > kmax {
+                    break;
+                }
+                self.expand(grid, u as usize, k_old, &mut stats);
+            }
+        }
+        let after = self.queue.stats();
+        stats.pushes = after.pushes - before.pushes;
+        stats.pops = after.pops - before.pops;
+        stats.updates = after.updates - before.updates;
+        stats.removes = after.removes - before.removes;
+        stats.sift_moves = after.sift_moves - before.sift_moves;
+        stats
+    }
+
+    fn cost_to_goal(&self, cell: usize) -> Cost {
+        self.g[cell]
+    }
+
+    fn next_step(&self, grid: &Grid, cell: usize) -> Option<usize> {
+        if cell == self.goal || self.g[cell] == INFINITY {
+            return None;
+        }
+        let (n, _) = best_move(grid, self.conn, cell, |s| self.g[s])?;
+        (self.g[n] < self.g[cell]).then_some(n)
+    }
+
+    fn path(&self, grid: &Grid, from: usize) -> Option<Path> {
+        descend(grid, self.conn, from, self.goal, |s| self.g[s])
+    }
+
+    fn last_expanded(&self) -> &[u32] {
+        &self.expanded
+    }
+
+    fn memory_bytes(&self) -> usize {
+        (self.g.capacity() + self.rhs.capacity()) * std::mem::size_of::<Cost>()
+            + self.queue.memory_bytes()
+            + self.expanded.capacity() * 4
+            + self.starts.capacity() * std::mem::size_of::<usize>()
+    }
+}

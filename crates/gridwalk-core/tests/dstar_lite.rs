@@ -1,0 +1,343 @@
+//! D* Lite against Dijkstra: random grids, random edits, agents moving, shared goals.
+
+use gridwalk_core::cost::INFINITY;
+use gridwalk_core::queue::{LazyHeap, SortedList};
+use gridwalk_core::search::dijkstra;
+use gridwalk_core::search::dstar_lite::{DStarLite, Key};
+use gridwalk_core::{Connectivity, GoalPlanner, Grid, Heuristic, Pos, Terrain};
+use proptest::prelude::*;
+
+/// A random grid description: size, wall density, weights, and a seed for cell choices.
+#[derive(Debug, Clone)]
+struct World {
+    grid: Grid,
+    conn: Connectivity,
+    heuristic: Heuristic,
+    goal: Pos,
+    agents: Vec<Pos>,
+    /// Per round: cells to toggle and the weight to give opened cells.
+    rounds: Vec<Vec<(u32, u32, u8)>>,
+}
+
+fn world() -> impl Strategy<Value = World> {
+    (1u32..=64, 1u32..=64, 0u32..=60, any::<bool>(), 0usize..4)
+        .prop_flat_map(|(w, h, density, eight, hchoice)| {
+            let n = (w * h) as usize;
+            (
+                Just((w, h, eight, hchoice)),
+                prop::collection::vec((0u32..100, 1u8..=9, 0u32..100), n),
+                (0..w, 0..h),
+                prop::collection::vec((0..w, 0..h), 1..5),
+                prop::collection::vec(prop::collection::vec((0..w, 0..h, 1u8..=9), 0..6), 1..8),
+                Just(density),
+            )
+        })
+        .prop_map(
+            |((w, h, eight, hchoice), cells, goal, agents, rounds, density)| {
+                let mut grid = Grid::new(w, h).unwrap();
+                for (i, &(r, weight, wr)) in cells.iter().enumerate() {
+                    let p = grid.pos(i);
+                    let t = if r < density {
+                        Terrain::Wall
+                    } else if wr < 25 {
+                        Terrain::Weight(weight)
+                    } else {
+                        Terrain::FREE
+                    };
+                    grid.set(p, t).unwrap();
+                }
+                let conn = if eight {
+                    Connectivity::Eight
+                } else {
+                    Connectivity::Four
+                };
+                // Only admissible heuristics promise optimality.
+                let heuristic = [
+                    Heuristic::Octile,
+                    Heuristic::Euclidean,
+                    Heuristic::Chebyshev,
+                    Heuristic::Zero,
+                ][hchoice];
+                let heuristic = if conn == Connectivity::Four && hchoice == 0 {
+                    Heuristic::Manhattan
+                } else {
+                    heuristic
+                };
+                let goal = Pos::new(goal.0, goal.1);
+                grid.set(goal, Terrain::FREE).unwrap();
+                let agents: Vec<Pos> = agents.into_iter().map(|(x, y)| Pos::new(x, y)).collect();
+                for &a in &agents {
+                    grid.set(a, Terrain::FREE).unwrap();
+                }
+                World {
+                    grid,
+                    conn,
+                    heuristic,
+                    goal,
+                    agents,
+                    rounds,
+                }
+            },
+        )
+}
+
+/// Checks every agent's cost and path against Dijkstra on the current grid.
+fn check_agents<P: GoalPlanner>(
+    planner: &P,
+    grid: &Grid,
+    conn: Connectivity,
+    agents: &[Pos],
+    goal: Pos,
+) {
+    for &a in agents {
+        let reference = dijkstra(grid, a, goal, conn).unwrap().path.map(|p| p.cost);
+        let i = grid.index(a).unwrap();
+        let cost = planner.cost_to_goal(i);
+        match reference {
+            None => {
+                assert_eq!(cost, INFINITY, "agent {a} should have no path");
+                assert_eq!(planner.next_step(grid, i), None);
+                assert_eq!(planner.path(grid, i), None);
+            }
+            Some(best) => {
+                assert_eq!(cost, best, "agent {a}: planner cost differs from Dijkstra");
+                let path = planner.path(grid, i).expect("a reachable goal has a path");
+                path.validate(grid, conn).unwrap();
+                assert_eq!(path.cells.first(), Some(&a));
+                assert_eq!(path.cells.last(), Some(&goal));
+                assert_eq!(path.cost, best);
+                if a != goal {
+                    let next = planner.next_step(grid, i).expect("a next step");
+                    assert_eq!(grid.pos(next), path.cells[1]);
+                }
+            }
+        }
+    }
+}
+
+/// Runs a world's rounds: edits (never on agents or the goal), agents step, repair, check.
+fn run_world<Q: gridwalk_core::queue::CellQueue<Key> + Send + Sync>(w: World) {
+    let World {
+        mut grid,
+        conn,
+        heuristic,
+        goal,
+        mut agents,
+        rounds,
+    } = w;
+    let mut planner = DStarLite::<Q>::with_queue(&grid, goal, conn, heuristic).unwrap();
+    let idx = |g: &Grid, v: &[Pos]| v.iter().map(|&p| g.index(p).unwrap()).collect::<Vec<_>>();
+    planner.set_starts(&grid, &idx(&grid, &agents));
+    planner.compute(&grid);
+    check_agents(&planner, &grid, conn, &agents, goal);
+    for round in rounds {
+        // Agents step along their paths first, as a tick would after the last repair.
+        for a in agents.iter_mut() {
+            if let Some(n) = planner.next_step(&grid, grid.index(*a).unwrap()) {
+                *a = grid.pos(n);
+            }
+        }
+        let mut changed = Vec::new();
+        for (x, y, weight) in round {
+            let p = Pos::new(x, y);
+            if p == goal || agents.contains(&p) {
+                continue;
+            }
+            let t = match grid.terrain(p).unwrap() {
+                Terrain::Wall => Terrain::Weight(weight.min(3)),
+                Terrain::Weight(_) if weight > 4 => Terrain::Wall,
+                Terrain::Weight(_) => Terrain::Weight(weight),
+            };
+            grid.set(p, t).unwrap();
+            changed.push(grid.index(p).unwrap());
+        }
+        planner.set_starts(&grid, &idx(&grid, &agents));
+        planner.cells_changed(&grid, &changed);
+        planner.compute(&grid);
+        check_agents(&planner, &grid, conn, &agents, goal);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn dstar_lite_matches_dijkstra_after_every_repair(w in world()) {
+        run_world::<gridwalk_core::queue::IndexedHeap<Key>>(w);
+    }
+
+    #[test]
+    fn dstar_lite_with_the_sorted_list_matches_dijkstra(w in world()) {
+        run_world::<SortedList<Key>>(w);
+    }
+
+    #[test]
+    fn dstar_lite_with_the_lazy_heap_matches_dijkstra(w in world()) {
+        run_world::<LazyHeap<Key>>(w);
+    }
+}
+
+fn grid_from(rows: &[&str]) -> Grid {
+    let mut g = Grid::new(rows[0].len() as u32, rows.len() as u32).unwrap();
+    for (y, r) in rows.iter().enumerate() {
+        for (x, c) in r.chars().enumerate() {
+            if c == '#' {
+                g.set(Pos::new(x as u32, y as u32), Terrain::Wall).unwrap();
+            }
+        }
+    }
+    g
+}
+
+/// Walks one agent with next_step until it arrives; fails on a revisit (oscillation).
+fn walk(planner: &mut DStarLite, grid: &Grid, mut at: Pos, goal: Pos) -> Vec<Pos> {
+    let mut seen = vec![at];
+    while at != goal {
+        planner.set_starts(grid, &[grid.index(at).unwrap()]);
+        planner.compute(grid);
+        let n = planner
+            .next_step(grid, grid.index(at).unwrap())
+            .expect("path");
+        at = grid.pos(n);
+        assert!(!seen.contains(&at), "agent revisited {at}: oscillation");
+        seen.push(at);
+    }
+    seen
+}
+
+#[test]
+fn start_equal_to_goal_is_a_one_cell_path() {
+    let grid = Grid::new(3, 3).unwrap();
+    let goal = Pos::new(1, 1);
+    let mut p = DStarLite::new(&grid, goal, Connectivity::Eight, Heuristic::Octile).unwrap();
+    let i = grid.index(goal).unwrap();
+    p.set_starts(&grid, &[i]);
+    p.compute(&grid);
+    assert_eq!(p.cost_to_goal(i), 0);
+    assert_eq!(p.next_step(&grid, i), None);
+    assert_eq!(p.path(&grid, i).unwrap().cells, vec![goal]);
+}
+
+#[test]
+fn no_oscillation_in_an_enclosed_area() {
+    // A pocket whose exit is far: greedy-looking moves toward the goal would bounce.
+    let grid = grid_from(&[
+        "..........",
+        ".########.",
+        ".#......#.",
+        ".#.####.#.",
+        ".#.#..#.#.",
+        ".#.#..#...",
+        ".#.####.#.",
+        ".#......#.",
+        ".########.",
+        "..........",
+    ]);
+    let (start, goal) = (Pos::new(4, 4), Pos::new(0, 0));
+    let mut p = DStarLite::new(&grid, goal, Connectivity::Eight, Heuristic::Octile).unwrap();
+    // (4,4) is sealed inside the inner box: no path, and no step.
+    p.set_starts(&grid, &[grid.index(start).unwrap()]);
+    p.compute(&grid);
+    assert_eq!(p.next_step(&grid, grid.index(start).unwrap()), None);
+    let start = Pos::new(2, 2);
+    let steps = walk(&mut p, &grid, start, goal);
+    let best = dijkstra(&grid, start, goal, Connectivity::Eight)
+        .unwrap()
+        .path
+        .unwrap();
+    assert_eq!(steps.len(), best.cells.len());
+}
+
+#[test]
+fn thin_walls_do_not_cause_a_false_no_path() {
+    let mut grid = grid_from(&[".#.", ".#.", "..."]);
+    let (start, goal) = (Pos::new(0, 0), Pos::new(2, 0));
+    let mut p = DStarLite::new(&grid, goal, Connectivity::Eight, Heuristic::Octile).unwrap();
+    let s = grid.index(start).unwrap();
+    p.set_starts(&grid, &[s]);
+    p.compute(&grid);
+    let want = dijkstra(&grid, start, goal, Connectivity::Eight)
+        .unwrap()
+        .path
+        .unwrap()
+        .cost;
+    assert_eq!(p.cost_to_goal(s), want);
+    // Thicken then thin the wall again.
+    grid.set(Pos::new(1, 2), Terrain::Wall).unwrap();
+    p.cells_changed(&grid, &[grid.index(Pos::new(1, 2)).unwrap()]);
+    p.compute(&grid);
+    assert_eq!(p.cost_to_goal(s), INFINITY);
+    grid.set(Pos::new(1, 2), Terrain::FREE).unwrap();
+    p.cells_changed(&grid, &[grid.index(Pos::new(1, 2)).unwrap()]);
+    p.compute(&grid);
+    assert_eq!(p.cost_to_goal(s), want);
+}
+
+#[test]
+fn removing_a_wall_next_to_a_blocked_agent_frees_it() {
+    let mut grid = grid_from(&["...", "###", "..."]);
+    let (start, goal) = (Pos::new(0, 2), Pos::new(2, 0));
+    let s = grid.index(start).unwrap();
+    let mut p = DStarLite::new(&grid, goal, Connectivity::Four, Heuristic::Manhattan).unwrap();
+    p.set_starts(&grid, &[s]);
+    p.compute(&grid);
+    assert_eq!(p.cost_to_goal(s), INFINITY);
+    let hole = Pos::new(0, 1);
+    grid.set(hole, Terrain::FREE).unwrap();
+    p.cells_changed(&grid, &[grid.index(hole).unwrap()]);
+    p.compute(&grid);
+    let path = p.path(&grid, s).unwrap();
+    path.validate(&grid, Connectivity::Four).unwrap();
+    assert_eq!(path.cells[1], hole);
+    assert_eq!(path.moves(), 4);
+}
+
+#[test]
+fn goal_unreachable_then_reachable_again() {
+    let mut grid = Grid::new(7, 7).unwrap();
+    let (start, goal) = (Pos::new(0, 0), Pos::new(3, 3));
+    let s = grid.index(start).unwrap();
+    let mut p = DStarLite::new(&grid, goal, Connectivity::Eight, Heuristic::Octile).unwrap();
+    p.set_starts(&grid, &[s]);
+    p.compute(&grid);
+    let open_cost = p.cost_to_goal(s);
+    let ring: Vec<Pos> = (2..=4)
+        .flat_map(|y| (2..=4).map(move |x| Pos::new(x, y)))
+        .filter(|&q| q != goal)
+        .collect();
+    let idx: Vec<usize> = ring.iter().map(|&q| grid.index(q).unwrap()).collect();
+    for &q in &ring {
+        grid.set(q, Terrain::Wall).unwrap();
+    }
+    p.cells_changed(&grid, &idx);
+    p.compute(&grid);
+    assert_eq!(p.cost_to_goal(s), INFINITY);
+    assert_eq!(p.path(&grid, s), None);
+    for &q in &ring {
+        grid.set(q, Terrain::FREE).unwrap();
+    }
+    p.cells_changed(&grid, &idx);
+    p.compute(&grid);
+    assert_eq!(p.cost_to_goal(s), open_cost);
+}
+
+#[test]
+fn a_repair_expands_far_less_than_the_first_search() {
+    let mut grid = Grid::new(100, 100).unwrap();
+    let (start, goal) = (Pos::new(2, 50), Pos::new(97, 50));
+    let s = grid.index(start).unwrap();
+    let mut p = DStarLite::new(&grid, goal, Connectivity::Eight, Heuristic::Octile).unwrap();
+    p.set_starts(&grid, &[s]);
+    let first = p.compute(&grid).expanded;
+    let w = Pos::new(50, 50);
+    grid.set(w, Terrain::Wall).unwrap();
+    p.cells_changed(&grid, &[grid.index(w).unwrap()]);
+    let repair = p.compute(&grid).expanded;
+    assert!(repair * 5 < first, "repair {repair} vs first {first}");
+    let want = dijkstra(&grid, start, goal, Connectivity::Eight)
+        .unwrap()
+        .path
+        .unwrap()
+        .cost;
+    assert_eq!(p.cost_to_goal(s), want);
+}
