@@ -9,6 +9,7 @@
 //! - [`format`]: RON maps and scenarios, and Moving AI `.map` / `.scen` files.
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod cost;
 pub mod format;
 pub mod grid;
@@ -16,6 +17,7 @@ pub mod heuristic;
 pub mod path;
 pub mod planner;
 pub mod queue;
+pub mod replay;
 pub mod search;
 pub mod sim;
 pub mod stats;

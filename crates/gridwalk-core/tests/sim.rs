@@ -46,7 +46,11 @@ fn case() -> impl Strategy<Value = Case> {
                 .map(|t| {
                     t.into_iter()
                         .map(|(i, v)| {
-                            let terrain = if v == 0 || v > 6 { Terrain::Wall } else { Terrain::Weight(v) };
+                            let terrain = if v == 0 || v > 6 {
+                                Terrain::Wall
+                            } else {
+                                Terrain::Weight(v)
+                            };
                             (grid.pos(i), terrain)
                         })
                         .collect()
@@ -54,7 +58,11 @@ fn case() -> impl Strategy<Value = Case> {
                 .collect();
             Case {
                 grid,
-                conn: if eight { Connectivity::Eight } else { Connectivity::Four },
+                conn: if eight {
+                    Connectivity::Eight
+                } else {
+                    Connectivity::Four
+                },
                 agents,
                 ticks,
             }
@@ -64,7 +72,10 @@ fn case() -> impl Strategy<Value = Case> {
 fn check(sim: &Simulation) {
     let conn = sim.config().connectivity;
     for a in sim.agents() {
-        let best = dijkstra(sim.grid(), a.pos, a.goal, conn).unwrap().path.map(|p| p.cost);
+        let best = dijkstra(sim.grid(), a.pos, a.goal, conn)
+            .unwrap()
+            .path
+            .map(|p| p.cost);
         match a.status {
             AgentStatus::Arrived => assert_eq!(a.pos, a.goal),
             AgentStatus::NoPath => assert_eq!(best, None, "agent {} wrongly has no path", a.id),
@@ -131,17 +142,32 @@ fn edits_on_agents_and_goals_are_refused_and_change_nothing() {
     let before = sim.grid().clone();
     assert_eq!(
         sim.edit(Pos::new(0, 0), Terrain::Wall),
-        Err(SimError::HoldsAgent { pos: Pos::new(0, 0), agent: a })
+        Err(SimError::HoldsAgent {
+            pos: Pos::new(0, 0),
+            agent: a
+        })
     );
     assert_eq!(
         sim.edit(Pos::new(4, 4), Terrain::Wall),
-        Err(SimError::IsGoal { pos: Pos::new(4, 4), agent: a })
+        Err(SimError::IsGoal {
+            pos: Pos::new(4, 4),
+            agent: a
+        })
     );
-    assert!(matches!(sim.edit(Pos::new(9, 0), Terrain::Wall), Err(SimError::Grid(_))));
+    assert!(matches!(
+        sim.edit(Pos::new(9, 0), Terrain::Wall),
+        Err(SimError::Grid(_))
+    ));
     assert_eq!(sim.grid(), &before);
-    assert!(matches!(sim.add_agent(Pos::new(5, 0), Pos::new(1, 1)), Err(SimError::Grid(_))));
+    assert!(matches!(
+        sim.add_agent(Pos::new(5, 0), Pos::new(1, 1)),
+        Err(SimError::Grid(_))
+    ));
     sim.edit(Pos::new(2, 2), Terrain::Wall).unwrap();
-    assert!(matches!(sim.add_agent(Pos::new(2, 2), Pos::new(1, 1)), Err(SimError::OnWall(_))));
+    assert!(matches!(
+        sim.add_agent(Pos::new(2, 2), Pos::new(1, 1)),
+        Err(SimError::OnWall(_))
+    ));
     assert_eq!(sim.agent_count(), 1);
 }
 

@@ -1,0 +1,67 @@
+//! Solving Moving AI scenario problems with any algorithm and checking the optimal lengths
+//! they print: shared by `gridwalk-cli movingai` and the real-data tests.
+
+use crate::cost::{Cost, INFINITY};
+use crate::grid::{Connectivity, Grid, Pos};
+use crate::heuristic::Heuristic;
+use crate::planner::{Algorithm, GoalPlanner};
+use crate::search::best_first::{Mode, SearchSpace};
+use crate::search::dstar::DStar;
+use crate::search::dstar_lite::DStarLite;
+
+/// Whether `ours` equals `optimal` to the 6 significant digits the benchmark prints.
+pub fn matches_printed(ours: f64, optimal: f64) -> bool {
+    if optimal == 0.0 {
+        return ours == 0.0;
+    }
+    let unit = 10f64.powi(optimal.abs().log10().floor() as i32 - 5);
+    (ours - optimal).abs() <= 0.5 * unit * (1.0 + 1e-9)
+}
+
+/// The optimal cost from `start` to `goal` on `grid` (8-connected, octile, the Moving AI
+/// model) found by `algorithm`, or `None` when unreachable or off the map. `space` is reused
+/// by the one-shot searches.
+pub fn solve(
+    grid: &Grid,
+    start: Pos,
+    goal: Pos,
+    algorithm: Algorithm,
+    space: &mut SearchSpace,
+) -> Option<Cost> {
+    let conn = Connectivity::Eight;
+    let s = grid.index(start).ok()?;
+    let mut planner: Box<dyn GoalPlanner> = match algorithm {
+        Algorithm::AStar | Algorithm::Dijkstra => {
+            let mode = if algorithm == Algorithm::AStar {
+                Mode::AStar
+            } else {
+                Mode::Dijkstra
+            };
+            let r = space
+                .search(grid, start, goal, mode, conn, Heuristic::Octile, None)
+                .ok()?;
+            return r.path.map(|p| p.cost);
+        }
+        Algorithm::DStarLite => Box::new(DStarLite::new(grid, goal, conn, Heuristic::Octile).ok()?),
+        Algorithm::DStar => Box::new(DStar::new(grid, goal, conn).ok()?),
+    };
+    planner.set_starts(grid, &[s]);
+    planner.compute(grid);
+    let c = planner.cost_to_goal(s);
+    (c != INFINITY).then_some(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::matches_printed;
+
+    #[test]
+    fn six_significant_digits() {
+        assert!(matches_printed(4.242640687, 4.24264));
+        assert!(!matches_printed(4.24266, 4.24264));
+        assert!(matches_printed(265.5800004, 265.58));
+        assert!(!matches_printed(265.581, 265.58));
+        assert!(matches_printed(0.0, 0.0));
+        assert!(!matches_printed(1.0, 0.0));
+    }
+}

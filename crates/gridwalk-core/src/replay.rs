@@ -1,0 +1,157 @@
+//! Runs a RON scenario tick by tick with the semantics of [`crate::sim`]: the engine of
+//! `gridwalk-cli simulate`, and the way a game recording is replayed.
+
+use serde::Serialize;
+
+use crate::cost::to_f64;
+use crate::format::Scenario;
+use crate::grid::{Pos, Terrain};
+use crate::planner::Algorithm;
+use crate::sim::{AgentId, SimConfig, SimError, Simulation};
+
+/// The default tick limit of a run that waits for every agent to arrive.
+pub const DEFAULT_TICK_LIMIT: u64 = 10_000;
+
+/// One agent as a tick line reports it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AgentLine {
+    /// The agent's id: its index in the scenario's agent list.
+    pub id: usize,
+    /// Its cell.
+    pub pos: [u32; 2],
+    /// Its goal.
+    pub goal: [u32; 2],
+    /// `walking`, `arrived` or `no_path`.
+    pub status: &'static str,
+    /// The cost of its current path, rounded to 6 decimals; `None` without a path.
+    pub remaining: Option<f64>,
+}
+
+/// What one tick did, as one JSON line.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TickLine {
+    /// The tick number; 0 is the first planning, before any move.
+    pub tick: u64,
+    /// Every agent present, by id.
+    pub agents: Vec<AgentLine>,
+    /// Cells whose edit was refused this tick.
+    pub refused: Vec<[u32; 2]>,
+    /// Cells expanded by the planners this tick.
+    pub expanded: u64,
+    /// Planner time this tick, in microseconds.
+    pub micros: u64,
+}
+
+impl TickLine {
+    /// The line as compact JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a tick line always serialises")
+    }
+}
+
+/// A scenario being played.
+pub struct Replay {
+    sim: Simulation,
+    scenario: Scenario,
+    /// Scenario agent index → simulation id, once it has appeared.
+    ids: Vec<Option<AgentId>>,
+    tick: u64,
+    started: bool,
+    /// Agents that could not appear (start or goal walled by then), with why.
+    pub rejected: Vec<(usize, SimError)>,
+}
+
+impl Replay {
+    /// Prepares `scenario` to run with `algorithm`.
+    pub fn new(scenario: Scenario, algorithm: Algorithm) -> Replay {
+        let config = SimConfig {
+            algorithm,
+            connectivity: scenario.connectivity,
+            heuristic: scenario
+                .heuristic
+                .unwrap_or(crate::Heuristic::default_for(scenario.connectivity)),
+            measure_baseline: false,
+        };
+        let sim = Simulation::new(scenario.grid.clone(), config);
+        let ids = vec![None; scenario.agents.len()];
+        Replay {
+            sim,
+            scenario,
+            ids,
+            tick: 0,
+            started: false,
+            rejected: Vec::new(),
+        }
+    }
+
+    /// The simulation being driven.
+    pub fn sim(&self) -> &Simulation {
+        &self.sim
+    }
+
+    /// Runs the next tick (tick 0 first: agents of tick 0 appear, edits of tick 0 apply,
+    /// the planners plan, nobody moves) and reports it.
+    pub fn step(&mut self) -> TickLine {
+        let tick = if self.started { self.tick + 1 } else { 0 };
+        self.started = true;
+        self.tick = tick;
+        for (i, spec) in self.scenario.agents.iter().enumerate() {
+            if spec.tick == tick {
+                match self.sim.add_agent(spec.start, spec.goal) {
+                    Ok(id) => self.ids[i] = Some(id),
+                    Err(e) => self.rejected.push((i, e)),
+                }
+            }
+        }
+        let mut refused = Vec::new();
+        let edits: Vec<(Pos, Terrain)> = self
+            .scenario
+            .edits
+            .iter()
+            .filter(|e| e.tick == tick)
+            .flat_map(|e| e.cells.iter().map(move |&c| (c, e.set.terrain())))
+            .collect();
+        for (pos, terrain) in edits {
+            if self.sim.edit(pos, terrain).is_err() {
+                refused.push([pos.x, pos.y]);
+            }
+        }
+        let stats = self.sim.replan();
+        if tick > 0 {
+            self.sim.advance();
+        }
+        let agents = self
+            .ids
+            .iter()
+            .enumerate()
+            .filter_map(|(i, id)| {
+                let a = self.sim.agent((*id)?)?;
+                Some(AgentLine {
+                    id: i,
+                    pos: [a.pos.x, a.pos.y],
+                    goal: [a.goal.x, a.goal.y],
+                    status: a.status.name(),
+                    remaining: a.remaining.map(|c| (to_f64(c) * 1e6).round() / 1e6),
+                })
+            })
+            .collect();
+        TickLine {
+            tick,
+            agents,
+            refused,
+            expanded: stats.search.expanded,
+            micros: stats.micros,
+        }
+    }
+
+    /// Whether every agent of the scenario has appeared and arrived.
+    pub fn finished(&self) -> bool {
+        self.ids.iter().enumerate().all(|(i, id)| match id {
+            Some(id) => self
+                .sim
+                .agent(*id)
+                .is_some_and(|a| a.status == crate::sim::AgentStatus::Arrived),
+            None => self.rejected.iter().any(|(r, _)| *r == i),
+        })
+    }
+}
