@@ -126,10 +126,18 @@ pub fn parse_map(text: &str, file_name: &str) -> Result<Grid, FormatError> {
         return Err(err(map_line, format!("the header has no '{missing}' line")));
     };
     // Refuse absurd sizes before allocating anything for them.
-    Grid::check_size(w, h)
-        .map_err(|e| err(h_line.max(w_line), format!("the header claims {e}")))?;
-    let mut grid = Grid::new(w as u32, h as u32)
-        .map_err(|e| err(h_line.max(w_line), format!("the header claims {e}")))?;
+    Grid::check_size(w, h).map_err(|e| {
+        err(
+            h_line.max(w_line),
+            format!("bad map size in the header: {e}"),
+        )
+    })?;
+    let mut grid = Grid::new(w as u32, h as u32).map_err(|e| {
+        err(
+            h_line.max(w_line),
+            format!("bad map size in the header: {e}"),
+        )
+    })?;
 
     // The rows.
     for y in 0..h as u32 {
