@@ -1,1 +1,0 @@
-//! RON and Moving AI file formats (in progress).

@@ -1,0 +1,365 @@
+//! The Moving AI benchmark formats: `.map` grids and `.scen` problem lists.
+//!
+//! A `.map` file is a header, then the rows:
+//!
+//! ```text
+//! type octile
+//! height 3
+//! width 4
+//! map
+//! ..@.
+//! .T..
+//! ....
+//! ```
+//!
+//! The header lines may come in any order before `map`; `type` must be `octile`. Then come
+//! exactly `height` rows of exactly `width` characters; blank lines after them are ignored.
+//! `.` and `G` are passable plain ground (weight 1). `@`, `O` and `T` are walls, and so are
+//! `S` (swamp) and `W` (water): gridwalk has no terrain that is passable only from some other
+//! terrain, so these become walls. Any other character is an error naming its line and column.
+//!
+//! A `.scen` file starts with `version 1` (or `version 1.0`); each further non-blank line is
+//! `bucket map width height start_x start_y goal_x goal_y optimal_length`, separated by tabs or
+//! spaces. Positions are `(x, y)` with (0, 0) the top-left cell. The optimal lengths assume
+//! octile moves (1 and √2) without corner cutting, which is gridwalk's
+//! [`Connectivity::Eight`] on plain ground.
+
+use std::path::Path;
+
+use super::scenario::{AgentSpec, Scenario};
+use super::{FormatError, display_name, read_text};
+use crate::grid::{Connectivity, Grid, Pos, Terrain};
+
+/// One problem of a `.scen` file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenProblem {
+    /// The bucket: problems of similar length share one.
+    pub bucket: u32,
+    /// The map file named by the line, e.g. `maps/dao/arena.map`.
+    pub map: String,
+    /// The map width the line claims.
+    pub map_width: u32,
+    /// The map height the line claims.
+    pub map_height: u32,
+    /// The start cell.
+    pub start: Pos,
+    /// The goal cell.
+    pub goal: Pos,
+    /// The optimal octile path length, 1 per straight move and √2 per diagonal.
+    pub optimal: f64,
+    /// The 1-based line of the problem in its file.
+    pub line: usize,
+}
+
+/// The terrain of a map character, or `None` when it is not one of the format's.
+fn terrain_of(c: char) -> Option<Terrain> {
+    match c {
+        '.' | 'G' => Some(Terrain::FREE),
+        '@' | 'O' | 'T' | 'S' | 'W' => Some(Terrain::Wall),
+        _ => None,
+    }
+}
+
+/// Parses a `.map` text; `file_name` only names the file in errors.
+pub fn parse_map(text: &str, file_name: &str) -> Result<Grid, FormatError> {
+    let err = |line: usize, msg: String| FormatError::at(file_name, line, msg);
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+
+    // The header, up to the `map` line.
+    let mut kind: Option<usize> = None;
+    let mut height: Option<(u64, usize)> = None;
+    let mut width: Option<(u64, usize)> = None;
+    let mut last_line = 0;
+    loop {
+        let Some((n, line)) = lines.next() else {
+            return Err(if last_line == 0 {
+                FormatError::whole(file_name, "empty file: expected a 'type octile' header")
+            } else {
+                err(
+                    last_line,
+                    "the file ends inside the header, before the 'map' line (truncated?)".into(),
+                )
+            });
+        };
+        last_line = n;
+        let mut words = line.split_whitespace();
+        let (Some(key), value, None) = (words.next(), words.next(), words.next()) else {
+            if line.trim().is_empty() {
+                continue;
+            }
+            return Err(err(n, format!("expected a header line, found {line:?}")));
+        };
+        match (key, value) {
+            ("map", None) => break,
+            ("type", Some(v)) => {
+                if v != "octile" {
+                    return Err(err(
+                        n,
+                        format!("map type {v:?} is not supported, only octile"),
+                    ));
+                }
+                duplicate(kind.replace(n), "type", n, file_name)?;
+            }
+            ("height" | "width", Some(v)) => {
+                let value: u64 = v.parse().map_err(|_| {
+                    err(
+                        n,
+                        format!("{key} {v:?} is not a whole number that fits in 64 bits"),
+                    )
+                })?;
+                let slot = if key == "height" {
+                    &mut height
+                } else {
+                    &mut width
+                };
+                duplicate(slot.replace((value, n)).map(|(_, l)| l), key, n, file_name)?;
+            }
+            _ => return Err(err(n, format!("expected a header line, found {line:?}"))),
+        }
+    }
+    let map_line = last_line;
+    if kind.is_none() {
+        return Err(err(map_line, "the header has no 'type octile' line".into()));
+    }
+    let (Some((h, h_line)), Some((w, w_line))) = (height, width) else {
+        let missing = if height.is_none() { "height" } else { "width" };
+        return Err(err(map_line, format!("the header has no '{missing}' line")));
+    };
+    // Refuse absurd sizes before allocating anything for them.
+    Grid::check_size(w, h).map_err(|e| {
+        err(
+            h_line.max(w_line),
+            format!("bad map size in the header: {e}"),
+        )
+    })?;
+    let mut grid = Grid::new(w as u32, h as u32).map_err(|e| {
+        err(
+            h_line.max(w_line),
+            format!("bad map size in the header: {e}"),
+        )
+    })?;
+
+    // The rows.
+    for y in 0..h as u32 {
+        let Some((n, row)) = lines.next() else {
+            return Err(err(
+                last_line,
+                format!("the file ends after {y} of {h} rows (truncated?)"),
+            ));
+        };
+        last_line = n;
+        let mut count = 0u64;
+        for (x, c) in row.chars().enumerate() {
+            let Some(terrain) = terrain_of(c) else {
+                return Err(err(
+                    n,
+                    format!(
+                        "column {}: unknown map character {c:?} (row y = {y}, x = {x})",
+                        x + 1
+                    ),
+                ));
+            };
+            if x as u64 >= w {
+                return Err(err(
+                    n,
+                    format!("row y = {y} is longer than the header's width {w}"),
+                ));
+            }
+            grid.set(Pos::new(x as u32, y), terrain)
+                .map_err(|e| err(n, e.to_string()))?;
+            count += 1;
+        }
+        if count != w {
+            return Err(err(
+                n,
+                format!("row y = {y} has {count} cells, the header's width is {w}"),
+            ));
+        }
+    }
+    if let Some((n, _)) = lines.find(|(_, l)| !l.trim().is_empty()) {
+        return Err(err(n, format!("more rows than the header's height {h}")));
+    }
+    Ok(grid)
+}
+
+/// An error when a header field was already given (`previous` holds its line).
+fn duplicate(
+    previous: Option<usize>,
+    key: &str,
+    line: usize,
+    file: &str,
+) -> Result<(), FormatError> {
+    match previous {
+        Some(p) => Err(FormatError::at(
+            file,
+            line,
+            format!("a second '{key}' line (the first is line {p})"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Reads and parses the `.map` file at `path`.
+pub fn load_map(path: &Path) -> Result<Grid, FormatError> {
+    parse_map(&read_text(path)?, &display_name(path))
+}
+
+/// Parses a `.scen` text; `file_name` only names the file in errors. Each problem's start and
+/// goal are checked against the size on its own line; [`check_scen`] checks them against a map.
+pub fn parse_scen(text: &str, file_name: &str) -> Result<Vec<ScenProblem>, FormatError> {
+    let err = |line: usize, msg: String| FormatError::at(file_name, line, msg);
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+    let Some((_, first)) = lines.next() else {
+        return Err(FormatError::whole(
+            file_name,
+            "empty file: expected 'version 1'",
+        ));
+    };
+    let version: Vec<&str> = first.split_whitespace().collect();
+    if !matches!(version.as_slice(), ["version", "1" | "1.0"]) {
+        return Err(err(1, format!("expected 'version 1', found {first:?}")));
+    }
+    const NAMES: [&str; 9] = [
+        "bucket",
+        "map",
+        "width",
+        "height",
+        "start_x",
+        "start_y",
+        "goal_x",
+        "goal_y",
+        "optimal_length",
+    ];
+    let mut problems = Vec::new();
+    for (n, line) in lines {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.is_empty() {
+            continue;
+        }
+        if fields.len() != NAMES.len() {
+            return Err(err(
+                n,
+                format!(
+                    "expected 9 fields ({}), found {}",
+                    NAMES.join(" "),
+                    fields.len()
+                ),
+            ));
+        }
+        let int = |i: usize| -> Result<u32, FormatError> {
+            fields[i].parse().map_err(|_| {
+                err(
+                    n,
+                    format!(
+                        "{} {:?} is not a whole number from 0 to 2³²-1",
+                        NAMES[i], fields[i]
+                    ),
+                )
+            })
+        };
+        let optimal: f64 = fields[8]
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+            .ok_or_else(|| {
+                err(
+                    n,
+                    format!(
+                        "optimal_length {:?} is not a non-negative number",
+                        fields[8]
+                    ),
+                )
+            })?;
+        let p = ScenProblem {
+            bucket: int(0)?,
+            map: fields[1].to_owned(),
+            map_width: int(2)?,
+            map_height: int(3)?,
+            start: Pos::new(int(4)?, int(5)?),
+            goal: Pos::new(int(6)?, int(7)?),
+            optimal,
+            line: n,
+        };
+        for (what, pos) in [("start", p.start), ("goal", p.goal)] {
+            if pos.x >= p.map_width || pos.y >= p.map_height {
+                return Err(err(
+                    n,
+                    format!(
+                        "{what} {pos} is outside the {}×{} map named on this line",
+                        p.map_width, p.map_height
+                    ),
+                ));
+            }
+        }
+        problems.push(p);
+    }
+    Ok(problems)
+}
+
+/// Reads and parses the `.scen` file at `path`.
+pub fn load_scen(path: &Path) -> Result<Vec<ScenProblem>, FormatError> {
+    parse_scen(&read_text(path)?, &display_name(path))
+}
+
+/// Checks `problems` (read from `scen_file`) against `grid`: each must name the grid's size,
+/// and have its start and goal on passable cells. The error names the problem's line.
+pub fn check_scen(
+    problems: &[ScenProblem],
+    grid: &Grid,
+    scen_file: &str,
+) -> Result<(), FormatError> {
+    for p in problems {
+        let err = |msg: String| Err(FormatError::at(scen_file, p.line, msg));
+        if (p.map_width, p.map_height) != (grid.width(), grid.height()) {
+            return err(format!(
+                "the problem is for a {}×{} map, but the map is {}×{}",
+                p.map_width,
+                p.map_height,
+                grid.width(),
+                grid.height()
+            ));
+        }
+        for (what, pos) in [("start", p.start), ("goal", p.goal)] {
+            if !grid.is_passable(pos) {
+                return err(format!("{what} {pos} is not a passable cell of the map"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A scenario for the game from a Moving AI map and some of its problems: eight-connected (the
+/// benchmark's move rule), default heuristic, one agent per problem at tick 0, no edits. The
+/// problems are checked with [`check_scen`] first, so the result is a valid scenario.
+pub fn to_scenario(
+    grid: Grid,
+    problems: &[ScenProblem],
+    scen_file: &str,
+) -> Result<Scenario, FormatError> {
+    check_scen(problems, &grid, scen_file)?;
+    let mut scenario = Scenario::from_grid(grid);
+    scenario.connectivity = Connectivity::Eight;
+    scenario.agents = problems
+        .iter()
+        .map(|p| AgentSpec {
+            start: p.start,
+            goal: p.goal,
+            tick: 0,
+        })
+        .collect();
+    Ok(scenario)
+}
+
+/// Loads a Moving AI map and, if given, its `.scen` file, and makes a scenario with the first
+/// `max_agents` problems as agents (see [`to_scenario`]).
+pub fn import(map: &Path, scen: Option<&Path>, max_agents: usize) -> Result<Scenario, FormatError> {
+    let grid = load_map(map)?;
+    match scen {
+        Some(path) => {
+            let problems = load_scen(path)?;
+            let take = problems.len().min(max_agents);
+            to_scenario(grid, &problems[..take], &display_name(path))
+        }
+        None => Ok(Scenario::from_grid(grid)),
+    }
+}

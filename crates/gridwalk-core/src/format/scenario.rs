@@ -1,0 +1,516 @@
+//! The RON scenario format: the game's maps, its saves and its session recordings.
+//!
+//! A scenario is a map, its connectivity, an optional heuristic, the agents with the tick at
+//! which each appears, and timed edits. Only `rows` is required:
+//!
+//! ```ron
+//! (
+//!     rows: [
+//!         "..........",
+//!         "..#####...",
+//!         "....3.....",
+//!     ],
+//!     connectivity: Eight,
+//!     heuristic: Octile,
+//!     agents: [
+//!         (start: (0, 0), goal: (9, 2)),
+//!         (start: (1, 2), goal: (9, 2), tick: 4),
+//!     ],
+//!     edits: [
+//!         (tick: 3, set: Wall, cells: [(5, 0), (5, 1)]),
+//!         (tick: 7, set: Free, cells: [(5, 1)]),
+//!         (tick: 8, set: Weight(4), cells: [(6, 2)]),
+//!     ],
+//! )
+//! ```
+//!
+//! - `rows`: one string per row, top row first, all the same length. `.` (or `1`) is plain
+//!   ground, `#` a wall, `2`–`9` ground of that weight.
+//! - `connectivity`: `Eight` (default) or `Four`.
+//! - `heuristic`: `Octile`, `Manhattan`, `Euclidean`, `Chebyshev` or `Zero`; absent means the
+//!   connectivity's default ([`Heuristic::default_for`]).
+//! - `agents`: `start` and `goal` as `(x, y)`, with (0, 0) the top-left cell and y growing
+//!   downward; `tick` (default 0) is when the agent appears. Start and goal must be on the map
+//!   and passable.
+//! - `edits`: at `tick` (default 0), `set` each of `cells` to exactly `Wall`, `Free` (plain
+//!   ground) or `Weight(w)` with w in 1–9.
+//!
+//! The text is read with RON's `implicit_some` extension, so `heuristic: Octile` and
+//! `heuristic: Some(Octile)` are the same. Unknown fields are errors, so a misspelt field is
+//! reported instead of silently ignored.
+//!
+//! Errors found after the RON syntax is accepted (a short row, an agent on a wall, ...) are
+//! located in the text by [`super::locate`], so they name a line too.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::locate::Locator;
+use super::{FormatError, display_name, read_text};
+use crate::grid::{Connectivity, Grid, Pos, Terrain};
+use crate::heuristic::Heuristic;
+
+/// What an edit makes its cells: exactly a wall, plain ground, or ground of a weight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CellSet {
+    /// Impassable.
+    Wall,
+    /// Plain ground, weight 1.
+    Free,
+    /// Ground of this weight, 1–9 (checked when a scenario is parsed or validated).
+    Weight(u8),
+}
+
+impl CellSet {
+    /// The terrain the cells become. A weight outside 1–9 is passed through unchanged, for
+    /// [`Grid::set`] to refuse; a parsed or validated scenario has none.
+    pub fn terrain(self) -> Terrain {
+        match self {
+            CellSet::Wall => Terrain::Wall,
+            CellSet::Free => Terrain::FREE,
+            CellSet::Weight(w) => Terrain::Weight(w),
+        }
+    }
+
+    /// The `CellSet` that makes a cell `terrain`: plain ground is [`CellSet::Free`].
+    pub fn from_terrain(terrain: Terrain) -> CellSet {
+        match terrain {
+            Terrain::Wall => CellSet::Wall,
+            Terrain::Weight(1) => CellSet::Free,
+            Terrain::Weight(w) => CellSet::Weight(w),
+        }
+    }
+}
+
+/// An agent: where it starts, where it goes, and the tick at which it appears.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentSpec {
+    /// Its first cell.
+    pub start: Pos,
+    /// Its goal cell.
+    pub goal: Pos,
+    /// The tick at which it appears; 0 (the default) is at the start.
+    #[serde(default)]
+    pub tick: u64,
+}
+
+/// A timed edit: at `tick`, every cell in `cells` becomes `set`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EditSpec {
+    /// The tick at which it applies; 0 by default.
+    #[serde(default)]
+    pub tick: u64,
+    /// What the cells become.
+    pub set: CellSet,
+    /// The cells, as `(x, y)`.
+    pub cells: Vec<Pos>,
+}
+
+/// A validated scenario: a map and what happens on it.
+///
+/// [`Scenario::parse`] and [`Scenario::load`] return either a whole valid scenario or an
+/// error, never a partial one: every agent's start and goal is on the map and passable, every
+/// edit cell is on the map and every edit weight is in 1–9. A scenario built or changed in code
+/// can be checked with [`Scenario::validate`]; [`Scenario::save`] does so before writing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scenario {
+    /// The map.
+    pub grid: Grid,
+    /// Which moves are allowed.
+    pub connectivity: Connectivity,
+    /// The heuristic, or `None` for the connectivity's default; see
+    /// [`Scenario::effective_heuristic`].
+    pub heuristic: Option<Heuristic>,
+    /// The agents, in file order.
+    pub agents: Vec<AgentSpec>,
+    /// The timed edits, in file order.
+    pub edits: Vec<EditSpec>,
+}
+
+/// The file's shape, as serde reads it, before validation.
+#[derive(Deserialize)]
+#[serde(rename = "Scenario", deny_unknown_fields)]
+struct RawScenario {
+    rows: Vec<String>,
+    #[serde(default)]
+    connectivity: Connectivity,
+    #[serde(default)]
+    heuristic: Option<Heuristic>,
+    #[serde(default)]
+    agents: Vec<AgentSpec>,
+    #[serde(default)]
+    edits: Vec<EditSpec>,
+}
+
+/// Where in the file a semantic error is, to be turned into a line by a [`Locator`].
+#[derive(Clone, Copy, Debug)]
+enum Site {
+    Rows,
+    Row(usize),
+    AgentField(usize, &'static str),
+    EditSet(usize),
+    EditCell(usize, usize),
+}
+
+/// A semantic error: where, and what.
+type SiteError = (Site, String);
+
+/// Edits with more cells than this are written over several lines by [`Scenario::to_ron`].
+const CELLS_PER_LINE: usize = 12;
+
+impl Scenario {
+    /// A scenario of `grid` alone: eight-connected, default heuristic, no agents, no edits.
+    pub fn from_grid(grid: Grid) -> Scenario {
+        Scenario {
+            grid,
+            connectivity: Connectivity::default(),
+            heuristic: None,
+            agents: Vec::new(),
+            edits: Vec::new(),
+        }
+    }
+
+    /// The heuristic to search with: the chosen one, or the connectivity's default.
+    pub fn effective_heuristic(&self) -> Heuristic {
+        self.heuristic
+            .unwrap_or_else(|| Heuristic::default_for(self.connectivity))
+    }
+
+    /// Parses and validates RON `text`; `file_name` is only used to name the file in errors.
+    pub fn parse(text: &str, file_name: &str) -> Result<Scenario, FormatError> {
+        let options = ron::Options::default()
+            .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+        let raw: RawScenario = options
+            .from_str(text)
+            .map_err(|e| ron_error(&e, text, file_name))?;
+        Self::from_raw(raw).map_err(|(site, message)| FormatError {
+            file: file_name.to_owned(),
+            line: locate(text, site),
+            message,
+        })
+    }
+
+    /// Reads and parses the file at `path`. Errors, I/O ones included, name the file.
+    pub fn load(path: &Path) -> Result<Scenario, FormatError> {
+        let text = read_text(path)?;
+        Self::parse(&text, &display_name(path))
+    }
+
+    /// Checks what [`Scenario::parse`] guarantees: agents' starts and goals on the map and
+    /// passable, edit cells on the map, edit weights in 1–9. The error names `file_name` and
+    /// no line.
+    pub fn validate(&self, file_name: &str) -> Result<(), FormatError> {
+        self.check()
+            .map_err(|(_, message)| FormatError::whole(file_name, message))
+    }
+
+    /// The scenario as pretty RON, in the format [`Scenario::parse`] reads: one row string per
+    /// line, one agent or edit per line. Fields at their defaults (no heuristic, no agents, no
+    /// edits, tick 0) are left out. For a valid scenario, `parse(&s.to_ron())` gives `s` back.
+    pub fn to_ron(&self) -> String {
+        let mut out = String::from("(\n    rows: [\n");
+        let w = self.grid.width() as usize;
+        let mut row = String::with_capacity(w);
+        for y in 0..self.grid.height() as usize {
+            row.clear();
+            for x in 0..w {
+                row.push(cell_char(self.grid.weight(y * w + x)));
+            }
+            let _ = writeln!(out, "        \"{row}\",");
+        }
+        out.push_str("    ],\n");
+        let _ = writeln!(out, "    connectivity: {:?},", self.connectivity);
+        if let Some(h) = self.heuristic {
+            let _ = writeln!(out, "    heuristic: {h:?},");
+        }
+        if !self.agents.is_empty() {
+            out.push_str("    agents: [\n");
+            for a in &self.agents {
+                let _ = write!(
+                    out,
+                    "        (start: ({}, {}), goal: ({}, {})",
+                    a.start.x, a.start.y, a.goal.x, a.goal.y
+                );
+                if a.tick != 0 {
+                    let _ = write!(out, ", tick: {}", a.tick);
+                }
+                out.push_str("),\n");
+            }
+            out.push_str("    ],\n");
+        }
+        if !self.edits.is_empty() {
+            out.push_str("    edits: [\n");
+            for e in &self.edits {
+                let _ = write!(out, "        (tick: {}, set: {:?}, cells: [", e.tick, e.set);
+                let cell = |p: &Pos| format!("({}, {})", p.x, p.y);
+                if e.cells.len() <= CELLS_PER_LINE {
+                    let cells: Vec<String> = e.cells.iter().map(cell).collect();
+                    out.push_str(&cells.join(", "));
+                    out.push_str("]),\n");
+                } else {
+                    out.push('\n');
+                    for chunk in e.cells.chunks(CELLS_PER_LINE) {
+                        let cells: Vec<String> = chunk.iter().map(cell).collect();
+                        let _ = writeln!(out, "            {},", cells.join(", "));
+                    }
+                    out.push_str("        ]),\n");
+                }
+            }
+            out.push_str("    ],\n");
+        }
+        out.push_str(")\n");
+        out
+    }
+
+    /// Validates, then writes [`Scenario::to_ron`] to `path` without ever leaving a partly
+    /// written file there: the text goes to a new temporary file in the same directory, which
+    /// is flushed to disk and then renamed over `path`. On error `path` is untouched and the
+    /// temporary file is removed.
+    pub fn save(&self, path: &Path) -> Result<(), FormatError> {
+        let name = display_name(path);
+        self.validate(&name)?;
+        write_atomically(path, self.to_ron().as_bytes())
+            .map_err(|e| FormatError::whole(&name, format!("cannot write the file: {e}")))
+    }
+
+    fn from_raw(raw: RawScenario) -> Result<Scenario, SiteError> {
+        let grid = grid_from_rows(&raw.rows)?;
+        let scenario = Scenario {
+            grid,
+            connectivity: raw.connectivity,
+            heuristic: raw.heuristic,
+            agents: raw.agents,
+            edits: raw.edits,
+        };
+        scenario.check()?;
+        Ok(scenario)
+    }
+
+    fn check(&self) -> Result<(), SiteError> {
+        let g = &self.grid;
+        let size = format!("{}×{}", g.width(), g.height());
+        for (i, a) in self.agents.iter().enumerate() {
+            for (field, pos) in [("start", a.start), ("goal", a.goal)] {
+                let site = Site::AgentField(i, field);
+                if !g.contains(pos) {
+                    return Err((
+                        site,
+                        format!("agents[{i}]: {field} {pos} is outside the {size} map"),
+                    ));
+                }
+                if !g.is_passable(pos) {
+                    return Err((site, format!("agents[{i}]: {field} {pos} is on a wall")));
+                }
+            }
+        }
+        for (i, e) in self.edits.iter().enumerate() {
+            if let CellSet::Weight(w) = e.set
+                && !(1..=9).contains(&w)
+            {
+                return Err((
+                    Site::EditSet(i),
+                    format!("edits[{i}]: weight {w} is not in 1-9"),
+                ));
+            }
+            for (j, &pos) in e.cells.iter().enumerate() {
+                if !g.contains(pos) {
+                    return Err((
+                        Site::EditCell(i, j),
+                        format!("edits[{i}].cells[{j}]: {pos} is outside the {size} map"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The character for a stored cell byte: `#` for a wall, `.` for weight 1, else the digit.
+fn cell_char(weight: u8) -> char {
+    match weight {
+        0 => '#',
+        1 => '.',
+        w => char::from_digit(w as u32, 10).unwrap_or('?'),
+    }
+}
+
+/// Builds the grid from the row strings, checking the size before allocating.
+fn grid_from_rows(rows: &[String]) -> Result<Grid, SiteError> {
+    let Some(first) = rows.first() else {
+        return Err((
+            Site::Rows,
+            "no rows: a map needs at least one row".to_owned(),
+        ));
+    };
+    let width = first.chars().count();
+    if width == 0 {
+        return Err((Site::Row(0), "rows[0] is empty".to_owned()));
+    }
+    // Refuse an absurd size before allocating for it; after this check both fit in u32.
+    let too_large = |e: crate::grid::GridError| (Site::Rows, format!("map too large: {e}"));
+    Grid::check_size(width as u64, rows.len() as u64).map_err(too_large)?;
+    let mut grid = Grid::new(width as u32, rows.len() as u32).map_err(too_large)?;
+    for (y, row) in rows.iter().enumerate() {
+        let n = row.chars().count();
+        if n != width {
+            return Err((
+                Site::Row(y),
+                format!("rows[{y}] has {n} cells, expected {width} like rows[0]"),
+            ));
+        }
+        for (x, c) in row.chars().enumerate() {
+            let terrain = match c {
+                '.' | '1' => Terrain::FREE,
+                '#' => Terrain::Wall,
+                '2'..='9' => Terrain::Weight(c as u8 - b'0'),
+                '0' => {
+                    return Err((
+                        Site::Row(y),
+                        format!("rows[{y}]: weight 0 at x = {x} is not in 1-9"),
+                    ));
+                }
+                c => {
+                    return Err((
+                        Site::Row(y),
+                        format!(
+                            "rows[{y}]: unknown character {c:?} at x = {x}; \
+                             expected '.', '#' or a weight digit 1-9"
+                        ),
+                    ));
+                }
+            };
+            grid.set(Pos::new(x as u32, y as u32), terrain)
+                .map_err(|e| (Site::Row(y), e.to_string()))?;
+        }
+    }
+    Ok(grid)
+}
+
+/// The line of `site` in `text`, as well as it can be found.
+fn locate(text: &str, site: Site) -> Option<usize> {
+    let l = Locator::new(text);
+    let root = l.root()?;
+    let at = match site {
+        Site::Rows => l.field(root, "rows"),
+        Site::Row(y) => l.field(root, "rows").and_then(|rows| l.element(rows, y)),
+        Site::AgentField(i, field) => l
+            .field(root, "agents")
+            .and_then(|agents| l.element(agents, i))
+            .map(|agent| l.field(agent, field).unwrap_or(agent)),
+        Site::EditSet(i) => l
+            .field(root, "edits")
+            .and_then(|edits| l.element(edits, i))
+            .map(|edit| l.field(edit, "set").unwrap_or(edit)),
+        Site::EditCell(i, j) => l
+            .field(root, "edits")
+            .and_then(|edits| l.element(edits, i))
+            .map(|edit| {
+                l.field(edit, "cells")
+                    .and_then(|cells| l.element(cells, j))
+                    .unwrap_or(edit)
+            }),
+    };
+    l.line(at?)
+}
+
+/// A RON error as a [`FormatError`] on the line ron reports. An error that reaches the end of
+/// the text says so, since that is what a truncated file looks like.
+fn ron_error(e: &ron::error::SpannedError, text: &str, file: &str) -> FormatError {
+    use ron::error::Error as E;
+    if text.trim().is_empty() {
+        return FormatError::at(file, 1, "the file is empty: expected ( rows: [ ... ] )");
+    }
+    let what = match &e.code {
+        E::ExpectedStringEnd => "a string is not closed".to_owned(),
+        E::UnclosedBlockComment => "a /* comment */ is not closed".to_owned(),
+        code => code.to_string(),
+    };
+    // Where the text's last non-whitespace character ends, as ron counts (1-based columns).
+    let content = text.trim_end();
+    let end_line = 1 + content.matches('\n').count();
+    let end_col = 1 + content.rsplit('\n').next().map_or(0, |l| l.chars().count());
+    let at_end =
+        matches!(e.code, E::Eof) || (e.span.end.line, e.span.end.col) >= (end_line, end_col);
+    let truncated = if at_end {
+        "; the file ends here: is it truncated?"
+    } else {
+        ""
+    };
+    // ron often reports the place just before the whitespace that precedes the offending
+    // token (the end of the previous line); name the token's line and column instead.
+    let (line, col) = next_token(text, e.span.start.line, e.span.start.col)
+        .unwrap_or((e.span.start.line.clamp(1, end_line), e.span.start.col));
+    FormatError::at(file, line, format!("column {col}: {what}{truncated}"))
+}
+
+/// The 1-based line and column of the first non-whitespace character at or after the 1-based
+/// `line` and `col` of `text`, if there is one.
+fn next_token(text: &str, line: usize, col: usize) -> Option<(usize, usize)> {
+    let line_start = if line <= 1 {
+        0
+    } else {
+        text.match_indices('\n').nth(line - 2)?.0 + 1
+    };
+    let rest = text.get(line_start..)?;
+    let offset = line_start
+        + rest
+            .char_indices()
+            .nth(col.saturating_sub(1))
+            .map_or(rest.len(), |(i, _)| i);
+    let found = offset + text.get(offset..)?.find(|c: char| !c.is_whitespace())?;
+    let before = text.get(..found)?;
+    let line = 1 + before.matches('\n').count();
+    let col = 1 + before.rsplit('\n').next().map_or(0, |l| l.chars().count());
+    Some((line, col))
+}
+
+/// Writes `bytes` to a fresh temporary file next to `path`, syncs it, and renames it over
+/// `path`. The temporary file is removed on any failure.
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let base = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::other("the path names no file"))?
+        .to_string_lossy()
+        .into_owned();
+    let (tmp, mut file) = create_temp(&dir, &base)?;
+    let written = file.write_all(bytes).and_then(|()| file.sync_all());
+    drop(file);
+    if let Err(e) = written.and_then(|()| fs::rename(&tmp, path)) {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
+    // Make the rename itself durable where directories can be synced; best effort.
+    if let Ok(d) = fs::File::open(&dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// A new file `.{base}.{pid}.{n}.tmp` in `dir`, created exclusively so that two writers never
+/// share one.
+fn create_temp(dir: &Path, base: &str) -> std::io::Result<(PathBuf, fs::File)> {
+    let pid = std::process::id();
+    let mut n = 0u32;
+    loop {
+        let tmp = dir.join(format!(".{base}.{pid}.{n}.tmp"));
+        match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}
