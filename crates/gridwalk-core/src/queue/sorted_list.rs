@@ -1,39 +1,191 @@
-//! A sorted doubly linked list queue (in progress).
+//! A sorted doubly linked list queue, the open list of the original D* Lite implementations,
+//! kept to compare against the heaps.
+//!
+//! The links live in flat arrays indexed by cell (a `prev` and a `next` per cell, plus a
+//! head), so nothing is allocated per insertion. Inserting walks from the head to the new
+//! element's place, O(n); a key change unlinks the cell and inserts it again; removing any
+//! cell is O(1); the minimum is always the head.
+
 use super::CellQueue;
 use crate::stats::SearchStats;
-/// Placeholder.
-pub struct SortedList<K>(std::collections::BTreeMap<u32, K>, SearchStats);
+
+const NONE: u32 = u32::MAX;
+
+/// A min-priority queue kept as a list sorted by (key, cell), linked through per-cell arrays.
+///
+/// [`SearchStats::sift_moves`] counts the links walked while looking for insertion places.
+#[derive(Clone, Debug)]
+pub struct SortedList<K> {
+    /// The key of each queued cell; `None` when the cell is not queued.
+    key: Vec<Option<K>>,
+    /// The previous cell in the list, or `NONE` for the head.
+    prev: Vec<u32>,
+    /// The next cell in the list, or `NONE` for the tail.
+    next: Vec<u32>,
+    head: u32,
+    len: usize,
+    stats: SearchStats,
+}
+
+impl<K: Ord + Copy> SortedList<K> {
+    /// The key of `cell` if it is queued.
+    pub fn key_of(&self, cell: u32) -> Option<K> {
+        self.key[cell as usize]
+    }
+
+    /// The (key, cell) pair of a queued cell.
+    #[inline]
+    fn entry(&self, cell: u32) -> (K, u32) {
+        (
+            self.key[cell as usize].expect("a linked cell has a key"),
+            cell,
+        )
+    }
+
+    /// Links `cell`, which must not be queued, at its sorted place, walking from the head.
+    fn link(&mut self, cell: u32, key: K) {
+        let c = cell as usize;
+        self.key[c] = Some(key);
+        let item = (key, cell);
+        // Find the first element greater than `item` (there are no equal ones: cells differ).
+        let mut before = NONE;
+        let mut at = self.head;
+        while at != NONE && self.entry(at) < item {
+            before = at;
+            at = self.next[at as usize];
+            self.stats.sift_moves += 1;
+        }
+        self.prev[c] = before;
+        self.next[c] = at;
+        if before == NONE {
+            self.head = cell;
+        } else {
+            self.next[before as usize] = cell;
+        }
+        if at != NONE {
+            self.prev[at as usize] = cell;
+        }
+        self.len += 1;
+    }
+
+    /// Unlinks a queued `cell` in O(1) and forgets its key.
+    fn unlink(&mut self, cell: u32) {
+        let c = cell as usize;
+        let (p, n) = (self.prev[c], self.next[c]);
+        if p == NONE {
+            self.head = n;
+        } else {
+            self.next[p as usize] = n;
+        }
+        if n != NONE {
+            self.prev[n as usize] = p;
+        }
+        self.prev[c] = NONE;
+        self.next[c] = NONE;
+        self.key[c] = None;
+        self.len -= 1;
+    }
+}
+
 impl<K: Ord + Copy> CellQueue<K> for SortedList<K> {
-    fn with_capacity(_: usize) -> Self {
-        SortedList(Default::default(), SearchStats::default())
+    fn with_capacity(capacity: usize) -> Self {
+        SortedList {
+            key: vec![None; capacity],
+            prev: vec![NONE; capacity],
+            next: vec![NONE; capacity],
+            head: NONE,
+            len: 0,
+            stats: SearchStats::default(),
+        }
     }
+
     fn insert_or_update(&mut self, cell: u32, key: K) {
-        self.0.insert(cell, key);
+        match self.key[cell as usize] {
+            None => {
+                self.stats.pushes += 1;
+                self.link(cell, key);
+            }
+            Some(old) if old == key => {}
+            Some(_) => {
+                self.stats.updates += 1;
+                self.unlink(cell);
+                self.link(cell, key);
+            }
+        }
     }
+
     fn remove(&mut self, cell: u32) -> bool {
-        self.0.remove(&cell).is_some()
+        if self.key[cell as usize].is_none() {
+            return false;
+        }
+        self.stats.removes += 1;
+        self.unlink(cell);
+        true
     }
+
     fn top(&mut self) -> Option<(K, u32)> {
-        self.0.iter().map(|(&c, &k)| (k, c)).min()
+        (self.head != NONE).then(|| self.entry(self.head))
     }
+
     fn pop(&mut self) -> Option<(K, u32)> {
-        let t = self.top()?;
-        self.0.remove(&t.1);
-        Some(t)
+        let top = self.top()?;
+        self.stats.pops += 1;
+        self.unlink(top.1);
+        Some(top)
     }
+
     fn contains(&self, cell: u32) -> bool {
-        self.0.contains_key(&cell)
+        self.key[cell as usize].is_some()
     }
+
     fn len(&self) -> usize {
-        self.0.len()
+        self.len
     }
+
     fn clear(&mut self) {
-        self.0.clear()
+        let mut at = self.head;
+        while at != NONE {
+            let a = at as usize;
+            at = self.next[a];
+            self.prev[a] = NONE;
+            self.next[a] = NONE;
+            self.key[a] = None;
+        }
+        self.head = NONE;
+        self.len = 0;
     }
+
     fn stats(&self) -> SearchStats {
-        self.1
+        self.stats
     }
+
     fn memory_bytes(&self) -> usize {
-        0
+        self.key.capacity() * std::mem::size_of::<Option<K>>()
+            + (self.prev.capacity() + self.next.capacity()) * 4
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_links_walked_and_unlinks_anywhere() {
+        let mut q = SortedList::<u32>::with_capacity(8);
+        for (c, k) in [(0, 5), (1, 1), (2, 3), (3, 3)] {
+            q.insert_or_update(c, k);
+        }
+        // 0: walks nothing; 1: nothing (goes first); 2: passes 1; 3: passes 1 and 2.
+        assert_eq!(q.stats().sift_moves, 3);
+        assert!(q.remove(2));
+        assert!(!q.remove(2));
+        q.insert_or_update(0, 0);
+        assert_eq!(q.stats().updates, 1);
+        assert_eq!(q.pop(), Some((0, 0)));
+        assert_eq!(q.pop(), Some((1, 1)));
+        assert_eq!(q.pop(), Some((3, 3)));
+        assert_eq!(q.pop(), None);
+        let s = q.stats();
+        assert_eq!((s.pushes, s.pops, s.removes), (4, 3, 1));
     }
 }

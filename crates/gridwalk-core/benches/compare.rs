@@ -1,0 +1,785 @@
+//! Comparison benchmarks: gridwalk's searches against a peer crate and against each other.
+//!
+//! A plain `main`, no framework. `cargo bench -p gridwalk-core --bench compare` prints a
+//! markdown table; arguments after `--`:
+//!
+//! - `--json`: print the same figures as one JSON document, one key per workload;
+//! - `--quick`: fewer problems and one repetition, for CI smoke checks (under a minute);
+//! - any other word: run only the workloads whose key contains it (e.g. `one_shot`).
+//!
+//! Correctness is checked before anything is timed; a mismatch aborts with exit code 1.
+//!
+//! To add a workload: write `fn my_workload(cfg: &Config) -> Result<Report, String>` that
+//! builds its problems, checks them, times them with [`time_interleaved`] (or
+//! [`Samples::from_runs`]) and fills a [`Report`]; then list it in [`WORKLOADS`].
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::path::{Path as FsPath, PathBuf};
+use std::time::{Duration, Instant};
+
+use gridwalk_core::cost::{self, Cost};
+use gridwalk_core::search::{Mode, SearchSpace};
+use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, Terrain};
+use serde_json::{Map, Value, json};
+
+// ---------------------------------------------------------------------------------------------
+// Harness
+// ---------------------------------------------------------------------------------------------
+
+/// Options shared by every workload.
+#[derive(Clone, Debug)]
+struct Config {
+    /// A short run for CI: fewer problems, one repetition.
+    quick: bool,
+    /// How many times each problem is timed; the per-problem figure is the median of these.
+    reps: usize,
+}
+
+impl Config {
+    /// `full` problems in a normal run, `quick` in a quick one.
+    fn pick(&self, full: usize, quick: usize) -> usize {
+        if self.quick { quick } else { full }
+    }
+}
+
+/// A workload: a key (used by the JSON output and the name filter), and what runs it.
+struct Workload {
+    key: &'static str,
+    run: fn(&Config) -> Result<Report, String>,
+}
+
+/// Every workload, in the order they run and print.
+const WORKLOADS: &[Workload] = &[Workload {
+    key: "one_shot_astar",
+    run: one_shot_astar,
+}];
+
+/// Timings of one series: one sample per problem (or per run).
+#[derive(Clone, Debug, Default)]
+struct Samples {
+    samples: Vec<Duration>,
+}
+
+impl Samples {
+    /// Times `reps` runs of `f` and keeps one sample per run.
+    #[allow(dead_code)]
+    fn from_runs(reps: usize, mut f: impl FnMut()) -> Samples {
+        let samples = (0..reps)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed()
+            })
+            .collect();
+        Samples { samples }
+    }
+
+    fn sorted(&self) -> Vec<Duration> {
+        let mut s = self.samples.clone();
+        s.sort_unstable();
+        s
+    }
+
+    /// The `q` quantile (0–1), nearest rank.
+    fn quantile(&self, q: f64) -> Duration {
+        let s = self.sorted();
+        if s.is_empty() {
+            return Duration::ZERO;
+        }
+        let rank = ((q * s.len() as f64).ceil() as usize).clamp(1, s.len());
+        s[rank - 1]
+    }
+
+    fn median(&self) -> Duration {
+        self.quantile(0.5)
+    }
+
+    fn p95(&self) -> Duration {
+        self.quantile(0.95)
+    }
+
+    fn total(&self) -> Duration {
+        self.samples.iter().sum()
+    }
+
+    fn len(&self) -> usize {
+        self.samples.len()
+    }
+}
+
+/// One line of a report: a named series of timings and the work it did.
+#[derive(Clone, Debug)]
+struct Series {
+    /// What was timed, e.g. `gridwalk A* (lak304d)`.
+    name: String,
+    samples: Samples,
+    /// Cells expanded over all problems, when the series knows. (Ours and the peer can differ
+    /// by a few: among equal keys, each pops in its own order.)
+    expansions: Option<u64>,
+}
+
+/// Which way a ratio should go.
+#[derive(Clone, Copy, Debug)]
+#[allow(dead_code)]
+enum Goal {
+    AtMost(f64),
+    AtLeast(f64),
+}
+
+impl Goal {
+    fn met(self, v: f64) -> bool {
+        match self {
+            Goal::AtMost(g) => v <= g,
+            Goal::AtLeast(g) => v >= g,
+        }
+    }
+
+    fn describe(self) -> String {
+        match self {
+            Goal::AtMost(g) => format!("≤ {g}"),
+            Goal::AtLeast(g) => format!("≥ {g}"),
+        }
+    }
+}
+
+/// A named ratio, shown on the row of the series it belongs to.
+#[derive(Clone, Debug)]
+struct Ratio {
+    /// JSON key, e.g. `astar_vs_peer`.
+    name: String,
+    value: f64,
+    goal: Option<Goal>,
+    /// The series whose row shows it.
+    series: String,
+}
+
+/// What a workload hands back.
+#[derive(Clone, Debug)]
+struct Report {
+    /// The table's name for the workload, e.g. `one-shot A*`.
+    title: String,
+    series: Vec<Series>,
+    ratios: Vec<Ratio>,
+    /// Free remarks: skipped inputs, correctness checks passed, ...
+    notes: Vec<String>,
+}
+
+impl Report {
+    fn new(title: &str) -> Report {
+        Report {
+            title: title.to_owned(),
+            series: Vec::new(),
+            ratios: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// Adds the ratio of two series' total times, `num / den`, shown on `num`'s row.
+    fn total_ratio(&mut self, name: &str, num: &str, den: &str, goal: Option<Goal>) {
+        let total = |n: &str| {
+            self.series
+                .iter()
+                .find(|s| s.name == n)
+                .map(|s| s.samples.total().as_secs_f64())
+                .unwrap_or_else(|| panic!("no series named {n}"))
+        };
+        let value = total(num) / total(den);
+        self.ratios.push(Ratio {
+            name: name.to_owned(),
+            value,
+            goal,
+            series: num.to_owned(),
+        });
+    }
+}
+
+/// Times every problem with every runner, `cfg.reps` times, and returns per runner one
+/// sample per problem: the median of its repetitions. Runners take turns on each problem
+/// (their order alternates between repetitions) so that they see the same machine state.
+fn time_interleaved<P>(
+    cfg: &Config,
+    problems: &[P],
+    runners: &mut [&mut dyn FnMut(&P)],
+) -> Vec<Samples> {
+    let k = runners.len();
+    // times[r][p][rep]
+    let mut times = vec![vec![Vec::with_capacity(cfg.reps); problems.len()]; k];
+    for rep in 0..cfg.reps {
+        for (pi, p) in problems.iter().enumerate() {
+            for j in 0..k {
+                let r = if rep % 2 == 0 { j } else { k - 1 - j };
+                let t = Instant::now();
+                (runners[r])(p);
+                times[r][pi].push(t.elapsed());
+            }
+        }
+    }
+    times
+        .into_iter()
+        .map(|per_problem| Samples {
+            samples: per_problem
+                .into_iter()
+                .map(|mut reps| {
+                    reps.sort_unstable();
+                    reps[reps.len() / 2]
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+fn fmt_duration(d: Duration) -> String {
+    let us = d.as_secs_f64() * 1e6;
+    if us < 1000.0 {
+        format!("{us:.1} µs")
+    } else if us < 1e6 {
+        format!("{:.2} ms", us / 1e3)
+    } else {
+        format!("{:.2} s", us / 1e6)
+    }
+}
+
+fn markdown(reports: &[(&str, Report)]) -> String {
+    let mut out = String::new();
+    out.push_str(
+        "| workload | series | problems | median | p95 | total | expansions/problem | ratio |\n",
+    );
+    out.push_str("|---|---|---:|---:|---:|---:|---:|---|\n");
+    for (_, r) in reports {
+        for s in &r.series {
+            let ratios: Vec<String> = r
+                .ratios
+                .iter()
+                .filter(|q| q.series == s.name)
+                .map(|q| match q.goal {
+                    Some(g) => format!(
+                        "{} = {:.3} (goal {}: {})",
+                        q.name,
+                        q.value,
+                        g.describe(),
+                        if g.met(q.value) { "met" } else { "MISSED" }
+                    ),
+                    None => format!("{} = {:.3}", q.name, q.value),
+                })
+                .collect();
+            let exp = match s.expansions {
+                Some(e) if s.samples.len() > 0 => {
+                    format!("{:.0}", e as f64 / s.samples.len() as f64)
+                }
+                _ => "–".to_owned(),
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                r.title,
+                s.name,
+                s.samples.len(),
+                fmt_duration(s.samples.median()),
+                fmt_duration(s.samples.p95()),
+                fmt_duration(s.samples.total()),
+                exp,
+                ratios.join("; ")
+            );
+        }
+    }
+    for (_, r) in reports {
+        for n in &r.notes {
+            let _ = writeln!(out, "\n- {}: {n}", r.title);
+        }
+    }
+    out
+}
+
+fn to_json(cfg: &Config, reports: &[(&str, Report)]) -> Value {
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    let mut root = Map::new();
+    for (key, r) in reports {
+        let series: Map<String, Value> = r
+            .series
+            .iter()
+            .map(|s| {
+                (
+                    s.name.clone(),
+                    json!({
+                        "problems": s.samples.len(),
+                        "median_us": us(s.samples.median()),
+                        "p95_us": us(s.samples.p95()),
+                        "total_us": us(s.samples.total()),
+                        "expansions": s.expansions,
+                    }),
+                )
+            })
+            .collect();
+        let ratios: Map<String, Value> = r
+            .ratios
+            .iter()
+            .map(|q| (q.name.clone(), json!(q.value)))
+            .collect();
+        let goals: Map<String, Value> = r
+            .ratios
+            .iter()
+            .filter_map(|q| {
+                q.goal.map(|g| {
+                    (
+                        q.name.clone(),
+                        json!({ "goal": g.describe(), "met": g.met(q.value) }),
+                    )
+                })
+            })
+            .collect();
+        root.insert(
+            (*key).to_owned(),
+            json!({
+                "title": r.title,
+                "series": series,
+                "ratios": ratios,
+                "goals": goals,
+                "notes": r.notes,
+            }),
+        );
+    }
+    root.insert(
+        "_run".to_owned(),
+        json!({ "quick": cfg.quick, "reps": cfg.reps }),
+    );
+    Value::Object(root)
+}
+
+fn main() {
+    let mut json_out = false;
+    let mut quick = false;
+    let mut filters = Vec::new();
+    for a in std::env::args().skip(1) {
+        match a.as_str() {
+            "--json" => json_out = true,
+            "--quick" => quick = true,
+            // cargo bench passes --bench to harness-less benches; other flags are ignored too.
+            s if s.starts_with('-') => {}
+            s => filters.push(s.to_owned()),
+        }
+    }
+    let cfg = Config {
+        quick,
+        reps: if quick { 1 } else { 3 },
+    };
+    let mut reports = Vec::new();
+    for w in WORKLOADS {
+        if !filters.is_empty() && !filters.iter().any(|f| w.key.contains(f.as_str())) {
+            continue;
+        }
+        eprintln!("running {} ...", w.key);
+        let t = Instant::now();
+        match (w.run)(&cfg) {
+            Ok(r) => reports.push((w.key, r)),
+            Err(e) => {
+                eprintln!("benchmark {} aborted: {e}", w.key);
+                std::process::exit(1);
+            }
+        }
+        eprintln!("  {} done in {:.1} s", w.key, t.elapsed().as_secs_f64());
+    }
+    if json_out {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&to_json(&cfg, &reports)).expect("serialisable")
+        );
+    } else {
+        print!("{}", markdown(&reports));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inputs: a seeded generator, random maps, Moving AI files
+// ---------------------------------------------------------------------------------------------
+
+/// SplitMix64: a tiny seeded generator, so the bench needs no RNG crate.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n`.
+    fn below(&mut self, n: u64) -> u64 {
+        ((self.next() as u128 * n as u128) >> 64) as u64
+    }
+
+    /// True with probability `p`.
+    fn chance(&mut self, p: f64) -> bool {
+        ((self.next() >> 11) as f64 / (1u64 << 53) as f64) < p
+    }
+}
+
+/// A `width`×`height` map where each cell is a wall with probability `walls`.
+fn random_grid(width: u32, height: u32, walls: f64, rng: &mut Rng) -> Grid {
+    let mut g = Grid::new(width, height).expect("valid size");
+    for y in 0..height {
+        for x in 0..width {
+            if rng.chance(walls) {
+                g.set(Pos::new(x, y), Terrain::Wall).expect("on the grid");
+            }
+        }
+    }
+    g
+}
+
+/// The connected component of every cell under `conn` (`u32::MAX` for walls).
+fn components(grid: &Grid, conn: Connectivity) -> Vec<u32> {
+    let mut comp = vec![u32::MAX; grid.len()];
+    let mut stack = Vec::new();
+    let mut next = 0;
+    for s in 0..grid.len() {
+        if grid.weight(s) == 0 || comp[s] != u32::MAX {
+            continue;
+        }
+        comp[s] = next;
+        stack.push(s);
+        while let Some(u) = stack.pop() {
+            grid.for_each_neighbor(u, conn, |n, _| {
+                if comp[n] == u32::MAX {
+                    comp[n] = next;
+                    stack.push(n);
+                }
+            });
+        }
+        next += 1;
+    }
+    comp
+}
+
+/// `n` random start/goal pairs, each goal reachable from its start, start ≠ goal.
+fn random_reachable_pairs(grid: &Grid, n: usize, rng: &mut Rng) -> Vec<(Pos, Pos)> {
+    let comp = components(grid, Connectivity::Eight);
+    let open: Vec<usize> = (0..grid.len()).filter(|&i| grid.weight(i) != 0).collect();
+    let mut pairs = Vec::with_capacity(n);
+    while pairs.len() < n {
+        let s = open[rng.below(open.len() as u64) as usize];
+        let t = open[rng.below(open.len() as u64) as usize];
+        if s != t && comp[s] == comp[t] {
+            pairs.push((grid.pos(s), grid.pos(t)));
+        }
+    }
+    pairs
+}
+
+/// Where the shared Moving AI files are: `shared/movingai` beside the workspace.
+fn movingai_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/movingai")
+}
+
+/// A Moving AI `.map`: `.` and `G` are ground, everything else a wall. Minimal on purpose.
+fn parse_movingai_map(text: &str) -> Result<Grid, String> {
+    let mut lines = text.lines();
+    let (mut width, mut height) = (None, None);
+    for line in lines.by_ref() {
+        let mut words = line.split_whitespace();
+        match (words.next(), words.next()) {
+            (Some("type"), _) => {}
+            (Some("height"), Some(h)) => height = h.parse::<u32>().ok(),
+            (Some("width"), Some(w)) => width = w.parse::<u32>().ok(),
+            (Some("map"), None) => break,
+            _ => return Err(format!("unexpected header line {line:?}")),
+        }
+    }
+    let (w, h) = width
+        .zip(height)
+        .ok_or("missing width or height in the header")?;
+    let mut grid = Grid::new(w, h).map_err(|e| e.to_string())?;
+    for y in 0..h {
+        let row = lines.next().ok_or(format!("map ends before row {y}"))?;
+        let row = row.trim_end_matches('\r').as_bytes();
+        if row.len() < w as usize {
+            return Err(format!("row {y} has {} cells, not {w}", row.len()));
+        }
+        for (x, &c) in row.iter().take(w as usize).enumerate() {
+            if c != b'.' && c != b'G' {
+                grid.set(Pos::new(x as u32, y), Terrain::Wall)
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+    }
+    Ok(grid)
+}
+
+/// One problem of a `.scen` file.
+#[derive(Clone, Copy, Debug)]
+struct ScenProblem {
+    start: Pos,
+    goal: Pos,
+    optimal: f64,
+}
+
+/// A Moving AI `.scen` (version 1): `bucket map width height sx sy gx gy optimal` per line.
+fn parse_movingai_scen(text: &str, grid: &Grid) -> Result<Vec<ScenProblem>, String> {
+    let mut lines = text.lines();
+    match lines.next().map(str::trim) {
+        Some("version 1") | Some("version 1.0") => {}
+        other => return Err(format!("expected `version 1`, found {other:?}")),
+    }
+    let mut out = Vec::new();
+    for (n, line) in lines.enumerate() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.is_empty() {
+            continue;
+        }
+        if f.len() != 9 {
+            return Err(format!("line {}: {} fields, not 9", n + 2, f.len()));
+        }
+        let num = |i: usize| {
+            f[i].parse::<u32>()
+                .map_err(|e| format!("line {}: field {}: {e}", n + 2, i + 1))
+        };
+        if (num(2)?, num(3)?) != (grid.width(), grid.height()) {
+            return Err(format!("line {}: size differs from the map", n + 2));
+        }
+        let optimal = f[8]
+            .parse::<f64>()
+            .map_err(|e| format!("line {}: optimal length: {e}", n + 2))?;
+        out.push(ScenProblem {
+            start: Pos::new(num(4)?, num(5)?),
+            goal: Pos::new(num(6)?, num(7)?),
+            optimal,
+        });
+    }
+    Ok(out)
+}
+
+/// Loads `name.map` and `name.map.scen` from `dir`.
+fn load_movingai(dir: &FsPath, name: &str) -> Result<(Grid, Vec<ScenProblem>), String> {
+    let read =
+        |file: String| std::fs::read_to_string(dir.join(&file)).map_err(|e| format!("{file}: {e}"));
+    let grid = parse_movingai_map(&read(format!("{name}.map"))?)
+        .map_err(|e| format!("{name}.map: {e}"))?;
+    let scen = parse_movingai_scen(&read(format!("{name}.map.scen"))?, &grid)
+        .map_err(|e| format!("{name}.map.scen: {e}"))?;
+    Ok((grid, scen))
+}
+
+/// Whether `cost` agrees with `optimal`, a length printed to 6 significant digits: within half
+/// a unit of the last printed digit, plus the cost model's own error. `DIAGONAL` is √2 rounded
+/// up by less than 10⁻⁷ relative, which can push an exact length sitting on a rounding
+/// boundary (e.g. 6 + 11√2 = 21.556349…, printed 21.5563) just over it (21.5563502).
+fn matches_6_digits(cost: f64, optimal: f64) -> bool {
+    if optimal == 0.0 {
+        return cost == 0.0;
+    }
+    let unit = 10f64.powi(optimal.abs().log10().floor() as i32 - 5);
+    (cost - optimal).abs() <= 0.5 * unit + 1e-7 * cost.abs()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workload 1: one-shot A* against the pathfinding crate
+// ---------------------------------------------------------------------------------------------
+
+/// One map and its start/goal pairs.
+struct ProblemSet {
+    name: String,
+    grid: Grid,
+    pairs: Vec<(Pos, Pos)>,
+    /// The scenario's optimal lengths, when the set comes from a `.scen`.
+    optimal: Option<Vec<f64>>,
+}
+
+/// The peer: `pathfinding::directed::astar::astar` on the same grid, moves, costs and
+/// heuristic. Successors go through a stack buffer, so the peer allocates nothing per node
+/// beyond its own bookkeeping. Counts expansions into `expanded` when given.
+fn peer_astar(
+    grid: &Grid,
+    start: Pos,
+    goal: Pos,
+    expanded: Option<&mut u64>,
+) -> Option<(Vec<usize>, Cost)> {
+    let s = grid.index(start).ok()?;
+    let t = grid.index(goal).ok()?;
+    if grid.weight(s) == 0 || grid.weight(t) == 0 {
+        return None;
+    }
+    let width = grid.width() as usize;
+    let mut count = 0u64;
+    let r = pathfinding::directed::astar::astar(
+        &s,
+        |&u| {
+            count += 1;
+            let mut buf = [(0usize, 0 as Cost); 8];
+            let mut n = 0;
+            grid.for_each_neighbor(u, Connectivity::Eight, |v, c| {
+                buf[n] = (v, c);
+                n += 1;
+            });
+            buf.into_iter().take(n)
+        },
+        |&u| {
+            let (x, y) = ((u % width) as u32, (u / width) as u32);
+            Heuristic::Octile.estimate(x.abs_diff(goal.x), y.abs_diff(goal.y))
+        },
+        |&u| u == t,
+    );
+    if let Some(e) = expanded {
+        // The peer never calls successors on the goal; ours counts the goal as expanded.
+        *e += count + u64::from(r.is_some());
+    }
+    r
+}
+
+fn one_shot_astar(cfg: &Config) -> Result<Report, String> {
+    let mut report = Report::new("one-shot A*");
+    let mut sets = Vec::new();
+
+    // A seeded 110×100 map with 20 % walls and random reachable pairs.
+    let mut rng = Rng(0x6772_6964_7761_6c6b); // "gridwalk"
+    let grid = random_grid(110, 100, 0.20, &mut rng);
+    let pairs = random_reachable_pairs(&grid, cfg.pick(1000, 200), &mut rng);
+    sets.push(ProblemSet {
+        name: "random 110×100".to_owned(),
+        grid,
+        pairs,
+        optimal: None,
+    });
+
+    // Every problem of two Moving AI maps (every 5th or 10th in a quick run).
+    let dir = movingai_dir();
+    for (name, quick_step) in [("lak304d", 5), ("64room_000", 10)] {
+        if !dir.join(format!("{name}.map")).exists() {
+            let note = format!(
+                "{name} skipped: no Moving AI files at {} (expected shared/movingai beside the workspace)",
+                dir.display()
+            );
+            eprintln!("note: {note}");
+            report.notes.push(note);
+            continue;
+        }
+        let (grid, scen) = load_movingai(&dir, name)?;
+        let step = if cfg.quick { quick_step } else { 1 };
+        let scen: Vec<ScenProblem> = scen.into_iter().step_by(step).collect();
+        sets.push(ProblemSet {
+            name: name.to_owned(),
+            grid,
+            pairs: scen.iter().map(|p| (p.start, p.goal)).collect(),
+            optimal: Some(scen.iter().map(|p| p.optimal).collect()),
+        });
+    }
+
+    let mut space = SearchSpace::new();
+    let mut all_ours = Samples::default();
+    let mut all_peer = Samples::default();
+    let (mut all_exp, mut all_peer_exp) = (0u64, 0u64);
+    let mut checked_optimal = 0usize;
+    for set in &sets {
+        // Correctness first: identical costs, and the scenario's lengths where known.
+        let mut expansions = 0u64;
+        let mut peer_expansions = 0u64;
+        for (i, &(s, t)) in set.pairs.iter().enumerate() {
+            let ours = space
+                .search(
+                    &set.grid,
+                    s,
+                    t,
+                    Mode::AStar,
+                    Connectivity::Eight,
+                    Heuristic::Octile,
+                    None,
+                )
+                .map_err(|e| format!("{}: problem {i}: {e}", set.name))?;
+            expansions += ours.stats.expanded;
+            let ours = ours.path.map(|p| p.cost);
+            let peer = peer_astar(&set.grid, s, t, Some(&mut peer_expansions)).map(|r| r.1);
+            if ours != peer {
+                return Err(format!(
+                    "{}: problem {i} {s}→{t}: gridwalk A* cost {ours:?} but pathfinding's {peer:?}; \
+                     the comparison would be meaningless",
+                    set.name
+                ));
+            }
+            if let Some(opt) = &set.optimal {
+                let got = ours.map(cost::to_f64).ok_or_else(|| {
+                    format!(
+                        "{}: problem {i} {s}→{t}: no path, scenario says {}",
+                        set.name, opt[i]
+                    )
+                })?;
+                if !matches_6_digits(got, opt[i]) {
+                    return Err(format!(
+                        "{}: problem {i} {s}→{t}: gridwalk A* cost {got:.6} but the scenario's optimal length is {}",
+                        set.name, opt[i]
+                    ));
+                }
+                checked_optimal += 1;
+            }
+        }
+
+        // Timing: both searchers on each problem in turn.
+        let grid = &set.grid;
+        let mut ours = |&(s, t): &(Pos, Pos)| {
+            let r = space.search(
+                grid,
+                s,
+                t,
+                Mode::AStar,
+                Connectivity::Eight,
+                Heuristic::Octile,
+                None,
+            );
+            black_box(r.ok().and_then(|r| r.path).map(|p| p.cost));
+        };
+        let mut peer = |&(s, t): &(Pos, Pos)| {
+            black_box(peer_astar(grid, s, t, None).map(|r| r.1));
+        };
+        let mut timed = time_interleaved(cfg, &set.pairs, &mut [&mut ours, &mut peer]);
+        let peer_samples = timed.pop().expect("two runners");
+        let our_samples = timed.pop().expect("two runners");
+        all_ours.samples.extend_from_slice(&our_samples.samples);
+        all_peer.samples.extend_from_slice(&peer_samples.samples);
+        all_exp += expansions;
+        all_peer_exp += peer_expansions;
+        let (ours_name, peer_name) = (
+            format!("gridwalk ({})", set.name),
+            format!("pathfinding ({})", set.name),
+        );
+        report.series.push(Series {
+            name: ours_name.clone(),
+            samples: our_samples,
+            expansions: Some(expansions),
+        });
+        report.series.push(Series {
+            name: peer_name.clone(),
+            samples: peer_samples,
+            expansions: Some(peer_expansions),
+        });
+        let key = format!(
+            "astar_vs_peer_{}",
+            set.name.split(' ').next().unwrap_or(&set.name)
+        );
+        report.total_ratio(&key, &ours_name, &peer_name, None);
+    }
+    report.series.push(Series {
+        name: "gridwalk (all)".to_owned(),
+        samples: all_ours,
+        expansions: Some(all_exp),
+    });
+    report.series.push(Series {
+        name: "pathfinding (all)".to_owned(),
+        samples: all_peer,
+        expansions: Some(all_peer_exp),
+    });
+    report.total_ratio(
+        "astar_vs_peer",
+        "gridwalk (all)",
+        "pathfinding (all)",
+        Some(Goal::AtMost(0.33)),
+    );
+    report.notes.push(format!(
+        "costs identical to pathfinding's on all {} problems; {checked_optimal} Moving AI lengths matched to 6 significant digits",
+        sets.iter().map(|s| s.pairs.len()).sum::<usize>()
+    ));
+    report.notes.push(
+        "ratio = gridwalk total time / pathfinding total time; per-problem time is the median of the repetitions"
+            .to_owned(),
+    );
+    Ok(report)
+}
