@@ -25,7 +25,7 @@ use crate::heuristic::Heuristic;
 use crate::path::Path;
 use crate::planner::{Algorithm, GoalPlanner};
 use crate::search::best_first::{Mode, SearchSpace, TraceEvent};
-use crate::search::dstar::new_dstar;
+use crate::search::dstar::DStar;
 use crate::search::dstar_lite::DStarLite;
 use crate::stats::SearchStats;
 
@@ -448,7 +448,7 @@ impl Simulation {
             if !self.groups.contains_key(&g) {
                 let planner: Box<dyn GoalPlanner> = match self.config.algorithm {
                     Algorithm::DStar => {
-                        Box::new(new_dstar(&self.grid, a.goal, conn).expect("goal in range"))
+                        Box::new(DStar::new(&self.grid, a.goal, conn).expect("goal in range"))
                     }
                     _ => Box::new(
                         DStarLite::new(&self.grid, a.goal, conn, self.config.heuristic)

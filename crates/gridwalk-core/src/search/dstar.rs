@@ -1,8 +1,11 @@
-//! D* (Stentz 1994): placeholder until the real implementation lands; delegates nothing.
+//! D* (Stentz 1994): placeholder until the real implementation lands.
 use crate::grid::{Connectivity, Grid, GridError, Pos};
+use crate::search::dstar_lite::DStarLite;
 /// Placeholder.
-pub type DStar = super::dstar_lite::DStarLite;
-/// Placeholder constructor.
-pub fn new_dstar(grid: &Grid, goal: Pos, conn: Connectivity) -> Result<DStar, GridError> {
-    DStar::new(grid, goal, conn, crate::Heuristic::Zero)
+pub struct DStar;
+impl DStar {
+    /// Placeholder constructor.
+    pub fn new(grid: &Grid, goal: Pos, conn: Connectivity) -> Result<DStarLite, GridError> {
+        DStarLite::new(grid, goal, conn, crate::Heuristic::Zero)
+    }
 }
