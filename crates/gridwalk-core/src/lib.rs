@@ -6,7 +6,7 @@
 //! - [`search`]: A*, Dijkstra, greedy best-first, D* Lite and D*.
 //! - [`sim`]: agents, goals shared by groups, edits and ticks: the semantics of the game and
 //!   of `gridwalk-cli simulate`.
-//! - [`format`]: RON maps and scenarios, and Moving AI `.map` / `.scen` files.
+//! - [`format`](mod@format): RON maps and scenarios, and Moving AI `.map` / `.scen` files.
 #![warn(missing_docs)]
 
 pub mod check;

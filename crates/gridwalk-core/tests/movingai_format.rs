@@ -129,6 +129,9 @@ fn map_cells_are_where_the_header_says() {
     )
     .unwrap();
     assert_eq!(g2, g);
+    // Nor is a byte-order mark.
+    assert_eq!(parse_map(&format!("\u{feff}{SMALL}"), "m.map").unwrap(), g);
+    assert!(parse_scen("\u{feff}version 1\n", "s.scen").is_ok());
     // No final newline either.
     assert_eq!(parse_map(SMALL.trim_end(), "m.map").unwrap(), g);
 }

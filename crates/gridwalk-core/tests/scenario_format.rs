@@ -151,6 +151,21 @@ fn ron_syntax_errors_name_their_line() {
 }
 
 #[test]
+fn deep_nesting_is_an_error_not_a_stack_overflow() {
+    let deep = format!("(\n    rows: {}", "[".repeat(200_000));
+    expect_error(&deep, 2, &["column"]);
+    let deep = format!("(\n    rows: [\".\"],\n    edits: {}", "(".repeat(200_000));
+    assert!(parse(&deep).is_err());
+}
+
+#[test]
+fn a_byte_order_mark_is_ignored() {
+    let s = parse(&format!("\u{feff}{EXAMPLE}")).unwrap();
+    assert_eq!(s, parse(EXAMPLE).unwrap());
+    expect_error("\u{feff}(\n    rows: [\"..\", \".\"],\n)", 2, &["rows[1]"]);
+}
+
+#[test]
 fn truncated_files_are_errors_that_say_so() {
     let cases = [
         (EXAMPLE.find("\"....3").unwrap(), 4),

@@ -79,6 +79,11 @@ pub(crate) fn read_text(path: &Path) -> Result<String, FormatError> {
     decode_utf8(bytes, &name)
 }
 
+/// `text` without a leading byte-order mark, which some editors write.
+pub(crate) fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 /// `bytes` as a `String`, or an error locating the first byte that is not UTF-8.
 pub(crate) fn decode_utf8(bytes: Vec<u8>, file: &str) -> Result<String, FormatError> {
     String::from_utf8(bytes).map_err(|e| {

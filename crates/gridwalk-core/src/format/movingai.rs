@@ -27,8 +27,8 @@
 use std::path::Path;
 
 use super::scenario::{AgentSpec, Scenario};
-use super::{FormatError, display_name, read_text};
-use crate::grid::{Connectivity, Grid, Pos, Terrain};
+use super::{FormatError, display_name, read_text, strip_bom};
+use crate::grid::{Connectivity, Grid, GridError, Pos, Terrain};
 
 /// One problem of a `.scen` file.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,7 +63,7 @@ fn terrain_of(c: char) -> Option<Terrain> {
 /// Parses a `.map` text; `file_name` only names the file in errors.
 pub fn parse_map(text: &str, file_name: &str) -> Result<Grid, FormatError> {
     let err = |line: usize, msg: String| FormatError::at(file_name, line, msg);
-    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+    let mut lines = strip_bom(text).lines().enumerate().map(|(i, l)| (i + 1, l));
 
     // The header, up to the `map` line.
     let mut kind: Option<usize> = None;
@@ -125,19 +125,11 @@ pub fn parse_map(text: &str, file_name: &str) -> Result<Grid, FormatError> {
         let missing = if height.is_none() { "height" } else { "width" };
         return Err(err(map_line, format!("the header has no '{missing}' line")));
     };
-    // Refuse absurd sizes before allocating anything for them.
-    Grid::check_size(w, h).map_err(|e| {
-        err(
-            h_line.max(w_line),
-            format!("bad map size in the header: {e}"),
-        )
-    })?;
-    let mut grid = Grid::new(w as u32, h as u32).map_err(|e| {
-        err(
-            h_line.max(w_line),
-            format!("bad map size in the header: {e}"),
-        )
-    })?;
+    // Refuse absurd sizes before allocating anything for them; after this both fit in u32.
+    let size_line = h_line.max(w_line);
+    let bad_size = |e: GridError| err(size_line, format!("bad map size in the header: {e}"));
+    Grid::check_size(w, h).map_err(bad_size)?;
+    let mut grid = Grid::new(w as u32, h as u32).map_err(bad_size)?;
 
     // The rows.
     for y in 0..h as u32 {
@@ -208,7 +200,7 @@ pub fn load_map(path: &Path) -> Result<Grid, FormatError> {
 /// goal are checked against the size on its own line; [`check_scen`] checks them against a map.
 pub fn parse_scen(text: &str, file_name: &str) -> Result<Vec<ScenProblem>, FormatError> {
     let err = |line: usize, msg: String| FormatError::at(file_name, line, msg);
-    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+    let mut lines = strip_bom(text).lines().enumerate().map(|(i, l)| (i + 1, l));
     let Some((_, first)) = lines.next() else {
         return Err(FormatError::whole(
             file_name,

@@ -40,7 +40,7 @@
 //! reported instead of silently ignored.
 //!
 //! Errors found after the RON syntax is accepted (a short row, an agent on a wall, ...) are
-//! located in the text by [`super::locate`], so they name a line too.
+//! located in the text by re-lexing it (serde keeps no positions), so they name a line too.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -50,7 +50,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::locate::Locator;
-use super::{FormatError, display_name, read_text};
+use super::{FormatError, display_name, read_text, strip_bom};
 use crate::grid::{Connectivity, Grid, Pos, Terrain};
 use crate::heuristic::Heuristic;
 
@@ -184,6 +184,7 @@ impl Scenario {
 
     /// Parses and validates RON `text`; `file_name` is only used to name the file in errors.
     pub fn parse(text: &str, file_name: &str) -> Result<Scenario, FormatError> {
+        let text = strip_bom(text);
         let options = ron::Options::default()
             .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
         let raw: RawScenario = options
@@ -211,8 +212,9 @@ impl Scenario {
     }
 
     /// The scenario as pretty RON, in the format [`Scenario::parse`] reads: one row string per
-    /// line, one agent or edit per line. Fields at their defaults (no heuristic, no agents, no
-    /// edits, tick 0) are left out. For a valid scenario, `parse(&s.to_ron())` gives `s` back.
+    /// line, one agent or edit per line (long cell lists wrap). Fields at their defaults (no
+    /// heuristic, no agents, no edits, tick 0) are left out. For a valid scenario,
+    /// `parse(&s.to_ron())` gives `s` back.
     pub fn to_ron(&self) -> String {
         let mut out = String::from("(\n    rows: [\n");
         let w = self.grid.width() as usize;
