@@ -121,6 +121,10 @@ pub enum Tag {
 
 /// The D* planner for one goal and all the agents heading to it. See the module docs.
 ///
+/// The planner is made for one grid size. Handed a grid of another size, it starts over on
+/// that grid; if the goal lies off it, [`goal`](GoalPlanner::goal) is `usize::MAX` and nothing
+/// is reachable.
+///
 /// ```
 /// use gridwalk_core::{Connectivity, GoalPlanner, Grid, Pos, Terrain, search::DStar};
 /// let mut grid = Grid::new(5, 3).unwrap();
