@@ -187,5 +187,9 @@ fn committed_map_matches_its_drawing() {
     if std::env::var_os("GRIDWALK_REDRAW_MAP").is_some() {
         s.save(&path).unwrap();
     }
-    assert_eq!(Scenario::load(&path).unwrap(), s, "maps/default.ron differs from draw()");
+    assert_eq!(
+        Scenario::load(&path).unwrap(),
+        s,
+        "maps/default.ron differs from draw()"
+    );
 }
