@@ -23,6 +23,9 @@ use gridwalk_core::search::{Mode, SearchSpace};
 use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, Terrain};
 use serde_json::{Map, Value, json};
 
+#[path = "workloads/incremental.rs"]
+mod incremental;
+
 // ---------------------------------------------------------------------------------------------
 // Harness
 // ---------------------------------------------------------------------------------------------
@@ -50,10 +53,28 @@ struct Workload {
 }
 
 /// Every workload, in the order they run and print.
-const WORKLOADS: &[Workload] = &[Workload {
-    key: "one_shot_astar",
-    run: one_shot_astar,
-}];
+const WORKLOADS: &[Workload] = &[
+    Workload {
+        key: "one_shot_astar",
+        run: one_shot_astar,
+    },
+    Workload {
+        key: "repair_vs_replan",
+        run: incremental::repair_vs_replan,
+    },
+    Workload {
+        key: "shared_goals",
+        run: incremental::shared_goals,
+    },
+    Workload {
+        key: "queues",
+        run: incremental::queue_table,
+    },
+    Workload {
+        key: "scale",
+        run: incremental::scale,
+    },
+];
 
 /// Timings of one series: one sample per problem (or per run).
 #[derive(Clone, Debug, Default)]
