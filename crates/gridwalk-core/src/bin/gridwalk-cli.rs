@@ -73,6 +73,15 @@ fn main() -> ExitCode {
 
 fn simulate(file: &PathBuf, algo: Algorithm, ticks: Option<u64>) -> Result<ExitCode, String> {
     let scenario = Scenario::load(file).map_err(|e| e.to_string())?;
+    let heuristic = scenario.effective_heuristic();
+    if !heuristic.is_admissible(scenario.connectivity) {
+        eprintln!(
+            "gridwalk-cli: warning: {}: the {} heuristic overestimates with {:?} moves; paths may not be optimal",
+            file.display(),
+            heuristic.name(),
+            scenario.connectivity
+        );
+    }
     let names: Vec<String> = scenario
         .agents
         .iter()
