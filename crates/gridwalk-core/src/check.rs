@@ -68,7 +68,7 @@ mod tests {
         assert!(!matches_printed(4.24262, 4.24264));
         assert!(matches_printed(265.5800004, 265.58));
         assert!(matches_printed(265.7645019, 265.764));
-        assert!(!matches_printed(265.765, 265.764));
+        assert!(!matches_printed(265.7652, 265.764));
         assert!(!matches_printed(265.581, 265.58));
         assert!(matches_printed(0.0, 0.0));
         assert!(!matches_printed(1.0, 0.0));
