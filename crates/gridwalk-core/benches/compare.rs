@@ -120,8 +120,6 @@ struct Series {
     /// Cells expanded over all problems, when the series knows. (Ours and the peer can differ
     /// by a few: among equal keys, each pops in its own order.)
     expansions: Option<u64>,
-    /// Further totals for the JSON output only, e.g. `("sift_moves", n)`.
-    counters: Vec<(&'static str, u64)>,
 }
 
 impl Series {
@@ -130,7 +128,6 @@ impl Series {
             name: name.into(),
             samples,
             expansions,
-            counters: Vec::new(),
         }
     }
 }
@@ -179,6 +176,9 @@ struct Report {
     ratios: Vec<Ratio>,
     /// Free remarks: skipped inputs, correctness checks passed, ...
     notes: Vec<String>,
+    /// Further totals of a series, for the JSON output only: (series, name, value), e.g.
+    /// `("gridwalk (lak304d)", "sift_moves", n)`. Added with [`Report::counter`].
+    counters: Vec<(String, &'static str, u64)>,
 }
 
 impl Report {
@@ -188,7 +188,13 @@ impl Report {
             series: Vec::new(),
             ratios: Vec::new(),
             notes: Vec::new(),
+            counters: Vec::new(),
         }
+    }
+
+    /// Records a further total of series `series` (shown in the JSON output only).
+    fn counter(&mut self, series: &str, name: &'static str, value: u64) {
+        self.counters.push((series.to_owned(), name, value));
     }
 
     /// The series called `name`.
@@ -340,8 +346,8 @@ fn to_json(cfg: &Config, reports: &[(&str, Report)]) -> Value {
                         "total_us": us(s.samples.total()),
                         "expansions": s.expansions,
                     });
-                    for &(k, n) in &s.counters {
-                        v[k] = json!(n);
+                    for (_, k, n) in r.counters.iter().filter(|c| c.0 == s.name) {
+                        v[*k] = json!(n);
                     }
                     v
                 })
@@ -792,13 +798,11 @@ fn one_shot_astar(cfg: &Config) -> Result<Report, String> {
             format!("gridwalk ({})", set.name),
             format!("pathfinding ({})", set.name),
         );
-        let mut ours_series = Series::new(&ours_name, our_samples, Some(expansions));
-        ours_series.counters = vec![
-            ("pushes", work.pushes),
-            ("pops", work.pops),
-            ("updates", work.updates),
-            ("sift_moves", work.sift_moves),
-        ];
+        let ours_series = Series::new(&ours_name, our_samples, Some(expansions));
+        report.counter(&ours_name, "pushes", work.pushes);
+        report.counter(&ours_name, "pops", work.pops);
+        report.counter(&ours_name, "updates", work.updates);
+        report.counter(&ours_name, "sift_moves", work.sift_moves);
         report.series.push(ours_series);
         report
             .series
