@@ -20,7 +20,9 @@ use std::hint::black_box;
 use std::path::{Path as FsPath, PathBuf};
 use std::time::{Duration, Instant};
 
+use gridwalk_core::check::matches_printed;
 use gridwalk_core::cost::{self, Cost};
+use gridwalk_core::format::movingai::{self, ScenProblem};
 use gridwalk_core::search::{Mode, SearchSpace};
 use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, SearchStats, Terrain};
 use serde_json::{Map, Value, json};
@@ -549,104 +551,12 @@ fn movingai_dir() -> PathBuf {
     }
 }
 
-/// A Moving AI `.map`: `.` and `G` are ground, everything else a wall. Minimal on purpose.
-fn parse_movingai_map(text: &str) -> Result<Grid, String> {
-    let mut lines = text.lines();
-    let (mut width, mut height) = (None, None);
-    for line in lines.by_ref() {
-        let mut words = line.split_whitespace();
-        match (words.next(), words.next()) {
-            (Some("type"), _) => {}
-            (Some("height"), Some(h)) => height = h.parse::<u32>().ok(),
-            (Some("width"), Some(w)) => width = w.parse::<u32>().ok(),
-            (Some("map"), None) => break,
-            _ => return Err(format!("unexpected header line {line:?}")),
-        }
-    }
-    let (w, h) = width
-        .zip(height)
-        .ok_or("missing width or height in the header")?;
-    let mut grid = Grid::new(w, h).map_err(|e| e.to_string())?;
-    for y in 0..h {
-        let row = lines.next().ok_or(format!("map ends before row {y}"))?;
-        let row = row.trim_end_matches('\r').as_bytes();
-        if row.len() < w as usize {
-            return Err(format!("row {y} has {} cells, not {w}", row.len()));
-        }
-        for (x, &c) in row.iter().take(w as usize).enumerate() {
-            if c != b'.' && c != b'G' {
-                grid.set(Pos::new(x as u32, y), Terrain::Wall)
-                    .map_err(|e| e.to_string())?;
-            }
-        }
-    }
-    Ok(grid)
-}
-
-/// One problem of a `.scen` file.
-#[derive(Clone, Copy, Debug)]
-struct ScenProblem {
-    start: Pos,
-    goal: Pos,
-    optimal: f64,
-}
-
-/// A Moving AI `.scen` (version 1): `bucket map width height sx sy gx gy optimal` per line.
-fn parse_movingai_scen(text: &str, grid: &Grid) -> Result<Vec<ScenProblem>, String> {
-    let mut lines = text.lines();
-    match lines.next().map(str::trim) {
-        Some("version 1") | Some("version 1.0") => {}
-        other => return Err(format!("expected `version 1`, found {other:?}")),
-    }
-    let mut out = Vec::new();
-    for (n, line) in lines.enumerate() {
-        let f: Vec<&str> = line.split_whitespace().collect();
-        if f.is_empty() {
-            continue;
-        }
-        if f.len() != 9 {
-            return Err(format!("line {}: {} fields, not 9", n + 2, f.len()));
-        }
-        let num = |i: usize| {
-            f[i].parse::<u32>()
-                .map_err(|e| format!("line {}: field {}: {e}", n + 2, i + 1))
-        };
-        if (num(2)?, num(3)?) != (grid.width(), grid.height()) {
-            return Err(format!("line {}: size differs from the map", n + 2));
-        }
-        let optimal = f[8]
-            .parse::<f64>()
-            .map_err(|e| format!("line {}: optimal length: {e}", n + 2))?;
-        out.push(ScenProblem {
-            start: Pos::new(num(4)?, num(5)?),
-            goal: Pos::new(num(6)?, num(7)?),
-            optimal,
-        });
-    }
-    Ok(out)
-}
-
-/// Loads `name.map` and `name.map.scen` from `dir`.
 fn load_movingai(dir: &FsPath, name: &str) -> Result<(Grid, Vec<ScenProblem>), String> {
-    let read =
-        |file: String| std::fs::read_to_string(dir.join(&file)).map_err(|e| format!("{file}: {e}"));
-    let grid = parse_movingai_map(&read(format!("{name}.map"))?)
-        .map_err(|e| format!("{name}.map: {e}"))?;
-    let scen = parse_movingai_scen(&read(format!("{name}.map.scen"))?, &grid)
-        .map_err(|e| format!("{name}.map.scen: {e}"))?;
+    let grid = movingai::load_map(&dir.join(format!("{name}.map"))).map_err(|e| e.to_string())?;
+    let scen =
+        movingai::load_scen(&dir.join(format!("{name}.map.scen"))).map_err(|e| e.to_string())?;
+    movingai::check_scen(&scen, &grid, &format!("{name}.map.scen")).map_err(|e| e.to_string())?;
     Ok((grid, scen))
-}
-
-/// Whether `cost` agrees with `optimal`, a length printed to 6 significant digits: within half
-/// a unit of the last printed digit, plus the cost model's own error. `DIAGONAL` is √2 rounded
-/// up by less than 10⁻⁷ relative, which can push an exact length sitting on a rounding
-/// boundary (e.g. 6 + 11√2 = 21.556349…, printed 21.5563) just over it (21.5563502).
-fn matches_6_digits(cost: f64, optimal: f64) -> bool {
-    if optimal == 0.0 {
-        return cost == 0.0;
-    }
-    let unit = 10f64.powi(optimal.abs().log10().floor() as i32 - 5);
-    (cost - optimal).abs() <= 0.5 * unit + 1e-7 * cost.abs()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -781,7 +691,7 @@ fn one_shot_astar(cfg: &Config) -> Result<Report, String> {
                         set.name, opt[i]
                     )
                 })?;
-                if !matches_6_digits(got, opt[i]) {
+                if !matches_printed(got, opt[i]) {
                     return Err(format!(
                         "{}: problem {i} {s}→{t}: gridwalk A* cost {got:.6} but the scenario's optimal length is {}",
                         set.name, opt[i]

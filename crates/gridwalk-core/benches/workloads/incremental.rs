@@ -220,61 +220,31 @@ fn walk(
             None => fresh = true,
         }
     }
-    let astar_series = Series {
-        name: "A* from scratch".to_owned(),
-        samples: Samples {
+    let astar_series = Series::new(
+        "A* from scratch".to_owned(),
+        Samples {
             samples: astar_times,
         },
-        expansions: Some(astar_expanded),
-    };
+        Some(astar_expanded),
+    );
     Ok((runners, astar_series, memory))
 }
 
 fn series(r: &Runner) -> Series {
-    Series {
-        name: r.name.clone(),
-        samples: Samples {
+    Series::new(
+        r.name.clone(),
+        Samples {
             samples: r.times.clone(),
         },
-        expansions: Some(r.expanded),
-    }
+        Some(r.expanded),
+    )
 }
 
-/// The ratio of two series' medians, `num / den`, shown on `num`'s row.
-fn median_ratio(report: &mut Report, name: &str, num: &str, den: &str, goal: Option<Goal>) {
-    let median = |n: &str| {
-        report
-            .series
-            .iter()
-            .find(|s| s.name == n)
-            .map(|s| s.samples.median().as_secs_f64())
-            .unwrap_or_else(|| panic!("no series named {n}"))
-    };
-    let value = median(num) / median(den);
-    report.ratios.push(super::Ratio {
-        name: name.to_owned(),
-        value,
-        goal,
-        series: num.to_owned(),
-    });
-}
-
+/// The ratio of two series' total expansions, `num / den`, shown on `num`'s row.
 fn expansion_ratio(report: &mut Report, name: &str, num: &str, den: &str) {
-    let e = |n: &str| {
-        report
-            .series
-            .iter()
-            .find(|s| s.name == n)
-            .and_then(|s| s.expansions)
-            .unwrap_or(0) as f64
-    };
+    let e = |n: &str| report.series(n).expansions.unwrap_or(0) as f64;
     let value = e(num) / e(den).max(1.0);
-    report.ratios.push(super::Ratio {
-        name: name.to_owned(),
-        value,
-        goal: None,
-        series: num.to_owned(),
-    });
+    report.ratio(name, value, num, None);
 }
 
 /// Workload 2: D* Lite's and D*'s repairs against our A* from scratch, an agent crossing a
@@ -302,8 +272,7 @@ pub fn repair_vs_replan(cfg: &Config) -> Result<Report, String> {
         report.series.push(series(r));
     }
     report.series.push(astar);
-    median_ratio(
-        &mut report,
+    report.median_ratio(
         "dlite_vs_astar",
         "D* Lite repair",
         "A* from scratch",
@@ -315,13 +284,7 @@ pub fn repair_vs_replan(cfg: &Config) -> Result<Report, String> {
         "D* Lite repair",
         "A* from scratch",
     );
-    median_ratio(
-        &mut report,
-        "dstar_vs_astar",
-        "D* repair",
-        "A* from scratch",
-        None,
-    );
+    report.median_ratio("dstar_vs_astar", "D* repair", "A* from scratch", None);
     expansion_ratio(
         &mut report,
         "dstar_vs_astar_expansions",
@@ -385,15 +348,13 @@ pub fn queue_table(cfg: &Config) -> Result<Report, String> {
     for tag in ["110×100", "64room_000"] {
         let name = |q: &str| format!("{q} ({tag})");
         if report.series.iter().any(|s| s.name == name("indexed heap")) {
-            median_ratio(
-                &mut report,
+            report.median_ratio(
                 &format!("lazy_vs_indexed_{}", tag.replace('×', "x")),
                 &name("lazy-deletion heap"),
                 &name("indexed heap"),
                 Some(Goal::AtLeast(1.0)),
             );
-            median_ratio(
-                &mut report,
+            report.median_ratio(
                 &format!("list_vs_indexed_{}", tag.replace('×', "x")),
                 &name("sorted list"),
                 &name("indexed heap"),
@@ -493,18 +454,17 @@ pub fn shared_goals(cfg: &Config) -> Result<Report, String> {
         }
     }
     let mut report = Report::new("shared goals (110×100, 5 edits/tick)");
-    report.series.push(Series {
-        name: "1,000 agents, 10 goals".to_owned(),
-        samples: Samples { samples: t_many },
-        expansions: Some(many.total_stats().search.expanded - e_many0),
-    });
-    report.series.push(Series {
-        name: "10 agents, 10 goals".to_owned(),
-        samples: Samples { samples: t_few },
-        expansions: Some(few.total_stats().search.expanded - e_few0),
-    });
-    median_ratio(
-        &mut report,
+    report.series.push(Series::new(
+        "1,000 agents, 10 goals".to_owned(),
+        Samples { samples: t_many },
+        Some(many.total_stats().search.expanded - e_many0),
+    ));
+    report.series.push(Series::new(
+        "10 agents, 10 goals".to_owned(),
+        Samples { samples: t_few },
+        Some(few.total_stats().search.expanded - e_few0),
+    ));
+    report.median_ratio(
         "agents1000_vs_10",
         "1,000 agents, 10 goals",
         "10 agents, 10 goals",
@@ -525,17 +485,17 @@ pub fn shared_goals(cfg: &Config) -> Result<Report, String> {
     for e in edits.iter().take(cfg.pick(60, 10)) {
         t_each.push(goal_tick(&mut each, &own_goals, e));
     }
-    report.series.push(Series {
-        name: "1,000 agents, 1,000 goals".to_owned(),
-        samples: Samples { samples: t_each },
-        expansions: Some(each.total_stats().search.expanded - e0),
-    });
-    report.ratios.push(super::Ratio {
-        name: "bytes_per_cell_per_planner".to_owned(),
-        value: bytes_per_cell,
-        goal: None,
-        series: "1,000 agents, 1,000 goals".to_owned(),
-    });
+    report.series.push(Series::new(
+        "1,000 agents, 1,000 goals".to_owned(),
+        Samples { samples: t_each },
+        Some(each.total_stats().search.expanded - e0),
+    ));
+    report.ratio(
+        "bytes_per_cell_per_planner",
+        bytes_per_cell,
+        "1,000 agents, 1,000 goals",
+        None,
+    );
     report.notes.push(format!(
         "series time whole `Simulation::tick`s (edits, repair, moves); arrived agents head for the next goal; 1,000 goals: {planners} planners"
     ));
@@ -560,20 +520,19 @@ pub fn scale(cfg: &Config) -> Result<Report, String> {
     let mut report = Report::new("scale (1024×1024, 25 % walls)");
     report.series.push(series(&runners[0]));
     report.series.push(astar);
-    median_ratio(
-        &mut report,
+    report.median_ratio(
         "scale_dlite_vs_astar",
         "D* Lite repair (1024×1024)",
         "A* from scratch (1024×1024)",
         None,
     );
     let peak = memory.iter().copied().max().unwrap_or(0);
-    report.ratios.push(super::Ratio {
-        name: "scale_planner_mib".to_owned(),
-        value: peak as f64 / (1 << 20) as f64,
-        goal: None,
-        series: "D* Lite repair (1024×1024)".to_owned(),
-    });
+    report.ratio(
+        "scale_planner_mib",
+        peak as f64 / (1 << 20) as f64,
+        "D* Lite repair (1024×1024)",
+        None,
+    );
     report.notes.push(format!(
         "planner memory {:.1} MiB ({:.1} bytes per cell); whole run {:.1} s",
         peak as f64 / (1 << 20) as f64,

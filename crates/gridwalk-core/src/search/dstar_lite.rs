@@ -337,10 +337,7 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
         self.expanded.clear();
         let before = self.queue.stats();
         let mut stats = SearchStats::default();
-        loop {
-            let Some((top, _)) = self.queue.top() else {
-                break;
-            };
+        while let Some((top, _)) = self.queue.top() {
             let (settled, kmax) = self.starts_settled(top);
             if settled {
                 break;
