@@ -391,9 +391,13 @@ fn goal_tick(sim: &mut Simulation, goals: &[Pos], edits: &[(Pos, Terrain)]) -> D
         .map(|a| (a.id, a.goal))
         .collect();
     for (id, g) in arrived {
+        // The next goal in the list that is still open (a former goal may have been walled).
         let i = goals.iter().position(|&x| x == g).unwrap_or(0);
-        sim.set_goal(id, goals[(i + 1) % goals.len()])
-            .expect("goals are open");
+        for k in 1..=goals.len() {
+            if sim.set_goal(id, goals[(i + k) % goals.len()]).is_ok() {
+                break;
+            }
+        }
     }
     let t = Instant::now();
     sim.tick(edits);
