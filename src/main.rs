@@ -1,7 +1,46 @@
+//! `gridwalk`: the game's entry point. Parses the command line, builds the starting world and
+//! runs the Bevy app; bad arguments or an unreadable map end with a message and status 2,
+//! never a panic.
+
+use std::process::ExitCode;
+
 use bevy::prelude::*;
-fn main() {
-    App::new()
-        .add_plugins(DefaultPlugins)
+use bevy::window::WindowResolution;
+use gridwalk::{GamePlugin, cli};
+
+fn main() -> ExitCode {
+    let args = match cli::parse(std::env::args().skip(1)) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("gridwalk: error: {e}\n\n{}", cli::USAGE);
+            return ExitCode::from(2);
+        }
+    };
+    if args.help {
+        println!("{}", cli::USAGE);
+        return ExitCode::SUCCESS;
+    }
+    let setup = match cli::setup(&args) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("gridwalk: error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let exit = App::new()
+        .add_plugins(DefaultPlugins.set(WindowPlugin {
+            primary_window: Some(Window {
+                title: "gridwalk: incremental pathfinding, live".into(),
+                resolution: WindowResolution::new(1400, 900),
+                ..default()
+            }),
+            ..default()
+        }))
         .add_plugins(bevy_egui::EguiPlugin::default())
+        .add_plugins(GamePlugin { args, setup })
         .run();
+    match exit {
+        AppExit::Success => ExitCode::SUCCESS,
+        AppExit::Error(_) => ExitCode::FAILURE,
+    }
 }

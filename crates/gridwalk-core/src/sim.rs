@@ -599,7 +599,8 @@ impl Simulation {
         TickReport { refused, stats }
     }
 
-    /// The agent's current planned path, from its cell to its goal.
+    /// The agent's current planned path, from its cell to its goal. Valid between ticks too:
+    /// after [`advance`](Self::advance) it starts from the cell the agent moved to.
     pub fn path(&self, id: AgentId) -> Option<Path> {
         let a = self.agents.get(&id)?;
         if a.pos == a.goal {
@@ -608,7 +609,9 @@ impl Simulation {
                 cost: 0,
             });
         }
-        a.next?;
+        if a.status == AgentStatus::NoPath {
+            return None;
+        }
         if self.config.algorithm.is_incremental() {
             let goal = self.grid.index(a.goal).ok()?;
             let from = self.grid.index(a.pos).ok()?;

@@ -1,0 +1,221 @@
+//! Maps: seeded random maps, random agents, the `maps/` folder and reading map files.
+//!
+//! Everything here is plain Rust with no Bevy types, so the command line, the panel and the
+//! tests share it. Random maps come from a seeded [`Xoshiro256PlusPlus`], so `--seed N` gives
+//! the same map on every machine.
+
+use std::path::{Path, PathBuf};
+
+use gridwalk_core::format::{Scenario, movingai};
+use gridwalk_core::search::best_first::{Mode, SearchSpace};
+use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, Terrain};
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+
+/// Width of the game's maps.
+pub const DEFAULT_WIDTH: u32 = 110;
+/// Height of the game's maps.
+pub const DEFAULT_HEIGHT: u32 = 100;
+/// Share of walls in a random map unless `--density` says otherwise.
+pub const DEFAULT_DENSITY: f64 = 0.2;
+/// The seed of the random map unless `--seed` says otherwise.
+pub const DEFAULT_SEED: u64 = 1;
+
+/// The random-number generator of maps and spawned agents.
+pub type MapRng = Xoshiro256PlusPlus;
+
+/// A seeded generator.
+pub fn rng(seed: u64) -> MapRng {
+    MapRng::seed_from_u64(seed)
+}
+
+/// A `width`×`height` map where each cell is a wall with probability `density` (clamped to
+/// 0–1), and ground otherwise. The same arguments always give the same map.
+pub fn random_grid(width: u32, height: u32, density: f64, seed: u64) -> Grid {
+    let density = if density.is_finite() {
+        density.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let mut grid = Grid::new(width.max(1), height.max(1)).unwrap_or_else(|_| {
+        Grid::new(DEFAULT_WIDTH, DEFAULT_HEIGHT).expect("the default size is valid")
+    });
+    let mut r = rng(seed);
+    for y in 0..grid.height() {
+        for x in 0..grid.width() {
+            if r.random::<f64>() < density {
+                grid.set(Pos::new(x, y), Terrain::Wall).expect("in range");
+            }
+        }
+    }
+    grid
+}
+
+/// A random passable cell, or `None` after many misses (a map of walls).
+pub fn random_free_cell(grid: &Grid, r: &mut MapRng) -> Option<Pos> {
+    for _ in 0..10_000 {
+        let p = Pos::new(
+            r.random_range(0..grid.width()),
+            r.random_range(0..grid.height()),
+        );
+        if grid.is_passable(p) {
+            return Some(p);
+        }
+    }
+    (0..grid.len())
+        .map(|i| grid.pos(i))
+        .find(|&p| grid.is_passable(p))
+}
+
+/// `agents` random (start, goal) pairs heading to `goals` random goal cells (at least one),
+/// the agents spread evenly over the goals. With `reachable`, each start is drawn again (up to
+/// a limit) until the core's A* finds a path to its goal, so the demo starts walking at once.
+pub fn random_agents(
+    grid: &Grid,
+    agents: usize,
+    goals: usize,
+    conn: Connectivity,
+    reachable: bool,
+    r: &mut MapRng,
+) -> Vec<(Pos, Pos)> {
+    let goal_cells: Vec<Pos> = (0..goals.clamp(1, agents.max(1)))
+        .filter_map(|_| random_free_cell(grid, r))
+        .collect();
+    if goal_cells.is_empty() {
+        return Vec::new();
+    }
+    let mut space = SearchSpace::new();
+    let mut out = Vec::with_capacity(agents);
+    for i in 0..agents {
+        let goal = goal_cells[i % goal_cells.len()];
+        let mut start = None;
+        for _ in 0..50 {
+            let Some(s) = random_free_cell(grid, r) else {
+                break;
+            };
+            if !reachable {
+                start = Some(s);
+                break;
+            }
+            let found = space
+                .search(
+                    grid,
+                    s,
+                    goal,
+                    Mode::AStar,
+                    conn,
+                    Heuristic::default_for(conn),
+                    None,
+                )
+                .is_ok_and(|res| res.path.is_some());
+            if found && s != goal {
+                start = Some(s);
+                break;
+            }
+        }
+        if let Some(s) = start {
+            out.push((s, goal));
+        }
+    }
+    out
+}
+
+/// The `maps/` folder: `./maps` when it exists, else the one next to the game's sources.
+pub fn maps_dir() -> PathBuf {
+    let here = PathBuf::from("maps");
+    if here.is_dir() {
+        return here;
+    }
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps");
+    if source.is_dir() { source } else { here }
+}
+
+/// The default map, `maps/default.ron`, if it exists.
+pub fn default_map() -> Option<PathBuf> {
+    let p = maps_dir().join("default.ron");
+    p.is_file().then_some(p)
+}
+
+/// The `.ron` and `.map` files in `maps/`, sorted by name.
+pub fn list_maps() -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(maps_dir()) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.is_file()
+                && matches!(
+                    p.extension().and_then(|e| e.to_str()),
+                    Some("ron") | Some("map")
+                )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Reads a map file: a RON scenario (`.ron`), or a Moving AI map (`.map`, imported as an
+/// eight-connected scenario with no agents). Errors name the file and, when known, the line.
+pub fn load_map_file(path: &Path) -> Result<Scenario, String> {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("map") => movingai::load_map(path)
+            .map(Scenario::from_grid)
+            .map_err(|e| e.to_string()),
+        Some("ron") => Scenario::load(path).map_err(|e| e.to_string()),
+        _ => Err(format!(
+            "{}: unknown map format: expected a .ron scenario or a Moving AI .map",
+            path.display()
+        )),
+    }
+}
+
+/// Whether `name` is a safe map name: 1–64 letters, digits, `-` or `_`.
+pub fn valid_map_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_maps_are_seeded_and_dense_as_asked() {
+        let a = random_grid(110, 100, 0.2, 7);
+        assert_eq!(a, random_grid(110, 100, 0.2, 7));
+        assert_ne!(a, random_grid(110, 100, 0.2, 8));
+        let share = a.wall_count() as f64 / a.len() as f64;
+        assert!((0.17..0.23).contains(&share), "{share}");
+        assert_eq!(random_grid(10, 10, f64::NAN, 1).wall_count(), 0);
+        assert_eq!(random_grid(10, 10, 5.0, 1).wall_count(), 100);
+    }
+
+    #[test]
+    fn random_agents_share_goals_and_can_walk() {
+        let g = random_grid(110, 100, 0.2, 3);
+        let mut r = rng(1);
+        let pairs = random_agents(&g, 12, 3, Connectivity::Eight, true, &mut r);
+        assert_eq!(pairs.len(), 12);
+        let mut goals: Vec<Pos> = pairs.iter().map(|p| p.1).collect();
+        goals.sort();
+        goals.dedup();
+        assert_eq!(goals.len(), 3);
+        assert!(
+            pairs
+                .iter()
+                .all(|&(s, t)| g.is_passable(s) && g.is_passable(t))
+        );
+    }
+
+    #[test]
+    fn map_names_are_checked() {
+        assert!(valid_map_name("my_map-2"));
+        assert!(!valid_map_name(""));
+        assert!(!valid_map_name("../etc"));
+        assert!(!valid_map_name("a b"));
+    }
+}

@@ -1,0 +1,182 @@
+//! The panel's map section: save to `maps/NAME.ron`, load a map of `maps/`, import a Moving AI
+//! `.map` from any path.
+//!
+//! Saving goes through the core's crash-safe [`Scenario::save`] (a temporary file, then a
+//! rename). Loading reads and validates the whole file before anything changes, so a bad file
+//! only shows its error here and the current map stays.
+
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+use gridwalk_core::format::{AgentSpec, Scenario};
+
+use crate::maps;
+use crate::sim::{NoticeKind, Notices, SimCommand, SimState};
+
+/// What the map section remembers between frames.
+#[derive(Resource, Debug)]
+pub struct MapsUi {
+    /// Name to save under.
+    pub save_name: String,
+    /// Files found in `maps/`.
+    pub files: Vec<PathBuf>,
+    /// Index of the file picked to load.
+    pub chosen: usize,
+    /// Path of a Moving AI map to import.
+    pub import_path: String,
+    /// The last error, shown until the next success.
+    pub error: Option<String>,
+    listed: bool,
+}
+
+impl Default for MapsUi {
+    fn default() -> Self {
+        MapsUi {
+            save_name: "my_map".into(),
+            files: Vec::new(),
+            chosen: 0,
+            import_path: String::new(),
+            error: None,
+            listed: false,
+        }
+    }
+}
+
+/// The current world as a scenario: map, moves, heuristic and every agent at its cell.
+pub fn current_scenario(state: &SimState) -> Scenario {
+    let sim = state.sim();
+    let mut s = Scenario::from_grid(sim.grid().clone());
+    s.connectivity = sim.config().connectivity;
+    s.heuristic = Some(sim.config().heuristic);
+    s.agents = sim
+        .agents()
+        .map(|a| AgentSpec {
+            start: a.pos,
+            goal: a.goal,
+            tick: 0,
+        })
+        .collect();
+    s
+}
+
+/// Saves the current world as `maps/NAME.ron`; returns the path written.
+pub fn save_current(state: &SimState, name: &str) -> Result<PathBuf, String> {
+    if !maps::valid_map_name(name) {
+        return Err(format!(
+            "'{name}' is not a map name: use 1–64 letters, digits, '-' or '_'"
+        ));
+    }
+    let dir = maps::maps_dir();
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join(format!("{name}.ron"));
+    current_scenario(state)
+        .save(&path)
+        .map_err(|e| e.to_string())?;
+    Ok(path)
+}
+
+/// Reads a map file into a load command, or its error.
+pub fn load_command(path: &Path) -> Result<SimCommand, String> {
+    let scenario = maps::load_map_file(path)?;
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    Ok(SimCommand::Load {
+        scenario: Box::new(scenario),
+        name,
+    })
+}
+
+impl MapsUi {
+    /// Draws the section.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        state: &SimState,
+        commands: &mut MessageWriter<SimCommand>,
+        notices: &mut Notices,
+    ) {
+        if !self.listed {
+            self.files = maps::list_maps();
+            self.listed = true;
+        }
+        ui.strong("Maps");
+        ui.horizontal(|ui| {
+            ui.label("maps/");
+            ui.add(egui::TextEdit::singleline(&mut self.save_name).desired_width(110.0));
+            ui.label(".ron");
+            if ui.button("Save").clicked() {
+                match save_current(state, &self.save_name) {
+                    Ok(p) => {
+                        self.error = None;
+                        notices.push(NoticeKind::Info, format!("saved {}", p.display()));
+                        self.files = maps::list_maps();
+                    }
+                    Err(e) => self.fail(e, notices),
+                }
+            }
+        });
+        ui.horizontal(|ui| {
+            let name = |p: &PathBuf| {
+                p.file_name()
+                    .map_or(String::new(), |n| n.to_string_lossy().into_owned())
+            };
+            let current = self.files.get(self.chosen).map_or("(none)".into(), name);
+            egui::ComboBox::from_id_salt("map_files")
+                .selected_text(current)
+                .width(150.0)
+                .show_ui(ui, |ui| {
+                    for (i, f) in self.files.iter().enumerate() {
+                        ui.selectable_value(&mut self.chosen, i, name(f));
+                    }
+                });
+            if ui.button("⟳").on_hover_text("list maps/ again").clicked() {
+                self.files = maps::list_maps();
+            }
+            let can = self.files.get(self.chosen).is_some();
+            if ui.add_enabled(can, egui::Button::new("Load")).clicked()
+                && let Some(p) = self.files.get(self.chosen).cloned()
+            {
+                self.load(&p, commands, notices);
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.add(
+                egui::TextEdit::singleline(&mut self.import_path)
+                    .hint_text("path/to/map.map")
+                    .desired_width(200.0),
+            );
+            if ui.button("Import .map").clicked() {
+                let p = PathBuf::from(self.import_path.trim());
+                if p.extension().and_then(|e| e.to_str()) != Some("map") {
+                    self.fail(
+                        format!("{}: expected a Moving AI .map file", p.display()),
+                        notices,
+                    );
+                } else {
+                    self.load(&p, commands, notices);
+                }
+            }
+        });
+        if let Some(e) = &self.error {
+            ui.label(egui::RichText::new(e).color(egui::Color32::from_rgb(235, 90, 80)));
+        }
+    }
+
+    fn load(&mut self, p: &Path, commands: &mut MessageWriter<SimCommand>, notices: &mut Notices) {
+        match load_command(p) {
+            Ok(cmd) => {
+                self.error = None;
+                commands.write(cmd);
+            }
+            Err(e) => self.fail(e, notices),
+        }
+    }
+
+    fn fail(&mut self, e: String, notices: &mut Notices) {
+        notices.push(NoticeKind::Error, e.clone());
+        self.error = Some(e);
+    }
+}

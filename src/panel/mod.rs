@@ -1,0 +1,567 @@
+//! The egui side panel: controls, planner choice, the repair-vs-replan statistics, the agent
+//! list, overlays, explain mode, world commands and maps.
+//!
+//! The panel only reads state and writes messages or small settings; whole-world changes go
+//! through [`SimCommand`]. It records the screen rectangle it covers in [`UiRects`], so map
+//! clicks under it are ignored and the camera fits the map beside it.
+
+mod maps_ui;
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use gridwalk_core::cost::to_f64;
+use gridwalk_core::sim::{AgentStatus, SimConfig, TickStats};
+use gridwalk_core::{Algorithm, Connectivity, Heuristic, Terrain};
+
+use crate::explain::{ExplainControl, ExplainState};
+use crate::input::coords::tile_center;
+use crate::input::{Brush, CONTROLS, Overlays, PendingStart, Selection, UiRects, WorldSettings};
+use crate::record::RecordStatus;
+use crate::sim::{ClearWalls, Glide, NoticeKind, Notices, SimClock, SimCommand, SimState};
+use crate::view::MapCamera;
+use crate::view::agents::{PathCache, agent_color};
+use crate::view::overlay::{CLOSED_COLOR, OPEN_COLOR};
+
+pub use maps_ui::MapsUi;
+
+/// The panel's width in logical pixels.
+pub const PANEL_WIDTH: f32 = 330.0;
+
+/// Settings the panel edits.
+#[derive(SystemParam)]
+pub struct Controls<'w> {
+    clock: ResMut<'w, SimClock>,
+    selection: ResMut<'w, Selection>,
+    overlays: ResMut<'w, Overlays>,
+    brush: ResMut<'w, Brush>,
+    settings: ResMut<'w, WorldSettings>,
+    explain: ResMut<'w, ExplainState>,
+    start: Res<'w, PendingStart>,
+}
+
+/// Messages the panel writes.
+#[derive(SystemParam)]
+pub struct Actions<'w> {
+    commands: MessageWriter<'w, SimCommand>,
+    clears: MessageWriter<'w, ClearWalls>,
+    explain: MessageWriter<'w, ExplainControl>,
+}
+
+/// The panel feature.
+pub fn plugin(app: &mut App) {
+    app.init_resource::<MapsUi>()
+        .add_systems(EguiPrimaryContextPass, (panel, map_labels).chain());
+}
+
+fn rich(text: impl Into<String>, color: egui::Color32) -> egui::RichText {
+    egui::RichText::new(text).color(color)
+}
+
+const RED: egui::Color32 = egui::Color32::from_rgb(235, 90, 80);
+const AMBER: egui::Color32 = egui::Color32::from_rgb(240, 180, 60);
+const GREEN: egui::Color32 = egui::Color32::from_rgb(120, 210, 120);
+
+#[allow(clippy::too_many_arguments)]
+fn panel(
+    mut contexts: EguiContexts,
+    state: Res<SimState>,
+    mut notices: ResMut<Notices>,
+    paths: Res<PathCache>,
+    record: Option<Res<RecordStatus>>,
+    mut ctl: Controls,
+    mut act: Actions,
+    mut maps: ResMut<MapsUi>,
+    mut rects: ResMut<UiRects>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "gridwalk_root".into(),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    );
+    let response = egui::Panel::left("gridwalk_panel")
+        .resizable(false)
+        .exact_size(PANEL_WIDTH)
+        .show(&mut root, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                header(ui, &state, &mut ctl, &notices);
+                notices_ui(ui, &mut notices);
+                ui.separator();
+                planner_ui(ui, &state, &mut act);
+                ui.separator();
+                stats_ui(ui, &state);
+                ui.separator();
+                agents_ui(ui, &state, &paths, &mut ctl);
+                ui.separator();
+                overlays_ui(ui, &mut ctl, &mut act, &state);
+                ui.separator();
+                world_ui(ui, &mut ctl, &mut act, &state);
+                ui.separator();
+                maps.ui(ui, &state, &mut act.commands, &mut notices);
+                if let Some(r) = &record {
+                    ui.separator();
+                    record_ui(ui, r);
+                }
+                ui.separator();
+                controls_ui(ui);
+            });
+        });
+    let r = response.response.rect;
+    rects.0 = vec![Rect::new(r.min.x, r.min.y, r.max.x, r.max.y)];
+    Ok(())
+}
+
+fn header(ui: &mut egui::Ui, state: &SimState, ctl: &mut Controls, notices: &Notices) {
+    ui.heading("gridwalk");
+    ui.label("Incremental pathfinding, live: edit the map and watch every agent repair its path.");
+    ui.horizontal(|ui| {
+        let label = if ctl.clock.paused {
+            "▶ Resume (Space)"
+        } else {
+            "⏸ Pause (Space)"
+        };
+        if ui.button(label).clicked() {
+            ctl.clock.paused = !ctl.clock.paused;
+        }
+        if ui.button("Step (N)").clicked() {
+            ctl.clock.step();
+        }
+    });
+    let mut rate = ctl.clock.rate_hz;
+    if ui
+        .add(
+            egui::Slider::new(&mut rate, 1.0..=60.0)
+                .integer()
+                .text("ticks / s"),
+        )
+        .changed()
+    {
+        ctl.clock.rate_hz = crate::sim::clamp_rate(rate);
+    }
+    let status = if ctl.clock.paused {
+        "paused"
+    } else {
+        "running"
+    };
+    ui.label(format!(
+        "tick {} · {} · map: {}",
+        state.ticks(),
+        status,
+        state.map_name()
+    ));
+    if let Some(s) = ctl.start.0 {
+        ui.label(rich(
+            format!("start {s} placed: click its goal (Esc cancels)"),
+            AMBER,
+        ));
+    }
+    let _ = notices;
+}
+
+fn notices_ui(ui: &mut egui::Ui, notices: &mut Notices) {
+    let shown: Vec<_> = notices.iter().rev().take(4).cloned().collect();
+    if shown.is_empty() {
+        return;
+    }
+    for (i, n) in shown.iter().enumerate() {
+        let color = match n.kind {
+            NoticeKind::Info => egui::Color32::LIGHT_GRAY,
+            NoticeKind::Refused => AMBER,
+            NoticeKind::Error => RED,
+        };
+        let mut text = egui::RichText::new(&n.text).color(color);
+        if i > 0 {
+            text = text.weak();
+        }
+        ui.label(text);
+    }
+    if ui.small_button("clear messages").clicked() {
+        notices.clear();
+    }
+}
+
+fn planner_ui(ui: &mut egui::Ui, state: &SimState, act: &mut Actions) {
+    ui.strong("Planner");
+    let old = state.sim().config();
+    let mut new: SimConfig = old;
+    egui::ComboBox::from_id_salt("algorithm")
+        .selected_text(new.algorithm.label())
+        .width(150.0)
+        .show_ui(ui, |ui| {
+            for a in Algorithm::ALL {
+                ui.selectable_value(&mut new.algorithm, a, a.label());
+            }
+        });
+    ui.horizontal(|ui| {
+        ui.label("heuristic");
+        egui::ComboBox::from_id_salt("heuristic")
+            .selected_text(new.heuristic.name())
+            .show_ui(ui, |ui| {
+                for h in Heuristic::ALL {
+                    ui.selectable_value(&mut new.heuristic, h, h.name());
+                }
+            });
+    });
+    ui.horizontal(|ui| {
+        ui.label("moves");
+        ui.radio_value(&mut new.connectivity, Connectivity::Eight, "8 neighbours");
+        ui.radio_value(&mut new.connectivity, Connectivity::Four, "4");
+    });
+    ui.checkbox(
+        &mut new.measure_baseline,
+        "measure A* from scratch beside it",
+    );
+    let uses_h = matches!(new.algorithm, Algorithm::DStarLite | Algorithm::AStar);
+    if uses_h && !new.heuristic.is_admissible(new.connectivity) {
+        ui.label(rich(
+            format!(
+                "⚠ {} overestimates diagonal moves with 8 neighbours: it is inadmissible, \
+                 so paths may not be the shortest.",
+                new.heuristic.name()
+            ),
+            RED,
+        ));
+    } else if !uses_h {
+        ui.label(egui::RichText::new("(this planner uses no heuristic)").weak());
+    }
+    if new != old {
+        act.commands.write(SimCommand::SetConfig(new));
+    }
+}
+
+fn stats_row(ui: &mut egui::Ui, name: &str, s: &TickStats, baseline: bool) {
+    ui.label(name);
+    ui.label(s.search.expanded.to_string());
+    ui.label(s.search.queue_ops().to_string());
+    ui.label(s.micros.to_string());
+    ui.end_row();
+    if baseline {
+        ui.label("  A* from scratch");
+        ui.label(s.baseline_expanded.to_string());
+        ui.label("—");
+        ui.label(s.baseline_micros.to_string());
+        ui.end_row();
+    }
+}
+
+/// "37× fewer" (or "more") cells than A* from scratch, when both are measured.
+pub fn ratio_text(s: &TickStats) -> Option<String> {
+    if s.baseline_expanded == 0 {
+        return None;
+    }
+    if s.search.expanded == 0 {
+        return Some(format!(
+            "repair expanded no cell; A* from scratch expanded {}",
+            s.baseline_expanded
+        ));
+    }
+    let r = s.baseline_expanded as f64 / s.search.expanded as f64;
+    Some(if r >= 1.0 {
+        format!("A* from scratch expands {r:.1}× more cells")
+    } else {
+        format!("A* from scratch expands {:.1}× fewer cells", 1.0 / r)
+    })
+}
+
+fn stats_ui(ui: &mut egui::Ui, state: &SimState) {
+    let sim = state.sim();
+    let measured = sim.config().measure_baseline;
+    ui.strong(format!("Work ({})", sim.config().algorithm.label()));
+    egui::Grid::new("stats")
+        .num_columns(4)
+        .striped(true)
+        .show(ui, |ui| {
+            ui.label("");
+            ui.label("expanded");
+            ui.label("queue ops");
+            ui.label("µs");
+            ui.end_row();
+            stats_row(ui, "last tick", &sim.last_stats(), measured);
+            stats_row(ui, "total", &sim.total_stats(), measured);
+        });
+    for (name, s) in [
+        ("last tick", sim.last_stats()),
+        ("total", sim.total_stats()),
+    ] {
+        if let Some(t) = ratio_text(&s) {
+            ui.label(rich(format!("{name}: {t}"), GREEN));
+        }
+    }
+    ui.label(format!(
+        "{} agents · {} planners ({} KiB)",
+        sim.agent_count(),
+        sim.planner_count(),
+        sim.planner_memory() / 1024
+    ));
+}
+
+fn agents_ui(ui: &mut egui::Ui, state: &SimState, paths: &PathCache, ctl: &mut Controls) {
+    let sim = state.sim();
+    ui.strong(format!("Agents ({})", sim.agent_count()));
+    let agents: Vec<_> = sim.agents().collect();
+    let row_h = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
+    egui::ScrollArea::vertical()
+        .id_salt("agents")
+        .max_height(160.0)
+        .auto_shrink([false, true])
+        .show_rows(ui, row_h, agents.len(), |ui, range| {
+            for a in &agents[range] {
+                ui.horizontal(|ui| {
+                    let c = agent_color(state.label(a.id)).to_srgba();
+                    let (rect, _) =
+                        ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
+                    ui.painter().circle_filled(
+                        rect.center(),
+                        6.0,
+                        egui::Color32::from_rgb(
+                            (c.red * 255.0) as u8,
+                            (c.green * 255.0) as u8,
+                            (c.blue * 255.0) as u8,
+                        ),
+                    );
+                    let status = match a.status {
+                        AgentStatus::Walking => "walking",
+                        AgentStatus::Arrived => "arrived",
+                        AgentStatus::NoPath => "NO PATH",
+                    };
+                    let cost = a
+                        .remaining
+                        .map_or("—".to_string(), |c| format!("{:.1}", to_f64(c)));
+                    let len = paths
+                        .paths
+                        .get(&a.id)
+                        .map_or("—".to_string(), |p| (p.len() - 1).to_string());
+                    let text = format!(
+                        "#{:<3} {:<8} cost {:>6}  steps {:>4}",
+                        state.label(a.id),
+                        status,
+                        cost,
+                        len
+                    );
+                    let mut rt = egui::RichText::new(text).monospace();
+                    if a.status == AgentStatus::NoPath {
+                        rt = rt.color(RED);
+                    }
+                    let selected = ctl.selection.0 == Some(a.id);
+                    if ui.selectable_label(selected, rt).clicked() {
+                        ctl.selection.0 = if selected { None } else { Some(a.id) };
+                    }
+                });
+            }
+        });
+}
+
+fn overlays_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, state: &SimState) {
+    ui.strong("Overlays");
+    ui.checkbox(
+        &mut ctl.overlays.heat,
+        "cells expanded by the last repair (H)",
+    );
+    ui.checkbox(
+        &mut ctl.overlays.g_values,
+        "g values of the selected agent (G)",
+    );
+    ui.checkbox(
+        &mut ctl.overlays.all_paths,
+        "all paths, not just the selected (P)",
+    );
+    ui.strong("Explain");
+    ui.add(
+        egui::Slider::new(&mut ctl.explain.speed, 20.0..=5000.0)
+            .logarithmic(true)
+            .text("events / s"),
+    );
+    let ex = &ctl.explain;
+    if !ex.active() {
+        let can = ctl.selection.0.is_some();
+        if ui
+            .add_enabled(
+                can,
+                egui::Button::new("Replay the selected agent's search (E)"),
+            )
+            .clicked()
+        {
+            act.explain.write(ExplainControl::Start);
+        }
+        if !can {
+            ui.label(egui::RichText::new("select an agent in the list (or Tab)").weak());
+        }
+    } else {
+        let (shown, total) = ex.progress();
+        let algo = match state.sim().config().algorithm {
+            Algorithm::Dijkstra | Algorithm::DStar => "Dijkstra",
+            _ => "A*",
+        };
+        ui.label(format!(
+            "{algo} from the agent's cell: {shown} / {total} events, {} cells expanded",
+            ex.expanded()
+        ));
+        ui.add(egui::ProgressBar::new(shown as f32 / total.max(1) as f32));
+        ui.horizontal(|ui| {
+            let label = if ex.playing { "⏸" } else { "▶" };
+            if ui.button(label).clicked() {
+                act.explain.write(ExplainControl::TogglePlay);
+            }
+            if ui.button("restart").clicked() {
+                act.explain.write(ExplainControl::Start);
+            }
+            if ui.button("close").clicked() {
+                act.explain.write(ExplainControl::Stop);
+            }
+        });
+        ui.horizontal(|ui| {
+            swatch(ui, OPEN_COLOR);
+            ui.label("open");
+            swatch(ui, CLOSED_COLOR);
+            ui.label("closed");
+            if let Some(p) = ex.path() {
+                ui.label(format!("· path cost {:.2}", to_f64(p.cost)));
+            } else if ex.done() {
+                ui.label("· no path");
+            }
+        });
+    }
+}
+
+/// A small square of colour `c`, for legends.
+fn swatch(ui: &mut egui::Ui, c: [u8; 4]) {
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
+    ui.painter()
+        .rect_filled(rect, 2.0, egui::Color32::from_rgb(c[0], c[1], c[2]));
+}
+
+fn world_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, state: &SimState) {
+    ui.strong("World");
+    ui.horizontal(|ui| {
+        ui.label("brush");
+        let current = match ctl.brush.0 {
+            Terrain::Wall => "wall".to_string(),
+            Terrain::Weight(w) => format!("weight {w}"),
+        };
+        egui::ComboBox::from_id_salt("brush")
+            .selected_text(current)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut ctl.brush.0, Terrain::Wall, "wall");
+                for w in 2..=9 {
+                    ui.selectable_value(
+                        &mut ctl.brush.0,
+                        Terrain::Weight(w),
+                        format!("weight {w}"),
+                    );
+                }
+            });
+    });
+    ui.horizontal(|ui| {
+        ui.add(egui::Slider::new(&mut ctl.settings.density, 0.0..=0.6).text("walls"));
+    });
+    ui.horizontal(|ui| {
+        ui.label("seed");
+        ui.add(egui::DragValue::new(&mut ctl.settings.seed));
+        if ui.button("New random map (R)").clicked() {
+            act.commands.write(SimCommand::RandomMap {
+                density: ctl.settings.density,
+                seed: ctl.settings.seed,
+                agents: ctl.settings.spawn_agents,
+            });
+            ctl.settings.seed = ctl.settings.seed.wrapping_add(1);
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.add(egui::DragValue::new(&mut ctl.settings.spawn_agents).range(1..=2000));
+        ui.label("agents to");
+        ui.add(egui::DragValue::new(&mut ctl.settings.spawn_goals).range(1..=2000));
+        ui.label("goals");
+        if ui.button("Spawn (A)").clicked() {
+            act.commands.write(SimCommand::SpawnRandom {
+                agents: ctl.settings.spawn_agents,
+                goals: ctl.settings.spawn_goals,
+            });
+        }
+    });
+    ui.horizontal(|ui| {
+        if ui.button("Clear walls (C)").clicked() {
+            act.clears.write(ClearWalls);
+        }
+        if ui.button("Remove all agents (X)").clicked() {
+            act.commands.write(SimCommand::ClearAgents);
+        }
+    });
+    let _ = state;
+}
+
+fn record_ui(ui: &mut egui::Ui, r: &RecordStatus) {
+    ui.strong("Recording");
+    ui.label(format!("to {}", r.path.display()));
+    if let Some(e) = &r.error {
+        ui.label(rich(e, RED));
+    } else {
+        ui.label(format!(
+            "{} agents, {} edits logged · saved at tick {}",
+            r.agents, r.edits, r.saved_tick
+        ));
+    }
+    if r.segments > 1 {
+        ui.label(
+            egui::RichText::new(format!(
+                "segment {} (earlier segments were saved beside it)",
+                r.segments
+            ))
+            .weak(),
+        );
+    }
+}
+
+fn controls_ui(ui: &mut egui::Ui) {
+    egui::CollapsingHeader::new("Controls")
+        .default_open(true)
+        .show(ui, |ui| {
+            egui::Grid::new("controls").num_columns(2).show(ui, |ui| {
+                for (k, what) in CONTROLS {
+                    ui.label(egui::RichText::new(*k).strong());
+                    ui.label(*what);
+                    ui.end_row();
+                }
+            });
+        });
+}
+
+/// "no path" above blocked agents, painted by egui over the map.
+fn map_labels(
+    mut contexts: EguiContexts,
+    camera: Single<(&Camera, &GlobalTransform), With<MapCamera>>,
+    state: Res<SimState>,
+    agents: Query<(&Glide, &Transform)>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let (camera, cam_t) = *camera;
+    let painter = ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Background,
+        egui::Id::new("map_labels"),
+    ));
+    let grid = state.sim().grid();
+    let mut n = 0;
+    for (g, t) in &agents {
+        if g.status != AgentStatus::NoPath {
+            continue;
+        }
+        n += 1;
+        if n > 50 {
+            break;
+        }
+        let above = t.translation.truncate() + Vec2::new(0.0, 1.1);
+        let _ = tile_center(g.to, grid.width(), grid.height());
+        if let Ok(p) = camera.world_to_viewport(cam_t, above.extend(0.0)) {
+            painter.text(
+                egui::pos2(p.x, p.y),
+                egui::Align2::CENTER_BOTTOM,
+                "no path",
+                egui::FontId::proportional(13.0),
+                egui::Color32::from_rgb(255, 80, 70),
+            );
+        }
+    }
+    Ok(())
+}

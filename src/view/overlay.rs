@@ -1,0 +1,252 @@
+//! A second texture over the tiles: the fading heat map of the cells the last repairs
+//! expanded, the selected agent's g values, or the explain replay's open and closed cells.
+//!
+//! The explain replay, when running, replaces the other two so it reads clearly. The texture
+//! is rewritten only when its texels change.
+
+use bevy::asset::RenderAssetUsages;
+use bevy::image::ImageSampler;
+use bevy::prelude::*;
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+use gridwalk_core::cost::INFINITY;
+use gridwalk_core::sim::AgentId;
+
+use super::ViewSystems;
+use crate::explain::ExplainState;
+use crate::input::{Overlays, Selection};
+use crate::sim::SimState;
+
+/// Seconds a heat-map cell takes to fade out.
+pub const HEAT_FADE_SECS: f32 = 2.0;
+
+/// Colour of cells opened (queued) in the explain replay.
+pub const OPEN_COLOR: [u8; 4] = [70, 190, 255, 170];
+/// Colour of cells closed (expanded) in the explain replay.
+pub const CLOSED_COLOR: [u8; 4] = [190, 70, 210, 160];
+
+/// The overlay texture and its inputs.
+#[derive(Resource)]
+pub struct OverlayTexture {
+    image: Handle<Image>,
+    sprite: Entity,
+    drawn: Vec<[u8; 4]>,
+    size: (u32, u32),
+    heat: Vec<f32>,
+    g: Vec<u64>,
+    g_max: u64,
+    seen: Option<(u64, u64)>,
+    g_seen: Option<(u64, u64, Option<AgentId>)>,
+}
+
+/// The overlay feature.
+pub fn plugin(app: &mut App) {
+    app.add_systems(Startup, spawn_overlay).add_systems(
+        Update,
+        (update_inputs, redraw_overlay)
+            .chain()
+            .in_set(ViewSystems)
+            .after(crate::explain::ExplainSystems),
+    );
+}
+
+fn new_image(w: u32, h: u32) -> Image {
+    let mut image = Image::new_fill(
+        Extent3d {
+            width: w,
+            height: h,
+            depth_or_array_layers: 1,
+        },
+        TextureDimension::D2,
+        &[0, 0, 0, 0],
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::MAIN_WORLD | RenderAssetUsages::RENDER_WORLD,
+    );
+    image.sampler = ImageSampler::nearest();
+    image
+}
+
+fn spawn_overlay(mut commands: Commands, mut images: ResMut<Assets<Image>>, state: Res<SimState>) {
+    let grid = state.sim().grid();
+    let (w, h) = (grid.width(), grid.height());
+    let image = images.add(new_image(w, h));
+    let sprite = commands
+        .spawn((
+            Sprite {
+                image: image.clone(),
+                custom_size: Some(Vec2::new(w as f32, h as f32)),
+                ..default()
+            },
+            Transform::from_xyz(0.0, 0.0, 1.0),
+        ))
+        .id();
+    commands.insert_resource(OverlayTexture {
+        image,
+        sprite,
+        drawn: vec![[0; 4]; grid.len()],
+        size: (w, h),
+        heat: vec![0.0; grid.len()],
+        g: Vec::new(),
+        g_max: 0,
+        seen: None,
+        g_seen: None,
+    });
+}
+
+/// Heats the cells of each new tick's repairs, cools everything, and reads the selected
+/// agent's g values after each tick.
+fn update_inputs(
+    state: Res<SimState>,
+    overlays: Res<Overlays>,
+    selection: Res<Selection>,
+    time: Res<Time<Real>>,
+    ov: Option<ResMut<OverlayTexture>>,
+) {
+    let Some(mut ov) = ov else {
+        return;
+    };
+    let sim = state.sim();
+    let len = sim.grid().len();
+    if ov.heat.len() != len {
+        ov.heat = vec![0.0; len];
+    }
+    let cool = time.delta_secs() / HEAT_FADE_SECS;
+    if cool > 0.0 {
+        for v in ov.heat.iter_mut().filter(|v| **v > 0.0) {
+            *v = (*v - cool).max(0.0);
+        }
+    }
+    let now = (state.ticks(), state.epoch());
+    if ov.seen != Some(now) {
+        ov.seen = Some(now);
+        for &i in sim.last_expanded() {
+            if let Some(v) = ov.heat.get_mut(i as usize) {
+                *v = 1.0;
+            }
+        }
+    }
+    let g_now = (now.0, now.1, selection.0);
+    if overlays.g_values && ov.g_seen != Some(g_now) {
+        ov.g_seen = Some(g_now);
+        ov.g = selection
+            .0
+            .and_then(|id| sim.cost_field(id))
+            .unwrap_or_default();
+        ov.g_max =
+            ov.g.iter()
+                .copied()
+                .filter(|&c| c != INFINITY)
+                .max()
+                .unwrap_or(0);
+    }
+}
+
+/// The g-value colour of a cost `c` out of `max`: blue near the goal to yellow far away.
+pub fn g_color(c: u64, max: u64) -> [u8; 4] {
+    if c == INFINITY {
+        return [0, 0, 0, 0];
+    }
+    let t = if max == 0 {
+        0.0
+    } else {
+        (c as f64 / max as f64) as f32
+    };
+    let lerp = |a: f32, b: f32| (a + (b - a) * t) as u8;
+    [lerp(40.0, 250.0), lerp(80.0, 215.0), lerp(210.0, 50.0), 150]
+}
+
+fn redraw_overlay(
+    state: Res<SimState>,
+    overlays: Res<Overlays>,
+    explain: Res<ExplainState>,
+    ov: Option<ResMut<OverlayTexture>>,
+    mut images: ResMut<Assets<Image>>,
+    mut sprites: Query<&mut Sprite>,
+) {
+    let Some(mut ov) = ov else {
+        return;
+    };
+    let grid = state.sim().grid();
+    let (w, h) = (grid.width(), grid.height());
+    let len = grid.len();
+    let mut want = vec![[0u8; 4]; len];
+    if explain.active() {
+        for (i, s) in explain.cell_states(grid).into_iter().enumerate() {
+            want[i] = match s {
+                crate::explain::CellState::Open => OPEN_COLOR,
+                crate::explain::CellState::Closed => CLOSED_COLOR,
+                crate::explain::CellState::Untouched => [0; 4],
+            };
+        }
+    } else {
+        if overlays.g_values && ov.g.len() == len {
+            for (i, &c) in ov.g.iter().enumerate() {
+                want[i] = g_color(c, ov.g_max);
+            }
+        }
+        if overlays.heat {
+            for (i, &v) in ov.heat.iter().enumerate() {
+                if v > 0.0 {
+                    let a = (v * 190.0) as u8;
+                    want[i] = blend(want[i], [255, 120, 0, a]);
+                }
+            }
+        }
+    }
+    if ov.size != (w, h) {
+        let handle = images.add(new_image(w, h));
+        if let Ok(mut sprite) = sprites.get_mut(ov.sprite) {
+            sprite.image = handle.clone();
+            sprite.custom_size = Some(Vec2::new(w as f32, h as f32));
+        }
+        ov.image = handle;
+        ov.size = (w, h);
+        ov.drawn = vec![[0; 4]; len];
+    }
+    if ov.drawn == want {
+        return;
+    }
+    let Some(mut image) = images.get_mut(&ov.image) else {
+        return;
+    };
+    let Some(data) = image.data.as_mut() else {
+        return;
+    };
+    if data.len() != len * 4 {
+        return;
+    }
+    for (i, c) in want.iter().enumerate() {
+        data[i * 4..i * 4 + 4].copy_from_slice(c);
+    }
+    ov.drawn = want;
+}
+
+/// `top` over `bottom`, straight alpha.
+fn blend(bottom: [u8; 4], top: [u8; 4]) -> [u8; 4] {
+    let ta = top[3] as f32 / 255.0;
+    let ba = bottom[3] as f32 / 255.0;
+    let a = ta + ba * (1.0 - ta);
+    if a <= 0.0 {
+        return [0; 4];
+    }
+    let mix = |t: u8, b: u8| ((t as f32 * ta + b as f32 * ba * (1.0 - ta)) / a) as u8;
+    [
+        mix(top[0], bottom[0]),
+        mix(top[1], bottom[1]),
+        mix(top[2], bottom[2]),
+        (a * 255.0) as u8,
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blending_and_g_colours() {
+        assert_eq!(blend([0; 4], [10, 20, 30, 255]), [10, 20, 30, 255]);
+        assert_eq!(blend([10, 20, 30, 255], [0; 4]), [10, 20, 30, 255]);
+        assert_eq!(g_color(INFINITY, 10)[3], 0);
+        assert_ne!(g_color(0, 10), g_color(10, 10));
+        assert_eq!(g_color(5, 0)[3], 150);
+    }
+}

@@ -1,0 +1,198 @@
+//! The grid as one texture: one texel per tile, drawn by one sprite with nearest sampling.
+//!
+//! The texture is rewritten only when a tick or a rebuild changed the grid, or when the edits
+//! waiting for the next tick changed; then only the texels that differ are written. Edits not
+//! yet applied show in a lighter shade of what they will become.
+
+use bevy::asset::RenderAssetUsages;
+use bevy::image::ImageSampler;
+use bevy::prelude::*;
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+use gridwalk_core::{Grid, Pos, Terrain};
+
+use super::ViewSystems;
+use crate::input::EditPreview;
+use crate::sim::SimState;
+
+/// The tile texture and what it shows.
+#[derive(Resource)]
+pub struct TileTexture {
+    /// The image.
+    pub image: Handle<Image>,
+    /// The sprite showing it.
+    pub sprite: Entity,
+    /// The colour of every texel as drawn.
+    drawn: Vec<[u8; 4]>,
+    size: (u32, u32),
+}
+
+/// The colour of a terrain, as sRGB bytes: light ground, dark walls, weights from green to
+/// brown.
+pub fn terrain_color(t: Terrain) -> [u8; 4] {
+    match t {
+        Terrain::Wall => [44, 47, 61, 255],
+        Terrain::Weight(w) => match w {
+            0 | 1 => [236, 232, 220, 255],
+            2 => [204, 228, 168, 255],
+            3 => [178, 212, 134, 255],
+            4 => [156, 192, 106, 255],
+            5 => [172, 172, 92, 255],
+            6 => [184, 150, 80, 255],
+            7 => [170, 124, 66, 255],
+            8 => [148, 100, 56, 255],
+            _ => [122, 78, 44, 255],
+        },
+    }
+}
+
+/// The colour of a cell that becomes `t` at the next tick: halfway to white.
+pub fn preview_color(t: Terrain) -> [u8; 4] {
+    let [r, g, b, a] = match t {
+        Terrain::Wall => [110, 114, 136, 255],
+        other => terrain_color(other),
+    };
+    let lift = |c: u8| ((c as u16 + 255) / 2) as u8;
+    match t {
+        Terrain::Wall => [r, g, b, a],
+        _ => [lift(r), lift(g), lift(b), a],
+    }
+}
+
+/// The texel colours of `grid` with `preview` over it, row 0 first.
+pub fn texels(grid: &Grid, preview: &EditPreview) -> Vec<[u8; 4]> {
+    let mut out: Vec<[u8; 4]> = (0..grid.len())
+        .map(|i| {
+            let w = grid.weight(i);
+            terrain_color(if w == 0 {
+                Terrain::Wall
+            } else {
+                Terrain::Weight(w)
+            })
+        })
+        .collect();
+    for (&p, &t) in &preview.cells {
+        if let Ok(i) = grid.index(p) {
+            out[i] = preview_color(t);
+        }
+    }
+    out
+}
+
+/// The tiles feature.
+pub fn plugin(app: &mut App) {
+    app.add_systems(Startup, spawn_tiles)
+        .add_systems(Update, redraw_tiles.in_set(ViewSystems));
+}
+
+fn new_image(w: u32, h: u32) -> Image {
+    let mut image = Image::new_fill(
+        Extent3d {
+            width: w,
+            height: h,
+            depth_or_array_layers: 1,
+        },
+        TextureDimension::D2,
+        &terrain_color(Terrain::FREE),
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::MAIN_WORLD | RenderAssetUsages::RENDER_WORLD,
+    );
+    image.sampler = ImageSampler::nearest();
+    image
+}
+
+fn spawn_tiles(mut commands: Commands, mut images: ResMut<Assets<Image>>, state: Res<SimState>) {
+    let grid = state.sim().grid();
+    let (w, h) = (grid.width(), grid.height());
+    let image = images.add(new_image(w, h));
+    let sprite = commands
+        .spawn((
+            Sprite {
+                image: image.clone(),
+                custom_size: Some(Vec2::new(w as f32, h as f32)),
+                ..default()
+            },
+            Transform::from_xyz(0.0, 0.0, 0.0),
+        ))
+        .id();
+    commands.insert_resource(TileTexture {
+        image,
+        sprite,
+        drawn: Vec::new(),
+        size: (w, h),
+    });
+}
+
+/// Rewrites the texels that changed since the last drawing.
+fn redraw_tiles(
+    state: Res<SimState>,
+    preview: Res<EditPreview>,
+    tex: Option<ResMut<TileTexture>>,
+    mut images: ResMut<Assets<Image>>,
+    mut sprites: Query<&mut Sprite>,
+    mut seen: Local<Option<(u64, u64)>>,
+) {
+    let Some(mut tex) = tex else {
+        return;
+    };
+    let now = (state.ticks(), state.epoch());
+    if *seen == Some(now) && !preview.is_changed() {
+        return;
+    }
+    *seen = Some(now);
+    let grid = state.sim().grid();
+    let size = (grid.width(), grid.height());
+    let want = texels(grid, &preview);
+    if tex.size != size {
+        // A map of another size: a new image.
+        let handle = images.add(new_image(size.0, size.1));
+        if let Ok(mut sprite) = sprites.get_mut(tex.sprite) {
+            sprite.image = handle.clone();
+            sprite.custom_size = Some(Vec2::new(size.0 as f32, size.1 as f32));
+        }
+        tex.image = handle;
+        tex.size = size;
+        tex.drawn.clear();
+    }
+    if tex.drawn == want {
+        return;
+    }
+    let Some(mut image) = images.get_mut(&tex.image) else {
+        return;
+    };
+    let Some(data) = image.data.as_mut() else {
+        return;
+    };
+    if data.len() != want.len() * 4 {
+        return;
+    }
+    let full = tex.drawn.len() != want.len();
+    for (i, c) in want.iter().enumerate() {
+        if full || tex.drawn[i] != *c {
+            data[i * 4..i * 4 + 4].copy_from_slice(c);
+        }
+    }
+    tex.drawn = want;
+}
+
+/// The terrain shown at `pos`, for tests: what the texture says the cell is.
+pub fn shown(tex: &TileTexture, grid: &Grid, pos: Pos) -> Option<[u8; 4]> {
+    tex.drawn.get(grid.index(pos).ok()?).copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terrains_are_told_apart() {
+        let mut all = vec![terrain_color(Terrain::Wall)];
+        all.extend((1..=9).map(|w| terrain_color(Terrain::Weight(w))));
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i + 1..] {
+                let d: i32 = (0..3).map(|k| (a[k] as i32 - b[k] as i32).abs()).sum();
+                assert!(d >= 30, "{a:?} vs {b:?}");
+            }
+        }
+        assert_ne!(preview_color(Terrain::Wall), terrain_color(Terrain::Wall));
+    }
+}

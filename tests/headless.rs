@@ -1,0 +1,525 @@
+//! Headless App tests: `MinimalPlugins` with the game's simulation and input plugins, tile-level
+//! mouse input injected through `CursorTile` and `ButtonInput`, one tick per `app.update()`.
+
+use bevy::app::AppExit;
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use gridwalk::input::{self, CursorTile, PendingStart};
+use gridwalk::sim::{
+    AgentMarker, Glide, NoticeKind, Notices, SimClock, SimCommand, SimPlugin, SimSetup, SimState,
+    TileEdit,
+};
+use gridwalk_core::sim::{AgentId, AgentStatus};
+use gridwalk_core::{Grid, Pos, Terrain};
+
+/// An app on `grid` with `agents`, one tick per update.
+fn app(grid: Grid, agents: &[(Pos, Pos)]) -> App {
+    let mut setup = SimSetup::on_grid(grid);
+    setup.agents = agents.to_vec();
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .add_plugins(SimPlugin { setup })
+        .add_plugins(input::plugin)
+        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    app
+}
+
+/// A `w`×`h` grid from rows of `.` and `#`.
+fn grid(rows: &[&str]) -> Grid {
+    let mut g = Grid::new(rows[0].len() as u32, rows.len() as u32).unwrap();
+    for (y, r) in rows.iter().enumerate() {
+        for (x, c) in r.chars().enumerate() {
+            if c == '#' {
+                g.set(Pos::new(x as u32, y as u32), Terrain::Wall).unwrap();
+            }
+        }
+    }
+    g
+}
+
+fn state(app: &App) -> &SimState {
+    app.world().resource::<SimState>()
+}
+
+fn agent(app: &App, id: AgentId) -> gridwalk_core::sim::Agent {
+    state(app).sim().agent(id).expect("agent exists").clone()
+}
+
+fn ticks(app: &App) -> u64 {
+    state(app).ticks()
+}
+
+/// Runs one frame, then clears "just pressed" as the input plugin would.
+fn frame(app: &mut App) {
+    app.update();
+    app.world_mut()
+        .resource_mut::<ButtonInput<MouseButton>>()
+        .clear();
+    app.world_mut()
+        .resource_mut::<ButtonInput<KeyCode>>()
+        .clear();
+}
+
+fn cursor(app: &mut App, x: i32, y: i32) {
+    *app.world_mut().resource_mut::<CursorTile>() = CursorTile {
+        world: None,
+        cell: Some(IVec2::new(x, y)),
+        over_ui: false,
+    };
+}
+
+fn press(app: &mut App, b: MouseButton) {
+    app.world_mut()
+        .resource_mut::<ButtonInput<MouseButton>>()
+        .press(b);
+}
+
+fn release(app: &mut App, b: MouseButton) {
+    app.world_mut()
+        .resource_mut::<ButtonInput<MouseButton>>()
+        .release(b);
+}
+
+fn click(app: &mut App, b: MouseButton, x: i32, y: i32) {
+    cursor(app, x, y);
+    press(app, b);
+    frame(app);
+    release(app, b);
+    frame(app);
+}
+
+fn key(app: &mut App, k: KeyCode) {
+    app.world_mut()
+        .resource_mut::<ButtonInput<KeyCode>>()
+        .press(k);
+    frame(app);
+    app.world_mut()
+        .resource_mut::<ButtonInput<KeyCode>>()
+        .release(k);
+}
+
+fn last_notice(app: &App) -> String {
+    app.world()
+        .resource::<Notices>()
+        .last()
+        .map(|n| n.text.clone())
+        .unwrap_or_default()
+}
+
+fn is_wall(app: &App, x: u32, y: u32) -> bool {
+    state(app).sim().grid().terrain(Pos::new(x, y)) == Ok(Terrain::Wall)
+}
+
+#[test]
+fn one_update_is_one_tick() {
+    let mut app = app(Grid::new(20, 5).unwrap(), &[]);
+    frame(&mut app);
+    let t0 = ticks(&app);
+    for k in 1..=5 {
+        frame(&mut app);
+        assert_eq!(ticks(&app), t0 + k);
+    }
+}
+
+#[test]
+fn a_middle_drag_becomes_walls_with_no_gaps() {
+    let mut app = app(Grid::new(30, 20).unwrap(), &[]);
+    frame(&mut app);
+    // Press at (2, 5), then the cursor jumps: only three samples for a long stroke.
+    cursor(&mut app, 2, 5);
+    press(&mut app, MouseButton::Middle);
+    frame(&mut app);
+    cursor(&mut app, 14, 5);
+    frame(&mut app);
+    cursor(&mut app, 20, 15);
+    frame(&mut app);
+    release(&mut app, MouseButton::Middle);
+    frame(&mut app);
+    frame(&mut app);
+    for x in 2..=14 {
+        assert!(is_wall(&app, x, 5), "gap at ({x}, 5)");
+    }
+    // The diagonal part: every row from 5 to 15 has a wall, and they touch.
+    let walls: Vec<Pos> = (0..30 * 20)
+        .map(|i| state(&app).sim().grid().pos(i))
+        .filter(|p| is_wall(&app, p.x, p.y))
+        .collect();
+    for y in 5..=15 {
+        assert!(walls.iter().any(|p| p.y == y), "no wall on row {y}");
+    }
+    assert!(is_wall(&app, 20, 15));
+    assert_eq!(
+        walls.len(),
+        13 + 10,
+        "exactly the stroke's cells: {walls:?}"
+    );
+    // The moves after release paint nothing.
+    cursor(&mut app, 0, 0);
+    frame(&mut app);
+    frame(&mut app);
+    assert!(!is_wall(&app, 0, 0));
+}
+
+#[test]
+fn a_stroke_that_leaves_the_map_resumes_without_a_gap_at_the_border() {
+    let mut app = app(Grid::new(10, 10).unwrap(), &[]);
+    frame(&mut app);
+    cursor(&mut app, 3, 3);
+    press(&mut app, MouseButton::Middle);
+    frame(&mut app);
+    cursor(&mut app, -5, 3);
+    frame(&mut app);
+    release(&mut app, MouseButton::Middle);
+    frame(&mut app);
+    frame(&mut app);
+    for x in 0..=3 {
+        assert!(is_wall(&app, x, 3), "gap at ({x}, 3)");
+    }
+}
+
+#[test]
+fn right_drag_erases_and_the_brush_paints_weights() {
+    let mut app = app(grid(&["..........", "#########.", ".........."]), &[]);
+    frame(&mut app);
+    cursor(&mut app, 0, 1);
+    press(&mut app, MouseButton::Right);
+    frame(&mut app);
+    cursor(&mut app, 4, 1);
+    frame(&mut app);
+    release(&mut app, MouseButton::Right);
+    frame(&mut app);
+    frame(&mut app);
+    for x in 0..=4 {
+        assert!(!is_wall(&app, x, 1));
+    }
+    assert!(is_wall(&app, 5, 1));
+    // Brush: key 4 selects weight 4.
+    key(&mut app, KeyCode::Digit4);
+    click(&mut app, MouseButton::Middle, 7, 0);
+    frame(&mut app);
+    assert_eq!(
+        state(&app).sim().grid().terrain(Pos::new(7, 0)),
+        Ok(Terrain::Weight(4))
+    );
+}
+
+#[test]
+fn two_left_clicks_make_a_walking_agent() {
+    let mut app = app(Grid::new(20, 10).unwrap(), &[]);
+    frame(&mut app);
+    click(&mut app, MouseButton::Left, 1, 1);
+    assert_eq!(
+        app.world().resource::<PendingStart>().0,
+        Some(Pos::new(1, 1))
+    );
+    click(&mut app, MouseButton::Left, 15, 8);
+    assert_eq!(app.world().resource::<PendingStart>().0, None);
+    frame(&mut app);
+    let sim = state(&app).sim();
+    assert_eq!(sim.agent_count(), 1);
+    let a = sim.agents().next().unwrap().clone();
+    assert_eq!(a.goal, Pos::new(15, 8));
+    assert_ne!(a.pos, Pos::new(1, 1), "it walks at once");
+    // Its entity follows it.
+    let mut q = app.world_mut().query::<(&AgentMarker, &Glide)>();
+    let (m, g) = q.single(app.world()).unwrap();
+    assert_eq!(m.id, a.id);
+    assert_eq!(g.to, a.pos);
+}
+
+#[test]
+fn edits_reach_the_planner() {
+    let start = Pos::new(0, 2);
+    let goal = Pos::new(19, 2);
+    let mut app = app(Grid::new(20, 5).unwrap(), &[(start, goal)]);
+    frame(&mut app);
+    let before = state(&app).sim().path(0).expect("a path");
+    assert!(
+        before.cells.iter().all(|p| p.y == 2),
+        "straight: {before:?}"
+    );
+    // A wall across row 2, just ahead of the agent.
+    let x = agent(&app, 0).pos.x + 3;
+    app.world_mut().write_message(TileEdit {
+        pos: Pos::new(x, 2),
+        terrain: Terrain::Wall,
+    });
+    frame(&mut app);
+    let sim = state(&app).sim();
+    assert!(sim.last_stats().search.expanded > 0, "the planner repaired");
+    let after = sim.path(0).expect("still a path");
+    assert!(!after.cells.contains(&Pos::new(x, 2)), "{after:?}");
+    after
+        .validate(sim.grid(), gridwalk_core::Connectivity::Eight)
+        .unwrap();
+    assert_eq!(Some(after.cost), sim.agent(0).unwrap().remaining);
+    assert!(after.cost > before.cost - gridwalk_core::cost::COST_ONE);
+    assert_eq!(after.cells.last(), Some(&goal));
+    assert_eq!(sim.agent(0).unwrap().status, AgentStatus::Walking);
+}
+
+#[test]
+fn agents_step_once_per_tick_and_pause_and_step() {
+    let mut app = app(
+        Grid::new(30, 3).unwrap(),
+        &[(Pos::new(0, 1), Pos::new(29, 1))],
+    );
+    frame(&mut app);
+    let x0 = agent(&app, 0).pos.x;
+    for k in 1..=5 {
+        frame(&mut app);
+        assert_eq!(agent(&app, 0).pos.x, x0 + k, "one cell per tick");
+    }
+    // Paused: nothing moves; a step moves exactly one cell.
+    key(&mut app, KeyCode::Space);
+    let x1 = agent(&app, 0).pos.x;
+    for _ in 0..4 {
+        frame(&mut app);
+    }
+    assert_eq!(agent(&app, 0).pos.x, x1);
+    assert!(app.world().resource::<SimClock>().paused);
+    key(&mut app, KeyCode::KeyN);
+    frame(&mut app);
+    frame(&mut app);
+    assert_eq!(agent(&app, 0).pos.x, x1 + 1);
+    // Three fixed steps per frame: three cells.
+    key(&mut app, KeyCode::Space);
+    let x2 = agent(&app, 0).pos.x;
+    app.insert_resource(TimeUpdateStrategy::FixedTimesteps(2));
+    frame(&mut app);
+    assert_eq!(agent(&app, 0).pos.x, x2 + 2);
+}
+
+#[test]
+fn refusals_leave_the_world_unchanged_and_say_why() {
+    let start = Pos::new(1, 1);
+    let goal = Pos::new(8, 1);
+    let mut app = app(
+        grid(&["..........", "..........", ".....#...."]),
+        &[(start, goal)],
+    );
+    frame(&mut app);
+    // Paused, so the agent stays where the click aims; edits wait for a step.
+    key(&mut app, KeyCode::Space);
+    let here = agent(&app, 0).pos;
+    let step = |app: &mut App| {
+        key(app, KeyCode::KeyN);
+        frame(app);
+    };
+    // A wall on the agent's cell.
+    click(&mut app, MouseButton::Middle, here.x as i32, here.y as i32);
+    step(&mut app);
+    assert!(!is_wall(&app, here.x, here.y));
+    let n = last_notice(&app);
+    assert!(n.contains("holds agent"), "{n}");
+    // A wall on its goal.
+    click(&mut app, MouseButton::Middle, 8, 1);
+    step(&mut app);
+    assert!(!is_wall(&app, 8, 1));
+    assert!(last_notice(&app).contains("goal"), "{}", last_notice(&app));
+    // A start on a wall, and a click outside the map.
+    let walls = state(&app).sim().grid().wall_count();
+    click(&mut app, MouseButton::Left, 5, 2);
+    assert!(last_notice(&app).contains("is a wall"));
+    assert_eq!(app.world().resource::<PendingStart>().0, None);
+    click(&mut app, MouseButton::Left, -1, 2);
+    assert!(last_notice(&app).contains("outside the map"));
+    click(&mut app, MouseButton::Left, 3, 40);
+    assert!(last_notice(&app).contains("outside the map"));
+    let last = app.world().resource::<Notices>().last().unwrap().kind;
+    assert_eq!(last, NoticeKind::Refused);
+    assert_eq!(state(&app).sim().grid().wall_count(), walls);
+    assert_eq!(state(&app).sim().agent_count(), 1);
+    // Clicks over the panel do nothing at all.
+    *app.world_mut().resource_mut::<CursorTile>() = CursorTile {
+        world: None,
+        cell: Some(IVec2::new(4, 0)),
+        over_ui: true,
+    };
+    press(&mut app, MouseButton::Middle);
+    press(&mut app, MouseButton::Left);
+    frame(&mut app);
+    release(&mut app, MouseButton::Middle);
+    release(&mut app, MouseButton::Left);
+    frame(&mut app);
+    assert!(!is_wall(&app, 4, 0));
+    assert_eq!(app.world().resource::<PendingStart>().0, None);
+}
+
+#[test]
+fn a_cut_off_agent_waits_and_walks_again_when_a_wall_goes() {
+    let mut app = app(
+        grid(&["############", "............", "############"]),
+        &[(Pos::new(0, 1), Pos::new(11, 1))],
+    );
+    frame(&mut app);
+    frame(&mut app);
+    let x = agent(&app, 0).pos.x;
+    click(&mut app, MouseButton::Middle, 8, 1);
+    assert!(is_wall(&app, 8, 1));
+    let blocked = agent(&app, 0);
+    assert_eq!(blocked.status, AgentStatus::NoPath);
+    assert!(state(&app).sim().path(0).is_none(), "no path is shown");
+    for _ in 0..3 {
+        frame(&mut app);
+        assert_eq!(agent(&app, 0).pos, blocked.pos, "it waits");
+    }
+    let glide = {
+        let mut q = app.world_mut().query::<&Glide>();
+        *q.single(app.world()).unwrap()
+    };
+    assert_eq!(glide.status, AgentStatus::NoPath);
+    assert!(blocked.pos.x > x);
+    // Erase the wall with a right click: it walks again at the next tick.
+    click(&mut app, MouseButton::Right, 8, 1);
+    assert!(!is_wall(&app, 8, 1));
+    let a = agent(&app, 0);
+    assert_eq!(a.status, AgentStatus::Walking);
+    assert!(a.pos.x > blocked.pos.x, "moving again");
+    for _ in 0..20 {
+        frame(&mut app);
+    }
+    let a = agent(&app, 0);
+    assert_eq!(a.status, AgentStatus::Arrived);
+    assert_eq!(a.pos, Pos::new(11, 1));
+}
+
+#[test]
+fn escape_cancels_a_start_then_quits() {
+    let mut app = app(Grid::new(10, 10).unwrap(), &[]);
+    frame(&mut app);
+    click(&mut app, MouseButton::Left, 2, 2);
+    assert!(app.world().resource::<PendingStart>().0.is_some());
+    key(&mut app, KeyCode::Escape);
+    assert!(app.world().resource::<PendingStart>().0.is_none());
+    assert!(app.should_exit().is_none());
+    key(&mut app, KeyCode::Escape);
+    assert_eq!(app.should_exit(), Some(AppExit::Success));
+}
+
+#[test]
+fn world_commands_rebuild_and_respawn_entities() {
+    let mut app = app(
+        Grid::new(40, 30).unwrap(),
+        &[
+            (Pos::new(0, 0), Pos::new(39, 29)),
+            (Pos::new(5, 0), Pos::new(39, 29)),
+        ],
+    );
+    frame(&mut app);
+    let count = |app: &mut App| {
+        app.world_mut()
+            .query::<&AgentMarker>()
+            .iter(app.world())
+            .count()
+    };
+    assert_eq!(count(&mut app), 2);
+    key(&mut app, KeyCode::KeyX);
+    frame(&mut app);
+    assert_eq!(state(&app).sim().agent_count(), 0);
+    assert_eq!(count(&mut app), 0);
+    app.world_mut().write_message(SimCommand::RandomMap {
+        density: 0.25,
+        seed: 3,
+        agents: 6,
+    });
+    frame(&mut app);
+    frame(&mut app);
+    assert_eq!(state(&app).sim().agent_count(), 6);
+    assert_eq!(count(&mut app), 6);
+    assert!(state(&app).sim().grid().wall_count() > 100);
+    // Clear walls (C) applies at the next tick.
+    key(&mut app, KeyCode::KeyC);
+    frame(&mut app);
+    assert_eq!(state(&app).sim().grid().wall_count(), 0);
+    // Spawn (A) adds the panel's number of agents at the next tick.
+    key(&mut app, KeyCode::KeyA);
+    frame(&mut app);
+    frame(&mut app);
+    assert_eq!(state(&app).sim().agent_count(), 6 + 8);
+    assert_eq!(count(&mut app), 14);
+}
+
+/// Replays a logged segment with the semantics of `gridwalk-cli simulate` and checks each
+/// tick's agents against what the game did.
+#[test]
+fn the_session_log_replays_the_game_tick_by_tick() {
+    use gridwalk_core::sim::{SimConfig, Simulation};
+    let mut app = app(
+        gridwalk::maps::random_grid(40, 30, 0.2, 11),
+        &gridwalk::maps::random_agents(
+            &gridwalk::maps::random_grid(40, 30, 0.2, 11),
+            5,
+            2,
+            gridwalk_core::Connectivity::Eight,
+            true,
+            &mut gridwalk::maps::rng(2),
+        ),
+    );
+    let mut history = Vec::new();
+    let snapshot = |app: &App| -> Vec<(Pos, AgentStatus)> {
+        state(app)
+            .sim()
+            .agents()
+            .map(|a| (a.pos, a.status))
+            .collect()
+    };
+    // The first update only starts the clocks.
+    frame(&mut app);
+    assert_eq!(ticks(&app), 0);
+    history.push(snapshot(&app));
+    let mut r = gridwalk::maps::rng(99);
+    for t in 0..40 {
+        // Random walls and erasures, and an agent now and then, through the messages.
+        for _ in 0..4 {
+            use rand::RngExt;
+            let p = Pos::new(r.random_range(0..40), r.random_range(0..30));
+            let terrain = if t % 3 == 0 {
+                Terrain::FREE
+            } else {
+                Terrain::Wall
+            };
+            app.world_mut().write_message(TileEdit { pos: p, terrain });
+        }
+        if t % 7 == 0 {
+            // On cells that were ground when the segment began, so it does not restart.
+            let base = state(&app).session().base().clone();
+            let s = gridwalk::maps::random_free_cell(&base, &mut r).unwrap();
+            let goal = gridwalk::maps::random_free_cell(&base, &mut r).unwrap();
+            app.world_mut()
+                .write_message(gridwalk::sim::SpawnAgent { start: s, goal });
+        }
+        frame(&mut app);
+        history.push(snapshot(&app));
+    }
+    assert_eq!(state(&app).session().reason(), "start", "one segment");
+    let scenario = state(&app).session().to_scenario();
+    assert!(scenario.validate("log").is_ok());
+    assert!(scenario.edits.len() > 10 && scenario.agents.len() > 5);
+    // The replay: tick 0 plans, each later tick adds, edits, plans and moves.
+    let config = SimConfig {
+        connectivity: scenario.connectivity,
+        heuristic: scenario.effective_heuristic(),
+        ..SimConfig::default()
+    };
+    let mut sim = Simulation::new(scenario.grid.clone(), config);
+    let last_tick = state(&app).next_tick() - 1;
+    assert_eq!(history.len() as u64 - 1, last_tick, "one tick per update");
+    for tick in 0..=last_tick {
+        for a in scenario.agents.iter().filter(|a| a.tick == tick) {
+            sim.add_agent(a.start, a.goal).unwrap();
+        }
+        for e in scenario.edits.iter().filter(|e| e.tick == tick) {
+            for &c in &e.cells {
+                sim.edit(c, e.set.terrain()).unwrap();
+            }
+        }
+        sim.replan();
+        if tick > 0 {
+            sim.advance();
+        }
+        let got: Vec<_> = sim.agents().map(|a| (a.pos, a.status)).collect();
+        // history[0] is after the initial plan; history[k] after the k-th tick.
+        assert_eq!(got, history[tick as usize], "tick {tick}");
+    }
+}
