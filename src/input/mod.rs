@@ -309,39 +309,64 @@ pub fn mouse_input(
         (MouseButton::Middle, brush.0),
         (MouseButton::Right, Terrain::FREE),
     ] {
-        if buttons.just_released(button) && stroke.button == Some(button) {
-            *stroke = Stroke::default();
-        }
         if buttons.just_pressed(button) && stroke.button.is_none() && !cursor.over_ui {
             stroke.button = Some(button);
             stroke.last = None;
         }
-        if stroke.button != Some(button) || !buttons.pressed(button) {
-            continue;
+        // A press and release within one frame (a quick click) still paints its cell.
+        let active = buttons.pressed(button)
+            || buttons.just_pressed(button)
+            || buttons.just_released(button);
+        if stroke.button == Some(button) && active {
+            paint(
+                &mut stroke,
+                &cursor,
+                terrain,
+                (w, h),
+                &mut preview,
+                &mut edits,
+                terrain_at,
+            );
         }
-        let Some(cell) = cursor.cell.filter(|_| !cursor.over_ui) else {
-            // Off the window or over the panel: the stroke resumes from where it comes back.
-            stroke.last = None;
+        if buttons.just_released(button) && stroke.button == Some(button) {
+            *stroke = Stroke::default();
+        }
+    }
+}
+
+/// Paints `terrain` from the stroke's last cell to the cursor's, skipping cells that already
+/// are (or are about to be) `terrain`.
+fn paint(
+    stroke: &mut Stroke,
+    cursor: &CursorTile,
+    terrain: Terrain,
+    (w, h): (u32, u32),
+    preview: &mut EditPreview,
+    edits: &mut MessageWriter<TileEdit>,
+    terrain_at: impl Fn(Pos, &EditPreview) -> Terrain,
+) {
+    let Some(cell) = cursor.cell.filter(|_| !cursor.over_ui) else {
+        // Off the window or over the panel: the stroke resumes from where it comes back.
+        stroke.last = None;
+        return;
+    };
+    if stroke.last == Some(cell) {
+        return;
+    }
+    let cells = match stroke.last {
+        Some(last) => line_cells(last, cell, MAX_STROKE).split_off(1),
+        None => vec![cell],
+    };
+    stroke.last = Some(cell);
+    for c in cells {
+        let Some(p) = cell_to_tile(c, w, h) else {
             continue;
         };
-        if stroke.last == Some(cell) {
+        if terrain_at(p, preview) == terrain {
             continue;
         }
-        let cells = match stroke.last {
-            Some(last) => line_cells(last, cell, MAX_STROKE).split_off(1),
-            None => vec![cell],
-        };
-        stroke.last = Some(cell);
-        for c in cells {
-            let Some(p) = cell_to_tile(c, w, h) else {
-                continue;
-            };
-            if terrain_at(p, &preview) == terrain {
-                continue;
-            }
-            preview.cells.insert(p, terrain);
-            edits.write(TileEdit { pos: p, terrain });
-        }
+        preview.cells.insert(p, terrain);
+        edits.write(TileEdit { pos: p, terrain });
     }
 }
 
