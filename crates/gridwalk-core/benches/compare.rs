@@ -8,6 +8,8 @@
 //! - any other word: run only the workloads whose key contains it (e.g. `one_shot`).
 //!
 //! Correctness is checked before anything is timed; a mismatch aborts with exit code 1.
+//! The Moving AI maps are read from `shared/movingai` beside the workspace (or from
+//! `GRIDWALK_MOVINGAI_DIR`); when they are missing, those problems are skipped with a note.
 //!
 //! To add a workload: write `fn my_workload(cfg: &Config) -> Result<Report, String>` that
 //! builds its problems, checks them, times them with [`time_interleaved`] (or
@@ -18,10 +20,15 @@ use std::hint::black_box;
 use std::path::{Path as FsPath, PathBuf};
 use std::time::{Duration, Instant};
 
+use gridwalk_core::check::matches_printed;
 use gridwalk_core::cost::{self, Cost};
+use gridwalk_core::format::movingai::{self, ScenProblem};
 use gridwalk_core::search::{Mode, SearchSpace};
-use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, Terrain};
+use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, SearchStats, Terrain};
 use serde_json::{Map, Value, json};
+
+#[path = "workloads/incremental.rs"]
+mod incremental;
 
 // ---------------------------------------------------------------------------------------------
 // Harness
@@ -50,10 +57,28 @@ struct Workload {
 }
 
 /// Every workload, in the order they run and print.
-const WORKLOADS: &[Workload] = &[Workload {
-    key: "one_shot_astar",
-    run: one_shot_astar,
-}];
+const WORKLOADS: &[Workload] = &[
+    Workload {
+        key: "one_shot_astar",
+        run: one_shot_astar,
+    },
+    Workload {
+        key: "repair_vs_replan",
+        run: incremental::repair_vs_replan,
+    },
+    Workload {
+        key: "shared_goals",
+        run: incremental::shared_goals,
+    },
+    Workload {
+        key: "queues",
+        run: incremental::queue_table,
+    },
+    Workload {
+        key: "scale",
+        run: incremental::scale,
+    },
+];
 
 /// Timings of one series: one sample per problem (or per run).
 #[derive(Clone, Debug, Default)]
@@ -62,7 +87,8 @@ struct Samples {
 }
 
 impl Samples {
-    /// Times `reps` runs of `f` and keeps one sample per run.
+    /// Times `reps` runs of `f` and keeps one sample per run (for workloads timed as whole
+    /// runs, such as a sequence of repairs, rather than problem by problem).
     #[allow(dead_code)]
     fn from_runs(reps: usize, mut f: impl FnMut()) -> Samples {
         let samples = (0..reps)
@@ -119,9 +145,19 @@ struct Series {
     expansions: Option<u64>,
 }
 
+impl Series {
+    fn new(name: impl Into<String>, samples: Samples, expansions: Option<u64>) -> Series {
+        Series {
+            name: name.into(),
+            samples,
+            expansions,
+        }
+    }
+}
+
 /// Which way a ratio should go.
 #[derive(Clone, Copy, Debug)]
-#[allow(dead_code)]
+#[allow(dead_code)] // AtLeast is for workloads to come (e.g. repair speed-ups).
 enum Goal {
     AtMost(f64),
     AtLeast(f64),
@@ -163,6 +199,9 @@ struct Report {
     ratios: Vec<Ratio>,
     /// Free remarks: skipped inputs, correctness checks passed, ...
     notes: Vec<String>,
+    /// Further totals of a series, for the JSON output only: (series, name, value), e.g.
+    /// `("gridwalk (lak304d)", "sift_moves", n)`. Added with [`Report::counter`].
+    counters: Vec<(String, &'static str, u64)>,
 }
 
 impl Report {
@@ -172,25 +211,46 @@ impl Report {
             series: Vec::new(),
             ratios: Vec::new(),
             notes: Vec::new(),
+            counters: Vec::new(),
         }
     }
 
-    /// Adds the ratio of two series' total times, `num / den`, shown on `num`'s row.
-    fn total_ratio(&mut self, name: &str, num: &str, den: &str, goal: Option<Goal>) {
-        let total = |n: &str| {
-            self.series
-                .iter()
-                .find(|s| s.name == n)
-                .map(|s| s.samples.total().as_secs_f64())
-                .unwrap_or_else(|| panic!("no series named {n}"))
-        };
-        let value = total(num) / total(den);
+    /// Records a further total of series `series` (shown in the JSON output only).
+    fn counter(&mut self, series: &str, name: &'static str, value: u64) {
+        self.counters.push((series.to_owned(), name, value));
+    }
+
+    /// The series called `name`.
+    fn series(&self, name: &str) -> &Series {
+        self.series
+            .iter()
+            .find(|s| s.name == name)
+            .unwrap_or_else(|| panic!("no series named {name}"))
+    }
+
+    /// Adds a ratio computed by the workload, shown on the row of series `on`.
+    fn ratio(&mut self, name: &str, value: f64, on: &str, goal: Option<Goal>) {
         self.ratios.push(Ratio {
             name: name.to_owned(),
             value,
             goal,
-            series: num.to_owned(),
+            series: on.to_owned(),
         });
+    }
+
+    /// Adds the ratio of two series' total times, `num / den`, shown on `num`'s row.
+    fn total_ratio(&mut self, name: &str, num: &str, den: &str, goal: Option<Goal>) {
+        let total = |n: &str| self.series(n).samples.total().as_secs_f64();
+        let value = total(num) / total(den);
+        self.ratio(name, value, num, goal);
+    }
+
+    /// Adds the ratio of two series' median times, `num / den`, shown on `num`'s row.
+    #[allow(dead_code)]
+    fn median_ratio(&mut self, name: &str, num: &str, den: &str, goal: Option<Goal>) {
+        let median = |n: &str| self.series(n).samples.median().as_secs_f64();
+        let value = median(num) / median(den);
+        self.ratio(name, value, num, goal);
     }
 }
 
@@ -283,10 +343,12 @@ fn markdown(reports: &[(&str, Report)]) -> String {
             );
         }
     }
-    for (_, r) in reports {
-        for n in &r.notes {
-            let _ = writeln!(out, "\n- {}: {n}", r.title);
-        }
+    let notes: Vec<String> = reports
+        .iter()
+        .flat_map(|(_, r)| r.notes.iter().map(move |n| format!("- {}: {n}", r.title)))
+        .collect();
+    if !notes.is_empty() {
+        let _ = writeln!(out, "\n{}", notes.join("\n"));
     }
     out
 }
@@ -299,16 +361,19 @@ fn to_json(cfg: &Config, reports: &[(&str, Report)]) -> Value {
             .series
             .iter()
             .map(|s| {
-                (
-                    s.name.clone(),
-                    json!({
+                (s.name.clone(), {
+                    let mut v = json!({
                         "problems": s.samples.len(),
                         "median_us": us(s.samples.median()),
                         "p95_us": us(s.samples.p95()),
                         "total_us": us(s.samples.total()),
                         "expansions": s.expansions,
-                    }),
-                )
+                    });
+                    for (_, k, n) in r.counters.iter().filter(|c| c.0 == s.name) {
+                        v[*k] = json!(n);
+                    }
+                    v
+                })
             })
             .collect();
         let ratios: Map<String, Value> = r
@@ -363,11 +428,20 @@ fn main() {
         quick,
         reps: if quick { 1 } else { 3 },
     };
+    let chosen: Vec<&Workload> = WORKLOADS
+        .iter()
+        .filter(|w| filters.is_empty() || filters.iter().any(|f| w.key.contains(f.as_str())))
+        .collect();
+    if chosen.is_empty() {
+        let keys: Vec<&str> = WORKLOADS.iter().map(|w| w.key).collect();
+        eprintln!(
+            "no workload matches {filters:?}; the workloads are: {}",
+            keys.join(", ")
+        );
+        std::process::exit(2);
+    }
     let mut reports = Vec::new();
-    for w in WORKLOADS {
-        if !filters.is_empty() && !filters.iter().any(|f| w.key.contains(f.as_str())) {
-            continue;
-        }
+    for w in chosen {
         eprintln!("running {} ...", w.key);
         let t = Instant::now();
         match (w.run)(&cfg) {
@@ -468,109 +542,21 @@ fn random_reachable_pairs(grid: &Grid, n: usize, rng: &mut Rng) -> Vec<(Pos, Pos
     pairs
 }
 
-/// Where the shared Moving AI files are: `shared/movingai` beside the workspace.
+/// Where the shared Moving AI files are: `shared/movingai` beside the workspace, or the
+/// folder named by the environment variable `GRIDWALK_MOVINGAI_DIR`.
 fn movingai_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/movingai")
+    match std::env::var_os("GRIDWALK_MOVINGAI_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/movingai"),
+    }
 }
 
-/// A Moving AI `.map`: `.` and `G` are ground, everything else a wall. Minimal on purpose.
-fn parse_movingai_map(text: &str) -> Result<Grid, String> {
-    let mut lines = text.lines();
-    let (mut width, mut height) = (None, None);
-    for line in lines.by_ref() {
-        let mut words = line.split_whitespace();
-        match (words.next(), words.next()) {
-            (Some("type"), _) => {}
-            (Some("height"), Some(h)) => height = h.parse::<u32>().ok(),
-            (Some("width"), Some(w)) => width = w.parse::<u32>().ok(),
-            (Some("map"), None) => break,
-            _ => return Err(format!("unexpected header line {line:?}")),
-        }
-    }
-    let (w, h) = width
-        .zip(height)
-        .ok_or("missing width or height in the header")?;
-    let mut grid = Grid::new(w, h).map_err(|e| e.to_string())?;
-    for y in 0..h {
-        let row = lines.next().ok_or(format!("map ends before row {y}"))?;
-        let row = row.trim_end_matches('\r').as_bytes();
-        if row.len() < w as usize {
-            return Err(format!("row {y} has {} cells, not {w}", row.len()));
-        }
-        for (x, &c) in row.iter().take(w as usize).enumerate() {
-            if c != b'.' && c != b'G' {
-                grid.set(Pos::new(x as u32, y), Terrain::Wall)
-                    .map_err(|e| e.to_string())?;
-            }
-        }
-    }
-    Ok(grid)
-}
-
-/// One problem of a `.scen` file.
-#[derive(Clone, Copy, Debug)]
-struct ScenProblem {
-    start: Pos,
-    goal: Pos,
-    optimal: f64,
-}
-
-/// A Moving AI `.scen` (version 1): `bucket map width height sx sy gx gy optimal` per line.
-fn parse_movingai_scen(text: &str, grid: &Grid) -> Result<Vec<ScenProblem>, String> {
-    let mut lines = text.lines();
-    match lines.next().map(str::trim) {
-        Some("version 1") | Some("version 1.0") => {}
-        other => return Err(format!("expected `version 1`, found {other:?}")),
-    }
-    let mut out = Vec::new();
-    for (n, line) in lines.enumerate() {
-        let f: Vec<&str> = line.split_whitespace().collect();
-        if f.is_empty() {
-            continue;
-        }
-        if f.len() != 9 {
-            return Err(format!("line {}: {} fields, not 9", n + 2, f.len()));
-        }
-        let num = |i: usize| {
-            f[i].parse::<u32>()
-                .map_err(|e| format!("line {}: field {}: {e}", n + 2, i + 1))
-        };
-        if (num(2)?, num(3)?) != (grid.width(), grid.height()) {
-            return Err(format!("line {}: size differs from the map", n + 2));
-        }
-        let optimal = f[8]
-            .parse::<f64>()
-            .map_err(|e| format!("line {}: optimal length: {e}", n + 2))?;
-        out.push(ScenProblem {
-            start: Pos::new(num(4)?, num(5)?),
-            goal: Pos::new(num(6)?, num(7)?),
-            optimal,
-        });
-    }
-    Ok(out)
-}
-
-/// Loads `name.map` and `name.map.scen` from `dir`.
 fn load_movingai(dir: &FsPath, name: &str) -> Result<(Grid, Vec<ScenProblem>), String> {
-    let read =
-        |file: String| std::fs::read_to_string(dir.join(&file)).map_err(|e| format!("{file}: {e}"));
-    let grid = parse_movingai_map(&read(format!("{name}.map"))?)
-        .map_err(|e| format!("{name}.map: {e}"))?;
-    let scen = parse_movingai_scen(&read(format!("{name}.map.scen"))?, &grid)
-        .map_err(|e| format!("{name}.map.scen: {e}"))?;
+    let grid = movingai::load_map(&dir.join(format!("{name}.map"))).map_err(|e| e.to_string())?;
+    let scen =
+        movingai::load_scen(&dir.join(format!("{name}.map.scen"))).map_err(|e| e.to_string())?;
+    movingai::check_scen(&scen, &grid, &format!("{name}.map.scen")).map_err(|e| e.to_string())?;
     Ok((grid, scen))
-}
-
-/// Whether `cost` agrees with `optimal`, a length printed to 6 significant digits: within half
-/// a unit of the last printed digit, plus the cost model's own error. `DIAGONAL` is √2 rounded
-/// up by less than 10⁻⁷ relative, which can push an exact length sitting on a rounding
-/// boundary (e.g. 6 + 11√2 = 21.556349…, printed 21.5563) just over it (21.5563502).
-fn matches_6_digits(cost: f64, optimal: f64) -> bool {
-    if optimal == 0.0 {
-        return cost == 0.0;
-    }
-    let unit = 10f64.powi(optimal.abs().log10().floor() as i32 - 5);
-    (cost - optimal).abs() <= 0.5 * unit + 1e-7 * cost.abs()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -674,6 +660,7 @@ fn one_shot_astar(cfg: &Config) -> Result<Report, String> {
         // Correctness first: identical costs, and the scenario's lengths where known.
         let mut expansions = 0u64;
         let mut peer_expansions = 0u64;
+        let mut work = SearchStats::default();
         for (i, &(s, t)) in set.pairs.iter().enumerate() {
             let ours = space
                 .search(
@@ -687,6 +674,7 @@ fn one_shot_astar(cfg: &Config) -> Result<Report, String> {
                 )
                 .map_err(|e| format!("{}: problem {i}: {e}", set.name))?;
             expansions += ours.stats.expanded;
+            work += ours.stats;
             let ours = ours.path.map(|p| p.cost);
             let peer = peer_astar(&set.grid, s, t, Some(&mut peer_expansions)).map(|r| r.1);
             if ours != peer {
@@ -703,7 +691,7 @@ fn one_shot_astar(cfg: &Config) -> Result<Report, String> {
                         set.name, opt[i]
                     )
                 })?;
-                if !matches_6_digits(got, opt[i]) {
+                if !matches_printed(got, opt[i]) {
                     return Err(format!(
                         "{}: problem {i} {s}→{t}: gridwalk A* cost {got:.6} but the scenario's optimal length is {}",
                         set.name, opt[i]
@@ -741,32 +729,29 @@ fn one_shot_astar(cfg: &Config) -> Result<Report, String> {
             format!("gridwalk ({})", set.name),
             format!("pathfinding ({})", set.name),
         );
-        report.series.push(Series {
-            name: ours_name.clone(),
-            samples: our_samples,
-            expansions: Some(expansions),
-        });
-        report.series.push(Series {
-            name: peer_name.clone(),
-            samples: peer_samples,
-            expansions: Some(peer_expansions),
-        });
+        let ours_series = Series::new(&ours_name, our_samples, Some(expansions));
+        report.counter(&ours_name, "pushes", work.pushes);
+        report.counter(&ours_name, "pops", work.pops);
+        report.counter(&ours_name, "updates", work.updates);
+        report.counter(&ours_name, "sift_moves", work.sift_moves);
+        report.series.push(ours_series);
+        report
+            .series
+            .push(Series::new(&peer_name, peer_samples, Some(peer_expansions)));
         let key = format!(
             "astar_vs_peer_{}",
             set.name.split(' ').next().unwrap_or(&set.name)
         );
         report.total_ratio(&key, &ours_name, &peer_name, None);
     }
-    report.series.push(Series {
-        name: "gridwalk (all)".to_owned(),
-        samples: all_ours,
-        expansions: Some(all_exp),
-    });
-    report.series.push(Series {
-        name: "pathfinding (all)".to_owned(),
-        samples: all_peer,
-        expansions: Some(all_peer_exp),
-    });
+    report
+        .series
+        .push(Series::new("gridwalk (all)", all_ours, Some(all_exp)));
+    report.series.push(Series::new(
+        "pathfinding (all)",
+        all_peer,
+        Some(all_peer_exp),
+    ));
     report.total_ratio(
         "astar_vs_peer",
         "gridwalk (all)",

@@ -268,14 +268,29 @@ impl Grid {
         conn: Connectivity,
         mut f: impl FnMut(usize, Cost),
     ) {
+        self.for_each_neighbor_xy(idx, conn, |n, _, _, c| f(n, c));
+    }
+
+    /// [`for_each_neighbor`](Self::for_each_neighbor), also passing each neighbour's column and
+    /// row: `f(neighbour, x, y, cost)`, in the same order. Saves the caller a division per
+    /// neighbour when it needs positions (a heuristic, say).
+    #[inline]
+    pub fn for_each_neighbor_xy(
+        &self,
+        idx: usize,
+        conn: Connectivity,
+        mut f: impl FnMut(usize, u32, u32, Cost),
+    ) {
         let here = self.cells[idx];
         if here == 0 {
             return;
         }
         let w = self.width as i32;
         let h = self.height as i32;
-        let x = (idx % self.width as usize) as i32;
-        let y = (idx / self.width as usize) as i32;
+        // A grid has at most MAX_CELLS (2^26) cells, so 32-bit arithmetic is exact here and
+        // its division is much cheaper than the 64-bit one.
+        let x = (idx as u32 % self.width) as i32;
+        let y = (idx as u32 / self.width) as i32;
         // Passability of the four orthogonal neighbours, reused by the diagonal rule.
         let mut open = [false; 4];
         for d in 0..4 {
@@ -287,7 +302,7 @@ impl Grid {
             let wn = self.cells[n];
             if wn != 0 {
                 open[d] = true;
-                f(n, step_cost(false, here, wn));
+                f(n, nx as u32, ny as u32, step_cost(false, here, wn));
             }
         }
         if conn == Connectivity::Four {
@@ -300,10 +315,11 @@ impl Grid {
                 continue;
             }
             let d = 4 + k;
-            let n = ((y + DY[d]) * w + x + DX[d]) as usize;
+            let (nx, ny) = (x + DX[d], y + DY[d]);
+            let n = (ny * w + nx) as usize;
             let wn = self.cells[n];
             if wn != 0 {
-                f(n, step_cost(true, here, wn));
+                f(n, nx as u32, ny as u32, step_cost(true, here, wn));
             }
         }
     }
@@ -390,6 +406,22 @@ mod tests {
         assert_eq!(n[3].1, 2 * DIAGONAL);
         assert_eq!(n[0].1, COST_ONE);
         assert_eq!(neighbors(&g, Pos::new(1, 1), Connectivity::Four).len(), 3);
+    }
+
+    #[test]
+    fn neighbour_positions_match_their_indices() {
+        let mut g = Grid::new(5, 4).unwrap();
+        g.set(Pos::new(2, 1), Terrain::Wall).unwrap();
+        for idx in 0..g.len() {
+            let mut plain = Vec::new();
+            g.for_each_neighbor(idx, Connectivity::Eight, |n, c| plain.push((n, c)));
+            let mut with_xy = Vec::new();
+            g.for_each_neighbor_xy(idx, Connectivity::Eight, |n, x, y, c| {
+                assert_eq!(g.pos(n), Pos::new(x, y));
+                with_xy.push((n, c));
+            });
+            assert_eq!(plain, with_xy);
+        }
     }
 
     #[test]

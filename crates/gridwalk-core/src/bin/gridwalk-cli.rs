@@ -7,7 +7,7 @@
 //! Bad input prints `file:line: problem` on stderr and exits with code 2.
 
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -71,8 +71,17 @@ fn main() -> ExitCode {
     }
 }
 
-fn simulate(file: &PathBuf, algo: Algorithm, ticks: Option<u64>) -> Result<ExitCode, String> {
+fn simulate(file: &Path, algo: Algorithm, ticks: Option<u64>) -> Result<ExitCode, String> {
     let scenario = Scenario::load(file).map_err(|e| e.to_string())?;
+    let heuristic = scenario.effective_heuristic();
+    if !heuristic.is_admissible(scenario.connectivity) {
+        eprintln!(
+            "gridwalk-cli: warning: {}: the {} heuristic overestimates with {:?} moves; paths may not be optimal",
+            file.display(),
+            heuristic.name(),
+            scenario.connectivity
+        );
+    }
     let names: Vec<String> = scenario
         .agents
         .iter()
@@ -115,7 +124,7 @@ fn simulate(file: &PathBuf, algo: Algorithm, ticks: Option<u64>) -> Result<ExitC
     Ok(ExitCode::SUCCESS)
 }
 
-fn movingai(map: &PathBuf, scen: &PathBuf, algo: Algorithm) -> Result<ExitCode, String> {
+fn movingai(map: &Path, scen: &Path, algo: Algorithm) -> Result<ExitCode, String> {
     let grid = load_map(map).map_err(|e| e.to_string())?;
     let problems = load_scen(scen).map_err(|e| e.to_string())?;
     for p in &problems {

@@ -1,7 +1,7 @@
 //! The default queue: a binary heap with a handle per cell, so decrease-key, increase-key and
 //! remove are O(log n) and nothing stale is ever left in it.
 
-use super::CellQueue;
+use super::{CellQueue, less};
 use crate::stats::SearchStats;
 
 const NONE: u32 = u32::MAX;
@@ -15,54 +15,57 @@ pub struct IndexedHeap<K> {
 }
 
 impl<K: Ord + Copy> IndexedHeap<K> {
-    #[inline]
-    fn place(&mut self, i: usize, item: (K, u32)) {
-        self.slot[item.1 as usize] = i as u32;
-        self.heap[i] = item;
-    }
-
     /// Moves the item at `i` up to its place.
     #[inline]
     fn sift_up(&mut self, mut i: usize) {
-        let item = self.heap[i];
+        let heap = &mut self.heap[..];
+        let slot = &mut self.slot[..];
+        let item = heap[i];
+        let mut moves = 0;
         while i > 0 {
             let parent = (i - 1) / 2;
-            if self.heap[parent] <= item {
+            let p = heap[parent];
+            if !less(&item, &p) {
                 break;
             }
-            let p = self.heap[parent];
-            self.place(i, p);
-            self.stats.sift_moves += 1;
+            heap[i] = p;
+            slot[p.1 as usize] = i as u32;
+            moves += 1;
             i = parent;
         }
-        self.place(i, item);
+        heap[i] = item;
+        slot[item.1 as usize] = i as u32;
+        self.stats.sift_moves += moves;
     }
 
     /// Moves the item at `i` down to its place.
     #[inline]
     fn sift_down(&mut self, mut i: usize) {
-        let n = self.heap.len();
-        let item = self.heap[i];
+        let heap = &mut self.heap[..];
+        let slot = &mut self.slot[..];
+        let n = heap.len();
+        let item = heap[i];
+        let mut moves = 0;
         loop {
             let l = 2 * i + 1;
             if l >= n {
                 break;
             }
             let r = l + 1;
-            let c = if r < n && self.heap[r] < self.heap[l] {
-                r
-            } else {
-                l
-            };
-            if item <= self.heap[c] {
+            // Arithmetic rather than a branch: which child is smaller is a coin toss.
+            let c = l + (r < n && less(&heap[r], &heap[l])) as usize;
+            let child = heap[c];
+            if !less(&child, &item) {
                 break;
             }
-            let child = self.heap[c];
-            self.place(i, child);
-            self.stats.sift_moves += 1;
+            heap[i] = child;
+            slot[child.1 as usize] = i as u32;
+            moves += 1;
             i = c;
         }
-        self.place(i, item);
+        heap[i] = item;
+        slot[item.1 as usize] = i as u32;
+        self.stats.sift_moves += moves;
     }
 
     /// Removes the item at heap index `i` and restores order.
@@ -71,8 +74,8 @@ impl<K: Ord + Copy> IndexedHeap<K> {
         self.slot[item.1 as usize] = NONE;
         let last = self.heap.pop().expect("take on a non-empty heap");
         if i < self.heap.len() {
-            self.place(i, last);
-            if last < item {
+            self.heap[i] = last;
+            if less(&last, &item) {
                 self.sift_up(i);
             } else {
                 self.sift_down(i);

@@ -13,6 +13,14 @@ pub use sorted_list::SortedList;
 
 use crate::stats::SearchStats;
 
+/// `a < b` for heap entries: by key, then by cell, the order every queue pops in. The
+/// non-short-circuit `|` and `&` let it compile without branches, which matters in the sift
+/// loops, where the outcome of a comparison is a coin toss.
+#[inline(always)]
+pub(crate) fn less<K: Ord>(a: &(K, u32), b: &(K, u32)) -> bool {
+    (a.0 < b.0) | ((a.0 == b.0) & (a.1 < b.1))
+}
+
 /// A min-priority queue over cell indices `0..capacity`, each queued at most once.
 ///
 /// Ties between equal keys are broken by the smaller cell index, so every implementation pops

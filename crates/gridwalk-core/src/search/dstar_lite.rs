@@ -25,8 +25,8 @@
 //!   termination condition of LPA*/D* Lite, whose proof uses only that the heuristic is
 //!   consistent and 0 at that start, so every start's `g` is exact and descending `c + g`
 //!   from it yields an optimal path. The check over all starts runs once per batch of
-//!   expansions (the loop runs while the top key is at most the largest start key), not once
-//!   per expansion.
+//!   expansions (a batch runs while the top key is at most the largest start key and ends
+//!   early when a start is expanded), not once per expansion.
 //!
 //! Adding, removing or moving agents changes `S` and therefore `km`; it never restarts the
 //! search, and other goals' planners are untouched.
@@ -115,6 +115,8 @@ pub struct DStarLite<Q: CellQueue<Key> = IndexedHeap<Key>> {
     km: Cost,
     bounds: Option<Bounds>,
     starts: Vec<usize>,
+    /// Whether each cell is a start: expanding one ends a batch so the starts are checked.
+    is_start: Vec<bool>,
     expanded: Vec<u32>,
 }
 
@@ -151,6 +153,7 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
             km: 0,
             bounds: None,
             starts: Vec::new(),
+            is_start: vec![false; n],
             expanded: Vec::new(),
         };
         planner.rhs[goal] = 0;
@@ -296,8 +299,14 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
     }
 
     fn set_starts(&mut self, grid: &Grid, starts: &[usize]) {
+        for &s in &self.starts {
+            self.is_start[s] = false;
+        }
         self.starts.clear();
         self.starts.extend_from_slice(starts);
+        for &s in starts {
+            self.is_start[s] = true;
+        }
         // With no agent left, keep the old box: shrinking to "no box" could break the keys.
         let Some(new) = Bounds::of(grid, starts) else {
             return;
@@ -328,21 +337,22 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
         self.expanded.clear();
         let before = self.queue.stats();
         let mut stats = SearchStats::default();
-        loop {
-            let Some((top, _)) = self.queue.top() else {
-                break;
-            };
+        while let Some((top, _)) = self.queue.top() {
             let (settled, kmax) = self.starts_settled(top);
             if settled {
                 break;
             }
-            // Expand in a batch while the top key is not above the largest start key, then
-            // check the starts again (a start's key may have risen meanwhile).
+            // Expand in a batch while the top key is not above the largest start key and no
+            // start has been expanded, then check the starts again: a start settles either
+            // when the top key passes its key or when it is expanded.
             while let Some((k_old, u)) = self.queue.top() {
                 if k_old > kmax {
                     break;
                 }
                 self.expand(grid, u as usize, k_old, &mut stats);
+                if self.is_start[u as usize] {
+                    break;
+                }
             }
         }
         let after = self.queue.stats();
@@ -379,5 +389,6 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
             + self.queue.memory_bytes()
             + self.expanded.capacity() * 4
             + self.starts.capacity() * std::mem::size_of::<usize>()
+            + self.is_start.capacity()
     }
 }

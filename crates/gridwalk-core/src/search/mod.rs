@@ -5,3 +5,4 @@ pub mod dstar;
 pub mod dstar_lite;
 
 pub use best_first::{Mode, SearchResult, SearchSpace, TraceEvent, astar, dijkstra, greedy};
+pub use dstar::DStar;

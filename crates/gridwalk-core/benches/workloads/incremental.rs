@@ -1,0 +1,547 @@
+//! Workloads 2, 3, 4 and 6: repair against replanning, shared goals, the queue table, and
+//! scale. Included by `compare.rs`, whose harness types they use.
+
+use std::time::{Duration, Instant};
+
+use gridwalk_core::cost::INFINITY;
+use gridwalk_core::planner::GoalPlanner;
+use gridwalk_core::queue::{CellQueue, IndexedHeap, LazyHeap, SortedList};
+use gridwalk_core::search::dstar::DStar;
+use gridwalk_core::search::dstar_lite::{DStarLite, Key};
+use gridwalk_core::search::{Mode, SearchSpace};
+use gridwalk_core::sim::{AgentStatus, SimConfig, Simulation};
+use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
+
+use super::{
+    Config, Goal, Report, Rng, Samples, Series, components, load_movingai, movingai_dir,
+    random_grid,
+};
+
+const CONN: Connectivity = Connectivity::Eight;
+const H: Heuristic = Heuristic::Octile;
+
+/// One agent walking from `start` to `goal` while walls land on its path: the event stream
+/// shared by workloads 2, 4 and 6. Each tick is one edit, then every planner repairs.
+struct Walk {
+    grid: Grid,
+    rng: Rng,
+    /// Cells of the largest component: where episodes start and end.
+    open: Vec<usize>,
+    start: Pos,
+    goal: Pos,
+    agent: Pos,
+    walls: Vec<Pos>,
+}
+
+impl Walk {
+    fn new(grid: Grid, seed: u64) -> Walk {
+        let comp = components(&grid, CONN);
+        let mut sizes = std::collections::HashMap::new();
+        for &c in comp.iter().filter(|&&c| c != u32::MAX) {
+            *sizes.entry(c).or_insert(0usize) += 1;
+        }
+        let (&big, _) = sizes
+            .iter()
+            .max_by_key(|&(c, n)| (*n, *c))
+            .expect("some ground");
+        let open = (0..grid.len()).filter(|&i| comp[i] == big).collect();
+        let mut w = Walk {
+            grid,
+            rng: Rng(seed),
+            open,
+            start: Pos::new(0, 0),
+            goal: Pos::new(0, 0),
+            agent: Pos::new(0, 0),
+            walls: Vec::new(),
+        };
+        w.new_episode();
+        w
+    }
+
+    /// A fresh far pair: the start in the left fifth, the goal in the right fifth.
+    fn new_episode(&mut self) {
+        for &p in &self.walls {
+            self.grid.set(p, Terrain::FREE).expect("on the grid");
+        }
+        self.walls.clear();
+        let w = self.grid.width();
+        let pick = |rng: &mut Rng, open: &[usize], grid: &Grid, left: bool| loop {
+            let p = grid.pos(open[rng.below(open.len() as u64) as usize]);
+            if (left && p.x < w / 5) || (!left && p.x >= w - w / 5) {
+                return p;
+            }
+        };
+        self.start = pick(&mut self.rng, &self.open, &self.grid, true);
+        self.goal = pick(&mut self.rng, &self.open, &self.grid, false);
+        self.agent = self.start;
+    }
+
+    /// The tick's edit: a wall on a random cell of `path` ahead of the agent (two thirds of
+    /// the time), or the removal of an earlier wall. Returns the changed cell.
+    fn edit(&mut self, path: &[Pos]) -> Option<usize> {
+        let remove = !self.walls.is_empty() && (path.len() < 3 || self.rng.chance(1.0 / 3.0));
+        let (p, t) = if remove {
+            let i = self.rng.below(self.walls.len() as u64) as usize;
+            (self.walls.swap_remove(i), Terrain::FREE)
+        } else {
+            if path.len() < 3 {
+                return None;
+            }
+            // Never the agent's cell (path[0]) nor the goal (last).
+            let i = 1 + self.rng.below(path.len() as u64 - 2) as usize;
+            self.walls.push(path[i]);
+            (path[i], Terrain::Wall)
+        };
+        self.grid.set(p, t).expect("on the grid");
+        Some(self.grid.index(p).expect("on the grid"))
+    }
+}
+
+/// A planner under test in a walk: named, timed, and counted.
+struct Runner<'a> {
+    name: String,
+    planner: Box<dyn GoalPlanner + 'a>,
+    times: Vec<Duration>,
+    expanded: u64,
+}
+
+fn runner(name: &str, planner: Box<dyn GoalPlanner>) -> Runner<'static> {
+    Runner {
+        name: name.to_owned(),
+        planner,
+        times: Vec::new(),
+        expanded: 0,
+    }
+}
+
+/// Plays `ticks` ticks of a walk. Every tick: one edit on the first runner's path, then each
+/// runner repairs (timed, their order alternating), then, when `astar` is set, our A* plans
+/// from scratch (timed). All costs must agree with the first runner's. The agent then steps
+/// along the first runner's path; a finished or cut-off episode starts a new one (untimed).
+fn walk(
+    walk: &mut Walk,
+    ticks: usize,
+    make: &dyn Fn(&Grid, Pos) -> Vec<Runner<'static>>,
+    astar: bool,
+) -> Result<(Vec<Runner<'static>>, Series, Vec<usize>), String> {
+    let mut space = SearchSpace::new();
+    let mut astar_times = Vec::new();
+    let mut astar_expanded = 0;
+    let mut runners: Vec<Runner> = Vec::new();
+    let mut fresh = true;
+    let mut memory = Vec::new();
+    let mut tick = 0;
+    while tick < ticks {
+        if fresh {
+            walk.new_episode();
+            runners = make(&walk.grid, walk.goal)
+                .into_iter()
+                .zip(
+                    std::mem::take(&mut runners)
+                        .into_iter()
+                        .map(Some)
+                        .chain(std::iter::repeat_with(|| None)),
+                )
+                .map(|(mut new, old)| {
+                    if let Some(old) = old {
+                        new.times = old.times;
+                        new.expanded = old.expanded;
+                    }
+                    new
+                })
+                .collect();
+            let s = walk.grid.index(walk.agent).expect("on the grid");
+            for r in &mut runners {
+                r.planner.set_starts(&walk.grid, &[s]);
+                r.planner.compute(&walk.grid);
+            }
+            fresh = false;
+        }
+        let s = walk.grid.index(walk.agent).expect("on the grid");
+        let path = runners[0]
+            .planner
+            .path(&walk.grid, s)
+            .map(|p| p.cells)
+            .unwrap_or_default();
+        let changed: Vec<usize> = walk.edit(&path).into_iter().collect();
+        let n = runners.len();
+        for j in 0..n {
+            let r = &mut runners[if tick % 2 == 0 { j } else { n - 1 - j }];
+            let t = Instant::now();
+            r.planner.set_starts(&walk.grid, &[s]);
+            r.planner.cells_changed(&walk.grid, &changed);
+            let st = r.planner.compute(&walk.grid);
+            r.times.push(t.elapsed());
+            r.expanded += st.expanded;
+        }
+        let cost = runners[0].planner.cost_to_goal(s);
+        for r in &runners[1..] {
+            if r.planner.cost_to_goal(s) != cost {
+                return Err(format!(
+                    "tick {tick}: {} cost {} differs from {} cost {cost}",
+                    r.name,
+                    r.planner.cost_to_goal(s),
+                    runners[0].name
+                ));
+            }
+        }
+        if astar {
+            let t = Instant::now();
+            let res = space
+                .search(
+                    &walk.grid,
+                    walk.agent,
+                    walk.goal,
+                    Mode::AStar,
+                    CONN,
+                    H,
+                    None,
+                )
+                .map_err(|e| e.to_string())?;
+            astar_times.push(t.elapsed());
+            astar_expanded += res.stats.expanded;
+            let c = res.path.map_or(INFINITY, |p| p.cost);
+            if c != cost {
+                return Err(format!(
+                    "tick {tick}: A* cost {c} differs from {} cost {cost}",
+                    runners[0].name
+                ));
+            }
+        }
+        tick += 1;
+        memory.push(runners[0].planner.memory_bytes());
+        match runners[0].planner.next_step(&walk.grid, s) {
+            Some(next) => {
+                walk.agent = walk.grid.pos(next);
+                if walk.agent == walk.goal {
+                    fresh = true;
+                }
+            }
+            None => fresh = true,
+        }
+    }
+    let astar_series = Series::new(
+        "A* from scratch".to_owned(),
+        Samples {
+            samples: astar_times,
+        },
+        Some(astar_expanded),
+    );
+    Ok((runners, astar_series, memory))
+}
+
+fn series(r: &Runner) -> Series {
+    Series::new(
+        r.name.clone(),
+        Samples {
+            samples: r.times.clone(),
+        },
+        Some(r.expanded),
+    )
+}
+
+/// The ratio of two series' total expansions, `num / den`, shown on `num`'s row.
+fn expansion_ratio(report: &mut Report, name: &str, num: &str, den: &str) {
+    let e = |n: &str| report.series(n).expansions.unwrap_or(0) as f64;
+    let value = e(num) / e(den).max(1.0);
+    report.ratio(name, value, num, None);
+}
+
+/// Workload 2: D* Lite's and D*'s repairs against our A* from scratch, an agent crossing a
+/// 110×100 map with 20 % walls while walls land on its path or are removed.
+pub fn repair_vs_replan(cfg: &Config) -> Result<Report, String> {
+    let ticks = cfg.pick(2000, 200);
+    let mut rng = Rng(2);
+    let grid = random_grid(110, 100, 0.2, &mut rng);
+    let mut w = Walk::new(grid, 3);
+    let make = |g: &Grid, goal: Pos| {
+        vec![
+            runner(
+                "D* Lite repair",
+                Box::new(DStarLite::new(g, goal, CONN, H).expect("goal on map")),
+            ),
+            runner(
+                "D* repair",
+                Box::new(DStar::new(g, goal, CONN).expect("goal on map")),
+            ),
+        ]
+    };
+    let (runners, astar, _) = walk(&mut w, ticks, &make, true)?;
+    let mut report = Report::new("repair vs replan (110×100, 20 % walls)");
+    for r in &runners {
+        report.series.push(series(r));
+    }
+    report.series.push(astar);
+    report.median_ratio(
+        "dlite_vs_astar",
+        "D* Lite repair",
+        "A* from scratch",
+        Some(Goal::AtMost(0.1)),
+    );
+    expansion_ratio(
+        &mut report,
+        "dlite_vs_astar_expansions",
+        "D* Lite repair",
+        "A* from scratch",
+    );
+    report.median_ratio("dstar_vs_astar", "D* repair", "A* from scratch", None);
+    expansion_ratio(
+        &mut report,
+        "dstar_vs_astar_expansions",
+        "D* repair",
+        "A* from scratch",
+    );
+    report.notes.push(format!(
+        "{ticks} ticks; each: one wall on a random cell of the remaining path (2/3) or an earlier wall removed (1/3); costs of all three checked equal every tick"
+    ));
+    Ok(report)
+}
+
+/// Workload 4: the three queues inside D* Lite on workload 2's walk, at 110×100 and on
+/// 64room_000 (512×512).
+pub fn queue_table(cfg: &Config) -> Result<Report, String> {
+    fn three(g: &Grid, goal: Pos, tag: &str) -> Vec<Runner<'static>> {
+        fn one<Q: CellQueue<Key> + Send + Sync + 'static>(
+            g: &Grid,
+            goal: Pos,
+            name: String,
+        ) -> Runner<'static> {
+            runner(
+                &name,
+                Box::new(DStarLite::<Q>::with_queue(g, goal, CONN, H).expect("goal on map")),
+            )
+        }
+        vec![
+            one::<IndexedHeap<Key>>(g, goal, format!("indexed heap ({tag})")),
+            one::<LazyHeap<Key>>(g, goal, format!("lazy-deletion heap ({tag})")),
+            one::<SortedList<Key>>(g, goal, format!("sorted list ({tag})")),
+        ]
+    }
+    let mut report = Report::new("D* Lite queues");
+    let mut rng = Rng(2);
+    let small = random_grid(110, 100, 0.2, &mut rng);
+    let mut w = Walk::new(small, 3);
+    let (runners, _, _) = walk(
+        &mut w,
+        cfg.pick(1000, 100),
+        &|g, goal| three(g, goal, "110×100"),
+        false,
+    )?;
+    for r in &runners {
+        report.series.push(series(r));
+    }
+    match load_movingai(&movingai_dir(), "64room_000") {
+        Ok((big, _)) => {
+            let mut w = Walk::new(big, 5);
+            let (runners, _, _) = walk(
+                &mut w,
+                cfg.pick(200, 20),
+                &|g, goal| three(g, goal, "64room_000"),
+                false,
+            )?;
+            for r in &runners {
+                report.series.push(series(r));
+            }
+        }
+        Err(e) => report.notes.push(format!("64room_000 skipped: {e}")),
+    }
+    for tag in ["110×100", "64room_000"] {
+        let name = |q: &str| format!("{q} ({tag})");
+        if report.series.iter().any(|s| s.name == name("indexed heap")) {
+            report.median_ratio(
+                &format!("lazy_vs_indexed_{}", tag.replace('×', "x")),
+                &name("lazy-deletion heap"),
+                &name("indexed heap"),
+                Some(Goal::AtLeast(1.0)),
+            );
+            report.median_ratio(
+                &format!("list_vs_indexed_{}", tag.replace('×', "x")),
+                &name("sorted list"),
+                &name("indexed heap"),
+                Some(Goal::AtLeast(1.0)),
+            );
+        }
+    }
+    report.notes.push("same walk and edits for each queue; the initial plan of each episode is not timed; a ratio ≥ 1 means the indexed heap (the default) is faster".to_owned());
+    Ok(report)
+}
+
+/// Builds a simulation on `grid` with one agent per (start, goal).
+fn sim_with(grid: &Grid, agents: &[(Pos, Pos)]) -> Simulation {
+    let mut sim = Simulation::new(
+        grid.clone(),
+        SimConfig {
+            algorithm: Algorithm::DStarLite,
+            connectivity: CONN,
+            heuristic: H,
+            measure_baseline: false,
+        },
+    );
+    for &(s, g) in agents {
+        sim.add_agent(s, g).expect("agents on open ground");
+    }
+    sim
+}
+
+/// One tick of a shared-goals run: agents that arrived head for the next goal, then the tick.
+fn goal_tick(sim: &mut Simulation, goals: &[Pos], edits: &[(Pos, Terrain)]) -> Duration {
+    let arrived: Vec<(u32, Pos)> = sim
+        .agents()
+        .filter(|a| a.status == AgentStatus::Arrived)
+        .map(|a| (a.id, a.goal))
+        .collect();
+    for (id, g) in arrived {
+        // The next goal in the list that is still open (a former goal may have been walled).
+        let i = goals.iter().position(|&x| x == g).unwrap_or(0);
+        for k in 1..=goals.len() {
+            if sim.set_goal(id, goals[(i + k) % goals.len()]).is_ok() {
+                break;
+            }
+        }
+    }
+    let t = Instant::now();
+    sim.tick(edits);
+    t.elapsed()
+}
+
+/// Workload 3: 1,000 agents over 10 goals against 10 agents with the same goals and edits;
+/// then 1,000 agents with 1,000 goals.
+pub fn shared_goals(cfg: &Config) -> Result<Report, String> {
+    let ticks = cfg.pick(300, 30);
+    let mut rng = Rng(11);
+    let grid = random_grid(110, 100, 0.2, &mut rng);
+    let comp = components(&grid, CONN);
+    let mut sizes = std::collections::HashMap::new();
+    for &c in comp.iter().filter(|&&c| c != u32::MAX) {
+        *sizes.entry(c).or_insert(0usize) += 1;
+    }
+    let (&big, _) = sizes.iter().max_by_key(|&(c, n)| (*n, *c)).expect("ground");
+    let open: Vec<Pos> = (0..grid.len())
+        .filter(|&i| comp[i] == big)
+        .map(|i| grid.pos(i))
+        .collect();
+    let pick = |rng: &mut Rng| open[rng.below(open.len() as u64) as usize];
+    let goals: Vec<Pos> = (0..10).map(|_| pick(&mut rng)).collect();
+    let agents: Vec<(Pos, Pos)> = (0..1000).map(|i| (pick(&mut rng), goals[i % 10])).collect();
+    // Five random cells per tick, toggled; refused edits (agents, goals) are simply refused.
+    let edits: Vec<Vec<(Pos, Terrain)>> = (0..ticks)
+        .map(|_| {
+            (0..5)
+                .map(|_| {
+                    let p = grid.pos(rng.below(grid.len() as u64) as usize);
+                    let t = if rng.chance(0.5) {
+                        Terrain::Wall
+                    } else {
+                        Terrain::FREE
+                    };
+                    (p, t)
+                })
+                .collect()
+        })
+        .collect();
+    let mut many = sim_with(&grid, &agents);
+    let mut few = sim_with(&grid, &agents[..10]);
+    many.replan();
+    few.replan();
+    let (mut t_many, mut t_few) = (Vec::new(), Vec::new());
+    let (e_many0, e_few0) = (
+        many.total_stats().search.expanded,
+        few.total_stats().search.expanded,
+    );
+    for (t, e) in edits.iter().enumerate() {
+        if t % 2 == 0 {
+            t_many.push(goal_tick(&mut many, &goals, e));
+            t_few.push(goal_tick(&mut few, &goals, e));
+        } else {
+            t_few.push(goal_tick(&mut few, &goals, e));
+            t_many.push(goal_tick(&mut many, &goals, e));
+        }
+    }
+    let mut report = Report::new("shared goals (110×100, 5 edits/tick)");
+    report.series.push(Series::new(
+        "1,000 agents, 10 goals".to_owned(),
+        Samples { samples: t_many },
+        Some(many.total_stats().search.expanded - e_many0),
+    ));
+    report.series.push(Series::new(
+        "10 agents, 10 goals".to_owned(),
+        Samples { samples: t_few },
+        Some(few.total_stats().search.expanded - e_few0),
+    ));
+    report.median_ratio(
+        "agents1000_vs_10",
+        "1,000 agents, 10 goals",
+        "10 agents, 10 goals",
+        Some(Goal::AtMost(1.5)),
+    );
+
+    // 1,000 agents, each its own goal.
+    let distinct: Vec<(Pos, Pos)> = (0..1000)
+        .map(|_| (pick(&mut rng), pick(&mut rng)))
+        .collect();
+    let own_goals: Vec<Pos> = distinct.iter().map(|&(_, g)| g).collect();
+    let mut each = sim_with(&grid, &distinct);
+    each.replan();
+    let planners = each.planner_count().max(1);
+    let bytes_per_cell = each.planner_memory() as f64 / planners as f64 / grid.len() as f64;
+    let mut t_each = Vec::new();
+    let e0 = each.total_stats().search.expanded;
+    for e in edits.iter().take(cfg.pick(60, 10)) {
+        t_each.push(goal_tick(&mut each, &own_goals, e));
+    }
+    report.series.push(Series::new(
+        "1,000 agents, 1,000 goals".to_owned(),
+        Samples { samples: t_each },
+        Some(each.total_stats().search.expanded - e0),
+    ));
+    report.ratio(
+        "bytes_per_cell_per_planner",
+        bytes_per_cell,
+        "1,000 agents, 1,000 goals",
+        None,
+    );
+    report.notes.push(format!(
+        "series time whole `Simulation::tick`s (edits, repair, moves); arrived agents head for the next goal; 1,000 goals: {planners} planners"
+    ));
+    Ok(report)
+}
+
+/// Workload 6: one agent crossing a 1024×1024 map with 25 % walls, one wall on its path per
+/// tick.
+pub fn scale(cfg: &Config) -> Result<Report, String> {
+    let mut rng = Rng(17);
+    let grid = random_grid(1024, 1024, 0.25, &mut rng);
+    let mut w = Walk::new(grid, 19);
+    let t = Instant::now();
+    let make = |g: &Grid, goal: Pos| {
+        vec![runner(
+            "D* Lite repair (1024×1024)",
+            Box::new(DStarLite::new(g, goal, CONN, H).expect("goal on map")),
+        )]
+    };
+    let (runners, mut astar, memory) = walk(&mut w, cfg.pick(300, 20), &make, true)?;
+    astar.name = "A* from scratch (1024×1024)".to_owned();
+    let mut report = Report::new("scale (1024×1024, 25 % walls)");
+    report.series.push(series(&runners[0]));
+    report.series.push(astar);
+    report.median_ratio(
+        "scale_dlite_vs_astar",
+        "D* Lite repair (1024×1024)",
+        "A* from scratch (1024×1024)",
+        None,
+    );
+    let peak = memory.iter().copied().max().unwrap_or(0);
+    report.ratio(
+        "scale_planner_mib",
+        peak as f64 / (1 << 20) as f64,
+        "D* Lite repair (1024×1024)",
+        None,
+    );
+    report.notes.push(format!(
+        "planner memory {:.1} MiB ({:.1} bytes per cell); whole run {:.1} s",
+        peak as f64 / (1 << 20) as f64,
+        peak as f64 / (1024.0 * 1024.0),
+        t.elapsed().as_secs_f64()
+    ));
+    Ok(report)
+}

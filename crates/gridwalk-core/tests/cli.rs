@@ -1,0 +1,196 @@
+//! The CLI contract: JSON lines from `simulate`, the summary of `movingai`, exit codes.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use serde_json::Value;
+
+fn cli() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_gridwalk-cli"))
+}
+
+fn write(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gridwalk-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+const EXAMPLE: &str = r#"(
+    rows: [
+        "..........",
+        "..#####...",
+        "....3.....",
+    ],
+    connectivity: Eight,
+    agents: [
+        (start: (0, 0), goal: (9, 2)),
+        (start: (1, 2), goal: (9, 2), tick: 4),
+    ],
+    edits: [
+        (tick: 3, set: Wall, cells: [(5, 0), (5, 1)]),
+        (tick: 7, set: Free, cells: [(5, 1)]),
+        (tick: 8, set: Weight(4), cells: [(6, 2)]),
+        (tick: 2, set: Wall, cells: [(9, 2)]),
+    ],
+)"#;
+
+fn lines(out: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is one JSON object"))
+        .collect()
+}
+
+#[test]
+fn simulate_prints_a_line_per_tick_until_everyone_arrives() {
+    let f = write("example.ron", EXAMPLE);
+    for algo in ["dstar-lite", "dstar", "astar", "dijkstra"] {
+        let out = cli()
+            .args(["simulate", f.to_str().unwrap(), "--algo", algo])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{algo}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let lines = lines(&out.stdout);
+        for (t, l) in lines.iter().enumerate() {
+            assert_eq!(l["tick"], t as u64);
+            assert!(l["expanded"].is_u64() && l["micros"].is_u64());
+        }
+        // Tick 0 plans before any move: the first agent is still on its start.
+        assert_eq!(lines[0]["agents"][0]["pos"], serde_json::json!([0, 0]));
+        assert_eq!(lines[0]["agents"].as_array().unwrap().len(), 1);
+        // The wall on the goal at tick 2 is refused.
+        assert_eq!(lines[2]["refused"], serde_json::json!([[9, 2]]));
+        assert_eq!(lines[4]["agents"].as_array().unwrap().len(), 2);
+        let last = lines.last().unwrap();
+        for a in last["agents"].as_array().unwrap() {
+            assert_eq!(a["status"], "arrived");
+            assert_eq!(a["remaining"], 0.0);
+            assert_eq!(a["pos"], a["goal"]);
+        }
+        // An agent with a path moves exactly one cell per tick; one without stays put.
+        for w in lines.windows(2) {
+            for b in w[1]["agents"].as_array().unwrap() {
+                let Some(a) = w[0]["agents"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|a| a["id"] == b["id"])
+                else {
+                    continue;
+                };
+                let d = |k: usize| {
+                    (a["pos"][k].as_i64().unwrap() - b["pos"][k].as_i64().unwrap()).abs()
+                };
+                let moved = d(0).max(d(1));
+                if a["status"] == "arrived" {
+                    assert_eq!(moved, 0);
+                } else {
+                    assert!(moved <= 1, "tick {}: agent jumped", w[1]["tick"]);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn simulate_honours_ticks_and_reports_no_path() {
+    let f = write(
+        "cut.ron",
+        r#"(rows: ["..#..", "..#..", "..#.."], agents: [(start: (0, 1), goal: (4, 1))])"#,
+    );
+    let out = cli()
+        .args(["simulate", f.to_str().unwrap(), "--ticks", "5"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let lines = lines(&out.stdout);
+    assert_eq!(lines.len(), 6);
+    for l in &lines {
+        assert_eq!(l["agents"][0]["status"], "no_path");
+        assert_eq!(l["agents"][0]["remaining"], Value::Null);
+        assert_eq!(l["agents"][0]["pos"], serde_json::json!([0, 1]));
+    }
+}
+
+#[test]
+fn bad_input_names_file_and_line_and_exits_2() {
+    let f = write(
+        "bad.ron",
+        "(\n  rows: [\n    \"...\",\n    \"..\",\n  ],\n)",
+    );
+    let out = cli()
+        .args(["simulate", f.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.ron:4"), "{err}");
+    assert!(out.stdout.is_empty());
+    let out = cli()
+        .args(["simulate", "/no/such/file.ron"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/file.ron"));
+    let out = cli()
+        .args(["simulate", f.to_str().unwrap(), "--algo", "bogus"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn movingai_summarises_and_fails_on_mismatch() {
+    let dir = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/movingai"
+    ));
+    let (map, scen) = (dir.join("arena.map"), dir.join("arena.map.scen"));
+    let out = cli()
+        .arg("movingai")
+        .arg(&map)
+        .arg(&scen)
+        .args(["--algo", "dstar-lite"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.starts_with("problems: 160, mismatches: 0, max_error: "),
+        "{last}"
+    );
+    assert!(last.contains(", millis: "));
+    // A scenario whose lengths are off by one must be reported, with exit code 1.
+    let wrong: String = std::fs::read_to_string(&scen)
+        .unwrap()
+        .lines()
+        .take(5)
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 0 {
+                return format!("{l}\n");
+            }
+            let mut f: Vec<String> = l.split('\t').map(str::to_owned).collect();
+            let v: f64 = f[8].parse().unwrap();
+            f[8] = format!("{}", v + 1.0);
+            f.join("\t") + "\n"
+        })
+        .collect();
+    let bad = write("wrong.scen", &wrong);
+    let out = cli().arg("movingai").arg(&map).arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines()
+            .last()
+            .unwrap()
+            .starts_with("problems: 4, mismatches: 4")
+    );
+}
