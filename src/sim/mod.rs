@@ -402,7 +402,7 @@ impl SimState {
                     self.labels.insert(id, label);
                     self.log.agent(0, start, goal);
                 }
-                Err(e) => refused.push(format!("agent {start} → {goal} refused: {e}")),
+                Err(e) => refused.push(format!("agent {start} to {goal} refused: {e}")),
             }
         }
         self.sim.replan();
@@ -632,7 +632,7 @@ fn apply_edits(
         if let Err(e) = state.add_agent(start, goal) {
             notices.push(
                 NoticeKind::Refused,
-                format!("agent {start} → {goal} refused: {e}"),
+                format!("agent {start} to {goal} refused: {e}"),
             );
         }
     }
