@@ -173,6 +173,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<WorldSettings>()
         .init_resource::<EditPreview>()
         .init_resource::<Stroke>()
+        .init_resource::<Typing>()
         .init_resource::<ButtonInput<MouseButton>>()
         .init_resource::<ButtonInput<KeyCode>>()
         .add_message::<ExplainControl>()
@@ -192,9 +193,13 @@ pub fn plugin(app: &mut App) {
         );
 }
 
-/// Whether egui leaves the keyboard to the game (always, without egui).
-pub fn keyboard_free(wants: Option<Res<bevy_egui::input::EguiWantsInput>>) -> bool {
-    wants.is_none_or(|w| !w.wants_any_keyboard_input())
+/// Whether the user is typing in a panel text field; game keys are off meanwhile.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Typing(pub bool);
+
+/// Run condition: game keys are on (nobody is typing in the panel).
+pub fn keyboard_free(typing: Option<Res<Typing>>) -> bool {
+    typing.is_none_or(|t| !t.0)
 }
 
 /// Screen rectangles covered by the UI, in logical pixels, filled by the panel each frame.

@@ -16,7 +16,9 @@ use gridwalk_core::{Algorithm, Connectivity, Heuristic, Terrain};
 
 use crate::explain::{ExplainControl, ExplainState};
 use crate::input::coords::tile_center;
-use crate::input::{Brush, CONTROLS, Overlays, PendingStart, Selection, UiRects, WorldSettings};
+use crate::input::{
+    Brush, CONTROLS, Overlays, PendingStart, Selection, Typing, UiRects, WorldSettings,
+};
 use crate::record::RecordStatus;
 use crate::sim::{ClearWalls, Glide, NoticeKind, Notices, SimClock, SimCommand, SimState};
 use crate::view::MapCamera;
@@ -73,6 +75,7 @@ fn panel(
     mut act: Actions,
     mut maps: ResMut<MapsUi>,
     mut rects: ResMut<UiRects>,
+    mut typing: ResMut<Typing>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = egui::Ui::new(
@@ -111,6 +114,20 @@ fn panel(
         });
     let r = response.response.rect;
     rects.0 = vec![Rect::new(r.min.x, r.min.y, r.max.x, r.max.y)];
+    // A focused text field (a name, a path, a number being typed) takes the keys; any other
+    // focused widget gives its focus back, so Space, Tab and the letters stay game keys
+    // instead of pressing the panel's buttons.
+    let now_typing = ctx.output(|o| o.ime.is_some());
+    if !now_typing {
+        ctx.memory_mut(|m| {
+            if let Some(id) = m.focused() {
+                m.surrender_focus(id);
+            }
+        });
+    }
+    if typing.0 != now_typing {
+        typing.0 = now_typing;
+    }
     Ok(())
 }
 

@@ -17,7 +17,7 @@ use crate::input::{Overlays, Selection};
 use crate::sim::SimState;
 
 /// Seconds a heat-map cell takes to fade out.
-pub const HEAT_FADE_SECS: f32 = 2.0;
+pub const HEAT_FADE_SECS: f32 = 3.0;
 
 /// Colour of cells opened (queued) in the explain replay.
 pub const OPEN_COLOR: [u8; 4] = [70, 190, 255, 170];
