@@ -15,6 +15,8 @@
 //! - [`cli`]: the command line.
 //! - [`maps`]: random maps, the `maps/` folder and loading map files.
 
+#![warn(missing_docs)]
+
 pub mod capture;
 pub mod cli;
 pub mod explain;

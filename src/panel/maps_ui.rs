@@ -62,13 +62,17 @@ pub fn current_scenario(state: &SimState) -> Scenario {
 
 /// Saves the current world as `maps/NAME.ron`; returns the path written.
 pub fn save_current(state: &SimState, name: &str) -> Result<PathBuf, String> {
+    save_current_in(state, &maps::maps_dir(), name)
+}
+
+/// Saves the current world as `DIR/NAME.ron`; returns the path written.
+pub fn save_current_in(state: &SimState, dir: &Path, name: &str) -> Result<PathBuf, String> {
     if !maps::valid_map_name(name) {
         return Err(format!(
             "'{name}' is not a map name: use 1–64 letters, digits, '-' or '_'"
         ));
     }
-    let dir = maps::maps_dir();
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let path = dir.join(format!("{name}.ron"));
     current_scenario(state)
         .save(&path)
@@ -178,5 +182,62 @@ impl MapsUi {
     fn fail(&mut self, e: String, notices: &mut Notices) {
         notices.push(NoticeKind::Error, e.clone());
         self.error = Some(e);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::SimSetup;
+    use gridwalk_core::{Grid, Pos, Terrain};
+
+    fn temp_dir(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("gridwalk-maps-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        d
+    }
+
+    #[test]
+    fn a_saved_map_loads_back_with_its_agents() {
+        let mut grid = Grid::new(12, 8).unwrap();
+        grid.set(Pos::new(5, 5), Terrain::Wall).unwrap();
+        grid.set(Pos::new(6, 5), Terrain::Weight(7)).unwrap();
+        let mut setup = SimSetup::on_grid(grid.clone());
+        setup.agents = vec![(Pos::new(0, 0), Pos::new(11, 7))];
+        let (state, refused) = SimState::new(&setup);
+        assert!(refused.is_empty());
+        let dir = temp_dir("save");
+        let path = save_current_in(&state, &dir, "round_trip").unwrap();
+        assert!(save_current_in(&state, &dir, "../escape").is_err());
+        match load_command(&path).unwrap() {
+            SimCommand::Load { scenario, name } => {
+                assert_eq!(name, "round_trip.ron");
+                assert_eq!(scenario.grid, grid);
+                assert_eq!(scenario.agents.len(), 1);
+                assert_eq!(scenario.agents[0].goal, Pos::new(11, 7));
+            }
+            other => panic!("{other:?}"),
+        }
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn bad_files_give_their_error_and_no_command() {
+        let dir = temp_dir("bad");
+        std::fs::create_dir_all(&dir).unwrap();
+        let ron = dir.join("broken.ron");
+        std::fs::write(
+            &ron,
+            "(\n    rows: [\n        \"..#\",\n        \"..\",\n    ],\n)\n",
+        )
+        .unwrap();
+        let e = load_command(&ron).unwrap_err();
+        assert!(e.contains("broken.ron:4"), "{e}");
+        let map = dir.join("broken.map");
+        std::fs::write(&map, "type octile\nheight 2\nwidth 3\nmap\n...\n").unwrap();
+        let e = load_command(&map).unwrap_err();
+        assert!(e.contains("broken.map"), "{e}");
+        assert!(load_command(&dir.join("missing.ron")).is_err());
+        let _ = std::fs::remove_dir_all(dir);
     }
 }
