@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# End-to-end: the real game under Xvfb, driven by real clicks, then its recording replayed.
+#
+# Installs what it needs (xvfb, mesa-vulkan-drivers, xdotool, imagemagick) when missing,
+# builds the release binaries, opens a 20×20 map, and with xdotool: slows the ticks, places a
+# start and a goal, middle-drags a wall across the path, right-clicks a gap into it, takes a
+# screenshot and quits with Esc. Then it checks the recording holds the agent and the edits,
+# and that `gridwalk-cli simulate` replays it to the agent's arrival.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v Xvfb >/dev/null || need+=(xvfb)
+command -v xdotool >/dev/null || need+=(xdotool)
+command -v import >/dev/null || need+=(imagemagick)
+dpkg -s mesa-vulkan-drivers >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)
+if [ ${#need[@]} -gt 0 ]; then
+    echo "e2e: installing ${need[*]}"
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# The binaries as the test command builds them (the same features, so Bevy is not rebuilt).
+cargo test --release --workspace --no-run
+target=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
+game="$target/release/gridwalk"
+cli="$target/release/gridwalk-cli"
+
+work=$(mktemp -d)
+record="$work/session.ron"
+shot="${E2E_SCREENSHOT:-$work/e2e.png}"
+display=":$((90 + RANDOM % 9))"
+Xvfb "$display" -screen 0 1600x1000x24 >"$work/xvfb.log" 2>&1 &
+xvfb=$!
+game_pid=""
+cleanup() {
+    [ -n "$game_pid" ] && kill "$game_pid" 2>/dev/null || true
+    kill "$xvfb" 2>/dev/null || true
+}
+trap cleanup EXIT
+export DISPLAY="$display"
+for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.2; done
+
+"$game" --map scripts/e2e-map.ron --agents 0 --record "$record" >"$work/game.log" 2>&1 &
+game_pid=$!
+win=""
+for _ in $(seq 150); do
+    kill -0 "$game_pid" 2>/dev/null || { cat "$work/game.log"; echo "e2e: the game exited early"; exit 1; }
+    for w in $(xdotool search --onlyvisible --name '^gridwalk' 2>/dev/null || true); do
+        if xdotool getwindowgeometry "$w" 2>/dev/null | grep -q 'Geometry: 1400x900'; then
+            win=$w
+        fi
+    done
+    [ -n "$win" ] && break
+    sleep 0.2
+done
+[ -n "$win" ] || { cat "$work/game.log"; echo "e2e: no game window"; exit 1; }
+sleep 4 # first frames: shaders, egui fonts
+
+# Pixel of the centre of tile (x, y) on a 20×20 map in the 1400×900 window: the map is fitted
+# to the height beside the 330-pixel panel (see view::fit), tiles about 43 pixels.
+px() { python3 -c "
+left=336; w,h=1400,900; n=20
+scale=max(n/(w-left), n/h)*1.04
+cx=left+(w-left)/2; cy=h/2
+x,y=$1,$2
+print(round(cx+(x+0.5-n/2)/scale), round(cy-(n/2-y-0.5)/scale))"; }
+move() { read -r X Y < <(px "$1" "$2"); xdotool mousemove --window "$win" "$X" "$Y"; sleep 0.15; }
+
+xdotool windowfocus "$win" 2>/dev/null || true
+move 10 19
+for _ in 1 2 3 4 5; do xdotool key --window "$win" minus; sleep 0.1; done # 1 tick per second
+move 1 10; xdotool click 1; sleep 0.3         # start
+move 18 10; xdotool click 1; sleep 0.5        # goal: the agent appears
+move 14 1; xdotool mousedown 2                # a wall across the path, dragged fast
+for y in 4 8 12 16 18; do move 14 "$y"; done
+xdotool mouseup 2; sleep 0.5
+move 14 10; xdotool click 3; sleep 1.5        # a gap in it
+import -window root "$shot"
+xdotool key --window "$win" Escape
+for _ in $(seq 100); do kill -0 "$game_pid" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$game_pid" 2>/dev/null; then cat "$work/game.log"; echo "e2e: Esc did not quit"; exit 1; fi
+wait "$game_pid" || { cat "$work/game.log"; echo "e2e: the game failed"; exit 1; }
+game_pid=""
+echo "e2e: screenshot $shot"
+
+[ -s "$record" ] || { cat "$work/game.log"; echo "e2e: no recording at $record"; exit 1; }
+"$cli" simulate "$record" >"$work/replay.jsonl"
+python3 - "$record" "$work/replay.jsonl" <<'PY'
+import json, re, sys
+record, replay = open(sys.argv[1]).read(), [json.loads(l) for l in open(sys.argv[2])]
+def fail(msg):
+    print("e2e:", msg); print(record); sys.exit(1)
+agents = re.findall(r"start:\s*\((\d+),\s*(\d+)\),\s*goal:\s*\((\d+),\s*(\d+)\)", record)
+if [tuple(map(int, a)) for a in agents] != [(1, 10, 18, 10)]:
+    fail(f"expected one agent from (1, 10) to (18, 10), found {agents}")
+walls = re.findall(r"set:\s*Wall,\s*cells:\s*\[([^\]]*)\]", record)
+walled = {tuple(map(int, c)) for w in walls for c in re.findall(r"\((\d+),\s*(\d+)\)", w)}
+column = {(14, y) for y in range(1, 19)}
+if not column <= walled:
+    fail(f"the drag left gaps: missing {sorted(column - walled)}")
+frees = re.findall(r"set:\s*Free,\s*cells:\s*\[([^\]]*)\]", record)
+if (14, 10) not in {tuple(map(int, c)) for f in frees for c in re.findall(r"\((\d+),\s*(\d+)\)", f)}:
+    fail("the right click did not remove the wall at (14, 10)")
+last = replay[-1]["agents"]
+if len(last) != 1 or last[0]["status"] != "arrived" or last[0]["pos"] != [18, 10]:
+    fail(f"the replay did not bring the agent home: {last}")
+print(f"e2e: recording holds the agent and {len(walled)} walls; replay arrives after {replay[-1]['tick']} ticks")
+PY
+echo "e2e: passed"
