@@ -161,6 +161,24 @@ fn a_middle_drag_becomes_walls_with_no_gaps() {
 }
 
 #[test]
+fn a_press_and_release_within_one_frame_still_paints() {
+    let mut app = app(Grid::new(10, 10).unwrap(), &[]);
+    frame(&mut app);
+    cursor(&mut app, 4, 4);
+    press(&mut app, MouseButton::Middle);
+    release(&mut app, MouseButton::Middle);
+    frame(&mut app);
+    frame(&mut app);
+    assert!(is_wall(&app, 4, 4));
+    cursor(&mut app, 4, 4);
+    press(&mut app, MouseButton::Right);
+    release(&mut app, MouseButton::Right);
+    frame(&mut app);
+    frame(&mut app);
+    assert!(!is_wall(&app, 4, 4));
+}
+
+#[test]
 fn a_stroke_that_leaves_the_map_resumes_without_a_gap_at_the_border() {
     let mut app = app(Grid::new(10, 10).unwrap(), &[]);
     frame(&mut app);

@@ -298,7 +298,7 @@ pub fn mouse_input(
                 }
                 Some(s) => {
                     spawns.write(SpawnAgent { start: s, goal: p });
-                    notices.push(NoticeKind::Info, format!("agent {s} → {p} joins"));
+                    notices.push(NoticeKind::Info, format!("agent {s} to {p} joins"));
                 }
             },
         }

@@ -218,7 +218,7 @@ fn planner_ui(ui: &mut egui::Ui, state: &SimState, act: &mut Actions) {
     if uses_h && !new.heuristic.is_admissible(new.connectivity) {
         ui.label(rich(
             format!(
-                "⚠ {} overestimates diagonal moves with 8 neighbours: it is inadmissible, \
+                "Warning: {} overestimates diagonal moves with 8 neighbours: it is inadmissible, \
                  so paths may not be the shortest.",
                 new.heuristic.name()
             ),

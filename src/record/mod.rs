@@ -144,7 +144,25 @@ fn save_on_exit(
     if exits.read().count() > 0 {
         save(&mut state, &mut status, &mut notices, true);
         info!("recording written to {}", status.path.display());
+        // The last tick and where every agent stands, so a script can check that
+        // `gridwalk-cli simulate --ticks N` ends in the same place.
+        eprintln!("{}", final_line(&state));
     }
+}
+
+/// `recorded: tick T agents [[x,y],...]`: the segment's last tick as `gridwalk-cli simulate`
+/// numbers it, and each agent's cell in id order.
+pub fn final_line(state: &SimState) -> String {
+    let cells: Vec<String> = state
+        .sim()
+        .agents()
+        .map(|a| format!("[{},{}]", a.pos.x, a.pos.y))
+        .collect();
+    format!(
+        "recorded: tick {} agents [{}]",
+        state.next_tick() - 1,
+        cells.join(",")
+    )
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ mod session;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
+use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
 use gridwalk_core::format::{AgentSpec, EditSpec, Scenario};
 use gridwalk_core::sim::{AgentId, AgentStatus, SimConfig, SimError, Simulation};
@@ -334,6 +335,12 @@ impl SimState {
         &self.sim
     }
 
+    /// The core simulation, to change it outside the tick: for benchmarks and tests only.
+    /// Changes made here bypass the session log, so a recording would not replay them.
+    pub fn sim_mut_unrecorded(&mut self) -> &mut Simulation {
+        &mut self.sim
+    }
+
     /// The current segment of the session, as a scenario is built from it.
     pub fn session(&self) -> &SessionLog {
         &self.log
@@ -402,7 +409,7 @@ impl SimState {
                     self.labels.insert(id, label);
                     self.log.agent(0, start, goal);
                 }
-                Err(e) => refused.push(format!("agent {start} → {goal} refused: {e}")),
+                Err(e) => refused.push(format!("agent {start} to {goal} refused: {e}")),
             }
         }
         self.sim.replan();
@@ -549,6 +556,11 @@ impl Plugin for SimPlugin {
             .add_message::<SpawnAgent>()
             .add_message::<ClearWalls>()
             .add_message::<SimCommand>()
+            // The tick is one chain of sets: a parallel executor has nothing to overlap and
+            // only adds its task overhead to every tick.
+            .edit_schedule(FixedUpdate, |s| {
+                s.set_executor(SingleThreadedExecutor::new());
+            })
             .configure_sets(
                 FixedUpdate,
                 (
@@ -632,7 +644,7 @@ fn apply_edits(
         if let Err(e) = state.add_agent(start, goal) {
             notices.push(
                 NoticeKind::Refused,
-                format!("agent {start} → {goal} refused: {e}"),
+                format!("agent {start} to {goal} refused: {e}"),
             );
         }
     }

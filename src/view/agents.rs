@@ -113,7 +113,7 @@ fn dress_agents(
             Sprite {
                 image: disc.0.clone(),
                 color: agent_color(marker.label),
-                custom_size: Some(Vec2::splat(0.9)),
+                custom_size: Some(Vec2::splat(1.6)),
                 ..default()
             },
             Transform::from_translation(at.extend(3.0)),

@@ -1,0 +1,279 @@
+//! Workload 5, the game's overhead: the game's `FixedUpdate` tick in a headless Bevy App
+//! against the core's own `Simulation::tick`, on the identical scenario, in the same run.
+//!
+//! - Map: 110×100, 20 % random walls (seed 42).
+//! - Agents: 1,000, spread evenly over 10 random goals (so 10 shared D* Lite planners), each
+//!   start drawn until A* finds a path to its goal.
+//! - Edits: 5 per tick, alternately a wall on a random ground cell and the removal of a random
+//!   wall, so the density stays put. The list is drawn once and fed to both sides: to the core
+//!   as `tick(&edits)`, to the game as `TileEdit` messages, the way the mouse sends them.
+//! - The App is `MinimalPlugins` + the game's `SimPlugin`, one fixed step per `update()`, and
+//!   the time is the whole `update()`: schedules, messages, the tick's four sets and the
+//!   agent entities' sync.
+//!
+//! Both sides tick in lockstep (alternating which goes first), and after every tick the agents
+//! must stand on the same cells: the bench fails loudly if the game's tick ever differs from
+//! the core's.
+//!
+//! `cargo bench -p gridwalk --bench tick` prints a table; `-- --json` prints JSON;
+//! `-- --ticks N` and `-- --goals N` change the run (default 1,000 ticks, 10 goals).
+
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use gridwalk::maps;
+use gridwalk::sim::{SimPlugin, SimSetup, SimState, SimSystems, TileEdit};
+use gridwalk_core::sim::{AgentStatus, SimConfig, Simulation};
+use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
+use rand::RngExt;
+
+const AGENTS: usize = 1000;
+const EDITS_PER_TICK: usize = 5;
+
+struct Options {
+    json: bool,
+    ticks: usize,
+    goals: usize,
+}
+
+fn options() -> Options {
+    let mut o = Options {
+        json: false,
+        ticks: 1000,
+        goals: 10,
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--json" => o.json = true,
+            "--ticks" | "--goals" => {
+                let v = args.get(i + 1).and_then(|v| v.parse::<usize>().ok());
+                let Some(v) = v.filter(|&v| v > 0) else {
+                    eprintln!("tick bench: {} needs a whole number > 0", args[i]);
+                    std::process::exit(2);
+                };
+                if args[i] == "--ticks" {
+                    o.ticks = v;
+                } else {
+                    o.goals = v;
+                }
+                i += 1;
+            }
+            // `cargo bench` passes --bench; anything else is ignored the same way.
+            _ => {}
+        }
+        i += 1;
+    }
+    o
+}
+
+/// `ticks` lists of edits: alternately a wall on a ground cell and a wall removed, drawn on a
+/// shadow copy of the map so every edit changes its cell (unless an agent refuses it).
+fn edit_script(grid: &Grid, ticks: usize, r: &mut maps::MapRng) -> Vec<Vec<(Pos, Terrain)>> {
+    let mut shadow = grid.clone();
+    let mut walls: Vec<Pos> = (0..grid.len())
+        .filter(|&i| grid.weight(i) == 0)
+        .map(|i| grid.pos(i))
+        .collect();
+    let mut out = Vec::with_capacity(ticks);
+    for t in 0..ticks {
+        let mut edits = Vec::with_capacity(EDITS_PER_TICK);
+        for k in 0..EDITS_PER_TICK {
+            if (t * EDITS_PER_TICK + k).is_multiple_of(2) || walls.is_empty() {
+                let p = maps::random_free_cell(&shadow, r).expect("ground left");
+                shadow.set(p, Terrain::Wall).expect("in range");
+                walls.push(p);
+                edits.push((p, Terrain::Wall));
+            } else {
+                let i = r.random_range(0..walls.len());
+                let p = walls.swap_remove(i);
+                shadow.set(p, Terrain::FREE).expect("in range");
+                edits.push((p, Terrain::FREE));
+            }
+        }
+        out.push(edits);
+    }
+    out
+}
+
+/// Sends every arrived agent to the next goal of `goals` after its own that accepts it.
+fn retarget(sim: &mut Simulation, goals: &[Pos]) -> usize {
+    let arrived: Vec<(u32, Pos)> = sim
+        .agents()
+        .filter(|a| a.status == AgentStatus::Arrived)
+        .map(|a| (a.id, a.goal))
+        .collect();
+    let n = arrived.len();
+    for (id, g) in arrived {
+        let i = goals.iter().position(|&x| x == g).unwrap_or(0);
+        for k in 1..=goals.len() {
+            if sim.set_goal(id, goals[(i + k) % goals.len()]).is_ok() {
+                break;
+            }
+        }
+    }
+    n
+}
+
+/// When the current `FixedUpdate` run started, and how long the last one took.
+#[derive(Resource, Default)]
+struct FixedTimer {
+    started: Option<Instant>,
+    last: Duration,
+}
+
+fn fixed_start(mut t: ResMut<FixedTimer>) {
+    t.started = Some(Instant::now());
+}
+
+fn fixed_end(mut t: ResMut<FixedTimer>) {
+    if let Some(s) = t.started.take() {
+        t.last = s.elapsed();
+    }
+}
+
+fn percentile(sorted: &[Duration], q: f64) -> f64 {
+    let i = ((sorted.len() - 1) as f64 * q).round() as usize;
+    sorted[i].as_secs_f64() * 1e6
+}
+
+fn main() {
+    let o = options();
+    let grid = maps::random_grid(110, 100, 0.2, 42);
+    let mut r = maps::rng(7);
+    let agents = maps::random_agents(&grid, AGENTS, o.goals, Connectivity::Eight, true, &mut r);
+    assert_eq!(agents.len(), AGENTS, "every agent found a start");
+    let script = edit_script(&grid, o.ticks, &mut r);
+    let mut goals: Vec<Pos> = agents.iter().map(|a| a.1).collect();
+    goals.sort();
+    goals.dedup();
+    let config = SimConfig::default();
+
+    // The core: tick 0 plans, then each tick applies its edits, repairs and moves.
+    let mut core = Simulation::new(grid.clone(), config);
+    for &(s, g) in &agents {
+        core.add_agent(s, g).expect("valid agent");
+    }
+    core.replan();
+
+    // The game: the same world through SimPlugin, one fixed step per update.
+    let mut setup = SimSetup::on_grid(grid.clone());
+    setup.config = config;
+    setup.agents = agents.clone();
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .add_plugins(SimPlugin { setup })
+        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+        .init_resource::<FixedTimer>()
+        .add_systems(
+            FixedUpdate,
+            (
+                fixed_start.before(SimSystems::Gather),
+                fixed_end.after(SimSystems::Sync),
+            ),
+        );
+    // The first update only starts the clocks.
+    app.update();
+    assert_eq!(app.world().resource::<SimState>().ticks(), 0);
+
+    let positions = |sim: &Simulation| -> Vec<Pos> { sim.agents().map(|a| a.pos).collect() };
+    assert_eq!(
+        positions(&core),
+        positions(app.world().resource::<SimState>().sim())
+    );
+
+    let mut t_core = Vec::with_capacity(o.ticks);
+    let mut t_ecs = Vec::with_capacity(o.ticks);
+    let mut t_frame = Vec::with_capacity(o.ticks);
+    let mut expanded = 0u64;
+    let mut retargeted = 0usize;
+    let started = Instant::now();
+    for (tick, edits) in script.iter().enumerate() {
+        let run_core = |core: &mut Simulation, t: &mut Vec<Duration>| {
+            let s = Instant::now();
+            let report = core.tick(edits);
+            t.push(s.elapsed());
+            report.stats.search.expanded
+        };
+        let run_ecs = |app: &mut App, t: &mut Vec<Duration>, frame: &mut Vec<Duration>| {
+            for &(pos, terrain) in edits {
+                app.world_mut().write_message(TileEdit { pos, terrain });
+            }
+            let s = Instant::now();
+            app.update();
+            frame.push(s.elapsed());
+            t.push(app.world().resource::<FixedTimer>().last);
+        };
+        // Arrived agents head for the next open goal, on both sides and outside the timing,
+        // as in the core's shared-goals workload: everyone keeps walking.
+        retargeted += retarget(&mut core, &goals);
+        let _ = retarget(
+            app.world_mut()
+                .resource_mut::<SimState>()
+                .into_inner()
+                .sim_mut_unrecorded(),
+            &goals,
+        );
+        if tick % 2 == 0 {
+            expanded += run_core(&mut core, &mut t_core);
+            run_ecs(&mut app, &mut t_ecs, &mut t_frame);
+        } else {
+            run_ecs(&mut app, &mut t_ecs, &mut t_frame);
+            expanded += run_core(&mut core, &mut t_core);
+        }
+        let game = app.world().resource::<SimState>();
+        assert_eq!(game.ticks(), tick as u64 + 1, "one tick per update");
+        assert_eq!(
+            positions(&core),
+            positions(game.sim()),
+            "the game and the core differ after tick {}",
+            tick + 1
+        );
+    }
+    let wall = started.elapsed();
+
+    t_core.sort();
+    t_ecs.sort();
+    t_frame.sort();
+    let stat = |v: &[Duration]| (percentile(v, 0.5), percentile(v, 0.95));
+    let (core_med, core_p95) = stat(&t_core);
+    let (ecs_med, ecs_p95) = stat(&t_ecs);
+    let (frame_med, frame_p95) = stat(&t_frame);
+    let ratio = ecs_med / core_med;
+    let frame_ratio = frame_med / core_med;
+    let met = ratio <= 1.3;
+    if o.json {
+        println!(
+            "{{\"workload\":\"game_tick\",\"agents\":{AGENTS},\"goals\":{},\
+             \"edits_per_tick\":{EDITS_PER_TICK},\"ticks\":{},\
+             \"core_tick_us\":{{\"median\":{core_med:.1},\"p95\":{core_p95:.1}}},\
+             \"ecs_tick_us\":{{\"median\":{ecs_med:.1},\"p95\":{ecs_p95:.1}}},\
+             \"app_update_us\":{{\"median\":{frame_med:.1},\"p95\":{frame_p95:.1}}},\
+             \"ecs_vs_core\":{ratio:.3},\"app_update_vs_core\":{frame_ratio:.3},\
+             \"goal\":1.3,\"met\":{met},\"expanded\":{expanded},\"retargeted\":{retargeted}}}",
+            o.goals, o.ticks
+        );
+    } else {
+        println!(
+            "## game tick: {AGENTS} agents over {} goals, {EDITS_PER_TICK} wall edits per tick, {} ticks\n",
+            o.goals, o.ticks
+        );
+        println!("| tick | median µs | p95 µs |");
+        println!("|---|---:|---:|");
+        println!("| core `Simulation::tick` | {core_med:.1} | {core_p95:.1} |");
+        println!("| game `FixedUpdate` tick, in a headless App | {ecs_med:.1} | {ecs_p95:.1} |");
+        println!("| whole `App::update()` around it | {frame_med:.1} | {frame_p95:.1} |");
+        println!();
+        println!(
+            "ecs_vs_core = {ratio:.3} (goal ≤ 1.3: {}); app_update_vs_core = {frame_ratio:.3}",
+            if met { "met" } else { "MISSED" }
+        );
+        println!(
+            "identical agents on both sides after every tick; {expanded} cells expanded, \
+             {retargeted} arrivals sent on to the next goal; {:.1} s",
+            wall.as_secs_f64()
+        );
+    }
+}
