@@ -319,6 +319,14 @@ fn agents_ui(ui: &mut egui::Ui, state: &SimState, paths: &PathCache, ctl: &mut C
     let sim = state.sim();
     ui.strong(format!("Agents ({})", sim.agent_count()));
     let agents: Vec<_> = sim.agents().collect();
+    ui.horizontal(|ui| {
+        ui.add_space(23.0);
+        ui.label(
+            egui::RichText::new(agent_row("", "status", "cost", "steps"))
+                .monospace()
+                .weak(),
+        );
+    });
     let row_h = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
     egui::ScrollArea::vertical()
         .id_salt("agents")
@@ -351,13 +359,7 @@ fn agents_ui(ui: &mut egui::Ui, state: &SimState, paths: &PathCache, ctl: &mut C
                         .paths
                         .get(&a.id)
                         .map_or("—".to_string(), |p| (p.len() - 1).to_string());
-                    let text = format!(
-                        "#{:<3} {:<8} cost {:>6}  steps {:>4}",
-                        state.label(a.id),
-                        status,
-                        cost,
-                        len
-                    );
+                    let text = agent_row(state.label(a.id), status, &cost, &len);
                     let mut rt = egui::RichText::new(text).monospace();
                     if a.status == AgentStatus::NoPath {
                         rt = rt.color(RED);
@@ -369,6 +371,17 @@ fn agents_ui(ui: &mut egui::Ui, state: &SimState, paths: &PathCache, ctl: &mut C
                 });
             }
         });
+}
+
+/// One line of the agent list: number, status, remaining cost, steps left.
+fn agent_row(label: impl std::fmt::Display, status: &str, cost: &str, steps: &str) -> String {
+    format!(
+        "{:<4} {:<8} {:>7} {:>5}",
+        format!("#{label}"),
+        status,
+        cost,
+        steps
+    )
 }
 
 fn overlays_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, state: &SimState) {
