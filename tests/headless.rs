@@ -541,3 +541,85 @@ fn the_session_log_replays_the_game_tick_by_tick() {
         assert_eq!(got, history[tick as usize], "tick {tick}");
     }
 }
+
+#[test]
+fn switching_the_planner_replans_every_agent() {
+    use gridwalk_core::sim::SimConfig;
+    use gridwalk_core::{Algorithm, Connectivity, Heuristic};
+    let grid = gridwalk::maps::random_grid(40, 30, 0.15, 4);
+    let agents = gridwalk::maps::random_agents(
+        &grid,
+        6,
+        2,
+        Connectivity::Eight,
+        true,
+        &mut gridwalk::maps::rng(5),
+    );
+    let mut app = app(grid, &agents);
+    frame(&mut app);
+    frame(&mut app);
+    // Paused: the switch itself must replan, no tick helps it.
+    key(&mut app, KeyCode::Space);
+    let before: Vec<Pos> = state(&app).sim().agents().map(|a| a.pos).collect();
+    for (algorithm, connectivity) in [
+        (Algorithm::AStar, Connectivity::Eight),
+        (Algorithm::Dijkstra, Connectivity::Four),
+        (Algorithm::DStar, Connectivity::Eight),
+        (Algorithm::DStarLite, Connectivity::Four),
+    ] {
+        let config = SimConfig {
+            algorithm,
+            connectivity,
+            heuristic: Heuristic::default_for(connectivity),
+            measure_baseline: true,
+        };
+        app.world_mut().write_message(SimCommand::SetConfig(config));
+        frame(&mut app);
+        let sim = state(&app).sim();
+        assert_eq!(sim.config(), config);
+        let now: Vec<Pos> = sim.agents().map(|a| a.pos).collect();
+        assert_eq!(now, before, "nobody moves while paused");
+        let mut walking = 0;
+        for a in sim.agents() {
+            if a.status == AgentStatus::Walking {
+                walking += 1;
+                let p = sim.path(a.id).expect("replanned at once");
+                p.validate(sim.grid(), connectivity).unwrap();
+                assert_eq!(Some(p.cost), a.remaining, "{algorithm:?}");
+            }
+        }
+        assert!(walking > 0);
+        let mut q = app.world_mut().query::<&AgentMarker>();
+        assert_eq!(q.iter(app.world()).count(), 6, "entities respawned");
+    }
+}
+
+#[test]
+fn the_recording_is_written_at_start_and_on_exit() {
+    use gridwalk_core::format::Scenario;
+    let dir = std::env::temp_dir().join(format!("gridwalk-rec-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("session.ron");
+    let mut app = app(
+        Grid::new(20, 10).unwrap(),
+        &[(Pos::new(0, 0), Pos::new(19, 9))],
+    );
+    app.add_plugins(gridwalk::record::RecordPlugin { path: path.clone() });
+    frame(&mut app);
+    let first = Scenario::load(&path).expect("written at start");
+    assert_eq!(first.agents.len(), 1);
+    assert!(first.edits.is_empty());
+    app.world_mut().write_message(TileEdit {
+        pos: Pos::new(10, 3),
+        terrain: Terrain::Wall,
+    });
+    frame(&mut app);
+    frame(&mut app);
+    // Esc with nothing pending quits; the exit writes the edit.
+    key(&mut app, KeyCode::Escape);
+    assert!(app.should_exit().is_some());
+    let last = Scenario::load(&path).expect("written on exit");
+    assert_eq!(last.edits.len(), 1);
+    assert_eq!(last.edits[0].cells, vec![Pos::new(10, 3)]);
+    let _ = std::fs::remove_dir_all(dir);
+}
