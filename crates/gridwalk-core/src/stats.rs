@@ -27,6 +27,16 @@ impl SearchStats {
     pub fn queue_ops(&self) -> u64 {
         self.pushes + self.pops + self.updates + self.removes
     }
+
+    /// Copies the queue counters of `after - before` (two readings of one queue's
+    /// counters) into `self`, keeping `expanded`.
+    pub fn set_queue_work(&mut self, before: SearchStats, after: SearchStats) {
+        self.pushes = after.pushes - before.pushes;
+        self.pops = after.pops - before.pops;
+        self.updates = after.updates - before.updates;
+        self.removes = after.removes - before.removes;
+        self.sift_moves = after.sift_moves - before.sift_moves;
+    }
 }
 
 impl AddAssign for SearchStats {

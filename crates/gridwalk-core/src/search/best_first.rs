@@ -230,11 +230,7 @@ impl SearchSpace {
             );
         }
         let after = open.stats();
-        stats.pushes = after.pushes - before.pushes;
-        stats.pops = after.pops - before.pops;
-        stats.updates = after.updates - before.updates;
-        stats.removes = after.removes - before.removes;
-        stats.sift_moves = after.sift_moves - before.sift_moves;
+        stats.set_queue_work(before, after);
         self.open = Some(open);
 
         let path = found.then(|| {

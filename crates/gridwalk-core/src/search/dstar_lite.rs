@@ -356,11 +356,7 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
             }
         }
         let after = self.queue.stats();
-        stats.pushes = after.pushes - before.pushes;
-        stats.pops = after.pops - before.pops;
-        stats.updates = after.updates - before.updates;
-        stats.removes = after.removes - before.removes;
-        stats.sift_moves = after.sift_moves - before.sift_moves;
+        stats.set_queue_work(before, after);
         stats
     }
 
