@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use gridwalk_core::check::matches_printed;
 use gridwalk_core::cost::{self, Cost};
 use gridwalk_core::format::movingai::{self, ScenProblem};
-use gridwalk_core::search::{Mode, SearchSpace};
+use gridwalk_core::search::{SearchRequest, SearchSpace};
 use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, SearchStats, Terrain};
 use serde_json::{Map, Value, json};
 
@@ -663,15 +663,7 @@ fn one_shot_astar(cfg: &Config) -> Result<Report, String> {
         let mut work = SearchStats::default();
         for (i, &(s, t)) in set.pairs.iter().enumerate() {
             let ours = space
-                .search(
-                    &set.grid,
-                    s,
-                    t,
-                    Mode::AStar,
-                    Connectivity::Eight,
-                    Heuristic::Octile,
-                    None,
-                )
+                .search(&set.grid, &octile(s, t), None)
                 .map_err(|e| format!("{}: problem {i}: {e}", set.name))?;
             expansions += ours.stats.expanded;
             work += ours.stats;
@@ -704,15 +696,7 @@ fn one_shot_astar(cfg: &Config) -> Result<Report, String> {
         // Timing: both searchers on each problem in turn.
         let grid = &set.grid;
         let mut ours = |&(s, t): &(Pos, Pos)| {
-            let r = space.search(
-                grid,
-                s,
-                t,
-                Mode::AStar,
-                Connectivity::Eight,
-                Heuristic::Octile,
-                None,
-            );
+            let r = space.search(grid, &octile(s, t), None);
             black_box(r.ok().and_then(|r| r.path).map(|p| p.cost));
         };
         let mut peer = |&(s, t): &(Pos, Pos)| {
@@ -767,4 +751,9 @@ fn one_shot_astar(cfg: &Config) -> Result<Report, String> {
             .to_owned(),
     );
     Ok(report)
+}
+
+/// The Moving AI model's A* request: eight-connected, octile.
+fn octile(s: Pos, t: Pos) -> SearchRequest {
+    SearchRequest::astar(s, t, Connectivity::Eight, Heuristic::Octile)
 }

@@ -4,10 +4,8 @@
 use crate::cost::{Cost, INFINITY};
 use crate::grid::{Connectivity, Grid, Pos};
 use crate::heuristic::Heuristic;
-use crate::planner::{Algorithm, GoalPlanner};
-use crate::search::best_first::{Mode, SearchSpace};
-use crate::search::dstar::DStar;
-use crate::search::dstar_lite::DStarLite;
+use crate::planner::{Algorithm, new_planner};
+use crate::search::best_first::{Mode, SearchRequest, SearchSpace};
 
 /// Whether `ours` equals `optimal` to the 6 significant digits the benchmark prints.
 ///
@@ -36,21 +34,16 @@ pub fn solve(
 ) -> Option<Cost> {
     let conn = Connectivity::Eight;
     let s = grid.index(start).ok()?;
-    let mut planner: Box<dyn GoalPlanner> = match algorithm {
-        Algorithm::AStar | Algorithm::Dijkstra => {
-            let mode = if algorithm == Algorithm::AStar {
-                Mode::AStar
-            } else {
-                Mode::Dijkstra
-            };
-            let r = space
-                .search(grid, start, goal, mode, conn, Heuristic::Octile, None)
-                .ok()?;
-            return r.path.map(|p| p.cost);
-        }
-        Algorithm::DStarLite => Box::new(DStarLite::new(grid, goal, conn, Heuristic::Octile).ok()?),
-        Algorithm::DStar => Box::new(DStar::new(grid, goal, conn).ok()?),
-    };
+    if !algorithm.is_incremental() {
+        let mode = if algorithm == Algorithm::AStar {
+            Mode::AStar
+        } else {
+            Mode::Dijkstra
+        };
+        let req = SearchRequest::astar(start, goal, conn, Heuristic::Octile).with_mode(mode);
+        return space.search(grid, &req, None).ok()?.path.map(|p| p.cost);
+    }
+    let mut planner = new_planner(algorithm, grid, goal, conn, Heuristic::Octile).ok()?;
     planner.set_starts(grid, &[s]);
     planner.compute(grid);
     let c = planner.cost_to_goal(s);

@@ -4,6 +4,7 @@
 //! - [`heuristic`]: distance estimates and their admissibility.
 //! - [`queue`]: the indexed heap, and two slower queues kept for comparison.
 //! - [`search`]: A*, Dijkstra, greedy best-first, D* Lite and D*.
+//! - [`trace`]: recorded search steps, for `--trace` and the game's explain mode.
 //! - [`sim`]: agents, goals shared by groups, edits and ticks: the semantics of the game and
 //!   of `gridwalk-cli simulate`.
 //! - [`format`](mod@format): RON maps and scenarios, and Moving AI `.map` / `.scen` files.
@@ -21,10 +22,12 @@ pub mod replay;
 pub mod search;
 pub mod sim;
 pub mod stats;
+pub mod trace;
+pub mod world;
 
 pub use cost::Cost;
 pub use grid::{Connectivity, Grid, GridError, Pos, Terrain};
 pub use heuristic::Heuristic;
 pub use path::Path;
-pub use planner::{Algorithm, GoalPlanner};
+pub use planner::{Algorithm, CellInfo, GoalPlanner, new_planner};
 pub use stats::SearchStats;

@@ -10,9 +10,13 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::cost::Cost;
-use crate::grid::Grid;
+use crate::grid::{Connectivity, Grid, GridError, Pos};
+use crate::heuristic::Heuristic;
 use crate::path::Path;
+use crate::search::dstar::DStar;
+use crate::search::dstar_lite::DStarLite;
 use crate::stats::SearchStats;
+use crate::trace::Trace;
 
 /// An incremental planner for one goal, shared by a group of agents.
 ///
@@ -48,6 +52,89 @@ pub trait GoalPlanner: Send + Sync {
 
     /// Bytes held by the planner's arrays and queue.
     fn memory_bytes(&self) -> usize;
+
+    /// Records every later [`compute`](Self::compute) step by step (see [`crate::trace`]),
+    /// or stops recording.
+    fn set_tracing(&mut self, on: bool);
+
+    /// The recording of the last [`compute`](Self::compute); empty when not recording.
+    fn last_trace(&self) -> &Trace;
+
+    /// What the planner holds for `cell`, for an inspector. `None` off the planner's map.
+    fn inspect(&self, grid: &Grid, cell: usize) -> Option<CellInfo>;
+
+    /// The key modifier `km` of D\* Lite; 0 for planners without one.
+    fn km(&self) -> Cost {
+        0
+    }
+}
+
+/// A planner's view of one cell (see [`GoalPlanner::inspect`]). Costs are
+/// [`crate::cost::INFINITY`] when infinite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellInfo {
+    /// The cost to the goal the planner holds: D\* Lite's g, D\*'s h.
+    pub g: Cost,
+    /// D\* Lite's one-step lookahead; `None` for D\*.
+    pub rhs: Option<Cost>,
+    /// The heuristic toward the agents (D\* Lite); `None` for D\*, which has none.
+    pub h: Option<Cost>,
+    /// The cell's queue key, when queued: D\* Lite's `[k1, k2]`, D\*'s `(k, h)`.
+    pub key: Option<(Cost, Cost)>,
+    /// Whether the cell is queued.
+    pub queued: bool,
+    /// D\*'s state (`new`, `open`, `closed`, with `raise` or `lower` when open); `None` for
+    /// D\* Lite, whose state is `g` against `rhs`.
+    pub state: Option<&'static str>,
+}
+
+impl CellInfo {
+    /// Whether the cell is locally inconsistent (D\* Lite's g ≠ rhs).
+    pub fn inconsistent(&self) -> bool {
+        self.rhs.is_some_and(|rhs| rhs != self.g)
+    }
+}
+
+/// Why [`new_planner`] made no planner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlannerError {
+    /// The algorithm plans from scratch; it has no goal planner.
+    NotIncremental(Algorithm),
+    /// The goal is off the map.
+    Grid(GridError),
+}
+
+impl fmt::Display for PlannerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlannerError::NotIncremental(a) => {
+                write!(f, "{a} plans from scratch and has no goal planner")
+            }
+            PlannerError::Grid(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for PlannerError {}
+
+/// The one place that makes an incremental planner: D\* Lite (with `heuristic`) or D\* (which
+/// uses none) toward `goal`.
+pub fn new_planner(
+    algorithm: Algorithm,
+    grid: &Grid,
+    goal: Pos,
+    conn: Connectivity,
+    heuristic: Heuristic,
+) -> Result<Box<dyn GoalPlanner>, PlannerError> {
+    match algorithm {
+        Algorithm::DStarLite => Ok(Box::new(
+            DStarLite::new(grid, goal, conn, heuristic).map_err(PlannerError::Grid)?,
+        )),
+        Algorithm::DStar => Ok(Box::new(
+            DStar::new(grid, goal, conn).map_err(PlannerError::Grid)?,
+        )),
+        a => Err(PlannerError::NotIncremental(a)),
+    }
 }
 
 /// Which planner the simulation and the CLI run.

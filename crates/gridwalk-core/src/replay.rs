@@ -1,13 +1,15 @@
 //! Runs a RON scenario tick by tick with the semantics of [`crate::sim`]: the engine of
 //! `gridwalk-cli simulate`, and the way a game recording is replayed.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
-use crate::cost::to_f64;
+use crate::cost::{Cost, to_f64};
 use crate::format::Scenario;
-use crate::grid::{Pos, Terrain};
+use crate::grid::{Grid, Pos, Terrain};
 use crate::planner::Algorithm;
-use crate::sim::{AgentId, SimConfig, SimError, Simulation};
+use crate::sim::{AgentId, RunSource, SearchRun, SimConfig, SimError, Simulation};
 
 /// The default tick limit of a run that waits for every agent to arrive.
 pub const DEFAULT_TICK_LIMIT: u64 = 10_000;
@@ -40,6 +42,50 @@ pub struct TickLine {
     pub expanded: u64,
     /// Planner time this tick, in microseconds.
     pub micros: u64,
+    /// With `--trace`: every search run of this tick's planning, in order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<Vec<TraceEntry>>,
+}
+
+/// One search run in a tick line's `trace`: a goal's shared planner or one agent's fresh
+/// search, and its expansions as `[x, y, kind, cost]` (cost `null` when infinite).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TraceEntry {
+    /// The goal of an incremental planner.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub goal: Option<[u32; 2]>,
+    /// The agent (its index in the scenario) of a fresh search.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent: Option<usize>,
+    /// Every expansion, in order.
+    pub events: Vec<(u32, u32, &'static str, Option<f64>)>,
+}
+
+/// A cost as tick lines print it: rounded to 6 decimals.
+pub fn printed_cost(c: Cost) -> f64 {
+    (to_f64(c) * 1e6).round() / 1e6
+}
+
+impl TraceEntry {
+    fn of(run: &SearchRun, grid: &Grid, index_of: &BTreeMap<AgentId, usize>) -> TraceEntry {
+        let (goal, agent) = match run.source {
+            RunSource::Goal(p) => (Some([p.x, p.y]), None),
+            RunSource::Agent(id) => (None, index_of.get(&id).copied()),
+        };
+        let events = run
+            .trace
+            .expansions()
+            .map(|e| {
+                let p = grid.pos(e.cell as usize);
+                (p.x, p.y, e.kind.name(), e.finite_cost().map(printed_cost))
+            })
+            .collect();
+        TraceEntry {
+            goal,
+            agent,
+            events,
+        }
+    }
 }
 
 impl TickLine {
@@ -59,6 +105,9 @@ pub struct Replay {
     started: bool,
     /// Agents that could not appear (start or goal walled by then), with why.
     pub rejected: Vec<(usize, SimError)>,
+    /// Simulation id → scenario index.
+    index_of: BTreeMap<AgentId, usize>,
+    trace: bool,
 }
 
 impl Replay {
@@ -72,7 +121,8 @@ impl Replay {
                 .unwrap_or(crate::Heuristic::default_for(scenario.connectivity)),
             measure_baseline: false,
         };
-        let sim = Simulation::new(scenario.grid.clone(), config);
+        let mut sim = Simulation::new(scenario.grid.clone(), config);
+        sim.set_seed(scenario.seed);
         let ids = vec![None; scenario.agents.len()];
         Replay {
             sim,
@@ -81,7 +131,16 @@ impl Replay {
             tick: 0,
             started: false,
             rejected: Vec::new(),
+            index_of: BTreeMap::new(),
+            trace: false,
         }
+    }
+
+    /// Adds every search run's expansions to each tick line (`--trace`).
+    pub fn with_trace(mut self) -> Replay {
+        self.trace = true;
+        self.sim.set_tracing(true);
+        self
     }
 
     /// The simulation being driven.
@@ -95,10 +154,19 @@ impl Replay {
         let tick = if self.started { self.tick + 1 } else { 0 };
         self.started = true;
         self.tick = tick;
+        for d in self.scenario.dynamic.iter().filter(|d| d.tick == tick) {
+            self.sim.set_dynamic(d.setting());
+        }
         for (i, spec) in self.scenario.agents.iter().enumerate() {
             if spec.tick == tick {
-                match self.sim.add_agent(spec.start, spec.goal) {
-                    Ok(id) => self.ids[i] = Some(id),
+                match self
+                    .sim
+                    .add_agent_with(spec.start, spec.goal, spec.on_arrival)
+                {
+                    Ok(id) => {
+                        self.ids[i] = Some(id);
+                        self.index_of.insert(id, i);
+                    }
                     Err(e) => self.rejected.push((i, e)),
                 }
             }
@@ -117,6 +185,13 @@ impl Replay {
             }
         }
         let stats = self.sim.replan();
+        let trace = self.trace.then(|| {
+            self.sim
+                .last_runs()
+                .iter()
+                .map(|r| TraceEntry::of(r, self.sim.grid(), &self.index_of))
+                .collect()
+        });
         if tick > 0 {
             self.sim.advance();
         }
@@ -131,7 +206,7 @@ impl Replay {
                     pos: [a.pos.x, a.pos.y],
                     goal: [a.goal.x, a.goal.y],
                     status: a.status.name(),
-                    remaining: a.remaining.map(|c| (to_f64(c) * 1e6).round() / 1e6),
+                    remaining: a.remaining.map(printed_cost),
                 })
             })
             .collect();
@@ -141,6 +216,7 @@ impl Replay {
             refused,
             expanded: stats.search.expanded,
             micros: stats.micros,
+            trace,
         }
     }
 

@@ -8,12 +8,19 @@
 //! 3. the planners repair ([`Simulation::replan`]);
 //! 4. every agent that has a path moves exactly one cell along it ([`Simulation::advance`]).
 //!
+//! At the end of [`advance`](Simulation::advance), agents that stand on their goal follow
+//! their [`OnArrival`] policy (in id order), then the dynamic world, if on, drops or lifts its
+//! walls (see [`crate::world`]); planners learn of those edits at the next replan. Callers that
+//! drive the phases themselves (the game) call [`edit`](Simulation::edit) or
+//! [`edit_batch`](Simulation::edit_batch), [`replan`](Simulation::replan) and
+//! [`advance`](Simulation::advance) in that order, exactly as [`tick`](Simulation::tick) does.
+//!
 //! With an incremental algorithm (D* Lite, D*) agents that share a goal share one planner,
 //! created when the first agent heads there and dropped with the last. Adding, removing or
 //! retargeting an agent touches only the groups of its old and new goal. A* and Dijkstra plan
 //! from scratch for every agent, every tick.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 use std::time::Instant;
 
@@ -23,11 +30,11 @@ use crate::cost::{Cost, INFINITY};
 use crate::grid::{Connectivity, Grid, GridError, Pos, Terrain};
 use crate::heuristic::Heuristic;
 use crate::path::Path;
-use crate::planner::{Algorithm, GoalPlanner};
-use crate::search::best_first::{Mode, SearchSpace, TraceEvent};
-use crate::search::dstar::DStar;
-use crate::search::dstar_lite::DStarLite;
+use crate::planner::{Algorithm, CellInfo, GoalPlanner, new_planner};
+use crate::search::best_first::{Mode, SearchRequest, SearchSpace};
 use crate::stats::SearchStats;
+use crate::trace::Trace;
+use crate::world::{Doors, DynamicWorld, OnArrival, Rng, reachable};
 
 /// An agent's identifier, unique within a simulation, in order of creation.
 pub type AgentId = u32;
@@ -69,6 +76,55 @@ pub struct Agent {
     pub remaining: Option<Cost>,
     /// The cell it moves to next, if it has a path and has not arrived.
     pub next: Option<Pos>,
+    /// What it does on arrival.
+    pub on_arrival: OnArrival,
+    /// Where it appeared: a patrol's other end.
+    pub home: Pos,
+    /// The goal it was given first: a patrol's far end.
+    pub away: Pos,
+}
+
+/// One compute of one goal planner, kept for explaining it afterwards.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComputeRecord {
+    /// The tick it ran in ([`Simulation::tick_count`] then).
+    pub tick: u64,
+    /// The planner's goal.
+    pub goal: Pos,
+    /// Every step it took.
+    pub trace: Trace,
+    /// Its work counters.
+    pub stats: SearchStats,
+    /// D* Lite's `km` after it (0 for D*).
+    pub km: Cost,
+    /// How many walking agents the planner served.
+    pub agents: usize,
+    /// Its wall-clock time, in microseconds.
+    pub micros: u64,
+}
+
+/// Whose search a recorded run was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RunSource {
+    /// The shared planner of this goal (D* Lite, D*).
+    Goal(Pos),
+    /// A fresh search from this agent's cell (A*, Dijkstra).
+    Agent(AgentId),
+}
+
+/// One search run during a replan, recorded when [`Simulation::set_tracing`] is on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchRun {
+    /// Whose search.
+    pub source: RunSource,
+    /// What it did.
+    pub trace: Trace,
+}
+
+/// A goal's planner and its recent computes.
+struct Group {
+    planner: Box<dyn GoalPlanner>,
+    history: VecDeque<ComputeRecord>,
 }
 
 /// How the simulation plans.
@@ -184,7 +240,7 @@ pub struct Simulation {
     agents: BTreeMap<AgentId, Agent>,
     next_id: AgentId,
     /// Incremental planners by goal cell.
-    groups: BTreeMap<usize, Box<dyn GoalPlanner>>,
+    groups: BTreeMap<usize, Group>,
     /// Paths of the from-scratch algorithms, by agent.
     fresh_paths: BTreeMap<AgentId, Path>,
     space: SearchSpace,
@@ -195,7 +251,22 @@ pub struct Simulation {
     total: TickStats,
     expanded: Vec<u32>,
     starts: Vec<usize>,
+    /// Computes kept per planner (0: none).
+    history: usize,
+    /// Whether every search run of a replan is recorded into `runs`.
+    tracing: bool,
+    runs: Vec<SearchRun>,
+    seed: u64,
+    wander_rng: Rng,
+    dynamic: Option<DynamicWorld>,
+    dynamic_rng: Rng,
+    doors: Doors,
 }
+
+/// Streams of the simulation's generators, so that wander and the dynamic world do not
+/// disturb each other.
+const WANDER_STREAM: u64 = 0x5741_4E44;
+const DYNAMIC_STREAM: u64 = 0x4459_4E41;
 
 impl Simulation {
     /// A simulation on `grid` with no agents.
@@ -215,7 +286,96 @@ impl Simulation {
             total: TickStats::default(),
             expanded: Vec::new(),
             starts: Vec::new(),
+            history: 0,
+            tracing: false,
+            runs: Vec::new(),
+            seed: 0,
+            wander_rng: Rng::new(WANDER_STREAM),
+            dynamic: None,
+            dynamic_rng: Rng::new(DYNAMIC_STREAM),
+            doors: Doors::default(),
         }
+    }
+
+    /// Restarts the generators of wander and the dynamic world from `seed`.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.wander_rng = Rng::new(seed ^ WANDER_STREAM);
+        self.dynamic_rng = Rng::new(seed ^ DYNAMIC_STREAM);
+    }
+
+    /// The seed of the generators.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Turns the dynamic world on (with its setting) or off. Walls it dropped stay until it
+    /// lifts them; turned off, it lifts no more.
+    pub fn set_dynamic(&mut self, dynamic: Option<DynamicWorld>) {
+        self.dynamic = dynamic.map(DynamicWorld::clamped);
+    }
+
+    /// The dynamic world's setting, `None` when off.
+    pub fn dynamic(&self) -> Option<DynamicWorld> {
+        self.dynamic
+    }
+
+    /// The walls the dynamic world dropped and has not lifted, oldest first.
+    pub fn doors(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.doors.standing.iter().map(|&(p, _)| p)
+    }
+
+    /// Keeps the last `computes` computes that expanded any cell, per planner, for
+    /// [`history`](Self::history); 0 turns it off. Recording costs time: off by default.
+    pub fn set_history(&mut self, computes: usize) {
+        self.history = computes;
+        let on = self.history > 0 || self.tracing;
+        for g in self.groups.values_mut() {
+            g.planner.set_tracing(on);
+            g.history.truncate(computes);
+        }
+    }
+
+    /// Records every search run of each replan, for [`last_runs`](Self::last_runs).
+    pub fn set_tracing(&mut self, on: bool) {
+        self.tracing = on;
+        let on = self.history > 0 || self.tracing;
+        for g in self.groups.values_mut() {
+            g.planner.set_tracing(on);
+        }
+        if !self.tracing {
+            self.runs.clear();
+        }
+    }
+
+    /// The search runs of the last replan, in the order they ran (with tracing on).
+    pub fn last_runs(&self) -> &[SearchRun] {
+        &self.runs
+    }
+
+    /// The recent computes of the planner serving agent `id`, oldest first (with
+    /// [`set_history`](Self::set_history) on and an incremental algorithm).
+    pub fn history(&self, id: AgentId) -> Option<&VecDeque<ComputeRecord>> {
+        Some(&self.group_of(id)?.history)
+    }
+
+    /// What the planner serving agent `id` holds for `cell`.
+    pub fn inspect(&self, id: AgentId, cell: Pos) -> Option<CellInfo> {
+        let i = self.grid.index(cell).ok()?;
+        self.group_of(id)?.planner.inspect(&self.grid, i)
+    }
+
+    /// How many agents head to the goal of agent `id` (its planner's agents).
+    pub fn goal_agents(&self, id: AgentId) -> usize {
+        let Some(goal) = self.agents.get(&id).map(|a| a.goal) else {
+            return 0;
+        };
+        self.agents.values().filter(|a| a.goal == goal).count()
+    }
+
+    fn group_of(&self, id: AgentId) -> Option<&Group> {
+        let a = self.agents.get(&id)?;
+        self.groups.get(&self.grid.index(a.goal).ok()?)
     }
 
     /// The grid.
@@ -284,7 +444,7 @@ impl Simulation {
 
     /// Bytes held by all planners.
     pub fn planner_memory(&self) -> usize {
-        self.groups.values().map(|p| p.memory_bytes()).sum()
+        self.groups.values().map(|g| g.planner.memory_bytes()).sum()
     }
 
     fn check_cell(&self, pos: Pos) -> Result<usize, SimError> {
@@ -295,8 +455,19 @@ impl Simulation {
         Ok(i)
     }
 
-    /// Adds an agent walking from `start` to `goal`. It gets a path at the next replan.
+    /// Adds an agent walking from `start` to `goal` that stays on arrival. It gets a path at
+    /// the next replan.
     pub fn add_agent(&mut self, start: Pos, goal: Pos) -> Result<AgentId, SimError> {
+        self.add_agent_with(start, goal, OnArrival::Stay)
+    }
+
+    /// Adds an agent walking from `start` to `goal` that follows `on_arrival` there.
+    pub fn add_agent_with(
+        &mut self,
+        start: Pos,
+        goal: Pos,
+        on_arrival: OnArrival,
+    ) -> Result<AgentId, SimError> {
         self.check_cell(start)?;
         self.check_cell(goal)?;
         let id = self.next_id;
@@ -315,6 +486,9 @@ impl Simulation {
                 },
                 remaining: arrived.then_some(0),
                 next: None,
+                on_arrival,
+                home: start,
+                away: goal,
             },
         );
         Ok(id)
@@ -388,15 +562,31 @@ impl Simulation {
         Ok(true)
     }
 
-    /// Sets every wall to plain ground (cells under agents are never walls).
-    pub fn clear_walls(&mut self) {
-        for i in 0..self.grid.len() {
-            if self.grid.weight(i) == 0 {
-                let p = self.grid.pos(i);
-                self.grid.set(p, Terrain::FREE).expect("in range");
-                self.changed.push(i);
+    /// Applies many edits as one batch: each is checked like [`edit`](Self::edit), the
+    /// refused ones are listed with why, and planners learn of all the rest at the next
+    /// replan. Returns how many cells changed.
+    pub fn edit_batch(&mut self, edits: &[(Pos, Terrain)]) -> (usize, Vec<(Pos, SimError)>) {
+        let mut changed = 0;
+        let mut refused = Vec::new();
+        for &(pos, terrain) in edits {
+            match self.edit(pos, terrain) {
+                Ok(true) => changed += 1,
+                Ok(false) => {}
+                Err(e) => refused.push((pos, e)),
             }
         }
+        (changed, refused)
+    }
+
+    /// Sets every wall to plain ground (cells under agents and goals are never walls) in one
+    /// batch. Returns how many cells changed.
+    pub fn clear_walls(&mut self) -> usize {
+        let walls: Vec<(Pos, Terrain)> = (0..self.grid.len())
+            .filter(|&i| self.grid.weight(i) == 0)
+            .map(|i| (self.grid.pos(i), Terrain::FREE))
+            .collect();
+        self.doors.standing.clear();
+        self.edit_batch(&walls).0
     }
 
     /// Lets every planner repair, then updates each agent's status, remaining cost and next
@@ -407,6 +597,7 @@ impl Simulation {
             ..TickStats::default()
         };
         self.expanded.clear();
+        self.runs.clear();
         let started = Instant::now();
         if self.config.algorithm.is_incremental() {
             self.replan_incremental(&mut stats);
@@ -421,15 +612,8 @@ impl Simulation {
                 if a.status == AgentStatus::Arrived {
                     continue;
                 }
-                if let Ok(r) = self.baseline_space.search(
-                    &self.grid,
-                    a.pos,
-                    a.goal,
-                    Mode::AStar,
-                    self.config.connectivity,
-                    self.config.heuristic,
-                    None,
-                ) {
+                let req = self.request(a, Mode::AStar);
+                if let Ok(r) = self.baseline_space.search(&self.grid, &req, None) {
                     stats.baseline_expanded += r.stats.expanded;
                 }
             }
@@ -440,22 +624,42 @@ impl Simulation {
         stats
     }
 
+    /// The search request for agent `a` in `mode`, with the configured moves and heuristic.
+    fn request(&self, a: &Agent, mode: Mode) -> SearchRequest {
+        SearchRequest {
+            start: a.pos,
+            goal: a.goal,
+            mode,
+            connectivity: self.config.connectivity,
+            heuristic: self.config.heuristic,
+        }
+    }
+
     fn replan_incremental(&mut self, stats: &mut TickStats) {
         let conn = self.config.connectivity;
+        let tracing = self.history > 0 || self.tracing;
         // Create planners for new goals.
         for a in self.agents.values() {
-            let g = self.grid.index(a.goal).expect("goals are checked on entry");
-            if !self.groups.contains_key(&g) {
-                let planner: Box<dyn GoalPlanner> = match self.config.algorithm {
-                    Algorithm::DStar => {
-                        Box::new(DStar::new(&self.grid, a.goal, conn).expect("goal in range"))
-                    }
-                    _ => Box::new(
-                        DStarLite::new(&self.grid, a.goal, conn, self.config.heuristic)
-                            .expect("goal in range"),
-                    ),
-                };
-                self.groups.insert(g, planner);
+            let Ok(g) = self.grid.index(a.goal) else {
+                continue;
+            };
+            if !self.groups.contains_key(&g)
+                && let Ok(mut planner) = new_planner(
+                    self.config.algorithm,
+                    &self.grid,
+                    a.goal,
+                    conn,
+                    self.config.heuristic,
+                )
+            {
+                planner.set_tracing(tracing);
+                self.groups.insert(
+                    g,
+                    Group {
+                        planner,
+                        history: VecDeque::new(),
+                    },
+                );
             }
         }
         // (goal, start) of every agent still walking, grouped by goal in one sort.
@@ -463,30 +667,56 @@ impl Simulation {
             .agents
             .values()
             .filter(|a| a.status != AgentStatus::Arrived)
-            .map(|a| {
-                let g = self.grid.index(a.goal).expect("in range");
-                (g, self.grid.index(a.pos).expect("in range"))
-            })
+            .filter_map(|a| Some((self.grid.index(a.goal).ok()?, self.grid.index(a.pos).ok()?)))
             .collect();
         pairs.sort_unstable();
         let mut rest = &pairs[..];
-        for (&goal, planner) in self.groups.iter_mut() {
+        for (&goal, group) in self.groups.iter_mut() {
             let n = rest.iter().take_while(|&&(g, _)| g == goal).count();
             self.starts.clear();
             self.starts.extend(rest[..n].iter().map(|&(_, s)| s));
             rest = &rest[n..];
+            let planner = &mut group.planner;
             planner.set_starts(&self.grid, &self.starts);
             if !self.changed.is_empty() {
                 planner.cells_changed(&self.grid, &self.changed);
             }
-            stats.search += planner.compute(&self.grid);
+            let t = Instant::now();
+            let work = planner.compute(&self.grid);
+            let micros = t.elapsed().as_micros() as u64;
+            stats.search += work;
             self.expanded.extend_from_slice(planner.last_expanded());
+            if self.tracing {
+                self.runs.push(SearchRun {
+                    source: RunSource::Goal(self.grid.pos(goal)),
+                    trace: planner.last_trace().clone(),
+                });
+            }
+            if self.history > 0 && work.expanded > 0 {
+                if group.history.len() >= self.history {
+                    group.history.pop_front();
+                }
+                group.history.push_back(ComputeRecord {
+                    tick: self.tick,
+                    goal: self.grid.pos(goal),
+                    trace: planner.last_trace().clone(),
+                    stats: work,
+                    km: planner.km(),
+                    agents: n,
+                    micros,
+                });
+            }
         }
         for a in self.agents.values_mut() {
-            let pos = self.grid.index(a.pos).expect("in range");
-            let goal = self.grid.index(a.goal).expect("in range");
-            let planner = &self.groups[&goal];
+            let group = self
+                .grid
+                .index(a.goal)
+                .ok()
+                .and_then(|g| self.groups.get(&g));
+            let pos = self.grid.index(a.pos).ok();
             Self::settle(a, || {
+                let planner = &group?.planner;
+                let pos = pos?;
                 let cost = planner.cost_to_goal(pos);
                 let next = planner.next_step(&self.grid, pos)?;
                 (cost != INFINITY).then(|| (cost, self.grid.pos(next)))
@@ -500,30 +730,35 @@ impl Simulation {
             _ => Mode::AStar,
         };
         self.fresh_paths.clear();
-        for a in self.agents.values_mut() {
+        let mut trace = Trace::default();
+        let ids: Vec<AgentId> = self.agents.keys().copied().collect();
+        for id in ids {
+            let Some(a) = self.agents.get(&id) else {
+                continue;
+            };
             if a.pos == a.goal {
-                Self::settle(a, || None);
+                if let Some(a) = self.agents.get_mut(&id) {
+                    Self::settle(a, || None);
+                }
                 continue;
             }
-            let mut closed = Vec::new();
-            let r = self
-                .space
-                .search(
-                    &self.grid,
-                    a.pos,
-                    a.goal,
-                    mode,
-                    self.config.connectivity,
-                    self.config.heuristic,
-                    Some(&mut closed),
-                )
-                .expect("agents are on the map");
+            let req = self.request(a, mode);
+            let r = self.space.search(&self.grid, &req, Some(&mut trace));
+            let Some(a) = self.agents.get_mut(&id) else {
+                continue;
+            };
+            let Ok(r) = r else {
+                Self::settle(a, || None);
+                continue;
+            };
             stats.search += r.stats;
-            let width = self.grid.width();
-            self.expanded.extend(closed.iter().filter_map(|e| match e {
-                TraceEvent::Closed(p) => Some(p.y * width + p.x),
-                TraceEvent::Opened(_) => None,
-            }));
+            self.expanded.extend(trace.expansions().map(|e| e.cell));
+            if self.tracing {
+                self.runs.push(SearchRun {
+                    source: RunSource::Agent(id),
+                    trace: trace.clone(),
+                });
+            }
             let path = r.path;
             Self::settle(a, || {
                 let p = path.as_ref()?;
@@ -557,19 +792,22 @@ impl Simulation {
         }
     }
 
-    /// Moves every agent that has a path one cell along it.
+    /// Moves every agent that has a path one cell along it, then lets arrived agents follow
+    /// their policy and the dynamic world act. A planned step that is no longer legal (the map
+    /// changed since the replan) is not taken: the agent waits for the next replan.
     pub fn advance(&mut self) {
         let conn = self.config.connectivity;
         for a in self.agents.values_mut() {
             let Some(next) = a.next.take() else {
                 continue;
             };
-            let from = self.grid.index(a.pos).expect("in range");
-            let to = self.grid.index(next).expect("in range");
-            let step = self
-                .grid
-                .move_cost(from, to, conn)
-                .expect("a planned move is legal on the grid it was planned on");
+            let step = match (self.grid.index(a.pos), self.grid.index(next)) {
+                (Ok(from), Ok(to)) => self.grid.move_cost(from, to, conn),
+                _ => None,
+            };
+            let Some(step) = step else {
+                continue;
+            };
             a.pos = next;
             a.remaining = a.remaining.map(|r| r.saturating_sub(step));
             if a.pos == a.goal {
@@ -583,7 +821,99 @@ impl Simulation {
                 p.cost = p.cost.saturating_sub(step);
             }
         }
+        self.arrivals();
+        self.dynamic_world();
         self.tick += 1;
+    }
+
+    /// Gives every arrived agent with a wander or patrol policy its next goal, in id order.
+    fn arrivals(&mut self) {
+        let conn = self.config.connectivity;
+        let ids: Vec<AgentId> = self
+            .agents
+            .values()
+            .filter(|a| a.pos == a.goal && a.on_arrival != OnArrival::Stay)
+            .map(|a| a.id)
+            .collect();
+        for id in ids {
+            let Some(a) = self.agents.get(&id) else {
+                continue;
+            };
+            let goal = match a.on_arrival {
+                OnArrival::Stay => continue,
+                OnArrival::Patrol => {
+                    if a.goal == a.away {
+                        a.home
+                    } else {
+                        a.away
+                    }
+                }
+                OnArrival::Wander => {
+                    let cells = reachable(&self.grid, a.pos, conn);
+                    if cells.len() < 2 {
+                        continue;
+                    }
+                    // Any reachable cell but its own (cells[0] is its own).
+                    let i = 1 + self.wander_rng.below(cells.len() - 1);
+                    self.grid.pos(cells[i])
+                }
+            };
+            if goal != a.goal {
+                // The goal is passable and on the map by construction; a refusal leaves it.
+                let _ = self.set_goal(id, goal);
+            }
+        }
+    }
+
+    /// Drops a wall on a walking agent's path ahead of it every `every` ticks, and lifts the
+    /// oldest such wall once more than `walls` stand.
+    fn dynamic_world(&mut self) {
+        let Some(dw) = self.dynamic else {
+            return;
+        };
+        if !self.tick.is_multiple_of(dw.every as u64) {
+            return;
+        }
+        let walking: Vec<AgentId> = self
+            .agents
+            .values()
+            .filter(|a| a.status == AgentStatus::Walking && a.pos != a.goal)
+            .map(|a| a.id)
+            .collect();
+        if walking.is_empty() {
+            return;
+        }
+        let id = walking[self.dynamic_rng.below(walking.len())];
+        let Some(path) = self.path(id) else {
+            return;
+        };
+        let ahead: Vec<Pos> = path
+            .cells
+            .iter()
+            .skip(1)
+            .take(DynamicWorld::AHEAD)
+            .copied()
+            .filter(|&p| self.grid.is_passable(p) && self.check_edit(p).is_ok())
+            .collect();
+        if ahead.is_empty() {
+            return;
+        }
+        let pos = ahead[self.dynamic_rng.below(ahead.len())];
+        let Ok(old) = self.grid.terrain(pos) else {
+            return;
+        };
+        if self.edit(pos, Terrain::Wall).is_ok() {
+            self.doors.standing.push_back((pos, old));
+        }
+        while self.doors.standing.len() > dw.walls as usize {
+            let Some((p, was)) = self.doors.standing.pop_front() else {
+                break;
+            };
+            // Someone may have changed the cell since; lift only a wall still standing.
+            if self.grid.terrain(p) == Ok(Terrain::Wall) {
+                let _ = self.edit(p, was);
+            }
+        }
     }
 
     /// One whole tick after the agents due now were added: apply `edits`, replan, move.
@@ -615,7 +945,7 @@ impl Simulation {
         if self.config.algorithm.is_incremental() {
             let goal = self.grid.index(a.goal).ok()?;
             let from = self.grid.index(a.pos).ok()?;
-            self.groups.get(&goal)?.path(&self.grid, from)
+            self.groups.get(&goal)?.planner.path(&self.grid, from)
         } else {
             self.fresh_paths.get(&id).cloned()
         }
@@ -628,20 +958,12 @@ impl Simulation {
         let a = self.agents.get(&id)?;
         if self.config.algorithm.is_incremental() {
             let goal = self.grid.index(a.goal).ok()?;
-            let p = self.groups.get(&goal)?;
+            let p = &self.groups.get(&goal)?.planner;
             Some((0..self.grid.len()).map(|i| p.cost_to_goal(i)).collect())
         } else {
             let mut space = SearchSpace::new();
             space
-                .search(
-                    &self.grid,
-                    a.pos,
-                    a.goal,
-                    Mode::AStar,
-                    self.config.connectivity,
-                    self.config.heuristic,
-                    None,
-                )
+                .search(&self.grid, &self.request(a, Mode::AStar), None)
                 .ok()?;
             Some(
                 (0..self.grid.len())
@@ -656,24 +978,26 @@ impl Simulation {
     }
 
     /// A fresh search from the agent's cell to its goal with every open and close recorded,
-    /// for replaying it step by step (A* for D* Lite and A*, Dijkstra otherwise).
-    pub fn explain(&self, id: AgentId) -> Option<(Vec<TraceEvent>, Option<Path>)> {
+    /// for replaying it step by step: Dijkstra for Dijkstra and D*, A* otherwise (the ghost of
+    /// what planning from scratch costs).
+    pub fn explain(&self, id: AgentId) -> Option<(Trace, Option<Path>)> {
         let a = self.agents.get(&id)?;
         let mode = match self.config.algorithm {
             Algorithm::Dijkstra | Algorithm::DStar => Mode::Dijkstra,
             _ => Mode::AStar,
         };
-        let mut trace = Vec::new();
+        self.fresh_search(a, mode)
+    }
+
+    /// The A* from scratch from the agent's cell to its goal on the current map, recorded.
+    pub fn astar_from_scratch(&self, id: AgentId) -> Option<(Trace, Option<Path>)> {
+        self.fresh_search(self.agents.get(&id)?, Mode::AStar)
+    }
+
+    fn fresh_search(&self, a: &Agent, mode: Mode) -> Option<(Trace, Option<Path>)> {
+        let mut trace = Trace::default();
         let r = SearchSpace::new()
-            .search(
-                &self.grid,
-                a.pos,
-                a.goal,
-                mode,
-                self.config.connectivity,
-                self.config.heuristic,
-                Some(&mut trace),
-            )
+            .search(&self.grid, &self.request(a, mode), Some(&mut trace))
             .ok()?;
         Some((trace, r.path))
     }

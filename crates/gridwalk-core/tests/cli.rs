@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+use gridwalk_core::Pos;
 use serde_json::Value;
 
 fn cli() -> Command {
@@ -193,4 +194,114 @@ fn movingai_summarises_and_fails_on_mismatch() {
             .unwrap()
             .starts_with("problems: 4, mismatches: 4")
     );
+}
+
+/// Costs to `goal` on `grid` by a plain Dijkstra (moves are symmetric).
+fn costs_to(
+    grid: &gridwalk_core::Grid,
+    goal: gridwalk_core::Pos,
+    conn: gridwalk_core::Connectivity,
+) -> Vec<Option<f64>> {
+    use gridwalk_core::cost::INFINITY;
+    use std::cmp::Reverse;
+    let mut dist = vec![INFINITY; grid.len()];
+    let g = grid.index(goal).unwrap();
+    let mut heap = std::collections::BinaryHeap::from([Reverse((0, g))]);
+    dist[g] = 0;
+    while let Some(Reverse((d, u))) = heap.pop() {
+        if d > dist[u] {
+            continue;
+        }
+        grid.for_each_neighbor(u, conn, |v, c| {
+            if d + c < dist[v] {
+                dist[v] = d + c;
+                heap.push(Reverse((d + c, v)));
+            }
+        });
+    }
+    dist.into_iter()
+        .map(|d| (d != INFINITY).then(|| gridwalk_core::replay::printed_cost(d)))
+        .collect()
+}
+
+#[test]
+fn trace_lists_every_expansion_of_every_search_run() {
+    use gridwalk_core::format::Scenario;
+    use gridwalk_core::replay::Replay;
+    let f = write("trace.ron", EXAMPLE);
+    for algo in ["dstar-lite", "dstar", "astar", "dijkstra"] {
+        let plain = cli()
+            .args(["simulate", f.to_str().unwrap(), "--algo", algo])
+            .output()
+            .unwrap();
+        let traced = cli()
+            .args(["simulate", f.to_str().unwrap(), "--algo", algo, "--trace"])
+            .output()
+            .unwrap();
+        assert!(traced.status.success(), "{algo}");
+        let (plain, traced) = (lines(&plain.stdout), lines(&traced.stdout));
+        assert_eq!(plain.len(), traced.len(), "{algo}");
+        // The map of each tick's planning, from the same scenario played in process.
+        let scenario = Scenario::parse(EXAMPLE, "trace.ron").unwrap();
+        let conn = scenario.connectivity;
+        let mut replay = Replay::new(scenario, algo.parse().unwrap());
+        for (p, t) in plain.iter().zip(&traced) {
+            // Without --trace the line is unchanged: the traced line is it plus "trace".
+            let mut stripped = t.clone();
+            let trace = stripped.as_object_mut().unwrap().remove("trace").unwrap();
+            stripped.as_object_mut().unwrap().remove("micros");
+            let mut p = p.clone();
+            p.as_object_mut().unwrap().remove("micros");
+            assert_eq!(stripped, p, "{algo}");
+            assert!(!p.to_string().contains("trace"));
+            replay.step();
+            let grid = replay.sim().grid();
+            let mut total = 0;
+            for entry in trace.as_array().unwrap() {
+                let events = entry["events"].as_array().unwrap();
+                total += events.len() as u64;
+                let incremental = algo.starts_with("dstar");
+                assert_eq!(entry.get("goal").is_some(), incremental, "{algo}: {entry}");
+                assert_eq!(
+                    entry.get("agent").is_some(),
+                    !incremental,
+                    "{algo}: {entry}"
+                );
+                let truth = entry.get("goal").map(|g| {
+                    costs_to(
+                        grid,
+                        Pos::new(g[0].as_u64().unwrap() as u32, g[1].as_u64().unwrap() as u32),
+                        conn,
+                    )
+                });
+                for e in events {
+                    let kind = e[2].as_str().unwrap();
+                    let cell =
+                        Pos::new(e[0].as_u64().unwrap() as u32, e[1].as_u64().unwrap() as u32);
+                    match algo {
+                        "dstar-lite" => {
+                            assert!(kind == "lower" || kind == "raise", "{e}");
+                            if kind == "lower" {
+                                let want = truth.as_ref().unwrap()[grid.index(cell).unwrap()];
+                                assert_eq!(e[3].as_f64(), want, "{algo} lower at {cell}");
+                            } else {
+                                assert!(e[3].is_null());
+                            }
+                        }
+                        "dstar" => assert!(kind == "lower" || kind == "raise", "{e}"),
+                        _ => {
+                            assert_eq!(kind, "close");
+                            assert!(e[3].is_f64());
+                        }
+                    }
+                }
+            }
+            assert_eq!(
+                total,
+                t["expanded"].as_u64().unwrap(),
+                "{algo} tick {}",
+                t["tick"]
+            );
+        }
+    }
 }

@@ -4,8 +4,9 @@
 
 use std::path::PathBuf;
 
-use gridwalk_core::format::{AgentSpec, Scenario};
+use gridwalk_core::format::{AgentSpec, DynamicSpec, Scenario};
 use gridwalk_core::search::dijkstra;
+use gridwalk_core::world::{DynamicWorld, OnArrival};
 use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
 
 const WIDTH: u32 = 110;
@@ -22,8 +23,17 @@ fn default_map_path() -> PathBuf {
 fn default_map_loads_and_every_agent_has_a_path() {
     let s = Scenario::load(&default_map_path()).unwrap();
     assert_eq!((s.grid.width(), s.grid.height()), (WIDTH, HEIGHT));
-    assert_eq!(s.agents.len(), 4);
+    // About 12 agents sharing 4 goals, wandering on arrival, in a gently dynamic world: a
+    // newcomer who does nothing sees agents walk and repair for minutes.
+    assert_eq!(s.agents.len(), 12);
     assert!(s.agents.iter().all(|a| a.tick == 0));
+    assert!(s.agents.iter().all(|a| a.on_arrival == OnArrival::Wander));
+    let goals: std::collections::BTreeSet<Pos> = s.agents.iter().map(|a| a.goal).collect();
+    assert_eq!(goals.len(), 4);
+    assert_eq!(
+        s.dynamic.iter().map(|d| d.setting()).collect::<Vec<_>>(),
+        vec![Some(DynamicWorld::GENTLE)]
+    );
     for a in &s.agents {
         let r = dijkstra(&s.grid, a.start, a.goal, s.connectivity).unwrap();
         let path = r.path.unwrap_or_else(|| panic!("no path for {a:?}"));
@@ -161,19 +171,28 @@ fn draw() -> Scenario {
     fill(&mut g, 78, 88, 82, 95, Terrain::Weight(3)); // a marsh in the south-east
 
     let agent = |sx, sy, gx, gy| AgentSpec {
-        start: Pos::new(sx, sy),
-        goal: Pos::new(gx, gy),
-        tick: 0,
+        on_arrival: OnArrival::Wander,
+        ..AgentSpec::new(Pos::new(sx, sy), Pos::new(gx, gy))
     };
     let mut s = Scenario::from_grid(g);
     s.connectivity = Connectivity::Eight;
-    // Two goals, each shared by two agents, so two planners serve four agents.
+    // Four goals, each shared by three agents, so four planners serve twelve agents.
     s.agents = vec![
         agent(3, 3, 106, 96),   // north-west corner to the south-east
         agent(12, 60, 106, 96), // from the lower room of the middle building
-        agent(106, 3, 14, 86),  // north-east corner into the south building
-        agent(92, 48, 14, 86),  // from inside the serpentine
+        agent(30, 30, 106, 96),
+        agent(106, 3, 14, 86), // north-east corner into the south building
+        agent(92, 48, 14, 86), // from inside the serpentine
+        agent(100, 75, 14, 86),
+        agent(5, 95, 104, 8),
+        agent(25, 45, 104, 8),
+        agent(35, 80, 104, 8),
+        agent(108, 60, 3, 20),
+        agent(80, 95, 3, 20),
+        agent(95, 30, 3, 20),
     ];
+    s.seed = 7;
+    s.dynamic = vec![DynamicSpec::new(0, Some(DynamicWorld::GENTLE))];
     s
 }
 

@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
+use gridwalk_core::format::scenario::DynamicSpec;
 use gridwalk_core::format::{AgentSpec, CellSet, EditSpec, FormatError, Scenario};
+use gridwalk_core::world::OnArrival;
 use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, Terrain};
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -68,15 +70,10 @@ fn the_documented_example_parses_exactly() {
     assert_eq!(
         s.agents,
         vec![
+            AgentSpec::new(Pos::new(0, 0), Pos::new(9, 2)),
             AgentSpec {
-                start: Pos::new(0, 0),
-                goal: Pos::new(9, 2),
-                tick: 0
-            },
-            AgentSpec {
-                start: Pos::new(1, 2),
-                goal: Pos::new(9, 2),
-                tick: 4
+                tick: 4,
+                ..AgentSpec::new(Pos::new(1, 2), Pos::new(9, 2))
             },
         ]
     );
@@ -363,6 +360,7 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                     any::<Index>(),
                     any::<Index>(),
                     prop_oneof![Just(0u64), any::<u64>()],
+                    prop::sample::select(OnArrival::ALL.to_vec()),
                 ),
                 0..6,
             ),
@@ -374,43 +372,53 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                 ),
                 0..5,
             ),
+            prop_oneof![Just(0u64), any::<u64>()],
+            prop::collection::vec((any::<u64>(), 0u32..6, 1u32..9), 0..3),
         )
-            .prop_map(move |(mut cells, connectivity, heuristic, agents, edits)| {
-                if cells.iter().all(|&c| c == 0) {
-                    cells[0] = 1;
-                }
-                let mut grid = Grid::new(w, h).unwrap();
-                let mut open = Vec::new();
-                for (i, &c) in cells.iter().enumerate() {
-                    let p = grid.pos(i);
-                    let t = if c == 0 {
-                        Terrain::Wall
-                    } else {
-                        Terrain::Weight(c)
-                    };
-                    grid.set(p, t).unwrap();
-                    if c != 0 {
-                        open.push(p);
+            .prop_map(
+                move |(mut cells, connectivity, heuristic, agents, edits, seed, dynamic)| {
+                    if cells.iter().all(|&c| c == 0) {
+                        cells[0] = 1;
                     }
-                }
-                Scenario {
-                    grid,
-                    connectivity,
-                    heuristic,
-                    agents: agents
-                        .into_iter()
-                        .map(|(s, g, tick)| AgentSpec {
-                            start: *s.get(&open),
-                            goal: *g.get(&open),
-                            tick,
-                        })
-                        .collect(),
-                    edits: edits
-                        .into_iter()
-                        .map(|(tick, set, cells)| EditSpec { tick, set, cells })
-                        .collect(),
-                }
-            })
+                    let mut grid = Grid::new(w, h).unwrap();
+                    let mut open = Vec::new();
+                    for (i, &c) in cells.iter().enumerate() {
+                        let p = grid.pos(i);
+                        let t = if c == 0 {
+                            Terrain::Wall
+                        } else {
+                            Terrain::Weight(c)
+                        };
+                        grid.set(p, t).unwrap();
+                        if c != 0 {
+                            open.push(p);
+                        }
+                    }
+                    Scenario {
+                        grid,
+                        connectivity,
+                        heuristic,
+                        agents: agents
+                            .into_iter()
+                            .map(|(s, g, tick, on_arrival)| AgentSpec {
+                                start: *s.get(&open),
+                                goal: *g.get(&open),
+                                tick,
+                                on_arrival,
+                            })
+                            .collect(),
+                        edits: edits
+                            .into_iter()
+                            .map(|(tick, set, cells)| EditSpec { tick, set, cells })
+                            .collect(),
+                        seed,
+                        dynamic: dynamic
+                            .into_iter()
+                            .map(|(tick, every, walls)| DynamicSpec { tick, every, walls })
+                            .collect(),
+                    }
+                },
+            )
     })
 }
 

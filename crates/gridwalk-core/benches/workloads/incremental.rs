@@ -8,7 +8,7 @@ use gridwalk_core::planner::GoalPlanner;
 use gridwalk_core::queue::{CellQueue, IndexedHeap, LazyHeap, SortedList};
 use gridwalk_core::search::dstar::DStar;
 use gridwalk_core::search::dstar_lite::{DStarLite, Key};
-use gridwalk_core::search::{Mode, SearchSpace};
+use gridwalk_core::search::{SearchRequest, SearchSpace};
 use gridwalk_core::sim::{AgentStatus, SimConfig, Simulation};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
 
@@ -187,16 +187,9 @@ fn walk(
         }
         if astar {
             let t = Instant::now();
+            let req = SearchRequest::astar(walk.agent, walk.goal, CONN, H);
             let res = space
-                .search(
-                    &walk.grid,
-                    walk.agent,
-                    walk.goal,
-                    Mode::AStar,
-                    CONN,
-                    H,
-                    None,
-                )
+                .search(&walk.grid, &req, None)
                 .map_err(|e| e.to_string())?;
             astar_times.push(t.elapsed());
             astar_expanded += res.stats.expanded;

@@ -43,6 +43,9 @@ enum Command {
         /// Ticks to run after tick 0 (default: until every agent arrives, at most 10,000).
         #[arg(long)]
         ticks: Option<u64>,
+        /// Add every search run's expansions to each tick line, as "trace".
+        #[arg(long)]
+        trace: bool,
     },
     /// Solve every problem of a Moving AI scenario and check the optimal lengths.
     Movingai {
@@ -59,7 +62,12 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Simulate { file, algo, ticks } => simulate(&file, algo, ticks),
+        Command::Simulate {
+            file,
+            algo,
+            ticks,
+            trace,
+        } => simulate(&file, algo, ticks, trace),
         Command::Movingai { map, scen, algo } => movingai(&map, &scen, algo),
     };
     match result {
@@ -71,7 +79,12 @@ fn main() -> ExitCode {
     }
 }
 
-fn simulate(file: &Path, algo: Algorithm, ticks: Option<u64>) -> Result<ExitCode, String> {
+fn simulate(
+    file: &Path,
+    algo: Algorithm,
+    ticks: Option<u64>,
+    trace: bool,
+) -> Result<ExitCode, String> {
     let scenario = Scenario::load(file).map_err(|e| e.to_string())?;
     let heuristic = scenario.effective_heuristic();
     if !heuristic.is_admissible(scenario.connectivity) {
@@ -88,6 +101,9 @@ fn simulate(file: &Path, algo: Algorithm, ticks: Option<u64>) -> Result<ExitCode
         .map(|a| format!("agent with start {} and goal {}", a.start, a.goal))
         .collect();
     let mut replay = Replay::new(scenario, algo);
+    if trace {
+        replay = replay.with_trace();
+    }
     let out = std::io::stdout();
     let mut out = BufWriter::new(out.lock());
     let mut reported = 0;

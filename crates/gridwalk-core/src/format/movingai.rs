@@ -333,11 +333,7 @@ pub fn to_scenario(
     scenario.connectivity = Connectivity::Eight;
     scenario.agents = problems
         .iter()
-        .map(|p| AgentSpec {
-            start: p.start,
-            goal: p.goal,
-            tick: 0,
-        })
+        .map(|p| AgentSpec::new(p.start, p.goal))
         .collect();
     Ok(scenario)
 }

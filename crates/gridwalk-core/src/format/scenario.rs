@@ -12,14 +12,19 @@
 //!     ],
 //!     connectivity: Eight,
 //!     heuristic: Octile,
+//!     seed: 7,
 //!     agents: [
 //!         (start: (0, 0), goal: (9, 2)),
-//!         (start: (1, 2), goal: (9, 2), tick: 4),
+//!         (start: (1, 2), goal: (9, 2), tick: 4, on_arrival: Wander),
 //!     ],
 //!     edits: [
 //!         (tick: 3, set: Wall, cells: [(5, 0), (5, 1)]),
 //!         (tick: 7, set: Free, cells: [(5, 1)]),
 //!         (tick: 8, set: Weight(4), cells: [(6, 2)]),
+//!     ],
+//!     dynamic: [
+//!         (tick: 0, every: 4, walls: 6),
+//!         (tick: 50, every: 0),
 //!     ],
 //! )
 //! ```
@@ -34,6 +39,15 @@
 //!   and passable.
 //! - `edits`: at `tick` (default 0), `set` each of `cells` to exactly `Wall`, `Free` (plain
 //!   ground) or `Weight(w)` with w in 1–9.
+//! - `on_arrival` (per agent): `Stay` (default), `Wander` (a new random reachable goal) or
+//!   `Patrol` (back to its start, then to its goal again).
+//! - `seed` (default 0): seeds wander's goals and the dynamic world's walls.
+//! - `dynamic`: from `tick` on (default 0), every `every` ticks a wall drops on a walking
+//!   agent's path ahead of it, and the oldest is lifted once more than `walls` (default 6)
+//!   stand; `every: 0` turns the dynamic world off. See [`crate::world`].
+//!
+//! A file without the last three fields means what it always meant: agents stay, the world
+//! only changes by `edits`.
 //!
 //! The text is read with RON's `implicit_some` extension, so `heuristic: Octile` and
 //! `heuristic: Some(Octile)` are the same. Unknown fields are errors, so a misspelt field is
@@ -53,6 +67,7 @@ use super::locate::Locator;
 use super::{FormatError, display_name, read_text, strip_bom};
 use crate::grid::{Connectivity, Grid, Pos, Terrain};
 use crate::heuristic::Heuristic;
+use crate::world::{DynamicWorld, OnArrival};
 
 /// What an edit makes its cells: exactly a wall, plain ground, or ground of a weight.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -97,6 +112,66 @@ pub struct AgentSpec {
     /// The tick at which it appears; 0 (the default) is at the start.
     #[serde(default)]
     pub tick: u64,
+    /// What it does on arrival; [`OnArrival::Stay`] by default.
+    #[serde(default)]
+    pub on_arrival: OnArrival,
+}
+
+impl AgentSpec {
+    /// An agent of tick 0 that stays on arrival.
+    pub fn new(start: Pos, goal: Pos) -> AgentSpec {
+        AgentSpec {
+            start,
+            goal,
+            tick: 0,
+            on_arrival: OnArrival::Stay,
+        }
+    }
+}
+
+/// A timed change of the dynamic world: from `tick` on, a wall every `every` ticks with at
+/// most `walls` standing; `every: 0` turns it off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DynamicSpec {
+    /// The tick from which it holds; 0 by default.
+    #[serde(default)]
+    pub tick: u64,
+    /// Ticks between two walls; 0 is off.
+    pub every: u32,
+    /// Walls standing at most; 6 by default.
+    #[serde(default = "default_walls")]
+    pub walls: u32,
+}
+
+fn default_walls() -> u32 {
+    DynamicWorld::GENTLE.walls
+}
+
+impl DynamicSpec {
+    /// The dynamic world's setting this change makes, `None` for off.
+    pub fn setting(&self) -> Option<DynamicWorld> {
+        (self.every > 0).then_some(DynamicWorld {
+            every: self.every,
+            walls: self.walls,
+        })
+    }
+
+    /// The change that makes `setting` from `tick` on.
+    pub fn new(tick: u64, setting: Option<DynamicWorld>) -> DynamicSpec {
+        match setting {
+            Some(d) => DynamicSpec {
+                tick,
+                every: d.every,
+                walls: d.walls,
+            },
+            None => DynamicSpec {
+                tick,
+                every: 0,
+                walls: default_walls(),
+            },
+        }
+    }
 }
 
 /// A timed edit: at `tick`, every cell in `cells` becomes `set`.
@@ -131,6 +206,10 @@ pub struct Scenario {
     pub agents: Vec<AgentSpec>,
     /// The timed edits, in file order.
     pub edits: Vec<EditSpec>,
+    /// The seed of wander's goals and the dynamic world.
+    pub seed: u64,
+    /// The dynamic world's timed changes, in file order.
+    pub dynamic: Vec<DynamicSpec>,
 }
 
 /// The file's shape, as serde reads it, before validation.
@@ -146,6 +225,10 @@ struct RawScenario {
     agents: Vec<AgentSpec>,
     #[serde(default)]
     edits: Vec<EditSpec>,
+    #[serde(default)]
+    seed: u64,
+    #[serde(default)]
+    dynamic: Vec<DynamicSpec>,
 }
 
 /// Where in the file a semantic error is, to be turned into a line by a [`Locator`].
@@ -156,6 +239,7 @@ enum Site {
     AgentField(usize, &'static str),
     EditSet(usize),
     EditCell(usize, usize),
+    Dynamic(usize),
 }
 
 /// A semantic error: where, and what.
@@ -173,6 +257,8 @@ impl Scenario {
             heuristic: None,
             agents: Vec::new(),
             edits: Vec::new(),
+            seed: 0,
+            dynamic: Vec::new(),
         }
     }
 
@@ -242,6 +328,9 @@ impl Scenario {
                 if a.tick != 0 {
                     let _ = write!(out, ", tick: {}", a.tick);
                 }
+                if a.on_arrival != OnArrival::Stay {
+                    let _ = write!(out, ", on_arrival: {:?}", a.on_arrival);
+                }
                 out.push_str("),\n");
             }
             out.push_str("    ],\n");
@@ -263,6 +352,20 @@ impl Scenario {
                     }
                     out.push_str("        ]),\n");
                 }
+            }
+            out.push_str("    ],\n");
+        }
+        if self.seed != 0 {
+            let _ = writeln!(out, "    seed: {},", self.seed);
+        }
+        if !self.dynamic.is_empty() {
+            out.push_str("    dynamic: [\n");
+            for d in &self.dynamic {
+                let _ = writeln!(
+                    out,
+                    "        (tick: {}, every: {}, walls: {}),",
+                    d.tick, d.every, d.walls
+                );
             }
             out.push_str("    ],\n");
         }
@@ -289,6 +392,8 @@ impl Scenario {
             heuristic: raw.heuristic,
             agents: raw.agents,
             edits: raw.edits,
+            seed: raw.seed,
+            dynamic: raw.dynamic,
         };
         scenario.check()?;
         Ok(scenario)
@@ -327,6 +432,14 @@ impl Scenario {
                         format!("edits[{i}].cells[{j}]: {pos} is outside the {size} map"),
                     ));
                 }
+            }
+        }
+        for (i, d) in self.dynamic.iter().enumerate() {
+            if d.every > 0 && d.walls == 0 {
+                return Err((
+                    Site::Dynamic(i),
+                    format!("dynamic[{i}]: walls must be at least 1"),
+                ));
             }
         }
         Ok(())
@@ -405,6 +518,9 @@ fn locate(text: &str, site: Site) -> Option<usize> {
             .field(root, "agents")
             .and_then(|agents| l.element(agents, i))
             .map(|agent| l.field(agent, field).unwrap_or(agent)),
+        Site::Dynamic(i) => l
+            .field(root, "dynamic")
+            .and_then(|dynamic| l.element(dynamic, i)),
         Site::EditSet(i) => l
             .field(root, "edits")
             .and_then(|edits| l.element(edits, i))

@@ -167,6 +167,14 @@ impl<K: Ord + Copy> CellQueue<K> for IndexedHeap<K> {
         self.heap.clear();
     }
 
+    fn queued_key(&self, cell: u32) -> Option<K> {
+        self.key_of(cell)
+    }
+
+    fn queued_cells(&self, out: &mut Vec<u32>) {
+        out.extend(self.heap.iter().map(|&(_, c)| c));
+    }
+
     fn stats(&self) -> SearchStats {
         self.stats
     }

@@ -214,6 +214,20 @@ impl<K: Ord + Copy> CellQueue<K> for LazyHeap<K> {
         self.len = 0;
     }
 
+    fn queued_key(&self, cell: u32) -> Option<K> {
+        self.key_of(cell)
+    }
+
+    fn queued_cells(&self, out: &mut Vec<u32>) {
+        out.extend(
+            self.current
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| k.is_some())
+                .map(|(c, _)| c as u32),
+        );
+    }
+
     fn stats(&self) -> SearchStats {
         self.stats
     }

@@ -46,6 +46,9 @@ pub trait CellQueue<K: Ord + Copy> {
     /// Whether `cell` is queued.
     fn contains(&self, cell: u32) -> bool;
 
+    /// The key `cell` is queued with, if it is.
+    fn queued_key(&self, cell: u32) -> Option<K>;
+
     /// Number of queued cells.
     fn len(&self) -> usize;
 
@@ -56,6 +59,9 @@ pub trait CellQueue<K: Ord + Copy> {
 
     /// Empties the queue (counters are kept).
     fn clear(&mut self);
+
+    /// Appends every queued cell to `out`, in no particular order (for recordings).
+    fn queued_cells(&self, out: &mut Vec<u32>);
 
     /// Counters of pushes, pops, updates, removes and sift moves since creation.
     fn stats(&self) -> SearchStats;

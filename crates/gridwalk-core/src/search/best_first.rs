@@ -18,6 +18,7 @@ use crate::heuristic::Heuristic;
 use crate::path::Path;
 use crate::queue::{CellQueue, IndexedHeap};
 use crate::stats::SearchStats;
+use crate::trace::{Expansion, ExpansionKind, Step, Trace};
 
 const NO_PARENT: u32 = u32::MAX;
 
@@ -44,13 +45,57 @@ pub struct SearchResult {
     pub stats: SearchStats,
 }
 
-/// One step of a recorded search, for replaying it cell by cell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TraceEvent {
-    /// The cell entered the open list (or got a better key there).
-    Opened(Pos),
-    /// The cell was expanded.
-    Closed(Pos),
+/// One search: from where to where, how, on which moves.
+///
+/// ```
+/// use gridwalk_core::search::{SearchRequest, SearchSpace};
+/// use gridwalk_core::{Connectivity, Grid, Heuristic, Pos};
+/// let grid = Grid::new(8, 3).unwrap();
+/// let req = SearchRequest::astar(Pos::new(0, 0), Pos::new(7, 0), Connectivity::Eight, Heuristic::Octile);
+/// let r = SearchSpace::new().search(&grid, &req, None).unwrap();
+/// assert_eq!(r.path.unwrap().moves(), 7);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SearchRequest {
+    /// Where the search starts.
+    pub start: Pos,
+    /// Where it ends.
+    pub goal: Pos,
+    /// A*, Dijkstra or greedy best-first.
+    pub mode: Mode,
+    /// Which moves are legal.
+    pub connectivity: Connectivity,
+    /// The heuristic (ignored by Dijkstra).
+    pub heuristic: Heuristic,
+}
+
+impl SearchRequest {
+    /// An A* search.
+    pub fn astar(start: Pos, goal: Pos, connectivity: Connectivity, heuristic: Heuristic) -> Self {
+        SearchRequest {
+            start,
+            goal,
+            mode: Mode::AStar,
+            connectivity,
+            heuristic,
+        }
+    }
+
+    /// A Dijkstra search.
+    pub fn dijkstra(start: Pos, goal: Pos, connectivity: Connectivity) -> Self {
+        SearchRequest {
+            start,
+            goal,
+            mode: Mode::Dijkstra,
+            connectivity,
+            heuristic: Heuristic::Zero,
+        }
+    }
+
+    /// The same request with another mode.
+    pub fn with_mode(self, mode: Mode) -> Self {
+        SearchRequest { mode, ..self }
+    }
 }
 
 /// An open-list key: ordered by `first`, then `second`, exactly like the tuple
@@ -143,19 +188,25 @@ impl SearchSpace {
         }
     }
 
-    /// Runs one search from `start` to `goal`. Out-of-range cells are an error; a wall start
-    /// or goal simply has no path. With `trace`, every open and close is recorded in order.
-    #[allow(clippy::too_many_arguments)]
+    /// Runs the search `req`. Out-of-range cells are an error; a wall start or goal simply
+    /// has no path. With `trace`, every open and close is recorded in order (see
+    /// [`crate::trace`]; a close carries the cell's cost from the start).
     pub fn search(
         &mut self,
         grid: &Grid,
-        start: Pos,
-        goal: Pos,
-        mode: Mode,
-        conn: Connectivity,
-        heuristic: Heuristic,
-        mut trace: Option<&mut Vec<TraceEvent>>,
+        req: &SearchRequest,
+        mut trace: Option<&mut Trace>,
     ) -> Result<SearchResult, GridError> {
+        let SearchRequest {
+            start,
+            goal,
+            mode,
+            connectivity: conn,
+            heuristic,
+        } = *req;
+        if let Some(tr) = trace.as_deref_mut() {
+            tr.clear();
+        }
         let s = grid.index(start)?;
         let t = grid.index(goal)?;
         self.prepare(grid.len());
@@ -187,14 +238,18 @@ impl SearchSpace {
             };
             open.insert_or_update(s as u32, key(0, h(start.x, start.y)));
             if let Some(tr) = trace.as_deref_mut() {
-                tr.push(TraceEvent::Opened(start));
+                tr.steps.push(Step::Open(s as u32));
             }
         }
         while let Some((_, u)) = open.pop() {
             let u = u as usize;
             stats.expanded += 1;
             if let Some(tr) = trace.as_deref_mut() {
-                tr.push(TraceEvent::Closed(grid.pos(u)));
+                tr.steps.push(Step::Expand(Expansion {
+                    cell: u as u32,
+                    kind: ExpansionKind::Close,
+                    cost: self.nodes[u].g,
+                }));
             }
             if u == t {
                 found = true;
@@ -223,7 +278,7 @@ impl SearchSpace {
                         };
                         open.insert_or_update(n as u32, key(gn, h(nx, ny)));
                         if let Some(tr) = trace.as_deref_mut() {
-                            tr.push(TraceEvent::Opened(grid.pos(n)));
+                            tr.steps.push(Step::Open(n as u32));
                         }
                     }
                 },
@@ -277,7 +332,11 @@ pub fn astar(
     conn: Connectivity,
     heuristic: Heuristic,
 ) -> Result<SearchResult, GridError> {
-    SearchSpace::new().search(grid, start, goal, Mode::AStar, conn, heuristic, None)
+    SearchSpace::new().search(
+        grid,
+        &SearchRequest::astar(start, goal, conn, heuristic),
+        None,
+    )
 }
 
 /// Dijkstra from `start` to `goal`: the reference every other search is checked against.
@@ -287,15 +346,7 @@ pub fn dijkstra(
     goal: Pos,
     conn: Connectivity,
 ) -> Result<SearchResult, GridError> {
-    SearchSpace::new().search(
-        grid,
-        start,
-        goal,
-        Mode::Dijkstra,
-        conn,
-        Heuristic::Zero,
-        None,
-    )
+    SearchSpace::new().search(grid, &SearchRequest::dijkstra(start, goal, conn), None)
 }
 
 /// Greedy best-first from `start` to `goal`: follows the heuristic, not optimal.
@@ -306,5 +357,6 @@ pub fn greedy(
     conn: Connectivity,
     heuristic: Heuristic,
 ) -> Result<SearchResult, GridError> {
-    SearchSpace::new().search(grid, start, goal, Mode::Greedy, conn, heuristic, None)
+    let req = SearchRequest::astar(start, goal, conn, heuristic).with_mode(Mode::Greedy);
+    SearchSpace::new().search(grid, &req, None)
 }

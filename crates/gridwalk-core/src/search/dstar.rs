@@ -85,9 +85,10 @@
 use crate::cost::{Cost, INFINITY, add};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
 use crate::path::{self, Path};
-use crate::planner::GoalPlanner;
+use crate::planner::{CellInfo, GoalPlanner};
 use crate::queue::{CellQueue, IndexedHeap};
 use crate::stats::SearchStats;
+use crate::trace::{Expansion, ExpansionKind, Recorder, Step, Trace};
 
 /// A queue key: (k, h). States are ordered by k; among equal k, LOWER states (h = k) come
 /// before RAISE states (h > k).
@@ -164,6 +165,7 @@ pub struct DStar<Q: CellQueue<Key> = IndexedHeap<Key>> {
     /// `None` when some start is NEW, else the largest h over the starts that are not walls.
     bound: Option<Cost>,
     expanded: Vec<u32>,
+    rec: Recorder,
 }
 
 impl DStar<IndexedHeap<Key>> {
@@ -193,6 +195,7 @@ impl<Q: CellQueue<Key>> DStar<Q> {
             starts_dirty: true,
             bound: None,
             expanded: Vec::new(),
+            rec: Recorder::default(),
         };
         d.reset(grid);
         Ok(d)
@@ -302,6 +305,7 @@ impl<Q: CellQueue<Key>> DStar<Q> {
         self.set_h(x, h_new);
         self.set_tag(x, OPEN);
         self.open.insert_or_update(x as u32, (k, h_new));
+        self.rec.step(Step::Open(x as u32));
     }
 
     /// The board neighbours of `x` with the cost of the move to each, ∞ where the move does
@@ -348,6 +352,17 @@ impl<Q: CellQueue<Key>> DStar<Q> {
         let xu = x as u32;
         self.set_tag(x, CLOSED);
         self.expanded.push(xu);
+        let kind = if k_old < self.h[x] {
+            ExpansionKind::Raise
+        } else {
+            ExpansionKind::Lower
+        };
+        let at = self.rec.mark();
+        self.rec.step(Step::Expand(Expansion {
+            cell: xu,
+            kind,
+            cost: INFINITY,
+        }));
         let mut arcs = [(0u32, INFINITY); 8];
         let n = self.arcs(grid, x, &mut arcs);
         let arcs = &arcs[..n];
@@ -403,6 +418,8 @@ impl<Q: CellQueue<Key>> DStar<Q> {
                 }
             }
         }
+        let hx = self.h[x];
+        self.rec.patch_cost(at, hx);
     }
 
     /// Recomputes `bound` if a start changed.
@@ -493,6 +510,7 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStar<Q> {
     fn compute(&mut self, grid: &Grid) -> SearchStats {
         self.sync(grid);
         self.expanded.clear();
+        self.rec.begin(|out| self.open.queued_cells(out));
         let before = self.open.stats();
         let mut stats = SearchStats::default();
         if self.goal_open(grid).is_some() {
@@ -553,6 +571,33 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStar<Q> {
             + self.starts.capacity() * size_of::<u32>()
             + self.expanded.capacity() * size_of::<u32>()
             + self.open.memory_bytes()
+    }
+
+    fn set_tracing(&mut self, on: bool) {
+        self.rec.set(on);
+    }
+
+    fn last_trace(&self) -> &Trace {
+        self.rec.trace()
+    }
+
+    fn inspect(&self, _grid: &Grid, cell: usize) -> Option<CellInfo> {
+        let flags = *self.flags.get(cell)?;
+        let open = flags & TAG_MASK == OPEN;
+        let state = match flags & TAG_MASK {
+            NEW => "new",
+            CLOSED => "closed",
+            _ if self.k[cell] < self.h[cell] => "open raise",
+            _ => "open lower",
+        };
+        Some(CellInfo {
+            g: self.value(cell),
+            rhs: None,
+            h: None,
+            key: open.then(|| (self.k[cell], self.h[cell])),
+            queued: open,
+            state: Some(state),
+        })
     }
 }
 

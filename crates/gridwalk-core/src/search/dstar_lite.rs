@@ -35,9 +35,10 @@ use crate::cost::{Cost, INFINITY, add};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
 use crate::heuristic::Heuristic;
 use crate::path::{Path, best_move, descend};
-use crate::planner::GoalPlanner;
+use crate::planner::{CellInfo, GoalPlanner};
 use crate::queue::{CellQueue, IndexedHeap};
 use crate::stats::SearchStats;
+use crate::trace::{Expansion, ExpansionKind, Recorder, Step, Trace};
 
 /// A D* Lite priority: `[min(g, rhs) + h + km, min(g, rhs)]`, compared lexicographically.
 pub type Key = (Cost, Cost);
@@ -118,6 +119,7 @@ pub struct DStarLite<Q: CellQueue<Key> = IndexedHeap<Key>> {
     /// Whether each cell is a start: expanding one ends a batch so the starts are checked.
     is_start: Vec<bool>,
     expanded: Vec<u32>,
+    rec: Recorder,
 }
 
 impl DStarLite<IndexedHeap<Key>> {
@@ -155,6 +157,7 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
             starts: Vec::new(),
             is_start: vec![false; n],
             expanded: Vec::new(),
+            rec: Recorder::default(),
         };
         planner.rhs[goal] = 0;
         let k = planner.key(goal);
@@ -170,11 +173,6 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
     /// The planner's `rhs` value of `cell` (one-step lookahead cost to goal).
     pub fn rhs(&self, cell: usize) -> Cost {
         self.rhs[cell]
-    }
-
-    /// The current `km`.
-    pub fn km(&self) -> Cost {
-        self.km
     }
 
     /// Number of queued vertices.
@@ -220,8 +218,9 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
         if self.g[u] != self.rhs[u] {
             let k = self.key(u);
             self.queue.insert_or_update(u as u32, k);
-        } else {
-            self.queue.remove(u as u32);
+            self.rec.step(Step::Open(u as u32));
+        } else if self.queue.remove(u as u32) {
+            self.rec.step(Step::Drop(u as u32));
         }
     }
 
@@ -244,6 +243,7 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
         let k_new = self.key(u);
         if k_old < k_new {
             self.queue.insert_or_update(u as u32, k_new);
+            self.rec.step(Step::Open(u as u32));
             return;
         }
         stats.expanded += 1;
@@ -251,6 +251,11 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
         if self.g[u] > self.rhs[u] {
             // Overconsistent: settle g, lower the lookahead of the predecessors.
             self.g[u] = self.rhs[u];
+            self.rec.step(Step::Expand(Expansion {
+                cell: u as u32,
+                kind: ExpansionKind::Lower,
+                cost: self.g[u],
+            }));
             self.queue.remove(u as u32);
             let gu = self.g[u];
             let goal = self.goal;
@@ -273,6 +278,11 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
             // Underconsistent: raise g to infinity; predecessors that relied on u look again.
             let g_old = self.g[u];
             self.g[u] = INFINITY;
+            self.rec.step(Step::Expand(Expansion {
+                cell: u as u32,
+                kind: ExpansionKind::Raise,
+                cost: INFINITY,
+            }));
             let mut preds = [(0usize, 0 as Cost); 8];
             let mut n = 0;
             grid.for_each_neighbor(u, self.conn, |s, c| {
@@ -335,6 +345,7 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
 
     fn compute(&mut self, grid: &Grid) -> SearchStats {
         self.expanded.clear();
+        self.rec.begin(|out| self.queue.queued_cells(out));
         let before = self.queue.stats();
         let mut stats = SearchStats::default();
         while let Some((top, _)) = self.queue.top() {
@@ -386,5 +397,30 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
             + self.expanded.capacity() * 4
             + self.starts.capacity() * std::mem::size_of::<usize>()
             + self.is_start.capacity()
+    }
+
+    fn set_tracing(&mut self, on: bool) {
+        self.rec.set(on);
+    }
+
+    fn last_trace(&self) -> &Trace {
+        self.rec.trace()
+    }
+
+    fn inspect(&self, _grid: &Grid, cell: usize) -> Option<CellInfo> {
+        let g = *self.g.get(cell)?;
+        let key = self.queue.queued_key(cell as u32);
+        Some(CellInfo {
+            g,
+            rhs: Some(self.rhs[cell]),
+            h: Some(self.h(cell)),
+            key,
+            queued: key.is_some(),
+            state: None,
+        })
+    }
+
+    fn km(&self) -> Cost {
+        self.km
     }
 }

@@ -4,5 +4,5 @@ pub mod best_first;
 pub mod dstar;
 pub mod dstar_lite;
 
-pub use best_first::{Mode, SearchResult, SearchSpace, TraceEvent, astar, dijkstra, greedy};
+pub use best_first::{Mode, SearchRequest, SearchResult, SearchSpace, astar, dijkstra, greedy};
 pub use dstar::DStar;
