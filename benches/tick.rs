@@ -25,6 +25,7 @@ use bevy::time::TimeUpdateStrategy;
 use gridwalk::maps;
 use gridwalk::sim::{SimPlugin, SimSetup, SimState, SimSystems, TileEdit};
 use gridwalk_core::sim::{AgentStatus, SimConfig, Simulation};
+use gridwalk_core::world::OnArrival;
 use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
 use rand::RngExt;
 
@@ -161,7 +162,10 @@ fn main() {
     // The game: the same world through SimPlugin, one fixed step per update.
     let mut setup = SimSetup::on_grid(grid.clone());
     setup.config = config;
-    setup.agents = agents.clone();
+    setup.agents = agents
+        .iter()
+        .map(|&(s, g)| (s, g, OnArrival::Stay))
+        .collect();
     let mut app = App::new();
     app.add_plugins(MinimalPlugins)
         .add_plugins(SimPlugin { setup })

@@ -11,7 +11,8 @@ use gridwalk_core::format::Scenario;
 use gridwalk_core::sim::SimConfig;
 
 use crate::maps;
-use crate::sim::{Script, SimSetup, default_goals};
+use crate::sim::{Script, SimSetup, default_goals, dynamic_at_start};
+use gridwalk_core::world::OnArrival;
 
 /// The usage text.
 pub const USAGE: &str = "\
@@ -213,7 +214,7 @@ pub fn setup(args: &Args) -> Result<SimSetup, String> {
         .agents
         .iter()
         .filter(|a| a.tick == 0)
-        .map(|a| (a.start, a.goal))
+        .map(|a| (a.start, a.goal, a.on_arrival))
         .collect();
     let random_agents = match args.agents {
         Some(n) => n,
@@ -221,27 +222,31 @@ pub fn setup(args: &Args) -> Result<SimSetup, String> {
         None => 0,
     };
     let mut rng = maps::rng(seed);
-    agents.extend(maps::random_agents(
-        &scenario.grid,
-        random_agents,
-        default_goals(random_agents),
-        config.connectivity,
-        true,
-        &mut rng,
-    ));
+    // New agents, random ones included, wander on arrival in the game.
+    agents.extend(
+        maps::random_agents(
+            &scenario.grid,
+            random_agents,
+            default_goals(random_agents),
+            config.connectivity,
+            true,
+            &mut rng,
+        )
+        .into_iter()
+        .map(|(s, g)| (s, g, OnArrival::Wander)),
+    );
     Ok(SimSetup {
         grid: scenario.grid.clone(),
         config,
         agents,
-        script: Script {
-            agents: scenario
-                .agents
-                .iter()
-                .filter(|a| a.tick > 0)
-                .copied()
-                .collect(),
-            edits: scenario.edits.clone(),
+        on_arrival: OnArrival::Wander,
+        dynamic: dynamic_at_start(&scenario),
+        world_seed: if scenario.seed != 0 {
+            scenario.seed
+        } else {
+            seed
         },
+        script: Script::after_start(&scenario),
         map_name: name,
         rate_hz: crate::sim::SimClock::DEFAULT_RATE,
         seed,

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use gridwalk_core::format::{Scenario, movingai};
-use gridwalk_core::search::best_first::{Mode, SearchSpace};
+use gridwalk_core::search::best_first::{SearchRequest, SearchSpace};
 use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, Terrain};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -97,16 +97,9 @@ pub fn random_agents(
                 start = Some(s);
                 break;
             }
+            let req = SearchRequest::astar(s, goal, conn, Heuristic::default_for(conn));
             let found = space
-                .search(
-                    grid,
-                    s,
-                    goal,
-                    Mode::AStar,
-                    conn,
-                    Heuristic::default_for(conn),
-                    None,
-                )
+                .search(grid, &req, None)
                 .is_ok_and(|res| res.path.is_some());
             if found && s != goal {
                 start = Some(s);

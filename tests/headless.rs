@@ -10,12 +10,16 @@ use gridwalk::sim::{
     TileEdit,
 };
 use gridwalk_core::sim::{AgentId, AgentStatus};
+use gridwalk_core::world::OnArrival;
 use gridwalk_core::{Grid, Pos, Terrain};
 
 /// An app on `grid` with `agents`, one tick per update.
 fn app(grid: Grid, agents: &[(Pos, Pos)]) -> App {
     let mut setup = SimSetup::on_grid(grid);
-    setup.agents = agents.to_vec();
+    setup.agents = agents
+        .iter()
+        .map(|&(s, g)| (s, g, OnArrival::Stay))
+        .collect();
     let mut app = App::new();
     app.add_plugins(MinimalPlugins)
         .add_plugins(SimPlugin { setup })
@@ -525,7 +529,7 @@ fn the_session_log_replays_the_game_tick_by_tick() {
     assert_eq!(history.len() as u64 - 1, last_tick, "one tick per update");
     for tick in 0..=last_tick {
         for a in scenario.agents.iter().filter(|a| a.tick == tick) {
-            sim.add_agent(a.start, a.goal).unwrap();
+            sim.add_agent_with(a.start, a.goal, a.on_arrival).unwrap();
         }
         for e in scenario.edits.iter().filter(|e| e.tick == tick) {
             for &c in &e.cells {

@@ -1,170 +1,79 @@
-//! Explain mode: replays the selected agent's search cell by cell.
+//! Explain mode: replays how the selected agent's planner really worked, step by step.
 //!
-//! The core records a fresh search from the agent's cell to its goal
-//! ([`gridwalk_core::sim::Simulation::explain`]: A* for D* Lite and A*, Dijkstra for the
-//! others), every open and every close in order. The replay shows the first `n` events,
-//! `n` growing at an adjustable speed in real time (so it also runs while the simulation is
-//! paused): open cells in one colour, closed cells in another, then the path.
+//! With D* Lite or D*, E replays the planner's last repair (its last compute that expanded a
+//! cell); earlier ones, up to the last 32, are a click away. Lowered and raised cells, the
+//! queue's frontier at the current step, and, as a ghost beside them, the cells A* from
+//! scratch would expand from the agent's cell on the same map. With A* and Dijkstra it
+//! replays the fresh search as the planner runs it, open and closed cells in order. The
+//! recordings are the core's (see `gridwalk_core::trace`), the same that
+//! `gridwalk-cli simulate --trace` prints. [`model`] holds the replay; `view` draws it.
+
+pub mod model;
 
 use bevy::prelude::*;
-use gridwalk_core::search::best_first::TraceEvent;
+use gridwalk_core::Pos;
 use gridwalk_core::sim::AgentId;
-use gridwalk_core::{Grid, Path, Pos};
+
+pub use model::{CellState, Explain, ReplayFigures, Replayed};
 
 use crate::input::Selection;
 use crate::input::coords::tile_center;
-use crate::sim::{NoticeKind, Notices, SimState};
+use crate::sim::{NoticeKind, Notices, SimClock, SimState};
 use crate::view::agents::MarkerGizmos;
 
 /// What the explain replay should do.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExplainControl {
-    /// Record the selected agent's search and replay it from the start.
+    /// Replay the selected agent's planner (its last repair) from the start; pauses the
+    /// simulation so the map stays as it was.
     Start,
     /// Pause or resume the replay.
     TogglePlay,
+    /// One step forward (`true`) or back.
+    Step(bool),
+    /// Jump to a step.
+    Seek(usize),
+    /// Show another kept compute of the planner (0 is the oldest).
+    Compute(usize),
     /// Leave explain mode.
     Stop,
 }
 
-/// A cell's state at the current point of the replay.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CellState {
-    /// Not reached yet.
-    Untouched,
-    /// In the open list.
-    Open,
-    /// Expanded.
-    Closed,
-}
-
-/// The replay.
-#[derive(Resource, Debug)]
-pub struct ExplainState {
-    agent: Option<AgentId>,
-    events: Vec<TraceEvent>,
-    path: Option<Path>,
-    shown: f64,
-    /// Events shown per second.
-    pub speed: f64,
-    /// Whether the replay advances.
-    pub playing: bool,
-    start: Pos,
-    goal: Pos,
-    epoch: u64,
-}
+/// The replay, as a resource.
+#[derive(Resource, Debug, Deref, DerefMut)]
+pub struct ExplainState(pub Explain);
 
 impl Default for ExplainState {
     fn default() -> Self {
-        ExplainState {
-            agent: None,
-            events: Vec::new(),
-            path: None,
-            shown: 0.0,
-            speed: 300.0,
-            playing: false,
-            start: Pos::new(0, 0),
-            goal: Pos::new(0, 0),
-            epoch: 0,
-        }
+        ExplainState(Explain::new())
     }
 }
 
-impl ExplainState {
-    /// Whether a replay is on screen.
-    pub fn active(&self) -> bool {
-        self.agent.is_some()
-    }
-
-    /// The agent whose search is replayed.
-    pub fn agent(&self) -> Option<AgentId> {
-        self.agent
-    }
-
-    /// Events shown so far, and in all.
-    pub fn progress(&self) -> (usize, usize) {
-        (self.shown_events(), self.events.len())
-    }
-
-    /// Cells expanded by the whole search.
-    pub fn expanded(&self) -> usize {
-        self.events
-            .iter()
-            .filter(|e| matches!(e, TraceEvent::Closed(_)))
-            .count()
-    }
-
-    /// The path found, if any.
-    pub fn path(&self) -> Option<&Path> {
-        self.path.as_ref()
-    }
-
-    /// Whether every event is shown.
-    pub fn done(&self) -> bool {
-        self.shown_events() >= self.events.len()
-    }
-
-    fn shown_events(&self) -> usize {
-        (self.shown as usize).min(self.events.len())
-    }
-
-    /// Each cell's state after the events shown so far.
-    pub fn cell_states(&self, grid: &Grid) -> Vec<CellState> {
-        let mut out = vec![CellState::Untouched; grid.len()];
-        for e in &self.events[..self.shown_events()] {
-            let (p, s) = match *e {
-                TraceEvent::Opened(p) => (p, CellState::Open),
-                TraceEvent::Closed(p) => (p, CellState::Closed),
-            };
-            if let Ok(i) = grid.index(p)
-                && out[i] != CellState::Closed
-            {
-                out[i] = s;
-            }
+/// The replay of `id`'s planner as the simulation has it now, with the A* ghost.
+pub fn replay_of(
+    state: &SimState,
+    id: AgentId,
+) -> Result<(Replayed, Vec<u32>, (Pos, Pos)), String> {
+    let sim = state.sim();
+    let a = sim.agent(id).ok_or("explain: that agent is gone")?;
+    let ends = (a.pos, a.goal);
+    if sim.config().algorithm.is_incremental() {
+        let computes: Vec<_> = sim
+            .history(id)
+            .map(|h| h.iter().cloned().collect())
+            .unwrap_or_default();
+        if computes.is_empty() {
+            return Err("explain: this planner has not expanded a cell yet".into());
         }
-        out
-    }
-
-    /// Starts replaying `events` of a search from `start` to `goal` for `agent`.
-    pub fn begin(
-        &mut self,
-        agent: AgentId,
-        start: Pos,
-        goal: Pos,
-        events: Vec<TraceEvent>,
-        path: Option<Path>,
-        epoch: u64,
-    ) {
-        *self = ExplainState {
-            agent: Some(agent),
-            events,
-            path,
-            shown: 0.0,
-            speed: self.speed,
-            playing: true,
-            start,
-            goal,
-            epoch,
-        };
-    }
-
-    /// Leaves explain mode.
-    pub fn stop(&mut self) {
-        let speed = self.speed;
-        *self = ExplainState {
-            speed,
-            ..ExplainState::default()
-        };
-    }
-
-    /// Shows `seconds` more of the replay at its speed.
-    pub fn advance(&mut self, seconds: f64) {
-        if self.playing {
-            self.shown = (self.shown + seconds * self.speed).min(self.events.len() as f64);
-            if self.done() {
-                self.playing = false;
-            }
-        }
+        let ghost = sim
+            .astar_from_scratch(id)
+            .map(|(t, _)| t.expansions().map(|e| e.cell).collect())
+            .unwrap_or_default();
+        let index = computes.len() - 1;
+        Ok((Replayed::Repairs { computes, index }, ghost, ends))
+    } else {
+        let (trace, path) = sim.explain(id).ok_or("explain: that agent is gone")?;
+        Ok((Replayed::Search { trace, path }, Vec::new(), ends))
     }
 }
 
@@ -185,22 +94,22 @@ fn control(
     mut ex: ResMut<ExplainState>,
     state: Res<SimState>,
     selection: Res<Selection>,
+    mut clock: ResMut<SimClock>,
     mut notices: ResMut<Notices>,
 ) {
     for c in controls.read() {
-        match c {
+        match *c {
             ExplainControl::Start => {
                 let Some(id) = selection.0 else {
                     notices.push(NoticeKind::Refused, "explain: select an agent first");
                     continue;
                 };
-                let sim = state.sim();
-                match (sim.agent(id), sim.explain(id)) {
-                    (Some(a), Some((events, path))) => {
-                        let (start, goal) = (a.pos, a.goal);
-                        ex.begin(id, start, goal, events, path, state.epoch());
+                match replay_of(&state, id) {
+                    Ok((replayed, ghost, ends)) => {
+                        ex.begin(id, ends, replayed, ghost, state.epoch());
+                        clock.paused = true;
                     }
-                    _ => notices.push(NoticeKind::Refused, "explain: that agent is gone"),
+                    Err(e) => notices.push(NoticeKind::Refused, e),
                 }
             }
             ExplainControl::TogglePlay => {
@@ -209,6 +118,9 @@ fn control(
                 }
                 ex.playing = !ex.playing;
             }
+            ExplainControl::Step(forward) => ex.step(forward),
+            ExplainControl::Seek(k) => ex.seek(k),
+            ExplainControl::Compute(i) => ex.select_compute(i),
             ExplainControl::Stop => ex.stop(),
         }
     }
@@ -227,10 +139,13 @@ fn draw(ex: Res<ExplainState>, state: Res<SimState>, mut gizmos: Gizmos<MarkerGi
     if !ex.active() {
         return;
     }
+    let Some((start, goal)) = ex.ends else {
+        return;
+    };
     let grid = state.sim().grid();
     let (w, h) = (grid.width(), grid.height());
-    let s = tile_center(ex.start, w, h);
-    let g = tile_center(ex.goal, w, h);
+    let s = tile_center(start, w, h);
+    let g = tile_center(goal, w, h);
     gizmos.circle_2d(
         Isometry2d::from_translation(s),
         0.6,
@@ -242,46 +157,11 @@ fn draw(ex: Res<ExplainState>, state: Res<SimState>, mut gizmos: Gizmos<MarkerGi
         Color::srgb(0.9, 0.2, 0.2),
     );
     if ex.done()
-        && let Some(p) = &ex.path
+        && let Some(p) = ex.path()
     {
         gizmos.linestrip_2d(
             p.cells.iter().map(|&c| tile_center(c, w, h)),
             Color::srgb(1.0, 0.85, 0.1),
         );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_replay_shows_events_in_order() {
-        let grid = Grid::new(3, 1).unwrap();
-        let mut ex = ExplainState::default();
-        let events = vec![
-            TraceEvent::Opened(Pos::new(0, 0)),
-            TraceEvent::Closed(Pos::new(0, 0)),
-            TraceEvent::Opened(Pos::new(1, 0)),
-            TraceEvent::Closed(Pos::new(1, 0)),
-        ];
-        ex.begin(0, Pos::new(0, 0), Pos::new(1, 0), events, None, 0);
-        ex.speed = 2.0;
-        ex.advance(1.0);
-        assert_eq!(
-            ex.cell_states(&grid),
-            vec![
-                CellState::Closed,
-                CellState::Untouched,
-                CellState::Untouched
-            ]
-        );
-        ex.advance(0.5);
-        assert_eq!(ex.cell_states(&grid)[1], CellState::Open);
-        ex.advance(10.0);
-        assert!(ex.done() && !ex.playing);
-        assert_eq!(ex.expanded(), 2);
-        ex.stop();
-        assert!(!ex.active());
     }
 }

@@ -46,7 +46,10 @@ pub const CONTROLS: &[(&str, &str)] = &[
     ("A", "spawn random agents"),
     ("X", "remove all agents"),
     ("Tab", "select the next agent"),
-    ("E", "explain the selected agent's search"),
+    ("E", "explain: replay the selected agent's last repair"),
+    ("Left / Right", "explain: one step back / forward"),
+    ("I", "inspect the cell under the mouse"),
+    ("D", "dynamic world on / off"),
     ("H / G / P", "heat map / g values / all paths"),
 ];
 
@@ -88,6 +91,14 @@ impl Default for Brush {
 /// The start placed by a first left click, waiting for its goal.
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PendingStart(pub Option<Pos>);
+
+/// The cell inspector: when on, the panel shows the selected agent's planner's values for the
+/// cell under the mouse.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Inspector {
+    /// Whether it is shown.
+    pub on: bool,
+}
 
 /// The agent selected in the panel (or with Tab).
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
@@ -169,6 +180,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<Brush>()
         .init_resource::<PendingStart>()
         .init_resource::<Selection>()
+        .init_resource::<Inspector>()
         .init_resource::<Overlays>()
         .init_resource::<WorldSettings>()
         .init_resource::<EditPreview>()
@@ -385,6 +397,7 @@ pub fn key_input(
     mut brush: ResMut<Brush>,
     mut selection: ResMut<Selection>,
     mut overlays: ResMut<Overlays>,
+    mut inspector: ResMut<Inspector>,
     mut settings: ResMut<WorldSettings>,
     mut notices: ResMut<Notices>,
     mut commands: MessageWriter<SimCommand>,
@@ -433,6 +446,20 @@ pub fn key_input(
             KeyCode::Tab => selection.0 = next_agent(&state, selection.0),
             KeyCode::KeyE => {
                 explain.write(ExplainControl::Start);
+            }
+            KeyCode::ArrowLeft => {
+                explain.write(ExplainControl::Step(false));
+            }
+            KeyCode::ArrowRight => {
+                explain.write(ExplainControl::Step(true));
+            }
+            KeyCode::KeyI => inspector.on = !inspector.on,
+            KeyCode::KeyD => {
+                let setting = match state.sim().dynamic() {
+                    Some(_) => None,
+                    None => Some(gridwalk_core::world::DynamicWorld::GENTLE),
+                };
+                commands.write(SimCommand::SetDynamic(setting));
             }
             KeyCode::KeyH => overlays.heat = !overlays.heat,
             KeyCode::KeyG => overlays.g_values = !overlays.g_values,

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
 use bevy_egui::egui;
-use gridwalk_core::format::{AgentSpec, Scenario};
+use gridwalk_core::format::{AgentSpec, DynamicSpec, Scenario};
 
 use crate::maps;
 use crate::sim::{NoticeKind, Notices, SimCommand, SimState};
@@ -52,11 +52,14 @@ pub fn current_scenario(state: &SimState) -> Scenario {
     s.agents = sim
         .agents()
         .map(|a| AgentSpec {
-            start: a.pos,
-            goal: a.goal,
-            tick: 0,
+            on_arrival: a.on_arrival,
+            ..AgentSpec::new(a.pos, a.goal)
         })
         .collect();
+    s.seed = sim.seed();
+    if let Some(d) = sim.dynamic() {
+        s.dynamic = vec![DynamicSpec::new(0, Some(d))];
+    }
     s
 }
 
@@ -189,6 +192,7 @@ impl MapsUi {
 mod tests {
     use super::*;
     use crate::sim::SimSetup;
+    use gridwalk_core::world::OnArrival;
     use gridwalk_core::{Grid, Pos, Terrain};
 
     fn temp_dir(tag: &str) -> PathBuf {
@@ -203,7 +207,7 @@ mod tests {
         grid.set(Pos::new(5, 5), Terrain::Wall).unwrap();
         grid.set(Pos::new(6, 5), Terrain::Weight(7)).unwrap();
         let mut setup = SimSetup::on_grid(grid.clone());
-        setup.agents = vec![(Pos::new(0, 0), Pos::new(11, 7))];
+        setup.agents = vec![(Pos::new(0, 0), Pos::new(11, 7), OnArrival::Stay)];
         let (state, refused) = SimState::new(&setup);
         assert!(refused.is_empty());
         let dir = temp_dir("save");

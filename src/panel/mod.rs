@@ -5,6 +5,8 @@
 //! through [`SimCommand`]. It records the screen rectangle it covers in [`UiRects`], so map
 //! clicks under it are ignored and the camera fits the map beside it.
 
+mod explain_ui;
+mod live_ui;
 mod maps_ui;
 
 use bevy::ecs::system::SystemParam;
@@ -17,13 +19,13 @@ use gridwalk_core::{Algorithm, Connectivity, Heuristic, Terrain};
 use crate::explain::{ExplainControl, ExplainState};
 use crate::input::coords::tile_center;
 use crate::input::{
-    Brush, CONTROLS, Overlays, PendingStart, Selection, Typing, UiRects, WorldSettings,
+    Brush, CONTROLS, CursorTile, Inspector, Overlays, PendingStart, Selection, Typing, UiRects,
+    WorldSettings,
 };
 use crate::record::RecordStatus;
 use crate::sim::{ClearWalls, Glide, NoticeKind, Notices, SimClock, SimCommand, SimState};
 use crate::view::MapCamera;
 use crate::view::agents::{PathCache, agent_color};
-use crate::view::overlay::{CLOSED_COLOR, OPEN_COLOR};
 
 pub use maps_ui::MapsUi;
 
@@ -40,6 +42,9 @@ pub struct Controls<'w> {
     settings: ResMut<'w, WorldSettings>,
     explain: ResMut<'w, ExplainState>,
     start: Res<'w, PendingStart>,
+    inspector: ResMut<'w, Inspector>,
+    cursor: Res<'w, CursorTile>,
+    plot: ResMut<'w, live_ui::TickPlot>,
 }
 
 /// Messages the panel writes.
@@ -53,6 +58,8 @@ pub struct Actions<'w> {
 /// The panel feature.
 pub fn plugin(app: &mut App) {
     app.init_resource::<MapsUi>()
+        .init_resource::<live_ui::TickPlot>()
+        .add_systems(Update, live_ui::record_ticks)
         .add_systems(EguiPrimaryContextPass, (panel, map_labels).chain());
 }
 
@@ -96,6 +103,9 @@ fn panel(
                 planner_ui(ui, &state, &mut act);
                 ui.separator();
                 stats_ui(ui, &state);
+                live_ui::plot_ui(ui, &mut ctl.plot);
+                ui.separator();
+                live_ui::alive_ui(ui, &state, &mut act);
                 ui.separator();
                 agents_ui(ui, &state, &paths, &mut ctl);
                 ui.separator();
@@ -398,66 +408,12 @@ fn overlays_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, state: 
         &mut ctl.overlays.all_paths,
         "all paths, not just the selected (P)",
     );
-    ui.strong("Explain");
-    ui.add(
-        egui::Slider::new(&mut ctl.explain.speed, 20.0..=5000.0)
-            .logarithmic(true)
-            .text("events / s"),
-    );
-    let ex = &ctl.explain;
-    if !ex.active() {
-        let can = ctl.selection.0.is_some();
-        if ui
-            .add_enabled(
-                can,
-                egui::Button::new("Replay the selected agent's search (E)"),
-            )
-            .clicked()
-        {
-            act.explain.write(ExplainControl::Start);
-        }
-        if !can {
-            ui.label(egui::RichText::new("select an agent in the list (or Tab)").weak());
-        }
-    } else {
-        let (shown, total) = ex.progress();
-        let algo = match state.sim().config().algorithm {
-            Algorithm::Dijkstra | Algorithm::DStar => "Dijkstra",
-            _ => "A*",
-        };
-        ui.label(format!(
-            "{algo} from the agent's cell: {shown} / {total} events, {} cells expanded",
-            ex.expanded()
-        ));
-        ui.add(egui::ProgressBar::new(shown as f32 / total.max(1) as f32));
-        ui.horizontal(|ui| {
-            let label = if ex.playing { "⏸" } else { "▶" };
-            if ui.button(label).clicked() {
-                act.explain.write(ExplainControl::TogglePlay);
-            }
-            if ui.button("restart").clicked() {
-                act.explain.write(ExplainControl::Start);
-            }
-            if ui.button("close").clicked() {
-                act.explain.write(ExplainControl::Stop);
-            }
-        });
-        ui.horizontal(|ui| {
-            swatch(ui, OPEN_COLOR);
-            ui.label("open");
-            swatch(ui, CLOSED_COLOR);
-            ui.label("closed");
-            if let Some(p) = ex.path() {
-                ui.label(format!("· path cost {:.2}", to_f64(p.cost)));
-            } else if ex.done() {
-                ui.label("· no path");
-            }
-        });
-    }
+    explain_ui::explain_ui(ui, ctl, act, state);
+    explain_ui::inspector_ui(ui, ctl, state);
 }
 
 /// A small square of colour `c`, for legends.
-fn swatch(ui: &mut egui::Ui, c: [u8; 4]) {
+pub(crate) fn swatch(ui: &mut egui::Ui, c: [u8; 4]) {
     let (rect, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
     ui.painter()
         .rect_filled(rect, 2.0, egui::Color32::from_rgb(c[0], c[1], c[2]));

@@ -23,8 +23,9 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
-use gridwalk_core::format::{AgentSpec, EditSpec, Scenario};
+use gridwalk_core::format::{AgentSpec, DynamicSpec, EditSpec, Scenario};
 use gridwalk_core::sim::{AgentId, AgentStatus, SimConfig, SimError, Simulation};
+use gridwalk_core::world::{DynamicWorld, OnArrival};
 use gridwalk_core::{Grid, Pos, Terrain};
 
 pub use session::SessionLog;
@@ -99,7 +100,14 @@ pub enum SimCommand {
         /// Over how many new goals.
         goals: usize,
     },
+    /// What agents added from now on do on arrival.
+    SetOnArrival(OnArrival),
+    /// Turn the dynamic world on (with a setting) or off, from the next tick on.
+    SetDynamic(Option<DynamicWorld>),
 }
+
+/// How many recent computes each planner keeps for explain mode.
+pub const EXPLAIN_HISTORY: usize = 32;
 
 /// How bad a notice is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -239,20 +247,51 @@ impl PendingInput {
     }
 }
 
-/// Agents and edits of a loaded scenario still to come, by tick of the current segment.
+/// Agents, edits and dynamic-world changes of a loaded scenario still to come, by tick of
+/// the current segment.
 #[derive(Debug, Default, Clone)]
 pub struct Script {
     /// Agents that appear later.
     pub agents: Vec<AgentSpec>,
     /// Edits that apply later.
     pub edits: Vec<EditSpec>,
+    /// Changes of the dynamic world that come later.
+    pub dynamic: Vec<DynamicSpec>,
 }
 
 impl Script {
+    /// What of `scenario` comes after tick 0.
+    pub fn after_start(scenario: &Scenario) -> Script {
+        Script {
+            agents: scenario
+                .agents
+                .iter()
+                .filter(|a| a.tick > 0)
+                .copied()
+                .collect(),
+            edits: scenario.edits.clone(),
+            dynamic: scenario
+                .dynamic
+                .iter()
+                .filter(|d| d.tick > 0)
+                .copied()
+                .collect(),
+        }
+    }
+
     /// Whether nothing is left.
     pub fn is_empty(&self) -> bool {
-        self.agents.is_empty() && self.edits.is_empty()
+        self.agents.is_empty() && self.edits.is_empty() && self.dynamic.is_empty()
     }
+}
+
+/// The dynamic world's setting at tick 0 of `scenario`.
+pub fn dynamic_at_start(scenario: &Scenario) -> Option<DynamicWorld> {
+    scenario
+        .dynamic
+        .iter()
+        .rfind(|d| d.tick == 0)
+        .and_then(|d| d.setting())
 }
 
 /// The world the game starts with.
@@ -262,8 +301,14 @@ pub struct SimSetup {
     pub grid: Grid,
     /// Planner, heuristic and connectivity.
     pub config: SimConfig,
-    /// Agents present at once.
-    pub agents: Vec<(Pos, Pos)>,
+    /// Agents present at once: start, goal and arrival policy.
+    pub agents: Vec<(Pos, Pos, OnArrival)>,
+    /// What agents added later do on arrival.
+    pub on_arrival: OnArrival,
+    /// The dynamic world at the start.
+    pub dynamic: Option<DynamicWorld>,
+    /// Seed of wander's goals and the dynamic world.
+    pub world_seed: u64,
     /// Agents and edits of a scenario still to come.
     pub script: Script,
     /// The map's name, for the panel.
@@ -286,6 +331,9 @@ impl SimSetup {
                 ..SimConfig::default()
             },
             agents: Vec::new(),
+            on_arrival: OnArrival::Stay,
+            dynamic: None,
+            world_seed: 0,
             script: Script::default(),
             map_name: "custom".into(),
             rate_hz: SimClock::DEFAULT_RATE,
@@ -307,6 +355,8 @@ pub struct SimState {
     map_name: String,
     epoch: u64,
     ticks: u64,
+    on_arrival: OnArrival,
+    world_seed: u64,
 }
 
 impl SimState {
@@ -323,8 +373,15 @@ impl SimState {
             map_name: setup.map_name.clone(),
             epoch: 0,
             ticks: 0,
+            on_arrival: setup.on_arrival,
+            world_seed: setup.world_seed,
         };
-        let agents = setup.agents.iter().map(|&(s, g)| (s, g, None)).collect();
+        s.sim.set_dynamic(setup.dynamic);
+        let agents = setup
+            .agents
+            .iter()
+            .map(|&(s, g, p)| (s, g, None, p))
+            .collect();
         let refused = s.rebuild(setup.grid.clone(), setup.config, agents, "start");
         s.script = setup.script.clone();
         (s, refused)
@@ -382,13 +439,26 @@ impl SimState {
         &self.script
     }
 
-    /// Rebuilds the simulation on `grid` with `config` and `agents` (start, goal, label),
-    /// plans once, and starts a new log segment. Returns the refusals of agents.
+    /// What agents added from now on do on arrival.
+    pub fn on_arrival(&self) -> OnArrival {
+        self.on_arrival
+    }
+
+    /// Turns the dynamic world on or off from the next tick on, and logs it.
+    pub fn set_dynamic(&mut self, setting: Option<DynamicWorld>) {
+        let tick = self.next_tick();
+        self.sim.set_dynamic(setting);
+        self.log.dynamic(tick, self.sim.dynamic());
+    }
+
+    /// Rebuilds the simulation on `grid` with `config` and `agents` (start, goal, label,
+    /// arrival policy), keeping the dynamic world's setting and the seed, plans once, and
+    /// starts a new log segment. Returns the refusals of agents.
     fn rebuild(
         &mut self,
         grid: Grid,
         config: SimConfig,
-        agents: Vec<(Pos, Pos, Option<u32>)>,
+        agents: Vec<(Pos, Pos, Option<u32>, OnArrival)>,
         reason: &str,
     ) -> Vec<String> {
         let old = std::mem::replace(&mut self.log, SessionLog::new(&grid, config, 0, reason));
@@ -398,16 +468,24 @@ impl SimState {
                 self.finished.remove(0);
             }
         }
+        let dynamic = self.sim.dynamic();
         self.sim = Simulation::new(grid, config);
+        self.sim.set_seed(self.world_seed);
+        self.sim.set_history(EXPLAIN_HISTORY);
+        self.sim.set_dynamic(dynamic);
+        self.log.seed(self.world_seed);
+        if dynamic.is_some() {
+            self.log.dynamic(0, dynamic);
+        }
         self.labels.clear();
         self.script = Script::default();
         let mut refused = Vec::new();
-        for (start, goal, label) in agents {
-            match self.sim.add_agent(start, goal) {
+        for (start, goal, label, policy) in agents {
+            match self.sim.add_agent_with(start, goal, policy) {
                 Ok(id) => {
                     let label = label.unwrap_or_else(|| self.fresh_label());
                     self.labels.insert(id, label);
-                    self.log.agent(0, start, goal);
+                    self.log.agent(0, start, goal, policy);
                 }
                 Err(e) => refused.push(format!("agent {start} to {goal} refused: {e}")),
             }
@@ -432,6 +510,9 @@ impl SimState {
         for e in &mut script.edits {
             e.tick = e.tick.saturating_sub(shift);
         }
+        for d in &mut script.dynamic {
+            d.tick = d.tick.saturating_sub(shift);
+        }
         self.script = script;
         refused
     }
@@ -442,11 +523,11 @@ impl SimState {
         l
     }
 
-    /// The current agents as (cell, goal, label), for a rebuild that keeps them.
-    fn current_agents(&self) -> Vec<(Pos, Pos, Option<u32>)> {
+    /// The current agents as (cell, goal, label, policy), for a rebuild that keeps them.
+    fn current_agents(&self) -> Vec<(Pos, Pos, Option<u32>, OnArrival)> {
         self.sim
             .agents()
-            .map(|a| (a.pos, a.goal, Some(self.label(a.id))))
+            .map(|a| (a.pos, a.goal, Some(self.label(a.id)), a.on_arrival))
             .collect()
     }
 
@@ -458,12 +539,17 @@ impl SimState {
     }
 
     /// Adds an agent now (the tick's first step). Logged when it succeeds.
-    pub fn add_agent(&mut self, start: Pos, goal: Pos) -> Result<AgentId, SimError> {
+    pub fn add_agent(
+        &mut self,
+        start: Pos,
+        goal: Pos,
+        on_arrival: OnArrival,
+    ) -> Result<AgentId, SimError> {
         let tick = self.next_tick();
-        let id = self.sim.add_agent(start, goal)?;
+        let id = self.sim.add_agent_with(start, goal, on_arrival)?;
         let label = self.fresh_label();
         self.labels.insert(id, label);
-        self.log.agent(tick, start, goal);
+        self.log.agent(tick, start, goal, on_arrival);
         Ok(id)
     }
 
@@ -631,17 +717,24 @@ fn apply_edits(
 ) {
     let state = &mut *state;
     let tick = state.next_tick();
-    let (script_agents, script_edits) = take_due(&mut state.script, tick);
-    let spawns: Vec<(Pos, Pos)> = script_agents
+    let (script_agents, script_edits, script_dynamic) = take_due(&mut state.script, tick);
+    for d in script_dynamic {
+        state.set_dynamic(d.setting());
+    }
+    let policy = state.on_arrival;
+    let spawns: Vec<(Pos, Pos, OnArrival)> = script_agents
         .iter()
-        .map(|a| (a.start, a.goal))
-        .chain(pending.spawns.drain(..).map(|s| (s.start, s.goal)))
+        .map(|a| (a.start, a.goal, a.on_arrival))
+        .chain(pending.spawns.drain(..).map(|s| (s.start, s.goal, policy)))
         .collect();
-    if spawns.iter().any(|&(s, g)| state.needs_restart_for(s, g)) {
+    if spawns
+        .iter()
+        .any(|&(s, g, _)| state.needs_restart_for(s, g))
+    {
         state.restart_segment("an agent starts where the segment's map had a wall");
     }
-    for (start, goal) in spawns {
-        if let Err(e) = state.add_agent(start, goal) {
+    for (start, goal, policy) in spawns {
+        if let Err(e) = state.add_agent(start, goal, policy) {
             notices.push(
                 NoticeKind::Refused,
                 format!("agent {start} to {goal} refused: {e}"),
@@ -676,16 +769,18 @@ fn apply_edits(
     report_refusals(&refused, &mut notices);
 }
 
-/// Takes the scripted agents and edits of `tick` out of `script`.
-fn take_due(script: &mut Script, tick: u64) -> (Vec<AgentSpec>, Vec<EditSpec>) {
+/// Takes the scripted agents, edits and dynamic-world changes of `tick` out of `script`.
+fn take_due(script: &mut Script, tick: u64) -> (Vec<AgentSpec>, Vec<EditSpec>, Vec<DynamicSpec>) {
     if script.is_empty() {
-        return (Vec::new(), Vec::new());
+        return (Vec::new(), Vec::new(), Vec::new());
     }
     let (due_a, rest_a) = script.agents.drain(..).partition(|a| a.tick <= tick);
     script.agents = rest_a;
     let (due_e, rest_e) = script.edits.drain(..).partition(|e| e.tick <= tick);
     script.edits = rest_e;
-    (due_a, due_e)
+    let (due_d, rest_d) = script.dynamic.drain(..).partition(|d| d.tick <= tick);
+    script.dynamic = rest_d;
+    (due_a, due_e, due_d)
 }
 
 /// One notice for the refused edits of a tick: the first reason, and how many in all.
@@ -807,7 +902,11 @@ fn apply_commands(
                     true,
                     &mut rng.0,
                 );
-                let agents = pairs.into_iter().map(|(s, g)| (s, g, None)).collect();
+                let policy = state.on_arrival;
+                let agents = pairs
+                    .into_iter()
+                    .map(|(s, g)| (s, g, None, policy))
+                    .collect();
                 refused = state.rebuild(grid, config, agents, "new random map");
                 state.map_name = format!(
                     "random {w}×{h}, {:.0} % walls, seed {seed}",
@@ -824,18 +923,12 @@ fn apply_commands(
                     .agents
                     .iter()
                     .filter(|a| a.tick == 0)
-                    .map(|a| (a.start, a.goal, None))
+                    .map(|a| (a.start, a.goal, None, a.on_arrival))
                     .collect();
+                state.world_seed = scenario.seed;
+                state.sim.set_dynamic(dynamic_at_start(scenario));
                 refused = state.rebuild(scenario.grid.clone(), config, now, "map loaded");
-                state.script = Script {
-                    agents: scenario
-                        .agents
-                        .iter()
-                        .filter(|a| a.tick > 0)
-                        .copied()
-                        .collect(),
-                    edits: scenario.edits.clone(),
-                };
+                state.script = Script::after_start(scenario);
                 state.map_name = name.clone();
                 drop_pending(&mut pending, &mut edits, &mut spawns);
                 notices.push(NoticeKind::Info, format!("loaded {name}"));
@@ -868,6 +961,24 @@ fn apply_commands(
                         new.connectivity
                     ),
                 );
+            }
+            SimCommand::SetOnArrival(policy) => {
+                state.on_arrival = *policy;
+                notices.push(
+                    NoticeKind::Info,
+                    format!("agents added from now on {} on arrival", policy.name()),
+                );
+            }
+            SimCommand::SetDynamic(setting) => {
+                state.set_dynamic(*setting);
+                let text = match setting {
+                    Some(d) => format!(
+                        "dynamic world on: a wall every {} ticks, at most {} standing",
+                        d.every, d.walls
+                    ),
+                    None => "dynamic world off".to_string(),
+                };
+                notices.push(NoticeKind::Info, text);
             }
             SimCommand::SpawnRandom { agents, goals } => {
                 let pairs = maps::random_agents(

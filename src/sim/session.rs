@@ -4,10 +4,12 @@
 //! tick 0. Each later tick's new agents and changed cells are logged with the tick number
 //! that `gridwalk-cli simulate` gives that tick, so the segment, written as a [`Scenario`],
 //! replays the same run. Consecutive edits of one tick that set the same terrain share one
-//! [`EditSpec`].
+//! [`EditSpec`]. The seed, each agent's arrival policy and every change of the dynamic world
+//! are logged too, so wander goals and dropped walls replay exactly.
 
-use gridwalk_core::format::{AgentSpec, CellSet, EditSpec, Scenario};
+use gridwalk_core::format::{AgentSpec, CellSet, DynamicSpec, EditSpec, Scenario};
 use gridwalk_core::sim::SimConfig;
+use gridwalk_core::world::{DynamicWorld, OnArrival};
 use gridwalk_core::{Grid, Pos, Terrain};
 
 /// One segment of the session. See the module docs.
@@ -24,6 +26,7 @@ impl SessionLog {
         let mut base = Scenario::from_grid(grid.clone());
         base.connectivity = config.connectivity;
         base.heuristic = Some(config.heuristic);
+        base.seed = 0;
         SessionLog {
             base,
             tick0,
@@ -61,9 +64,28 @@ impl SessionLog {
         self.base.agents.is_empty() && self.base.edits.is_empty()
     }
 
-    /// Logs an agent appearing at `tick`.
-    pub fn agent(&mut self, tick: u64, start: Pos, goal: Pos) {
-        self.base.agents.push(AgentSpec { start, goal, tick });
+    /// Logs an agent appearing at `tick` with its arrival policy.
+    pub fn agent(&mut self, tick: u64, start: Pos, goal: Pos, on_arrival: OnArrival) {
+        self.base.agents.push(AgentSpec {
+            start,
+            goal,
+            tick,
+            on_arrival,
+        });
+    }
+
+    /// Logs the seed of the segment's generators.
+    pub fn seed(&mut self, seed: u64) {
+        self.base.seed = seed;
+    }
+
+    /// Logs the dynamic world's setting from `tick` on (a later change of one tick replaces
+    /// an earlier one of the same tick).
+    pub fn dynamic(&mut self, tick: u64, setting: Option<DynamicWorld>) {
+        if self.base.dynamic.last().is_some_and(|d| d.tick == tick) {
+            self.base.dynamic.pop();
+        }
+        self.base.dynamic.push(DynamicSpec::new(tick, setting));
     }
 
     /// Logs a cell changed at `tick`.
@@ -98,12 +120,16 @@ mod tests {
         log.edit(1, Pos::new(1, 0), Terrain::Wall);
         log.edit(1, Pos::new(2, 0), Terrain::FREE);
         log.edit(2, Pos::new(3, 0), Terrain::FREE);
-        log.agent(2, Pos::new(0, 3), Pos::new(3, 3));
+        log.agent(2, Pos::new(0, 3), Pos::new(3, 3), OnArrival::Wander);
+        log.dynamic(2, Some(DynamicWorld::GENTLE));
+        log.dynamic(2, None);
         let s = log.to_scenario();
         assert_eq!(s.edits.len(), 3);
         assert_eq!(s.edits[0].cells.len(), 2);
         assert_eq!(s.edits[1].set, CellSet::Free);
         assert_eq!(s.agents[0].tick, 2);
+        assert_eq!(s.agents[0].on_arrival, OnArrival::Wander);
+        assert_eq!(s.dynamic, vec![DynamicSpec::new(2, None)]);
         assert!(s.validate("log").is_ok());
     }
 }

@@ -1,5 +1,6 @@
 //! A second texture over the tiles: the fading heat map of the cells the last repairs
-//! expanded, the selected agent's g values, or the explain replay's open and closed cells.
+//! expanded, the selected agent's g values (inconsistent cells in their own colour), or the
+//! explain replay: lowered, raised or closed cells, the queue, and the A* ghost.
 //!
 //! The explain replay, when running, replaces the other two so it reads clearly. The texture
 //! is rewritten only when its texels change.
@@ -12,7 +13,7 @@ use gridwalk_core::cost::INFINITY;
 use gridwalk_core::sim::AgentId;
 
 use super::ViewSystems;
-use crate::explain::ExplainState;
+use crate::explain::{CellState, ExplainState};
 use crate::input::{Overlays, Selection};
 use crate::sim::SimState;
 
@@ -23,6 +24,14 @@ pub const HEAT_FADE_SECS: f32 = 3.0;
 pub const OPEN_COLOR: [u8; 4] = [70, 190, 255, 170];
 /// Colour of cells closed (expanded) in the explain replay.
 pub const CLOSED_COLOR: [u8; 4] = [190, 70, 210, 160];
+/// Colour of cells a repair lowered (their cost settled lower).
+pub const LOWERED_COLOR: [u8; 4] = [60, 210, 110, 185];
+/// Colour of cells a repair raised (their old cost was no longer valid).
+pub const RAISED_COLOR: [u8; 4] = [240, 70, 60, 190];
+/// Colour of the cells A* from scratch would expand, under the replay.
+pub const GHOST_COLOR: [u8; 4] = [200, 200, 255, 70];
+/// Colour of inconsistent cells (g ≠ rhs) in the g overlay.
+pub const INCONSISTENT_COLOR: [u8; 4] = [255, 40, 200, 220];
 
 /// The overlay texture and its inputs.
 #[derive(Resource)]
@@ -34,6 +43,7 @@ pub struct OverlayTexture {
     heat: Vec<f32>,
     g: Vec<u64>,
     g_max: u64,
+    inconsistent: Vec<bool>,
     seen: Option<(u64, u64)>,
     g_seen: Option<(u64, u64, Option<AgentId>)>,
 }
@@ -87,6 +97,7 @@ fn spawn_overlay(mut commands: Commands, mut images: ResMut<Assets<Image>>, stat
         heat: vec![0.0; grid.len()],
         g: Vec::new(),
         g_max: 0,
+        inconsistent: Vec::new(),
         seen: None,
         g_seen: None,
     });
@@ -137,6 +148,15 @@ fn update_inputs(
                 .filter(|&c| c != INFINITY)
                 .max()
                 .unwrap_or(0);
+        ov.inconsistent = match selection.0 {
+            Some(id) => (0..len)
+                .map(|i| {
+                    sim.inspect(id, sim.grid().pos(i))
+                        .is_some_and(|c| c.inconsistent())
+                })
+                .collect(),
+            None => Vec::new(),
+        };
     }
 }
 
@@ -170,17 +190,30 @@ fn redraw_overlay(
     let len = grid.len();
     let mut want = vec![[0u8; 4]; len];
     if explain.active() {
-        for (i, s) in explain.cell_states(grid).into_iter().enumerate() {
-            want[i] = match s {
-                crate::explain::CellState::Open => OPEN_COLOR,
-                crate::explain::CellState::Closed => CLOSED_COLOR,
-                crate::explain::CellState::Untouched => [0; 4],
+        for &c in &explain.ghost {
+            if let Some(t) = want.get_mut(c as usize) {
+                *t = GHOST_COLOR;
+            }
+        }
+        for (i, s) in explain.cell_states(len).into_iter().enumerate() {
+            let c = match s {
+                CellState::Open => OPEN_COLOR,
+                CellState::Closed => CLOSED_COLOR,
+                CellState::Lowered => LOWERED_COLOR,
+                CellState::Raised => RAISED_COLOR,
+                CellState::Untouched => continue,
             };
+            want[i] = c;
         }
     } else {
         if overlays.g_values && ov.g.len() == len {
             for (i, &c) in ov.g.iter().enumerate() {
                 want[i] = g_color(c, ov.g_max);
+            }
+            for (i, &bad) in ov.inconsistent.iter().enumerate() {
+                if bad && i < len {
+                    want[i] = INCONSISTENT_COLOR;
+                }
             }
         }
         if overlays.heat {

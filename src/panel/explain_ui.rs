@@ -1,0 +1,223 @@
+//! The panel's explain section (the replay's controls and the replayed compute's figures) and
+//! the cell inspector.
+
+use bevy_egui::egui;
+use gridwalk_core::cost::{Cost, INFINITY, to_f64};
+use gridwalk_core::{Algorithm, Pos, Terrain};
+
+use super::{Actions, Controls, swatch};
+use crate::explain::ExplainControl;
+use crate::sim::SimState;
+use crate::view::overlay::{
+    CLOSED_COLOR, GHOST_COLOR, INCONSISTENT_COLOR, LOWERED_COLOR, OPEN_COLOR, RAISED_COLOR,
+};
+
+/// A cost as the panel shows it: `∞` when infinite.
+pub fn cost_text(c: Cost) -> String {
+    if c == INFINITY {
+        "inf".to_string()
+    } else {
+        format!("{:.3}", to_f64(c))
+    }
+}
+
+/// The explain section: start, scrub, play, step, speed and what the compute did.
+pub fn explain_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, state: &SimState) {
+    ui.strong("Explain");
+    let algorithm = state.sim().config().algorithm;
+    if !ctl.explain.active() {
+        let can = ctl.selection.0.is_some();
+        let what = if algorithm.is_incremental() {
+            "Replay the selected agent's last repair (E)"
+        } else {
+            "Replay the selected agent's search (E)"
+        };
+        if ui.add_enabled(can, egui::Button::new(what)).clicked() {
+            act.explain.write(ExplainControl::Start);
+        }
+        if !can {
+            ui.label(egui::RichText::new("select an agent in the list (or Tab)").weak());
+        }
+        return;
+    }
+    let ex = &ctl.explain;
+    let (index, kept) = ex.compute_index();
+    let figures = ex.figures();
+    let (pos, len) = (ex.position(), ex.len());
+    if let Some(c) = ex.compute() {
+        ui.label(format!(
+            "{} repair of tick {} toward {} (compute {} of the last {kept})",
+            algorithm.label(),
+            figures.tick,
+            c.goal,
+            index + 1
+        ));
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(index > 0, egui::Button::new("< earlier"))
+                .clicked()
+            {
+                act.explain.write(ExplainControl::Compute(index - 1));
+            }
+            if ui
+                .add_enabled(index + 1 < kept, egui::Button::new("later >"))
+                .clicked()
+            {
+                act.explain.write(ExplainControl::Compute(index + 1));
+            }
+        });
+        let (lower, raise) = if algorithm == Algorithm::DStar {
+            ("LOWER", "RAISE")
+        } else {
+            ("lowered", "raised")
+        };
+        ui.label(format!(
+            "expanded {}: {} {lower}, {} {raise}",
+            figures.lowered + figures.raised,
+            figures.lowered,
+            figures.raised
+        ));
+        let s = figures.stats;
+        ui.label(format!(
+            "queue: {} pushes, {} pops, {} updates, {} removes, {} sift moves",
+            s.pushes, s.pops, s.updates, s.removes, s.sift_moves
+        ));
+        ui.label(format!(
+            "km {}, serves {} agents, {} µs",
+            cost_text(figures.km),
+            figures.agents,
+            figures.micros
+        ));
+        ui.label(format!(
+            "A* from scratch would expand {} cells from the agent's cell (ghost)",
+            ex.ghost.len()
+        ));
+    } else {
+        let name = if algorithm == Algorithm::Dijkstra {
+            "Dijkstra"
+        } else {
+            "A*"
+        };
+        ui.label(format!(
+            "{name} from the agent's cell: {} cells expanded",
+            figures.lowered
+        ));
+    }
+    let mut at = pos;
+    let slider = egui::Slider::new(&mut at, 0..=len).text(format!("of {len} steps"));
+    if ui.add(slider).changed() {
+        act.explain.write(ExplainControl::Seek(at));
+    }
+    ui.horizontal(|ui| {
+        if ui.button("|<").on_hover_text("one step back").clicked() {
+            act.explain.write(ExplainControl::Step(false));
+        }
+        let label = if ex.playing { "pause" } else { "play" };
+        if ui.button(label).clicked() {
+            act.explain.write(ExplainControl::TogglePlay);
+        }
+        if ui.button(">|").on_hover_text("one step forward").clicked() {
+            act.explain.write(ExplainControl::Step(true));
+        }
+        if ui.button("restart").clicked() {
+            act.explain.write(ExplainControl::Seek(0));
+            act.explain.write(ExplainControl::TogglePlay);
+        }
+        if ui.button("close").clicked() {
+            act.explain.write(ExplainControl::Stop);
+        }
+    });
+    ui.add(
+        egui::Slider::new(&mut ctl.explain.speed, 5.0..=5000.0)
+            .logarithmic(true)
+            .text("steps / s"),
+    );
+    ui.horizontal_wrapped(|ui| {
+        let legend: &[([u8; 4], &str)] = if ctl.explain.compute().is_some() {
+            &[
+                (LOWERED_COLOR, "lowered"),
+                (RAISED_COLOR, "raised"),
+                (OPEN_COLOR, "queue"),
+                (GHOST_COLOR, "A* ghost"),
+            ]
+        } else {
+            &[(OPEN_COLOR, "open"), (CLOSED_COLOR, "closed")]
+        };
+        for &(c, name) in legend {
+            swatch(ui, c);
+            ui.label(name);
+        }
+        if let Some(p) = ctl.explain.path() {
+            ui.label(format!("· path cost {:.2}", to_f64(p.cost)));
+        }
+    });
+}
+
+/// What the inspector shows for `cell`, as lines.
+pub fn inspect_lines(state: &SimState, agent: Option<u32>, cell: Pos) -> Vec<String> {
+    let sim = state.sim();
+    let Ok(terrain) = sim.grid().terrain(cell) else {
+        return vec![format!("{cell} is off the map")];
+    };
+    let terrain = match terrain {
+        Terrain::Wall => "wall".to_string(),
+        Terrain::Weight(1) => "plain ground".to_string(),
+        Terrain::Weight(w) => format!("ground of weight {w}"),
+    };
+    let mut lines = vec![format!("cell {cell}: {terrain}")];
+    let Some(id) = agent else {
+        lines.push("select an agent to read its planner".into());
+        return lines;
+    };
+    match sim.inspect(id, cell) {
+        Some(info) => {
+            lines.push(format!("g {}", cost_text(info.g)));
+            if let Some(rhs) = info.rhs {
+                let mark = if info.inconsistent() {
+                    " (inconsistent)"
+                } else {
+                    ""
+                };
+                lines.push(format!("rhs {}{mark}", cost_text(rhs)));
+            }
+            if let Some(h) = info.h {
+                lines.push(format!("h {}", cost_text(h)));
+            }
+            if let Some(state) = info.state {
+                lines.push(format!("state {state}"));
+            }
+            lines.push(match info.key {
+                Some((a, b)) => format!("queued, key [{}, {}]", cost_text(a), cost_text(b)),
+                None => "not queued".to_string(),
+            });
+        }
+        None => lines.push("no goal planner (A* and Dijkstra plan from scratch)".into()),
+    }
+    lines
+}
+
+/// The inspector: on with I; hovering a cell shows the selected agent's planner's values.
+pub fn inspector_ui(ui: &mut egui::Ui, ctl: &mut Controls, state: &SimState) {
+    ui.checkbox(
+        &mut ctl.inspector.on,
+        "inspect the cell under the mouse (I)",
+    );
+    if !ctl.inspector.on {
+        return;
+    }
+    match ctl.cursor.cell {
+        Some(c) if c.x >= 0 && c.y >= 0 => {
+            let cell = Pos::new(c.x as u32, c.y as u32);
+            for line in inspect_lines(state, ctl.selection.0, cell) {
+                ui.monospace(line);
+            }
+        }
+        _ => {
+            ui.label(egui::RichText::new("hover a cell of the map").weak());
+        }
+    }
+    ui.horizontal(|ui| {
+        swatch(ui, INCONSISTENT_COLOR);
+        ui.label("inconsistent (g != rhs) in the g overlay");
+    });
+}
