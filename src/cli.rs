@@ -1,5 +1,6 @@
 //! The command line: `gridwalk [--map FILE] [--seed N] [--density F] [--agents N]
-//! [--record FILE.ron] [--screenshot FILE.png --exit-after-frames N]`.
+//! [--on-arrival stay|wander|patrol] [--record FILE.ron] [--screenshot FILE.png
+//! --exit-after-frames N]`.
 //!
 //! Parsing is total: any input gives either [`Args`] or a message naming the bad flag or value,
 //! which `main` prints with the usage before exiting with status 2. [`setup`] then turns the
@@ -17,13 +18,15 @@ use gridwalk_core::world::OnArrival;
 /// The usage text.
 pub const USAGE: &str = "\
 usage: gridwalk [--map FILE] [--seed N] [--density F] [--agents N]
-                [--record FILE.ron] [--screenshot FILE.png --exit-after-frames N]
+                [--on-arrival stay|wander|patrol] [--record FILE.ron]
+                [--screenshot FILE.png --exit-after-frames N]
 
   --map FILE               start on a map: a RON scenario (.ron) or a Moving AI map (.map)
                            (default: maps/default.ron, or a random map)
   --seed N                 seed of the random map and agents (default 1); implies a random map
   --density F              share of walls of the random map, 0 to 0.9 (default 0.2)
   --agents N               random agents at the start, 0 to 5000 (default 8, or the map's own)
+  --on-arrival POLICY      what new agents do on arrival: stay, wander (default) or patrol
   --record FILE.ron        write the session as a scenario for `gridwalk-cli simulate`
   --screenshot FILE.png    save a picture of the window after N frames, then exit
   --exit-after-frames N    exit after N frames (default 60 with --screenshot)
@@ -45,6 +48,8 @@ pub struct Args {
     pub density: Option<f64>,
     /// `--agents`.
     pub agents: Option<usize>,
+    /// `--on-arrival`.
+    pub on_arrival: Option<OnArrival>,
     /// `--record`.
     pub record: Option<PathBuf>,
     /// `--screenshot`.
@@ -89,6 +94,7 @@ where
             "--seed",
             "--density",
             "--agents",
+            "--on-arrival",
             "--record",
             "--screenshot",
             "--exit-after-frames",
@@ -126,6 +132,7 @@ where
                 }
                 out.agents = Some(n);
             }
+            "--on-arrival" => out.on_arrival = Some(value.parse()?),
             "--record" => {
                 let p = PathBuf::from(&value);
                 if !has_ext(&p, "ron") {
@@ -222,7 +229,8 @@ pub fn setup(args: &Args) -> Result<SimSetup, String> {
         None => 0,
     };
     let mut rng = maps::rng(seed);
-    // New agents, random ones included, wander on arrival in the game.
+    // New agents, random ones included, wander on arrival unless asked otherwise.
+    let policy = args.on_arrival.unwrap_or(OnArrival::Wander);
     agents.extend(
         maps::random_agents(
             &scenario.grid,
@@ -233,13 +241,13 @@ pub fn setup(args: &Args) -> Result<SimSetup, String> {
             &mut rng,
         )
         .into_iter()
-        .map(|(s, g)| (s, g, OnArrival::Wander)),
+        .map(|(s, g)| (s, g, policy)),
     );
     Ok(SimSetup {
         grid: scenario.grid.clone(),
         config,
         agents,
-        on_arrival: OnArrival::Wander,
+        on_arrival: policy,
         dynamic: dynamic_at_start(&scenario),
         world_seed: if scenario.seed != 0 {
             scenario.seed
@@ -279,6 +287,8 @@ mod tests {
         assert_eq!(a.agents, Some(20));
         assert_eq!(a.record, Some(PathBuf::from("s.ron")));
         assert_eq!(a.exit_after_frames, Some(5));
+        let p = parse(["--on-arrival", "patrol"]).unwrap();
+        assert_eq!(p.on_arrival, Some(OnArrival::Patrol));
         assert_eq!(parse(Vec::<String>::new()).unwrap(), Args::default());
         assert!(parse(["-h"]).unwrap().help);
     }
@@ -296,6 +306,7 @@ mod tests {
         assert!(err(&["--screenshot", "x.jpg"]).contains(".png"));
         assert!(err(&["--exit-after-frames", "0"]).contains("at least 1"));
         assert!(err(&["--fly"]).contains("unknown option"));
+        assert!(err(&["--on-arrival", "roam"]).contains("stay, wander or patrol"));
         assert!(err(&["map.ron"]).contains("unexpected argument"));
         assert!(err(&["--map", "a.ron", "--seed", "1"]).contains("cannot go with"));
         assert!(err(&["--record", "/no/such/dir/x.ron"]).contains("does not exist"));

@@ -17,9 +17,7 @@ use gridwalk_core::sim::AgentId;
 pub use model::{CellState, Explain, ReplayFigures, Replayed};
 
 use crate::input::Selection;
-use crate::input::coords::tile_center;
 use crate::sim::{NoticeKind, Notices, SimClock, SimState};
-use crate::view::agents::MarkerGizmos;
 
 /// What the explain replay should do.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,7 +84,7 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<ExplainState>()
         .add_message::<ExplainControl>()
         .configure_sets(Update, ExplainSystems.after(crate::sim::SimCommandSystems))
-        .add_systems(Update, (control, play, draw).chain().in_set(ExplainSystems));
+        .add_systems(Update, (control, play).chain().in_set(ExplainSystems));
 }
 
 fn control(
@@ -132,36 +130,5 @@ fn control(
 fn play(mut ex: ResMut<ExplainState>, time: Res<Time<Real>>) {
     if ex.active() {
         ex.advance(time.delta_secs_f64());
-    }
-}
-
-fn draw(ex: Res<ExplainState>, state: Res<SimState>, mut gizmos: Gizmos<MarkerGizmos>) {
-    if !ex.active() {
-        return;
-    }
-    let Some((start, goal)) = ex.ends else {
-        return;
-    };
-    let grid = state.sim().grid();
-    let (w, h) = (grid.width(), grid.height());
-    let s = tile_center(start, w, h);
-    let g = tile_center(goal, w, h);
-    gizmos.circle_2d(
-        Isometry2d::from_translation(s),
-        0.6,
-        Color::srgb(0.1, 0.8, 0.2),
-    );
-    gizmos.circle_2d(
-        Isometry2d::from_translation(g),
-        0.6,
-        Color::srgb(0.9, 0.2, 0.2),
-    );
-    if ex.done()
-        && let Some(p) = ex.path()
-    {
-        gizmos.linestrip_2d(
-            p.cells.iter().map(|&c| tile_center(c, w, h)),
-            Color::srgb(1.0, 0.85, 0.1),
-        );
     }
 }

@@ -27,6 +27,7 @@ use crate::sim::{ClearWalls, Glide, NoticeKind, Notices, SimClock, SimCommand, S
 use crate::view::MapCamera;
 use crate::view::agents::{PathCache, agent_color};
 
+pub use explain_ui::{cost_text, inspect_lines};
 pub use maps_ui::MapsUi;
 
 /// The panel's width in logical pixels.

@@ -4,11 +4,13 @@
 //! - [`agents`]: agent sprites gliding between cells, goal markers and path lines (gizmos).
 //! - [`overlay`]: a second texture over the tiles for the heat map, the g values and the
 //!   explain replay.
+//! - [`explain`]: explain mode's marks: the replayed agent's ends and a search's path.
 //!
 //! The camera keeps the whole map in the part of the window the panel leaves free, through
 //! resizes. One world unit is one tile; see [`crate::input::coords`].
 
 pub mod agents;
+pub mod explain;
 pub mod overlay;
 pub mod tiles;
 
@@ -36,7 +38,12 @@ pub fn plugin(app: &mut App) {
         .configure_sets(Update, ViewSystems.after(crate::sim::SimCommandSystems))
         .add_systems(Startup, spawn_camera)
         .add_systems(Update, fit_camera.in_set(ViewSystems))
-        .add_plugins((tiles::plugin, agents::plugin, overlay::plugin));
+        .add_plugins((
+            tiles::plugin,
+            agents::plugin,
+            overlay::plugin,
+            explain::plugin,
+        ));
 }
 
 fn spawn_camera(mut commands: Commands) {

@@ -87,7 +87,7 @@ pub struct Agent {
 /// One compute of one goal planner, kept for explaining it afterwards.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ComputeRecord {
-    /// The tick it ran in ([`Simulation::tick_count`] then).
+    /// Ticks completed when it ran ([`Simulation::tick_count`] then).
     pub tick: u64,
     /// The planner's goal.
     pub goal: Pos,

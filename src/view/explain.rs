@@ -1,0 +1,46 @@
+//! Explain mode's marks over the map: the replayed agent's cell and goal, and the path of a
+//! replayed fresh search once it is done. The cells themselves are in [`super::overlay`].
+
+use bevy::prelude::*;
+
+use super::ViewSystems;
+use super::agents::MarkerGizmos;
+use crate::explain::{ExplainState, ExplainSystems};
+use crate::input::coords::tile_center;
+use crate::sim::SimState;
+
+/// The explain marks feature.
+pub fn plugin(app: &mut App) {
+    app.add_systems(Update, draw.in_set(ViewSystems).after(ExplainSystems));
+}
+
+fn draw(ex: Res<ExplainState>, state: Res<SimState>, mut gizmos: Gizmos<MarkerGizmos>) {
+    if !ex.active() {
+        return;
+    }
+    let Some((start, goal)) = ex.ends else {
+        return;
+    };
+    let grid = state.sim().grid();
+    let (w, h) = (grid.width(), grid.height());
+    let s = tile_center(start, w, h);
+    let g = tile_center(goal, w, h);
+    gizmos.circle_2d(
+        Isometry2d::from_translation(s),
+        0.6,
+        Color::srgb(0.1, 0.8, 0.2),
+    );
+    gizmos.circle_2d(
+        Isometry2d::from_translation(g),
+        0.6,
+        Color::srgb(0.9, 0.2, 0.2),
+    );
+    if ex.done()
+        && let Some(p) = ex.path()
+    {
+        gizmos.linestrip_2d(
+            p.cells.iter().map(|&c| tile_center(c, w, h)),
+            Color::srgb(1.0, 0.85, 0.1),
+        );
+    }
+}
