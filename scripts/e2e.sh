@@ -2,10 +2,15 @@
 # End-to-end: the real game under Xvfb, driven by real clicks, then its recording replayed.
 #
 # Installs what it needs (xvfb, mesa-vulkan-drivers, xdotool, imagemagick) when missing,
-# builds the release binaries, opens a 20×20 map, and with xdotool: slows the ticks, places a
-# start and a goal, middle-drags a wall across the path, right-clicks a gap into it, takes a
-# screenshot and quits with Esc. Then it checks the recording holds the agent and the edits,
-# and that `gridwalk-cli simulate` replays it to the agent's arrival.
+# builds the release binaries, then:
+# 1. opens a 20×20 map, and with xdotool: slows the ticks, places a start and a goal,
+#    middle-drags a wall across the path, right-clicks a gap into it, takes a screenshot and
+#    quits with Esc. It checks the recording holds the agent and the edits, and that
+#    `gridwalk-cli simulate` replays it to the agent's arrival.
+# 2. opens the default start with no arguments but --record and touches nothing for about
+#    45 seconds. It checks that agents got new goals, that walls nobody drew dropped (the
+#    replay's trace has raised cells), that agents still walk at the end, and that the
+#    replay reaches the cells the game printed on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,7 +48,7 @@ trap cleanup EXIT
 export DISPLAY="$display"
 for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.2; done
 
-"$game" --map scripts/e2e-map.ron --agents 0 --record "$record" >"$work/game.log" 2>&1 &
+"$game" --map scripts/e2e-map.ron --agents 0 --on-arrival stay --record "$record" >"$work/game.log" 2>&1 &
 game_pid=$!
 win=""
 for _ in $(seq 150); do
@@ -108,5 +113,65 @@ last = replay[-1]["agents"]
 if len(last) != 1 or last[0]["status"] != "arrived" or last[0]["pos"] != [18, 10]:
     fail(f"the replay did not bring the agent home: {last}")
 print(f"e2e: recording holds the agent and {len(walled)} walls; replay arrives after {replay[-1]['tick']} ticks")
+PY
+
+# 2. The default start, untouched: a world that stays alive.
+idle_record="$work/idle.ron"
+idle_secs="${E2E_IDLE_SECS:-45}"
+"$game" --record "$idle_record" >"$work/idle.log" 2>&1 &
+game_pid=$!
+win=""
+for _ in $(seq 150); do
+    kill -0 "$game_pid" 2>/dev/null || { cat "$work/idle.log"; echo "e2e: the game exited early"; exit 1; }
+    for w in $(xdotool search --onlyvisible --name '^gridwalk' 2>/dev/null || true); do
+        if xdotool getwindowgeometry "$w" 2>/dev/null | grep -q 'Geometry: 1400x900'; then
+            win=$w
+        fi
+    done
+    [ -n "$win" ] && break
+    sleep 0.2
+done
+[ -n "$win" ] || { cat "$work/idle.log"; echo "e2e: no game window"; exit 1; }
+echo "e2e: default start, no input for ${idle_secs}s"
+sleep "$idle_secs"
+kill -0 "$game_pid" 2>/dev/null || { cat "$work/idle.log"; echo "e2e: the game died while idle"; exit 1; }
+import -window root "$work/idle.png"
+xdotool windowfocus "$win" 2>/dev/null || true
+xdotool key --window "$win" Escape
+for _ in $(seq 100); do kill -0 "$game_pid" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$game_pid" 2>/dev/null; then cat "$work/idle.log"; echo "e2e: Esc did not quit"; exit 1; fi
+wait "$game_pid" || { cat "$work/idle.log"; echo "e2e: the game failed"; exit 1; }
+game_pid=""
+line=$(grep -a '^recorded: tick ' "$work/idle.log" | tail -n 1)
+[ -n "$line" ] || { cat "$work/idle.log"; echo "e2e: no 'recorded:' line"; exit 1; }
+ticks=$(echo "$line" | sed -E 's/^recorded: tick ([0-9]+) .*/\1/')
+"$cli" simulate "$idle_record" --ticks "$ticks" --trace >"$work/idle.jsonl"
+python3 - "$idle_record" "$work/idle.jsonl" "$line" <<'PY'
+import json, re, sys
+record, line = open(sys.argv[1]).read(), sys.argv[3]
+replay = [json.loads(l) for l in open(sys.argv[2])]
+def fail(msg):
+    print("e2e:", msg); print(record[-2000:]); sys.exit(1)
+if re.search(r"^\s*edits:", record, re.M):
+    fail("nobody clicked, yet the recording holds edits")
+if "dynamic:" not in record or "Wander" not in record:
+    fail("the default start should record wander agents and the dynamic world")
+if len(replay) < 200:
+    fail(f"only {len(replay)} ticks in {line!r}: expected about 45 s at 10 ticks/s")
+first = {a["id"]: a["goal"] for a in replay[0]["agents"]}
+changed = {a["id"] for l in replay for a in l["agents"] if a["goal"] != first.get(a["id"])}
+if len(changed) < 3:
+    fail(f"only {len(changed)} agents got a new goal")
+raised = sum(1 for l in replay for t in l.get("trace", []) for e in t["events"] if e[2] == "raise")
+if raised == 0:
+    fail("no cell was ever raised: no wall dropped on a path")
+last = replay[-1]["agents"]
+if not any(a["status"] == "walking" for a in last):
+    fail("nobody walks at the end")
+cells = [a["pos"] for a in last]
+printed = json.loads(line.split(" agents ", 1)[1])
+if cells != printed:
+    fail(f"the replay ends at {cells}, the game printed {printed}")
+print(f"e2e: {len(replay) - 1} idle ticks: {len(changed)} agents got new goals, {raised} cells raised by dropped walls, the replay ends where the game did")
 PY
 echo "e2e: passed"

@@ -101,6 +101,11 @@ fn panel(
                 header(ui, &state, &mut ctl, &notices);
                 notices_ui(ui, &mut notices);
                 ui.separator();
+                // A running replay comes first, where its controls are in reach.
+                if ctl.explain.active() {
+                    explain_ui::explain_ui(ui, &mut ctl, &mut act, &state);
+                    ui.separator();
+                }
                 planner_ui(ui, &state, &mut act);
                 ui.separator();
                 stats_ui(ui, &state);
@@ -409,7 +414,9 @@ fn overlays_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, state: 
         &mut ctl.overlays.all_paths,
         "all paths, not just the selected (P)",
     );
-    explain_ui::explain_ui(ui, ctl, act, state);
+    if !ctl.explain.active() {
+        explain_ui::explain_ui(ui, ctl, act, state);
+    }
     explain_ui::inspector_ui(ui, ctl, state);
 }
 

@@ -29,7 +29,7 @@ pub const LOWERED_COLOR: [u8; 4] = [60, 210, 110, 185];
 /// Colour of cells a repair raised (their old cost was no longer valid).
 pub const RAISED_COLOR: [u8; 4] = [240, 70, 60, 190];
 /// Colour of the cells A* from scratch would expand, under the replay.
-pub const GHOST_COLOR: [u8; 4] = [200, 200, 255, 70];
+pub const GHOST_COLOR: [u8; 4] = [150, 120, 230, 120];
 /// Colour of inconsistent cells (g ≠ rhs) in the g overlay.
 pub const INCONSISTENT_COLOR: [u8; 4] = [255, 40, 200, 220];
 
