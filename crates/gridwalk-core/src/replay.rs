@@ -1,5 +1,30 @@
 //! Runs a RON scenario tick by tick with the semantics of [`crate::sim`]: the engine of
 //! `gridwalk-cli simulate`, and the way a game recording is replayed.
+//!
+//! ```
+//! use gridwalk_core::Algorithm;
+//! use gridwalk_core::format::Scenario;
+//! use gridwalk_core::replay::Replay;
+//!
+//! let text = r#"(
+//!     rows: ["......", "..#...", "......"],
+//!     agents: [(start: (0, 1), goal: (5, 1))],
+//!     edits: [(tick: 2, set: Wall, cells: [(3, 1)])],
+//! )"#;
+//! let scenario = Scenario::parse(text, "example.ron").unwrap();
+//! let mut replay = Replay::new(scenario, Algorithm::DStarLite).with_trace();
+//! let mut lines = vec![replay.step()]; // tick 0 plans
+//! while !replay.finished() {
+//!     lines.push(replay.step());
+//! }
+//! let last = &lines.last().unwrap().agents[0];
+//! assert_eq!((last.pos, last.status), ([5, 1], "arrived"));
+//! // With the trace, every expansion of every tick is listed.
+//! for l in &lines {
+//!     let events: usize = l.trace.as_ref().unwrap().iter().map(|t| t.events.len()).sum();
+//!     assert_eq!(events as u64, l.expanded);
+//! }
+//! ```
 
 use std::collections::BTreeMap;
 

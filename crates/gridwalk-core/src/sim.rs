@@ -15,6 +15,21 @@
 //! [`edit_batch`](Simulation::edit_batch), [`replan`](Simulation::replan) and
 //! [`advance`](Simulation::advance) in that order, exactly as [`tick`](Simulation::tick) does.
 //!
+//! ```
+//! use gridwalk_core::sim::{AgentStatus, SimConfig, Simulation};
+//! use gridwalk_core::{Grid, Pos, Terrain};
+//!
+//! let mut sim = Simulation::new(Grid::new(10, 5).unwrap(), SimConfig::default());
+//! let id = sim.add_agent(Pos::new(0, 2), Pos::new(9, 2)).unwrap();
+//! sim.replan(); // tick 0: plan before anyone moves
+//! // One tick: a wall lands ahead of the agent, the planner repairs, the agent moves.
+//! let report = sim.tick(&[(Pos::new(5, 2), Terrain::Wall), (Pos::new(0, 2), Terrain::Wall)]);
+//! assert_eq!(report.refused.len(), 1, "the agent's own cell cannot be walled");
+//! let a = sim.agent(id).unwrap();
+//! assert_eq!((a.pos, a.status), (Pos::new(1, 2), AgentStatus::Walking));
+//! assert!(sim.path(id).unwrap().cells.iter().all(|&c| c != Pos::new(5, 2)));
+//! ```
+//!
 //! With an incremental algorithm (D* Lite, D*) agents that share a goal share one planner,
 //! created when the first agent heads there and dropped with the last. Adding, removing or
 //! retargeting an agent touches only the groups of its old and new goal. A* and Dijkstra plan

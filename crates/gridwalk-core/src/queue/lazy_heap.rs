@@ -1,5 +1,5 @@
-//! A binary heap with lazy deletion, the "deletable heap" of many D* Lite implementations,
-//! kept to compare against the indexed heap.
+//! Benchmark-only: a binary heap with lazy deletion, the "deletable heap" of many D* Lite
+//! implementations, kept to compare against the indexed heap.
 //!
 //! The heap holds (key, cell) entries and a flat array holds each cell's current key. A key
 //! change pushes a new entry and leaves the old one in the heap, stale; a removal only clears

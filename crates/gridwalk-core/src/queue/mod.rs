@@ -1,7 +1,9 @@
 //! Priority queues keyed by cell, with a handle per cell: insert, change key, remove.
 //!
-//! [`IndexedHeap`] is the default. [`SortedList`] and [`LazyHeap`] implement the same trait
-//! only for the queue comparison benchmark.
+//! [`IndexedHeap`] is the default and the only queue the planners use in the game and the CLI.
+//! [`SortedList`] and [`LazyHeap`] are **benchmark-only**: they implement the same trait so the
+//! queue comparison (`cargo bench -p gridwalk-core --bench compare`) can swap them in; nothing
+//! else should pick them.
 
 mod indexed_heap;
 mod lazy_heap;

@@ -1,5 +1,5 @@
-//! A sorted doubly linked list queue, the open list of the original D* Lite implementations,
-//! kept to compare against the heaps.
+//! Benchmark-only: a sorted doubly linked list queue, the open list of the original D* Lite
+//! implementations, kept to compare against the heaps.
 //!
 //! The links live in flat arrays indexed by cell (a `prev` and a `next` per cell, plus a
 //! head), so nothing is allocated per insertion. Inserting walks from the head to the new

@@ -30,6 +30,37 @@
 //!
 //! Adding, removing or moving agents changes `S` and therefore `km`; it never restarts the
 //! search, and other goals' planners are untouched.
+//!
+//! # Example
+//! Two agents share one search toward a goal; a wall drops across their way and the planner
+//! repairs both paths at once:
+//! ```
+//! use gridwalk_core::search::dstar_lite::DStarLite;
+//! use gridwalk_core::search::dijkstra;
+//! use gridwalk_core::{Connectivity, GoalPlanner, Grid, Heuristic, Pos, Terrain};
+//!
+//! let mut grid = Grid::new(20, 9).unwrap();
+//! let goal = Pos::new(18, 4);
+//! let agents = [Pos::new(1, 1), Pos::new(1, 7)];
+//! let starts: Vec<usize> = agents.iter().map(|&a| grid.index(a).unwrap()).collect();
+//! let mut planner = DStarLite::new(&grid, goal, Connectivity::Eight, Heuristic::Octile).unwrap();
+//! planner.set_starts(&grid, &starts);
+//! planner.compute(&grid);
+//!
+//! // A wall across both paths, with a gap at the bottom.
+//! let wall: Vec<usize> = (0..8).map(|y| grid.index(Pos::new(10, y)).unwrap()).collect();
+//! for &c in &wall {
+//!     grid.set(grid.pos(c), Terrain::Wall).unwrap();
+//! }
+//! planner.cells_changed(&grid, &wall);
+//! let repair = planner.compute(&grid);
+//! assert!(repair.expanded > 0);
+//! for (&a, &s) in agents.iter().zip(&starts) {
+//!     let best = dijkstra(&grid, a, goal, Connectivity::Eight).unwrap().path.unwrap();
+//!     assert_eq!(planner.cost_to_goal(s), best.cost);
+//!     assert!(planner.path(&grid, s).unwrap().cells.contains(&Pos::new(10, 8)));
+//! }
+//! ```
 
 use crate::cost::{Cost, INFINITY, add};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
