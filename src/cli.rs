@@ -1,69 +1,71 @@
-//! The command line: `gridwalk [--map FILE] [--seed N] [--density F] [--agents N]
-//! [--on-arrival stay|wander|patrol] [--record FILE.ron] [--screenshot FILE.png
+//! The command line, parsed by clap: `gridwalk [--map FILE] [--seed N] [--density F]
+//! [--agents N] [--on-arrival stay|wander|patrol] [--record FILE.ron] [--screenshot FILE.png
 //! --exit-after-frames N]`.
 //!
-//! Parsing is total: any input gives either [`Args`] or a message naming the bad flag or value,
-//! which `main` prints with the usage before exiting with status 2. [`setup`] then turns the
-//! arguments into the starting world, reading `--map` or `maps/default.ron`.
+//! clap checks every value and range and prints help and errors; a bad argument ends the
+//! program with status 2 before any window opens. [`setup`] then turns the arguments into the
+//! starting world, reading `--map` or `maps/default.ron`.
 
 use std::path::{Path, PathBuf};
 
+use clap::Parser;
+use clap::builder::RangedU64ValueParser;
 use gridwalk_core::format::Scenario;
 use gridwalk_core::sim::SimConfig;
+use gridwalk_core::world::OnArrival;
 
 use crate::maps;
 use crate::sim::{Script, SimSetup, default_goals, dynamic_at_start};
-use gridwalk_core::world::OnArrival;
-
-/// The usage text.
-pub const USAGE: &str = "\
-usage: gridwalk [--map FILE] [--seed N] [--density F] [--agents N]
-                [--on-arrival stay|wander|patrol] [--record FILE.ron]
-                [--screenshot FILE.png --exit-after-frames N]
-
-  --map FILE               start on a map: a RON scenario (.ron) or a Moving AI map (.map)
-                           (default: maps/default.ron, or a random map)
-  --seed N                 seed of the random map and agents (default 1); implies a random map
-  --density F              share of walls of the random map, 0 to 0.9 (default 0.2)
-  --agents N               random agents at the start, 0 to 5000 (default 8, or the map's own)
-  --on-arrival POLICY      what new agents do on arrival: stay, wander (default) or patrol
-  --record FILE.ron        write the session as a scenario for `gridwalk-cli simulate`
-  --screenshot FILE.png    save a picture of the window after N frames, then exit
-  --exit-after-frames N    exit after N frames (default 60 with --screenshot)
-  -h, --help               show this help";
 
 /// The most agents `--agents` accepts.
 pub const MAX_AGENTS: usize = 5000;
 /// The highest `--density` accepted.
 pub const MAX_DENSITY: f64 = 0.9;
 
-/// Parsed arguments.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// The game's arguments.
+#[derive(Parser, Clone, Debug, Default, PartialEq)]
+#[command(
+    name = "gridwalk",
+    version,
+    about = "Watch D* Lite repair paths live while you edit the world"
+)]
 pub struct Args {
-    /// `--map`.
+    /// Start on a map: a RON scenario (.ron) or a Moving AI map (.map)
+    /// [default: maps/default.ron, or a random map].
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "density"])]
     pub map: Option<PathBuf>,
-    /// `--seed`.
+    /// Seed of the random map and agents [default: 1]; implies a random map.
+    #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
-    /// `--density`.
+    /// Share of walls of the random map, 0 to 0.9 [default: 0.2].
+    #[arg(long, value_name = "F", value_parser = density)]
     pub density: Option<f64>,
-    /// `--agents`.
+    /// Random agents at the start, 0 to 5000 [default: 8, or the map's own].
+    #[arg(long, value_name = "N", value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_AGENTS as u64))]
     pub agents: Option<usize>,
-    /// `--on-arrival`.
+    /// What new agents do on arrival: stay, wander or patrol [default: wander].
+    #[arg(long, value_name = "POLICY")]
     pub on_arrival: Option<OnArrival>,
-    /// `--record`.
+    /// Write the session as a scenario for `gridwalk-cli simulate`.
+    #[arg(long, value_name = "FILE.ron", value_parser = ron_file)]
     pub record: Option<PathBuf>,
-    /// `--screenshot`.
+    /// Save a picture of the window after N frames, then exit.
+    #[arg(long, value_name = "FILE.png", value_parser = png_file)]
     pub screenshot: Option<PathBuf>,
-    /// `--exit-after-frames`.
+    /// Exit after N frames [default: 60 with --screenshot].
+    #[arg(long, value_name = "N", value_parser = RangedU64ValueParser::<u32>::new().range(1..=u32::MAX as u64))]
     pub exit_after_frames: Option<u32>,
-    /// `--help`.
-    pub help: bool,
 }
 
-fn number<T: std::str::FromStr>(flag: &str, v: &str, what: &str) -> Result<T, String> {
-    v.trim()
+fn density(v: &str) -> Result<f64, String> {
+    let d: f64 = v
+        .trim()
         .parse()
-        .map_err(|_| format!("{flag} expects {what}, got '{v}'"))
+        .map_err(|_| format!("expected a number from 0 to {MAX_DENSITY}"))?;
+    if !(0.0..=MAX_DENSITY).contains(&d) {
+        return Err(format!("must be from 0 to {MAX_DENSITY}"));
+    }
+    Ok(d)
 }
 
 fn has_ext(p: &Path, ext: &str) -> bool {
@@ -72,105 +74,36 @@ fn has_ext(p: &Path, ext: &str) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case(ext))
 }
 
-/// Parses the arguments after the program name.
+/// A path ending in `.ext` whose folder exists.
+fn file_in_existing_dir(v: &str, ext: &str) -> Result<PathBuf, String> {
+    let p = PathBuf::from(v);
+    if !has_ext(&p, ext) {
+        return Err(format!("expected a .{ext} file"));
+    }
+    if let Some(d) = p.parent().filter(|d| !d.as_os_str().is_empty())
+        && !d.is_dir()
+    {
+        return Err(format!("folder '{}' does not exist", d.display()));
+    }
+    Ok(p)
+}
+
+fn ron_file(v: &str) -> Result<PathBuf, String> {
+    file_in_existing_dir(v, "ron")
+}
+
+fn png_file(v: &str) -> Result<PathBuf, String> {
+    file_in_existing_dir(v, "png")
+}
+
+/// Parses the arguments after the program name; the error is clap's message.
 pub fn parse<I, S>(args: I) -> Result<Args, String>
 where
     I: IntoIterator<Item = S>,
     S: Into<String>,
 {
-    let mut out = Args::default();
-    let mut it = args.into_iter().map(Into::into);
-    while let Some(arg) = it.next() {
-        if arg == "-h" || arg == "--help" {
-            out.help = true;
-            continue;
-        }
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
-            _ => (arg.clone(), None),
-        };
-        let known = [
-            "--map",
-            "--seed",
-            "--density",
-            "--agents",
-            "--on-arrival",
-            "--record",
-            "--screenshot",
-            "--exit-after-frames",
-        ];
-        if !known.contains(&flag.as_str()) {
-            return Err(if flag.starts_with('-') {
-                format!("unknown option '{flag}'")
-            } else {
-                format!("unexpected argument '{flag}'")
-            });
-        }
-        let value = match inline {
-            Some(v) => v,
-            None => it.next().ok_or_else(|| format!("{flag} needs a value"))?,
-        };
-        if value.is_empty() {
-            return Err(format!("{flag} needs a value"));
-        }
-        match flag.as_str() {
-            "--map" => out.map = Some(PathBuf::from(value)),
-            "--seed" => out.seed = Some(number(&flag, &value, "a whole number ≥ 0")?),
-            "--density" => {
-                let d: f64 = number(&flag, &value, "a number from 0 to 0.9")?;
-                if !(0.0..=MAX_DENSITY).contains(&d) {
-                    return Err(format!(
-                        "--density must be from 0 to {MAX_DENSITY}, got {value}"
-                    ));
-                }
-                out.density = Some(d);
-            }
-            "--agents" => {
-                let n: usize = number(&flag, &value, "a whole number ≥ 0")?;
-                if n > MAX_AGENTS {
-                    return Err(format!("--agents must be at most {MAX_AGENTS}, got {n}"));
-                }
-                out.agents = Some(n);
-            }
-            "--on-arrival" => out.on_arrival = Some(value.parse()?),
-            "--record" => {
-                let p = PathBuf::from(&value);
-                if !has_ext(&p, "ron") {
-                    return Err(format!("--record expects a .ron file, got '{value}'"));
-                }
-                out.record = Some(p);
-            }
-            "--screenshot" => {
-                let p = PathBuf::from(&value);
-                if !has_ext(&p, "png") {
-                    return Err(format!("--screenshot expects a .png file, got '{value}'"));
-                }
-                out.screenshot = Some(p);
-            }
-            "--exit-after-frames" => {
-                let n: u32 = number(&flag, &value, "a whole number ≥ 1")?;
-                if n == 0 {
-                    return Err("--exit-after-frames must be at least 1".into());
-                }
-                out.exit_after_frames = Some(n);
-            }
-            _ => unreachable!("checked above"),
-        }
-    }
-    if out.map.is_some() && (out.seed.is_some() || out.density.is_some()) {
-        return Err("--seed and --density make a random map; they cannot go with --map".into());
-    }
-    for (flag, p) in [("--record", &out.record), ("--screenshot", &out.screenshot)] {
-        if let Some(p) = p {
-            let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
-            if let Some(d) = dir
-                && !d.is_dir()
-            {
-                return Err(format!("{flag}: folder '{}' does not exist", d.display()));
-            }
-        }
-    }
-    Ok(out)
+    let argv = std::iter::once("gridwalk".to_string()).chain(args.into_iter().map(Into::into));
+    Args::try_parse_from(argv).map_err(|e| e.to_string())
 }
 
 /// The starting world: `--map`, else a random map when `--seed` or `--density` is given,
@@ -290,26 +223,28 @@ mod tests {
         let p = parse(["--on-arrival", "patrol"]).unwrap();
         assert_eq!(p.on_arrival, Some(OnArrival::Patrol));
         assert_eq!(parse(Vec::<String>::new()).unwrap(), Args::default());
-        assert!(parse(["-h"]).unwrap().help);
+        // Help is clap's, printed by clap (as an "error" that exits 0).
+        assert!(parse(["-h"]).unwrap_err().contains("--on-arrival"));
     }
 
     #[test]
     fn bad_arguments_say_what_is_wrong() {
         let err = |v: &[&str]| parse(v.iter().copied()).unwrap_err();
-        assert!(err(&["--seed", "-3"]).contains("--seed expects"));
-        assert!(err(&["--seed"]).contains("needs a value"));
+        assert!(err(&["--seed", "-3"]).contains("'-3'"));
+        assert!(err(&["--seed", "x"]).contains("--seed"));
+        assert!(err(&["--seed"]).contains("value is required"));
         assert!(err(&["--density", "1.5"]).contains("from 0 to 0.9"));
         assert!(err(&["--density", "NaN"]).contains("--density"));
-        assert!(err(&["--agents", "999999"]).contains("at most"));
-        assert!(err(&["--agents", "many"]).contains("whole number"));
+        assert!(err(&["--agents", "999999"]).contains("0..=5000"));
+        assert!(err(&["--agents", "many"]).contains("--agents"));
         assert!(err(&["--record", "x.txt"]).contains(".ron"));
         assert!(err(&["--screenshot", "x.jpg"]).contains(".png"));
-        assert!(err(&["--exit-after-frames", "0"]).contains("at least 1"));
-        assert!(err(&["--fly"]).contains("unknown option"));
-        assert!(err(&["--on-arrival", "roam"]).contains("stay, wander or patrol"));
+        assert!(err(&["--exit-after-frames", "0"]).contains("0 is not in 1.."));
+        assert!(err(&["--fly"]).contains("unexpected argument '--fly'"));
         assert!(err(&["map.ron"]).contains("unexpected argument"));
-        assert!(err(&["--map", "a.ron", "--seed", "1"]).contains("cannot go with"));
+        assert!(err(&["--map", "a.ron", "--seed", "1"]).contains("cannot be used with"));
         assert!(err(&["--record", "/no/such/dir/x.ron"]).contains("does not exist"));
+        assert!(err(&["--on-arrival", "roam"]).contains("stay, wander or patrol"));
     }
 
     #[test]

@@ -6,20 +6,12 @@ use std::process::ExitCode;
 
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
+use clap::Parser;
 use gridwalk::{GamePlugin, cli};
 
 fn main() -> ExitCode {
-    let args = match cli::parse(std::env::args().skip(1)) {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("gridwalk: error: {e}\n\n{}", cli::USAGE);
-            return ExitCode::from(2);
-        }
-    };
-    if args.help {
-        println!("{}", cli::USAGE);
-        return ExitCode::SUCCESS;
-    }
+    // clap prints help, or the error and the usage, and exits (2 on bad input).
+    let args = cli::Args::parse();
     let setup = match cli::setup(&args) {
         Ok(s) => s,
         Err(e) => {
