@@ -115,37 +115,59 @@ if len(last) != 1 or last[0]["status"] != "arrived" or last[0]["pos"] != [18, 10
 print(f"e2e: recording holds the agent and {len(walled)} walls; replay arrives after {replay[-1]['tick']} ticks")
 PY
 
+# The game's window: waits for it (or for the game to die) and echoes its id.
+find_window() {
+    local log=$1 w found=""
+    for _ in $(seq 300); do
+        kill -0 "$game_pid" 2>/dev/null || { cat "$log" >&2; echo "e2e: the game exited early" >&2; return 1; }
+        for w in $(xdotool search --onlyvisible --name '^gridwalk' 2>/dev/null || true); do
+            if xdotool getwindowgeometry "$w" 2>/dev/null | grep -q 'Geometry: 1400x900'; then
+                found=$w
+            fi
+        done
+        [ -n "$found" ] && { echo "$found"; return 0; }
+        sleep 0.2
+    done
+    cat "$log" >&2; echo "e2e: no game window" >&2; return 1
+}
+
+# Quits with Esc, checks the game ended cleanly, and replays its recording to the tick and
+# cells it printed: check_replay LOG RECORD OUT [--trace].
+quit_and_replay() {
+    local log=$1 rec=$2 out=$3 trace=${4:-}
+    xdotool windowfocus "$win" 2>/dev/null || true
+    xdotool key --window "$win" Escape
+    for _ in $(seq 150); do kill -0 "$game_pid" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$game_pid" 2>/dev/null; then cat "$log"; echo "e2e: Esc did not quit"; exit 1; fi
+    wait "$game_pid" || { cat "$log"; echo "e2e: the game failed"; exit 1; }
+    game_pid=""
+    line=$(grep -a '^recorded: tick ' "$log" | tail -n 1)
+    [ -n "$line" ] || { cat "$log"; echo "e2e: no 'recorded:' line"; exit 1; }
+    ticks=$(echo "$line" | sed -E 's/^recorded: tick ([0-9]+) .*/\1/')
+    "$cli" simulate "$rec" --ticks "$ticks" $trace >"$out"
+    python3 - "$out" "$line" <<'PY'
+import json, sys
+last = [json.loads(l) for l in open(sys.argv[1])][-1]
+printed = json.loads(sys.argv[2].split(" agents ", 1)[1])
+cells = [a["pos"] for a in last["agents"]]
+if cells != printed:
+    print(f"e2e: the replay ends at {cells[:10]}..., the game printed {printed[:10]}...")
+    sys.exit(1)
+print(f"e2e: the replay of {len(cells)} agents ends at tick {last['tick']} where the game did")
+PY
+}
+
 # 2. The default start, untouched: a world that stays alive.
 idle_record="$work/idle.ron"
 idle_secs="${E2E_IDLE_SECS:-45}"
 "$game" --record "$idle_record" >"$work/idle.log" 2>&1 &
 game_pid=$!
-win=""
-for _ in $(seq 150); do
-    kill -0 "$game_pid" 2>/dev/null || { cat "$work/idle.log"; echo "e2e: the game exited early"; exit 1; }
-    for w in $(xdotool search --onlyvisible --name '^gridwalk' 2>/dev/null || true); do
-        if xdotool getwindowgeometry "$w" 2>/dev/null | grep -q 'Geometry: 1400x900'; then
-            win=$w
-        fi
-    done
-    [ -n "$win" ] && break
-    sleep 0.2
-done
-[ -n "$win" ] || { cat "$work/idle.log"; echo "e2e: no game window"; exit 1; }
+win=$(find_window "$work/idle.log") || exit 1
 echo "e2e: default start, no input for ${idle_secs}s"
 sleep "$idle_secs"
 kill -0 "$game_pid" 2>/dev/null || { cat "$work/idle.log"; echo "e2e: the game died while idle"; exit 1; }
 import -window root "$work/idle.png"
-xdotool windowfocus "$win" 2>/dev/null || true
-xdotool key --window "$win" Escape
-for _ in $(seq 100); do kill -0 "$game_pid" 2>/dev/null || break; sleep 0.1; done
-if kill -0 "$game_pid" 2>/dev/null; then cat "$work/idle.log"; echo "e2e: Esc did not quit"; exit 1; fi
-wait "$game_pid" || { cat "$work/idle.log"; echo "e2e: the game failed"; exit 1; }
-game_pid=""
-line=$(grep -a '^recorded: tick ' "$work/idle.log" | tail -n 1)
-[ -n "$line" ] || { cat "$work/idle.log"; echo "e2e: no 'recorded:' line"; exit 1; }
-ticks=$(echo "$line" | sed -E 's/^recorded: tick ([0-9]+) .*/\1/')
-"$cli" simulate "$idle_record" --ticks "$ticks" --trace >"$work/idle.jsonl"
+quit_and_replay "$work/idle.log" "$idle_record" "$work/idle.jsonl" --trace || exit 1
 python3 - "$idle_record" "$work/idle.jsonl" "$line" <<'PY'
 import json, re, sys
 record, line = open(sys.argv[1]).read(), sys.argv[3]
@@ -174,4 +196,56 @@ if cells != printed:
     fail(f"the replay ends at {cells}, the game printed {printed}")
 print(f"e2e: {len(replay) - 1} idle ticks: {len(changed)} agents got new goals, {raised} cells raised by dropped walls, the replay ends where the game did")
 PY
+
+# 3. The soak: 1,000 agents and about a minute of random real clicks, drags, wheel and keys.
+soak_record="$work/soak.ron"
+soak_secs="${E2E_SOAK_SECS:-60}"
+"$game" --seed 3 --agents 1000 --record "$soak_record" >"$work/soak.log" 2>&1 &
+game_pid=$!
+win=$(find_window "$work/soak.log") || exit 1
+sleep 3
+xdotool windowfocus "$win" 2>/dev/null || true
+echo "e2e: soak, ${soak_secs}s of random input with 1,000 agents"
+# Keys a player uses, but not Esc (quit) and X (remove every agent) too often.
+python3 - "$soak_secs" >"$work/soak.actions" <<'PY'
+import random, sys
+rnd = random.Random(20261122)
+keys = ["space", "n", "plus", "minus", "0", "w", "2", "5", "9", "c", "a", "Tab", "e", "h",
+        "g", "p", "i", "d", "Left", "Right", "r"]
+t = 0.0
+while t < float(sys.argv[1]):
+    r = rnd.random()
+    x, y = rnd.randint(345, 1390), rnd.randint(10, 890)
+    if r < 0.35:
+        print(f"click {rnd.choice([1, 1, 2, 3])} {x} {y}")
+    elif r < 0.6:
+        x2, y2 = rnd.randint(345, 1390), rnd.randint(10, 890)
+        print(f"drag {rnd.choice([2, 3])} {x} {y} {x2} {y2}")
+    elif r < 0.7:
+        print(f"wheel {rnd.choice([4, 5])} {x} {y}")
+    elif r < 0.995:
+        print(f"key {rnd.choice(keys)}")
+    else:
+        print("key x")
+    t += 0.12
+PY
+start=$(date +%s)
+while read -r what a b c d e; do
+    kill -0 "$game_pid" 2>/dev/null || { tail -50 "$work/soak.log"; echo "e2e: the game died in the soak"; exit 1; }
+    case $what in
+        click) xdotool mousemove --window "$win" "$b" "$c" click "$a" ;;
+        wheel) xdotool mousemove --window "$win" "$b" "$c" click "$a" ;;
+        drag)
+            xdotool mousemove --window "$win" "$b" "$c" mousedown "$a"
+            xdotool mousemove --window "$win" $(( (b + d) / 2 )) $(( (c + e) / 2 ))
+            xdotool mousemove --window "$win" "$d" "$e" mouseup "$a"
+            ;;
+        key) xdotool key --window "$win" "$a" ;;
+    esac
+    sleep 0.1
+    [ $(( $(date +%s) - start )) -ge "$soak_secs" ] && break
+done <"$work/soak.actions"
+kill -0 "$game_pid" 2>/dev/null || { tail -50 "$work/soak.log"; echo "e2e: the game died in the soak"; exit 1; }
+import -window root "$work/soak.png"
+quit_and_replay "$work/soak.log" "$soak_record" "$work/soak.jsonl" || exit 1
 echo "e2e: passed"

@@ -442,6 +442,12 @@ impl Simulation {
         self.groups.len()
     }
 
+    /// Whether the map changed since the last replan (an edit, or the dynamic world at the end
+    /// of the last tick): until the next replan, costs may be stale.
+    pub fn changes_pending(&self) -> bool {
+        !self.changed.is_empty()
+    }
+
     /// Stats of the last replan.
     pub fn last_stats(&self) -> TickStats {
         self.last
