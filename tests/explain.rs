@@ -1,12 +1,13 @@
 //! Explain mode and the inspector in a headless App: the replay shows exactly what the core
 //! recorded, stepping back and forth is consistent, and the inspector reads the planner.
 
+mod common;
+
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
-use gridwalk::explain::{self, CellState, ExplainControl, ExplainState};
-use gridwalk::input::{self, Selection};
+use gridwalk::explain::{CellState, ExplainControl, ExplainState};
+use gridwalk::input::Selection;
 use gridwalk::panel::{cost_text, inspect_lines};
-use gridwalk::sim::{SimClock, SimPlugin, SimSetup, SimState, TileEdit};
+use gridwalk::sim::{SimClock, SimSetup, SimState, TileEdit};
 use gridwalk_core::trace::{ExpansionKind, Step};
 use gridwalk_core::world::OnArrival;
 use gridwalk_core::{Grid, Pos, Terrain};
@@ -19,12 +20,7 @@ fn app() -> App {
         (Pos::new(0, 5), goal, OnArrival::Stay),
         (Pos::new(0, 8), goal, OnArrival::Stay),
     ];
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins)
-        .add_plugins(SimPlugin { setup })
-        .add_plugins((input::plugin, explain::plugin))
-        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
-    app
+    common::headless(setup)
 }
 
 fn control(app: &mut App, c: ExplainControl) {

@@ -1,13 +1,14 @@
 //! Headless App tests: `MinimalPlugins` with the game's simulation and input plugins, tile-level
 //! mouse input injected through `CursorTile` and `ButtonInput`, one tick per `app.update()`.
 
+mod common;
+
 use bevy::app::AppExit;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use gridwalk::input::{self, CursorTile, PendingStart};
+use gridwalk::input::{CursorTile, PendingStart};
 use gridwalk::sim::{
-    AgentMarker, Glide, NoticeKind, Notices, SimClock, SimCommand, SimPlugin, SimSetup, SimState,
-    TileEdit,
+    AgentMarker, Glide, NoticeKind, Notices, SimClock, SimCommand, SimSetup, SimState, TileEdit,
 };
 use gridwalk_core::sim::{AgentId, AgentStatus};
 use gridwalk_core::world::OnArrival;
@@ -20,12 +21,7 @@ fn app(grid: Grid, agents: &[(Pos, Pos)]) -> App {
         .iter()
         .map(|&(s, g)| (s, g, OnArrival::Stay))
         .collect();
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins)
-        .add_plugins(SimPlugin { setup })
-        .add_plugins(input::plugin)
-        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
-    app
+    common::headless(setup)
 }
 
 /// A `w`×`h` grid from rows of `.` and `#`.

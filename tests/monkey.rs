@@ -7,13 +7,14 @@
 //! costs equal a Dijkstra optimum on the current map (when it has not changed since the replan).
 //! At the end, the session log replays through the core to the same agent cells.
 
+mod common;
+
 use bevy::app::AppExit;
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
-use gridwalk::explain::{self, ExplainControl};
-use gridwalk::input::{self, CursorTile};
+use gridwalk::explain::ExplainControl;
+use gridwalk::input::CursorTile;
 use gridwalk::maps;
-use gridwalk::sim::{SimCommand, SimPlugin, SimSetup, SimState};
+use gridwalk::sim::{SimCommand, SimSetup, SimState};
 use gridwalk_core::replay::Replay;
 use gridwalk_core::search::dijkstra;
 use gridwalk_core::sim::{AgentStatus, SimConfig};
@@ -26,12 +27,7 @@ const H: u32 = 18;
 fn app() -> App {
     let mut setup = SimSetup::on_grid(maps::random_grid(W, H, 0.2, 5));
     setup.on_arrival = OnArrival::Wander;
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins)
-        .add_plugins(SimPlugin { setup })
-        .add_plugins((input::plugin, explain::plugin))
-        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
-    app
+    common::headless(setup)
 }
 
 const KEYS: [KeyCode; 20] = [
@@ -59,7 +55,10 @@ const KEYS: [KeyCode; 20] = [
 
 /// A cell, sometimes off the map, as the cursor reports it.
 fn cell(r: &mut Rng) -> IVec2 {
-    IVec2::new(r.below(W as usize + 4) as i32 - 2, r.below(H as usize + 4) as i32 - 2)
+    IVec2::new(
+        r.below(W as usize + 4) as i32 - 2,
+        r.below(H as usize + 4) as i32 - 2,
+    )
 }
 
 /// One random input for this frame.
@@ -154,7 +153,12 @@ fn check(app: &App, r: &mut Rng, exact: bool) -> usize {
     let sim = app.world().resource::<SimState>().sim();
     let grid = sim.grid();
     for a in sim.agents() {
-        assert!(grid.is_passable(a.pos), "agent {} stands on {}", a.id, a.pos);
+        assert!(
+            grid.is_passable(a.pos),
+            "agent {} stands on {}",
+            a.id,
+            a.pos
+        );
     }
     if !exact {
         return 0;
@@ -221,7 +225,11 @@ fn thousands_of_random_frames_keep_the_world_sound_and_replayable() {
         poke(&mut app, &mut r, &bad, &good);
         app.update();
         // Esc is never pressed here; an exit would be a bug.
-        exits += app.world_mut().resource_mut::<Messages<AppExit>>().drain().count();
+        exits += app
+            .world_mut()
+            .resource_mut::<Messages<AppExit>>()
+            .drain()
+            .count();
         app.world_mut()
             .resource_mut::<ButtonInput<KeyCode>>()
             .release_all();
@@ -232,7 +240,10 @@ fn thousands_of_random_frames_keep_the_world_sound_and_replayable() {
         compared += check(&app, &mut r, exact);
     }
     assert_eq!(exits, 0);
-    assert!(compared > 1000, "only {compared} costs compared with Dijkstra");
+    assert!(
+        compared > 1000,
+        "only {compared} costs compared with Dijkstra"
+    );
 
     // The session's current segment replays through the core to the same cells.
     let state = app.world().resource::<SimState>();

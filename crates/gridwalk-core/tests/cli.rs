@@ -1,5 +1,7 @@
 //! The CLI contract: JSON lines from `simulate`, the summary of `movingai`, exit codes.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -196,31 +198,18 @@ fn movingai_summarises_and_fails_on_mismatch() {
     );
 }
 
-/// Costs to `goal` on `grid` by a plain Dijkstra (moves are symmetric).
+/// Costs to `goal` as tick lines print them, by the reference Dijkstra.
 fn costs_to(
     grid: &gridwalk_core::Grid,
-    goal: gridwalk_core::Pos,
+    goal: Pos,
     conn: gridwalk_core::Connectivity,
 ) -> Vec<Option<f64>> {
-    use gridwalk_core::cost::INFINITY;
-    use std::cmp::Reverse;
-    let mut dist = vec![INFINITY; grid.len()];
     let g = grid.index(goal).unwrap();
-    let mut heap = std::collections::BinaryHeap::from([Reverse((0, g))]);
-    dist[g] = 0;
-    while let Some(Reverse((d, u))) = heap.pop() {
-        if d > dist[u] {
-            continue;
-        }
-        grid.for_each_neighbor(u, conn, |v, c| {
-            if d + c < dist[v] {
-                dist[v] = d + c;
-                heap.push(Reverse((d + c, v)));
-            }
-        });
-    }
-    dist.into_iter()
-        .map(|d| (d != INFINITY).then(|| gridwalk_core::replay::printed_cost(d)))
+    common::reference_costs(grid, g, conn)
+        .into_iter()
+        .map(|d| {
+            (d != gridwalk_core::cost::INFINITY).then(|| gridwalk_core::replay::printed_cost(d))
+        })
         .collect()
 }
 

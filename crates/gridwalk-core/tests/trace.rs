@@ -8,8 +8,9 @@
 //! - every A* and Dijkstra `close` carries the cell's true cost from the start;
 //! - the expansions add up to the reported count, and replaying the steps gives the queue.
 
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+mod common;
+
+use std::collections::BTreeMap;
 
 use gridwalk_core::cost::{Cost, INFINITY};
 use gridwalk_core::search::{Mode, SearchRequest, SearchSpace};
@@ -17,28 +18,7 @@ use gridwalk_core::trace::{ExpansionKind, Trace};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain, new_planner};
 use proptest::prelude::*;
 
-/// Costs from `from` to every cell (moves are symmetric, so also costs *to* `from`).
-fn reference(grid: &Grid, from: usize, conn: Connectivity) -> Vec<Cost> {
-    let mut dist = vec![INFINITY; grid.len()];
-    if grid.weight(from) == 0 {
-        return dist;
-    }
-    let mut heap = BinaryHeap::new();
-    dist[from] = 0;
-    heap.push(Reverse((0, from)));
-    while let Some(Reverse((d, u))) = heap.pop() {
-        if d > dist[u] {
-            continue;
-        }
-        grid.for_each_neighbor(u, conn, |v, c| {
-            if d + c < dist[v] {
-                dist[v] = d + c;
-                heap.push(Reverse((d + c, v)));
-            }
-        });
-    }
-    dist
-}
+use common::reference_costs as reference;
 
 #[derive(Debug, Clone)]
 struct World {
