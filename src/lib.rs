@@ -2,17 +2,22 @@
 //!
 //! The game is thin. Every search, repair and tick rule lives in `gridwalk-core`; this crate
 //! draws the world, turns mouse and keys into [`sim::TileEdit`] and [`sim::SpawnAgent`]
-//! messages, and runs the core's tick in `FixedUpdate`. One plugin per feature folder:
+//! messages, and runs the core's tick in `FixedUpdate`. One plugin per feature folder, ordered
+//! in one place:
 //!
-//! - [`sim`]: the simulation resource, the messages and the tick ([`sim::SimSystems`]).
+//! - [`schedule`]: every system set and its order, and the tick's executor.
+//! - [`ui_state`]: what the player has selected, shown, brushed and hovered; read by all.
+//! - [`map_frame`]: the map camera, its fit beside the panel, and cell ↔ world.
+//! - [`notices`]: the message log the panel shows.
+//! - [`sim`]: the simulation resource, the messages and the tick.
 //!   Headless: tests and the `tick` benchmark load it alone with `MinimalPlugins`.
-//! - [`input`]: cursor → tile (a pure, tested function) and the mouse and key controls.
-//! - [`view`]: the tile texture, the fitted camera, agents, goals, paths and overlays.
-//! - [`panel`]: the egui side panel.
-//! - [`explain`]: replaying the selected agent's search cell by cell.
+//! - [`input`]: cursor, mouse and keys into messages.
+//! - [`explain`]: the replay of a planner's recorded repairs (the model and its control).
+//! - [`view`]: all drawing: tiles, agents, goals, paths, overlays and explain's marks.
+//! - [`panel`]: the egui side panel, with the plot and the inspector.
 //! - [`record`]: `--record`, the session written as a scenario.
 //! - [`capture`]: `--screenshot` and `--exit-after-frames`.
-//! - [`cli`]: the command line.
+//! - [`cli`]: the command line (clap).
 //! - [`maps`]: random maps, the `maps/` folder and loading map files.
 
 #![warn(missing_docs)]
@@ -21,10 +26,14 @@ pub mod capture;
 pub mod cli;
 pub mod explain;
 pub mod input;
+pub mod map_frame;
 pub mod maps;
+pub mod notices;
 pub mod panel;
 pub mod record;
+pub mod schedule;
 pub mod sim;
+pub mod ui_state;
 pub mod view;
 
 use bevy::prelude::*;

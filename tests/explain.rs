@@ -5,9 +5,9 @@ mod common;
 
 use bevy::prelude::*;
 use gridwalk::explain::{CellState, ExplainControl, ExplainState};
-use gridwalk::input::Selection;
 use gridwalk::panel::{cost_text, inspect_lines};
 use gridwalk::sim::{SimClock, SimSetup, SimState, TileEdit};
+use gridwalk::ui_state::Selection;
 use gridwalk_core::trace::{ExpansionKind, Step};
 use gridwalk_core::world::OnArrival;
 use gridwalk_core::{Grid, Pos, Terrain};

@@ -6,10 +6,9 @@ mod common;
 use bevy::app::AppExit;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use gridwalk::input::{CursorTile, PendingStart};
-use gridwalk::sim::{
-    AgentMarker, Glide, NoticeKind, Notices, SimClock, SimCommand, SimSetup, SimState, TileEdit,
-};
+use gridwalk::notices::{NoticeKind, Notices};
+use gridwalk::sim::{AgentMarker, Glide, SimClock, SimCommand, SimSetup, SimState, TileEdit};
+use gridwalk::ui_state::{CursorTile, PendingStart};
 use gridwalk_core::sim::{AgentId, AgentStatus};
 use gridwalk_core::world::OnArrival;
 use gridwalk_core::{Grid, Pos, Terrain};

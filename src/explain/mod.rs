@@ -16,8 +16,10 @@ use gridwalk_core::sim::AgentId;
 
 pub use model::{CellState, Explain, ReplayFigures, Replayed};
 
-use crate::input::Selection;
-use crate::sim::{NoticeKind, Notices, SimClock, SimState};
+use crate::notices::{NoticeKind, Notices};
+use crate::schedule::{self, FrameSystems};
+use crate::sim::{SimClock, SimState};
+use crate::ui_state::Selection;
 
 /// What the explain replay should do.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,11 +49,11 @@ impl Default for ExplainState {
     }
 }
 
+/// What a replay starts from: the recording, the A* ghost, and the agent's cell and goal.
+pub type ReplayStart = (Replayed, Vec<u32>, (Pos, Pos));
+
 /// The replay of `id`'s planner as the simulation has it now, with the A* ghost.
-pub fn replay_of(
-    state: &SimState,
-    id: AgentId,
-) -> Result<(Replayed, Vec<u32>, (Pos, Pos)), String> {
+pub fn replay_of(state: &SimState, id: AgentId) -> Result<ReplayStart, String> {
     let sim = state.sim();
     let a = sim.agent(id).ok_or("explain: that agent is gone")?;
     let ends = (a.pos, a.goal);
@@ -75,16 +77,15 @@ pub fn replay_of(
     }
 }
 
-/// The explain systems, in `Update`.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ExplainSystems;
-
 /// The explain feature.
 pub fn plugin(app: &mut App) {
+    schedule::ensure(app);
     app.init_resource::<ExplainState>()
         .add_message::<ExplainControl>()
-        .configure_sets(Update, ExplainSystems.after(crate::sim::SimCommandSystems))
-        .add_systems(Update, (control, play).chain().in_set(ExplainSystems));
+        .add_systems(
+            Update,
+            (control, play).chain().in_set(FrameSystems::Explain),
+        );
 }
 
 fn control(

@@ -1,8 +1,8 @@
 //! Mouse and keys: the cursor becomes a tile, and clicks, strokes and keys become messages.
 //!
 //! [`update_cursor`] turns the window cursor into a world point with the map camera and then
-//! into a cell with the pure [`coords`] functions, storing the result in [`CursorTile`]. Every
-//! other system here reads only [`CursorTile`] and `ButtonInput`, so headless tests inject
+//! into a cell with the pure [`crate::map_frame`] functions, storing the result in [`CursorTile`](crate::ui_state::CursorTile). Every
+//! other system here reads only [`CursorTile`](crate::ui_state::CursorTile) and `ButtonInput`, so headless tests inject
 //! tile-level input by setting that resource and pressing buttons.
 //!
 //! - Left click: a start, then its goal: an agent joins at the next tick ([`SpawnAgent`]).
@@ -13,10 +13,6 @@
 //!
 //! Nothing here edits the simulation directly: the next tick applies the messages.
 
-pub mod coords;
-
-use std::collections::HashMap;
-
 use bevy::app::AppExit;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
@@ -24,12 +20,14 @@ use gridwalk_core::sim::AgentId;
 use gridwalk_core::{Pos, Terrain};
 
 use crate::explain::ExplainControl;
-use crate::sim::{
-    ClearWalls, NoticeKind, Notices, SimClock, SimCommand, SimCommandSystems, SimState, SpawnAgent,
-    TileEdit,
+use crate::map_frame::{MapCamera, cell_to_tile, line_cells, world_to_cell};
+use crate::notices::{NoticeKind, Notices};
+use crate::schedule::{self, FrameSystems};
+use crate::sim::{ClearWalls, SimClock, SimCommand, SimState, SpawnAgent, TileEdit};
+use crate::ui_state::{
+    Brush, CursorTile, EditPreview, Inspector, Overlays, PendingStart, Selection, Typing, UiRects,
+    WorldSettings, keyboard_free,
 };
-use crate::view::MapCamera;
-use coords::{cell_to_tile, line_cells, world_to_cell};
 
 /// The controls, as the panel lists them: (input, what it does).
 pub const CONTROLS: &[(&str, &str)] = &[
@@ -56,108 +54,6 @@ pub const CONTROLS: &[(&str, &str)] = &[
 /// The longest stroke segment drawn between two cursor samples, in cells.
 const MAX_STROKE: usize = 4096;
 
-/// Where the cursor points, in the world and on the grid.
-#[derive(Resource, Default, Debug, Clone, Copy, PartialEq)]
-pub struct CursorTile {
-    /// The cursor's world point, when it is in the window.
-    pub world: Option<Vec2>,
-    /// The cell under it, unclamped (may lie off the map), when it is in the window.
-    pub cell: Option<IVec2>,
-    /// Whether the cursor is over the panel or egui is using the pointer.
-    pub over_ui: bool,
-}
-
-impl CursorTile {
-    /// The cursor over cell `pos`, off the UI.
-    pub fn at(pos: Pos) -> CursorTile {
-        CursorTile {
-            world: None,
-            cell: Some(IVec2::new(pos.x as i32, pos.y as i32)),
-            over_ui: false,
-        }
-    }
-}
-
-/// What the middle button paints.
-#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Brush(pub Terrain);
-
-impl Default for Brush {
-    fn default() -> Self {
-        Brush(Terrain::Wall)
-    }
-}
-
-/// The start placed by a first left click, waiting for its goal.
-#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PendingStart(pub Option<Pos>);
-
-/// The cell inspector: when on, the panel shows the selected agent's planner's values for the
-/// cell under the mouse.
-#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Inspector {
-    /// Whether it is shown.
-    pub on: bool,
-}
-
-/// The agent selected in the panel (or with Tab).
-#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Selection(pub Option<AgentId>);
-
-/// Which overlays are shown.
-#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Overlays {
-    /// The cells expanded by the last repairs, fading.
-    pub heat: bool,
-    /// The selected agent's planner's costs to its goal.
-    pub g_values: bool,
-    /// Every agent's path (otherwise only the selected one's).
-    pub all_paths: bool,
-}
-
-impl Default for Overlays {
-    fn default() -> Self {
-        Overlays {
-            heat: true,
-            g_values: false,
-            all_paths: true,
-        }
-    }
-}
-
-/// Settings of the world commands: random maps and spawned agents.
-#[derive(Resource, Debug, Clone, Copy, PartialEq)]
-pub struct WorldSettings {
-    /// Share of walls of the next random map.
-    pub density: f64,
-    /// Seed of the next random map.
-    pub seed: u64,
-    /// How many agents "spawn" adds.
-    pub spawn_agents: usize,
-    /// Over how many goals.
-    pub spawn_goals: usize,
-}
-
-impl Default for WorldSettings {
-    fn default() -> Self {
-        WorldSettings {
-            density: crate::maps::DEFAULT_DENSITY,
-            seed: crate::maps::DEFAULT_SEED,
-            spawn_agents: 8,
-            spawn_goals: 2,
-        }
-    }
-}
-
-/// Edits asked for but not yet applied by a tick, to draw them at once and to know a cell's
-/// terrain-to-be.
-#[derive(Resource, Default, Debug)]
-pub struct EditPreview {
-    /// Cell → terrain it will get.
-    pub cells: HashMap<Pos, Terrain>,
-    seen: (u64, u64),
-}
-
 /// The button of the stroke in progress and its last cell.
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stroke {
@@ -165,17 +61,9 @@ pub struct Stroke {
     last: Option<IVec2>,
 }
 
-/// The input systems, in `Update`, before the simulation's commands.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum InputSystems {
-    /// Cursor → tile.
-    Cursor,
-    /// Buttons and keys → messages.
-    Act,
-}
-
 /// The input feature.
 pub fn plugin(app: &mut App) {
+    schedule::ensure(app);
     app.init_resource::<CursorTile>()
         .init_resource::<Brush>()
         .init_resource::<PendingStart>()
@@ -190,36 +78,17 @@ pub fn plugin(app: &mut App) {
         .init_resource::<ButtonInput<KeyCode>>()
         .add_message::<ExplainControl>()
         .add_message::<AppExit>()
-        .configure_sets(
-            Update,
-            (InputSystems::Cursor, InputSystems::Act)
-                .chain()
-                .before(SimCommandSystems),
-        )
-        .add_systems(Update, update_cursor.in_set(InputSystems::Cursor))
+        .add_systems(Update, update_cursor.in_set(FrameSystems::Cursor))
         .add_systems(
             Update,
             (forget_stale, mouse_input, key_input.run_if(keyboard_free))
                 .chain()
-                .in_set(InputSystems::Act),
+                .in_set(FrameSystems::Act),
         );
 }
 
-/// Whether the user is typing in a panel text field; game keys are off meanwhile.
-#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Typing(pub bool);
-
-/// Run condition: game keys are on (nobody is typing in the panel).
-pub fn keyboard_free(typing: Option<Res<Typing>>) -> bool {
-    typing.is_none_or(|t| !t.0)
-}
-
-/// Screen rectangles covered by the UI, in logical pixels, filled by the panel each frame.
-#[derive(Resource, Default, Debug, Clone)]
-pub struct UiRects(pub Vec<Rect>);
-
 /// Cursor → world → cell. Needs a window and the map camera; without them (headless tests)
-/// it does not run and [`CursorTile`] keeps what the test put there.
+/// it does not run and [`CursorTile`](crate::ui_state::CursorTile) keeps what the test put there.
 pub fn update_cursor(
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &GlobalTransform), With<MapCamera>>,

@@ -12,7 +12,8 @@ use bevy_egui::egui;
 use gridwalk_core::format::{AgentSpec, DynamicSpec, Scenario};
 
 use crate::maps;
-use crate::sim::{NoticeKind, Notices, SimCommand, SimState};
+use crate::notices::{NoticeKind, Notices};
+use crate::sim::{SimCommand, SimState};
 
 /// What the map section remembers between frames.
 #[derive(Resource, Debug)]

@@ -17,14 +17,16 @@ use gridwalk_core::sim::{AgentStatus, SimConfig, TickStats};
 use gridwalk_core::{Algorithm, Connectivity, Heuristic, Terrain};
 
 use crate::explain::{ExplainControl, ExplainState};
-use crate::input::coords::tile_center;
-use crate::input::{
-    Brush, CONTROLS, CursorTile, Inspector, Overlays, PendingStart, Selection, Typing, UiRects,
-    WorldSettings,
-};
+use crate::input::CONTROLS;
+use crate::map_frame::MapCamera;
+use crate::map_frame::tile_center;
+use crate::notices::{NoticeKind, Notices};
 use crate::record::RecordStatus;
-use crate::sim::{ClearWalls, Glide, NoticeKind, Notices, SimClock, SimCommand, SimState};
-use crate::view::MapCamera;
+use crate::schedule::FrameSystems;
+use crate::sim::{ClearWalls, Glide, SimClock, SimCommand, SimState};
+use crate::ui_state::{
+    Brush, CursorTile, Inspector, Overlays, PendingStart, Selection, Typing, UiRects, WorldSettings,
+};
 use crate::view::agents::{PathCache, agent_color};
 
 pub use explain_ui::{cost_text, inspect_lines};
@@ -60,7 +62,7 @@ pub struct Actions<'w> {
 pub fn plugin(app: &mut App) {
     app.init_resource::<MapsUi>()
         .init_resource::<live_ui::TickPlot>()
-        .add_systems(Update, live_ui::record_ticks)
+        .add_systems(Update, live_ui::record_ticks.in_set(FrameSystems::View))
         .add_systems(EguiPrimaryContextPass, (panel, map_labels).chain());
 }
 

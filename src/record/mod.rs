@@ -16,7 +16,8 @@ use bevy::app::AppExit;
 use bevy::prelude::*;
 use gridwalk_core::format::Scenario;
 
-use crate::sim::{NoticeKind, Notices, SimState};
+use crate::notices::{NoticeKind, Notices};
+use crate::sim::SimState;
 
 /// Seconds between automatic saves.
 pub const AUTOSAVE_SECS: f32 = 3.0;
@@ -59,7 +60,10 @@ impl Plugin for RecordPlugin {
             timer: Timer::new(Duration::from_secs_f32(AUTOSAVE_SECS), TimerMode::Repeating),
         })
         .add_systems(Startup, save_now)
-        .add_systems(Update, autosave.after(crate::sim::SimCommandSystems))
+        .add_systems(
+            Update,
+            autosave.in_set(crate::schedule::FrameSystems::Record),
+        )
         .add_systems(Last, save_on_exit);
     }
 }

@@ -19,9 +19,8 @@
 
 mod session;
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap};
 
-use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
 use gridwalk_core::format::{AgentSpec, DynamicSpec, EditSpec, Scenario};
 use gridwalk_core::sim::{AgentId, AgentStatus, SimConfig, SimError, Simulation};
@@ -31,21 +30,8 @@ use gridwalk_core::{Grid, Pos, Terrain};
 pub use session::SessionLog;
 
 use crate::maps::{self, MapRng};
-
-/// The ordered steps of a tick, all in `FixedUpdate`.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SimSystems {
-    /// Drains the input messages and decides whether this run is a tick.
-    Gather,
-    /// New agents appear, then the edits apply.
-    ApplyEdits,
-    /// The planners repair.
-    Plan,
-    /// Every agent with a path moves one cell.
-    Move,
-    /// Agent entities follow the simulation.
-    Sync,
-}
+use crate::notices::{NoticeKind, Notices, report_refusals};
+use crate::schedule::{self, FrameSystems, SimSystems};
 
 /// Set one cell's terrain at the next tick. Refused (with a notice) on a cell that holds an
 /// agent or is a goal, or that is off the map.
@@ -108,69 +94,6 @@ pub enum SimCommand {
 
 /// How many recent computes each planner keeps for explain mode.
 pub const EXPLAIN_HISTORY: usize = 32;
-
-/// How bad a notice is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NoticeKind {
-    /// Something happened.
-    Info,
-    /// A click or an edit was refused.
-    Refused,
-    /// A file could not be read or written.
-    Error,
-}
-
-/// One line of the panel's message area.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Notice {
-    /// How bad.
-    pub kind: NoticeKind,
-    /// What happened, in words.
-    pub text: String,
-}
-
-/// The latest messages for the panel: refusals, errors and what commands did.
-#[derive(Resource, Default, Debug)]
-pub struct Notices {
-    entries: VecDeque<Notice>,
-    serial: u64,
-}
-
-impl Notices {
-    /// How many notices are kept.
-    pub const KEEP: usize = 8;
-
-    /// Adds a notice, dropping the oldest beyond [`Self::KEEP`].
-    pub fn push(&mut self, kind: NoticeKind, text: impl Into<String>) {
-        let text = text.into();
-        info!("{text}");
-        self.entries.push_back(Notice { kind, text });
-        while self.entries.len() > Self::KEEP {
-            self.entries.pop_front();
-        }
-        self.serial += 1;
-    }
-
-    /// The notices, oldest first.
-    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Notice> {
-        self.entries.iter()
-    }
-
-    /// The newest notice.
-    pub fn last(&self) -> Option<&Notice> {
-        self.entries.back()
-    }
-
-    /// Number of notices ever pushed: changes whenever a new one arrives.
-    pub fn serial(&self) -> u64 {
-        self.serial
-    }
-
-    /// Forgets every notice.
-    pub fn clear(&mut self) {
-        self.entries.clear();
-    }
-}
 
 /// Whether the simulation runs, and how fast.
 #[derive(Resource, Debug, Clone)]
@@ -629,6 +552,7 @@ impl Plugin for SimPlugin {
         for r in refused {
             notices.push(NoticeKind::Refused, r);
         }
+        schedule::ensure(app);
         let mut clock = SimClock::new(self.setup.rate_hz);
         clock.paused = self.setup.paused;
         app.insert_resource(state)
@@ -642,22 +566,6 @@ impl Plugin for SimPlugin {
             .add_message::<SpawnAgent>()
             .add_message::<ClearWalls>()
             .add_message::<SimCommand>()
-            // The tick is one chain of sets: a parallel executor has nothing to overlap and
-            // only adds its task overhead to every tick.
-            .edit_schedule(FixedUpdate, |s| {
-                s.set_executor(SingleThreadedExecutor::new());
-            })
-            .configure_sets(
-                FixedUpdate,
-                (
-                    SimSystems::Gather,
-                    SimSystems::ApplyEdits,
-                    SimSystems::Plan,
-                    SimSystems::Move,
-                    SimSystems::Sync,
-                )
-                    .chain(),
-            )
             .add_systems(
                 FixedUpdate,
                 (
@@ -672,14 +580,10 @@ impl Plugin for SimPlugin {
                 Update,
                 (apply_commands, sync_after_rebuild, apply_rate)
                     .chain()
-                    .in_set(SimCommandSystems),
+                    .in_set(FrameSystems::Commands),
             );
     }
 }
-
-/// The `Update` systems that apply [`SimCommand`]s. Input and the panel run before them.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct SimCommandSystems;
 
 /// Run condition: this `FixedUpdate` run is a tick.
 pub fn ticking(clock: Res<SimClock>) -> bool {
@@ -781,18 +685,6 @@ fn take_due(script: &mut Script, tick: u64) -> (Vec<AgentSpec>, Vec<EditSpec>, V
     let (due_d, rest_d) = script.dynamic.drain(..).partition(|d| d.tick <= tick);
     script.dynamic = rest_d;
     (due_a, due_e, due_d)
-}
-
-/// One notice for the refused edits of a tick: the first reason, and how many in all.
-fn report_refusals(refused: &[(Pos, SimError)], notices: &mut Notices) {
-    let Some((pos, first)) = refused.first() else {
-        return;
-    };
-    let text = match refused.len() {
-        1 => format!("edit of {pos} refused: {first}"),
-        n => format!("{n} edits refused, e.g. {pos}: {first}"),
-    };
-    notices.push(NoticeKind::Refused, text);
 }
 
 /// Step 2 of a tick.

@@ -13,10 +13,10 @@ use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use gridwalk_core::sim::{AgentId, AgentStatus};
 use gridwalk_core::{Grid, Pos};
 
-use super::ViewSystems;
-use crate::input::coords::tile_center;
-use crate::input::{CursorTile, Overlays, PendingStart, Selection};
+use crate::map_frame::tile_center;
+use crate::schedule::FrameSystems;
 use crate::sim::{AgentMarker, Glide, SimState};
+use crate::ui_state::{CursorTile, Overlays, PendingStart, Selection};
 
 /// Gizmos of the path lines.
 #[derive(Default, Reflect, GizmoConfigGroup)]
@@ -58,7 +58,7 @@ pub fn plugin(app: &mut App) {
             Update,
             (dress_agents, glide_agents, cache_paths, draw_markers)
                 .chain()
-                .in_set(ViewSystems),
+                .in_set(FrameSystems::View),
         );
 }
 

@@ -3,15 +3,15 @@
 
 use bevy::prelude::*;
 
-use super::ViewSystems;
 use super::agents::MarkerGizmos;
-use crate::explain::{ExplainState, ExplainSystems};
-use crate::input::coords::tile_center;
+use crate::explain::ExplainState;
+use crate::map_frame::tile_center;
+use crate::schedule::FrameSystems;
 use crate::sim::SimState;
 
 /// The explain marks feature.
 pub fn plugin(app: &mut App) {
-    app.add_systems(Update, draw.in_set(ViewSystems).after(ExplainSystems));
+    app.add_systems(Update, draw.in_set(FrameSystems::View));
 }
 
 fn draw(ex: Res<ExplainState>, state: Res<SimState>, mut gizmos: Gizmos<MarkerGizmos>) {

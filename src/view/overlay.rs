@@ -12,10 +12,10 @@ use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use gridwalk_core::cost::INFINITY;
 use gridwalk_core::sim::AgentId;
 
-use super::ViewSystems;
 use crate::explain::{CellState, ExplainState};
-use crate::input::{Overlays, Selection};
+use crate::schedule::FrameSystems;
 use crate::sim::SimState;
+use crate::ui_state::{Overlays, Selection};
 
 /// Seconds a heat-map cell takes to fade out.
 pub const HEAT_FADE_SECS: f32 = 3.0;
@@ -54,8 +54,7 @@ pub fn plugin(app: &mut App) {
         Update,
         (update_inputs, redraw_overlay)
             .chain()
-            .in_set(ViewSystems)
-            .after(crate::explain::ExplainSystems),
+            .in_set(FrameSystems::View),
     );
 }
 

@@ -10,9 +10,9 @@ use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use gridwalk_core::{Grid, Pos, Terrain};
 
-use super::ViewSystems;
-use crate::input::EditPreview;
+use crate::schedule::FrameSystems;
 use crate::sim::SimState;
+use crate::ui_state::EditPreview;
 
 /// The tile texture and what it shows.
 #[derive(Resource)]
@@ -81,7 +81,7 @@ pub fn texels(grid: &Grid, preview: &EditPreview) -> Vec<[u8; 4]> {
 /// The tiles feature.
 pub fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_tiles)
-        .add_systems(Update, redraw_tiles.in_set(ViewSystems));
+        .add_systems(Update, redraw_tiles.in_set(FrameSystems::View));
 }
 
 fn new_image(w: u32, h: u32) -> Image {

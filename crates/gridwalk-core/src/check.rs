@@ -4,8 +4,9 @@
 use crate::cost::{Cost, INFINITY};
 use crate::grid::{Connectivity, Grid, Pos};
 use crate::heuristic::Heuristic;
-use crate::planner::{Algorithm, new_planner};
+use crate::planner::Algorithm;
 use crate::search::best_first::{Mode, SearchRequest, SearchSpace};
+use crate::search::new_planner;
 
 /// Whether `ours` equals `optimal` to the 6 significant digits the benchmark prints.
 ///

@@ -29,5 +29,6 @@ pub use cost::Cost;
 pub use grid::{Connectivity, Grid, GridError, Pos, Terrain};
 pub use heuristic::Heuristic;
 pub use path::Path;
-pub use planner::{Algorithm, CellInfo, GoalPlanner, new_planner};
+pub use planner::{Algorithm, CellInfo, GoalPlanner};
+pub use search::new_planner;
 pub use stats::SearchStats;

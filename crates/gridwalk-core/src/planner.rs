@@ -10,11 +10,8 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::cost::Cost;
-use crate::grid::{Connectivity, Grid, GridError, Pos};
-use crate::heuristic::Heuristic;
+use crate::grid::Grid;
 use crate::path::Path;
-use crate::search::dstar::DStar;
-use crate::search::dstar_lite::DStarLite;
 use crate::stats::SearchStats;
 use crate::trace::Trace;
 
@@ -92,48 +89,6 @@ impl CellInfo {
     /// Whether the cell is locally inconsistent (D\* Lite's g ≠ rhs).
     pub fn inconsistent(&self) -> bool {
         self.rhs.is_some_and(|rhs| rhs != self.g)
-    }
-}
-
-/// Why [`new_planner`] made no planner.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PlannerError {
-    /// The algorithm plans from scratch; it has no goal planner.
-    NotIncremental(Algorithm),
-    /// The goal is off the map.
-    Grid(GridError),
-}
-
-impl fmt::Display for PlannerError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PlannerError::NotIncremental(a) => {
-                write!(f, "{a} plans from scratch and has no goal planner")
-            }
-            PlannerError::Grid(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl std::error::Error for PlannerError {}
-
-/// The one place that makes an incremental planner: D\* Lite (with `heuristic`) or D\* (which
-/// uses none) toward `goal`.
-pub fn new_planner(
-    algorithm: Algorithm,
-    grid: &Grid,
-    goal: Pos,
-    conn: Connectivity,
-    heuristic: Heuristic,
-) -> Result<Box<dyn GoalPlanner>, PlannerError> {
-    match algorithm {
-        Algorithm::DStarLite => Ok(Box::new(
-            DStarLite::new(grid, goal, conn, heuristic).map_err(PlannerError::Grid)?,
-        )),
-        Algorithm::DStar => Ok(Box::new(
-            DStar::new(grid, goal, conn).map_err(PlannerError::Grid)?,
-        )),
-        a => Err(PlannerError::NotIncremental(a)),
     }
 }
 

@@ -1,4 +1,5 @@
-//! Pure coordinate maps between the world and the grid, and the stroke rasteriser.
+//! The map frame: the camera that shows the map, how it fits beside the panel, and the pure
+//! coordinate maps between the world and the grid (with the stroke rasteriser).
 //!
 //! The map is drawn with one world unit per tile, centred on the origin, row 0 at the top:
 //! tile (x, y) covers world x ∈ [x − W/2, x + 1 − W/2) and world y ∈ (H/2 − y − 1, H/2 − y].
@@ -6,8 +7,26 @@
 //! into a world point, so tests check them without a window.
 
 use bevy::math::{IVec2, Vec2};
+use bevy::prelude::Component;
 use gridwalk_core::Pos;
 
+/// The camera that shows the map.
+#[derive(Component, Debug, Default)]
+pub struct MapCamera;
+
+/// The camera scale (world units per logical pixel) and position that show a `map` of tiles
+/// whole, centred in the window minus a panel of `left` logical pixels on the left, with a
+/// small margin. Pure, so it is tested without a window.
+pub fn fit(map: Vec2, window: Vec2, left: f32) -> (f32, Vec2) {
+    let free = Vec2::new((window.x - left).max(1.0), window.y.max(1.0));
+    let margin = 1.04;
+    let scale = (map.x / free.x).max(map.y / free.y).max(1e-4) * margin;
+    // The map's centre (the world origin) must appear at the free area's centre, which is
+    // left/2 pixels right of the window's centre.
+    (scale, Vec2::new(-left / 2.0 * scale, 0.0))
+}
+
+/// Keeps the map fitted to the free part of the window.
 /// The cell under a world point, unclamped: it may lie off the map (negative or too large).
 /// Strokes use it so a line that leaves the map and comes back has no gap at the border.
 pub fn world_to_cell(world: Vec2, width: u32, height: u32) -> IVec2 {
@@ -133,5 +152,23 @@ mod tests {
             line_cells(IVec2::ZERO, IVec2::new(1_000_000, 0), 50).len(),
             50
         );
+    }
+
+    #[test]
+    fn the_map_fits_beside_the_panel() {
+        let (scale, at) = fit(Vec2::new(110.0, 100.0), Vec2::new(1400.0, 900.0), 300.0);
+        // Height limits: 100 tiles in 900 px.
+        assert!((scale - 100.0 / 900.0 * 1.04).abs() < 1e-6);
+        // The map's left edge lands right of the panel.
+        let left_edge_px = 700.0 + (-55.0 - at.x) / scale;
+        assert!(left_edge_px > 300.0, "{left_edge_px}");
+        let right_edge_px = 700.0 + (55.0 - at.x) / scale;
+        assert!(right_edge_px < 1400.0);
+        // A narrow window: width limits.
+        let (s2, _) = fit(Vec2::new(110.0, 100.0), Vec2::new(500.0, 900.0), 300.0);
+        assert!((s2 - 110.0 / 200.0 * 1.04).abs() < 1e-6);
+        // Degenerate sizes do not divide by zero.
+        let (s3, _) = fit(Vec2::new(110.0, 100.0), Vec2::ZERO, 300.0);
+        assert!(s3.is_finite());
     }
 }
