@@ -8,18 +8,17 @@
 mod explain_ui;
 mod live_ui;
 mod maps_ui;
+mod work_ui;
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use gridwalk_core::cost::to_f64;
-use gridwalk_core::sim::{AgentStatus, SimConfig, TickStats};
-use gridwalk_core::{Algorithm, Connectivity, Heuristic, Terrain};
+use gridwalk_core::Terrain;
+use gridwalk_core::sim::AgentStatus;
 
 use crate::explain::{ExplainControl, ExplainState};
 use crate::input::CONTROLS;
 use crate::map_frame::MapCamera;
-use crate::map_frame::tile_center;
 use crate::notices::{NoticeKind, Notices};
 use crate::record::RecordStatus;
 use crate::schedule::FrameSystems;
@@ -27,7 +26,7 @@ use crate::sim::{ClearWalls, Glide, SimClock, SimCommand, SimState};
 use crate::ui_state::{
     Brush, CursorTile, Inspector, Overlays, PendingStart, Selection, Typing, UiRects, WorldSettings,
 };
-use crate::view::agents::{PathCache, agent_color};
+use crate::view::agents::PathCache;
 
 pub use explain_ui::{cost_text, inspect_lines};
 pub use maps_ui::MapsUi;
@@ -100,7 +99,7 @@ fn panel(
         .exact_size(PANEL_WIDTH)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                header(ui, &state, &mut ctl, &notices);
+                header(ui, &state, &mut ctl);
                 notices_ui(ui, &mut notices);
                 ui.separator();
                 // A running replay comes first, where its controls are in reach.
@@ -108,18 +107,18 @@ fn panel(
                     explain_ui::explain_ui(ui, &mut ctl, &mut act, &state);
                     ui.separator();
                 }
-                planner_ui(ui, &state, &mut act);
+                work_ui::planner_ui(ui, &state, &mut act);
                 ui.separator();
-                stats_ui(ui, &state);
+                work_ui::stats_ui(ui, &state);
                 live_ui::plot_ui(ui, &mut ctl.plot);
                 ui.separator();
                 live_ui::alive_ui(ui, &state, &mut act);
                 ui.separator();
-                agents_ui(ui, &state, &paths, &mut ctl);
+                work_ui::agents_ui(ui, &state, &paths, &mut ctl);
                 ui.separator();
                 overlays_ui(ui, &mut ctl, &mut act, &state);
                 ui.separator();
-                world_ui(ui, &mut ctl, &mut act, &state);
+                world_ui(ui, &mut ctl, &mut act);
                 ui.separator();
                 maps.ui(ui, &state, &mut act.commands, &mut notices);
                 if let Some(r) = &record {
@@ -149,7 +148,7 @@ fn panel(
     Ok(())
 }
 
-fn header(ui: &mut egui::Ui, state: &SimState, ctl: &mut Controls, notices: &Notices) {
+fn header(ui: &mut egui::Ui, state: &SimState, ctl: &mut Controls) {
     ui.heading("gridwalk");
     ui.label("Incremental pathfinding, live: edit the map and watch every agent repair its path.");
     ui.horizontal(|ui| {
@@ -193,7 +192,6 @@ fn header(ui: &mut egui::Ui, state: &SimState, ctl: &mut Controls, notices: &Not
             AMBER,
         ));
     }
-    let _ = notices;
 }
 
 fn notices_ui(ui: &mut egui::Ui, notices: &mut Notices) {
@@ -216,190 +214,6 @@ fn notices_ui(ui: &mut egui::Ui, notices: &mut Notices) {
     if ui.small_button("clear messages").clicked() {
         notices.clear();
     }
-}
-
-fn planner_ui(ui: &mut egui::Ui, state: &SimState, act: &mut Actions) {
-    ui.strong("Planner");
-    let old = state.sim().config();
-    let mut new: SimConfig = old;
-    egui::ComboBox::from_id_salt("algorithm")
-        .selected_text(new.algorithm.label())
-        .width(150.0)
-        .show_ui(ui, |ui| {
-            for a in Algorithm::ALL {
-                ui.selectable_value(&mut new.algorithm, a, a.label());
-            }
-        });
-    ui.horizontal(|ui| {
-        ui.label("heuristic");
-        egui::ComboBox::from_id_salt("heuristic")
-            .selected_text(new.heuristic.name())
-            .show_ui(ui, |ui| {
-                for h in Heuristic::ALL {
-                    ui.selectable_value(&mut new.heuristic, h, h.name());
-                }
-            });
-    });
-    ui.horizontal(|ui| {
-        ui.label("moves");
-        ui.radio_value(&mut new.connectivity, Connectivity::Eight, "8 neighbours");
-        ui.radio_value(&mut new.connectivity, Connectivity::Four, "4");
-    });
-    ui.checkbox(
-        &mut new.measure_baseline,
-        "measure A* from scratch beside it",
-    );
-    let uses_h = matches!(new.algorithm, Algorithm::DStarLite | Algorithm::AStar);
-    if uses_h && !new.heuristic.is_admissible(new.connectivity) {
-        ui.label(rich(
-            format!(
-                "Warning: {} overestimates diagonal moves with 8 neighbours: it is inadmissible, \
-                 so paths may not be the shortest.",
-                new.heuristic.name()
-            ),
-            RED,
-        ));
-    } else if !uses_h {
-        ui.label(egui::RichText::new("(this planner uses no heuristic)").weak());
-    }
-    if new != old {
-        act.commands.write(SimCommand::SetConfig(new));
-    }
-}
-
-fn stats_row(ui: &mut egui::Ui, name: &str, s: &TickStats, baseline: bool) {
-    ui.label(name);
-    ui.label(s.search.expanded.to_string());
-    ui.label(s.search.queue_ops().to_string());
-    ui.label(s.micros.to_string());
-    ui.end_row();
-    if baseline {
-        ui.label("  A* from scratch");
-        ui.label(s.baseline_expanded.to_string());
-        ui.label("—");
-        ui.label(s.baseline_micros.to_string());
-        ui.end_row();
-    }
-}
-
-/// "37× fewer" (or "more") cells than A* from scratch, when both are measured.
-pub fn ratio_text(s: &TickStats) -> Option<String> {
-    if s.baseline_expanded == 0 {
-        return None;
-    }
-    if s.search.expanded == 0 {
-        return Some(format!(
-            "repair expanded no cell; A* from scratch expanded {}",
-            s.baseline_expanded
-        ));
-    }
-    let r = s.baseline_expanded as f64 / s.search.expanded as f64;
-    Some(if r >= 1.0 {
-        format!("A* from scratch expands {r:.1}× more cells")
-    } else {
-        format!("A* from scratch expands {:.1}× fewer cells", 1.0 / r)
-    })
-}
-
-fn stats_ui(ui: &mut egui::Ui, state: &SimState) {
-    let sim = state.sim();
-    let measured = sim.config().measure_baseline;
-    ui.strong(format!("Work ({})", sim.config().algorithm.label()));
-    egui::Grid::new("stats")
-        .num_columns(4)
-        .striped(true)
-        .show(ui, |ui| {
-            ui.label("");
-            ui.label("expanded");
-            ui.label("queue ops");
-            ui.label("µs");
-            ui.end_row();
-            stats_row(ui, "last tick", &sim.last_stats(), measured);
-            stats_row(ui, "total", &sim.total_stats(), measured);
-        });
-    for (name, s) in [
-        ("last tick", sim.last_stats()),
-        ("total", sim.total_stats()),
-    ] {
-        if let Some(t) = ratio_text(&s) {
-            ui.label(rich(format!("{name}: {t}"), GREEN));
-        }
-    }
-    ui.label(format!(
-        "{} agents · {} planners ({} KiB)",
-        sim.agent_count(),
-        sim.planner_count(),
-        sim.planner_memory() / 1024
-    ));
-}
-
-fn agents_ui(ui: &mut egui::Ui, state: &SimState, paths: &PathCache, ctl: &mut Controls) {
-    let sim = state.sim();
-    ui.strong(format!("Agents ({})", sim.agent_count()));
-    let agents: Vec<_> = sim.agents().collect();
-    ui.horizontal(|ui| {
-        ui.add_space(23.0);
-        ui.label(
-            egui::RichText::new(agent_row("", "status", "cost", "steps"))
-                .monospace()
-                .weak(),
-        );
-    });
-    let row_h = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
-    egui::ScrollArea::vertical()
-        .id_salt("agents")
-        .max_height(160.0)
-        .auto_shrink([false, true])
-        .show_rows(ui, row_h, agents.len(), |ui, range| {
-            for a in &agents[range] {
-                ui.horizontal(|ui| {
-                    let c = agent_color(state.label(a.id)).to_srgba();
-                    let (rect, _) =
-                        ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
-                    ui.painter().circle_filled(
-                        rect.center(),
-                        6.0,
-                        egui::Color32::from_rgb(
-                            (c.red * 255.0) as u8,
-                            (c.green * 255.0) as u8,
-                            (c.blue * 255.0) as u8,
-                        ),
-                    );
-                    let status = match a.status {
-                        AgentStatus::Walking => "walking",
-                        AgentStatus::Arrived => "arrived",
-                        AgentStatus::NoPath => "NO PATH",
-                    };
-                    let cost = a
-                        .remaining
-                        .map_or("—".to_string(), |c| format!("{:.1}", to_f64(c)));
-                    let len = paths
-                        .paths
-                        .get(&a.id)
-                        .map_or("—".to_string(), |p| (p.len() - 1).to_string());
-                    let text = agent_row(state.label(a.id), status, &cost, &len);
-                    let mut rt = egui::RichText::new(text).monospace();
-                    if a.status == AgentStatus::NoPath {
-                        rt = rt.color(RED);
-                    }
-                    let selected = ctl.selection.0 == Some(a.id);
-                    if ui.selectable_label(selected, rt).clicked() {
-                        ctl.selection.0 = if selected { None } else { Some(a.id) };
-                    }
-                });
-            }
-        });
-}
-
-/// One line of the agent list: number, status, remaining cost, steps left.
-fn agent_row(label: impl std::fmt::Display, status: &str, cost: &str, steps: &str) -> String {
-    format!(
-        "{:<4} {:<8} {:>7} {:>5}",
-        format!("#{label}"),
-        status,
-        cost,
-        steps
-    )
 }
 
 fn overlays_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, state: &SimState) {
@@ -429,7 +243,7 @@ pub(crate) fn swatch(ui: &mut egui::Ui, c: [u8; 4]) {
         .rect_filled(rect, 2.0, egui::Color32::from_rgb(c[0], c[1], c[2]));
 }
 
-fn world_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, state: &SimState) {
+fn world_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions) {
     ui.strong("World");
     ui.horizontal(|ui| {
         ui.label("brush");
@@ -485,7 +299,6 @@ fn world_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, state: &Si
             act.commands.write(SimCommand::ClearAgents);
         }
     });
-    let _ = state;
 }
 
 fn record_ui(ui: &mut egui::Ui, r: &RecordStatus) {
@@ -528,7 +341,6 @@ fn controls_ui(ui: &mut egui::Ui) {
 fn map_labels(
     mut contexts: EguiContexts,
     camera: Single<(&Camera, &GlobalTransform), With<MapCamera>>,
-    state: Res<SimState>,
     agents: Query<(&Glide, &Transform)>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -537,7 +349,6 @@ fn map_labels(
         egui::Order::Background,
         egui::Id::new("map_labels"),
     ));
-    let grid = state.sim().grid();
     let mut n = 0;
     for (g, t) in &agents {
         if g.status != AgentStatus::NoPath {
@@ -548,7 +359,6 @@ fn map_labels(
             break;
         }
         let above = t.translation.truncate() + Vec2::new(0.0, 1.1);
-        let _ = tile_center(g.to, grid.width(), grid.height());
         if let Ok(p) = camera.world_to_viewport(cam_t, above.extend(0.0)) {
             painter.text(
                 egui::pos2(p.x, p.y),

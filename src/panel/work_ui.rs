@@ -1,0 +1,199 @@
+//! The panel's planner choice, the repair-vs-replan statistics and the agent list.
+
+use bevy_egui::egui;
+use gridwalk_core::cost::to_f64;
+use gridwalk_core::sim::{AgentStatus, SimConfig, TickStats};
+use gridwalk_core::{Algorithm, Connectivity, Heuristic};
+
+use super::{Actions, Controls, GREEN, RED, rich};
+use crate::sim::{SimCommand, SimState};
+use crate::view::agents::{PathCache, agent_color};
+
+pub(super) fn planner_ui(ui: &mut egui::Ui, state: &SimState, act: &mut Actions) {
+    ui.strong("Planner");
+    let old = state.sim().config();
+    let mut new: SimConfig = old;
+    egui::ComboBox::from_id_salt("algorithm")
+        .selected_text(new.algorithm.label())
+        .width(150.0)
+        .show_ui(ui, |ui| {
+            for a in Algorithm::ALL {
+                ui.selectable_value(&mut new.algorithm, a, a.label());
+            }
+        });
+    ui.horizontal(|ui| {
+        ui.label("heuristic");
+        egui::ComboBox::from_id_salt("heuristic")
+            .selected_text(new.heuristic.name())
+            .show_ui(ui, |ui| {
+                for h in Heuristic::ALL {
+                    ui.selectable_value(&mut new.heuristic, h, h.name());
+                }
+            });
+    });
+    ui.horizontal(|ui| {
+        ui.label("moves");
+        ui.radio_value(&mut new.connectivity, Connectivity::Eight, "8 neighbours");
+        ui.radio_value(&mut new.connectivity, Connectivity::Four, "4");
+    });
+    ui.checkbox(
+        &mut new.measure_baseline,
+        "measure A* from scratch beside it",
+    );
+    let uses_h = matches!(new.algorithm, Algorithm::DStarLite | Algorithm::AStar);
+    if uses_h && !new.heuristic.is_admissible(new.connectivity) {
+        ui.label(rich(
+            format!(
+                "Warning: {} overestimates diagonal moves with 8 neighbours: it is inadmissible, \
+                 so paths may not be the shortest.",
+                new.heuristic.name()
+            ),
+            RED,
+        ));
+    } else if !uses_h {
+        ui.label(egui::RichText::new("(this planner uses no heuristic)").weak());
+    }
+    if new != old {
+        act.commands.write(SimCommand::SetConfig(new));
+    }
+}
+
+fn stats_row(ui: &mut egui::Ui, name: &str, s: &TickStats, baseline: bool) {
+    ui.label(name);
+    ui.label(s.search.expanded.to_string());
+    ui.label(s.search.queue_ops().to_string());
+    ui.label(s.micros.to_string());
+    ui.end_row();
+    if baseline {
+        ui.label("  A* from scratch");
+        ui.label(s.baseline_expanded.to_string());
+        ui.label("—");
+        ui.label(s.baseline_micros.to_string());
+        ui.end_row();
+    }
+}
+
+/// "37× fewer" (or "more") cells than A* from scratch, when both are measured.
+pub fn ratio_text(s: &TickStats) -> Option<String> {
+    if s.baseline_expanded == 0 {
+        return None;
+    }
+    if s.search.expanded == 0 {
+        return Some(format!(
+            "repair expanded no cell; A* from scratch expanded {}",
+            s.baseline_expanded
+        ));
+    }
+    let r = s.baseline_expanded as f64 / s.search.expanded as f64;
+    Some(if r >= 1.0 {
+        format!("A* from scratch expands {r:.1}× more cells")
+    } else {
+        format!("A* from scratch expands {:.1}× fewer cells", 1.0 / r)
+    })
+}
+
+pub(super) fn stats_ui(ui: &mut egui::Ui, state: &SimState) {
+    let sim = state.sim();
+    let measured = sim.config().measure_baseline;
+    ui.strong(format!("Work ({})", sim.config().algorithm.label()));
+    egui::Grid::new("stats")
+        .num_columns(4)
+        .striped(true)
+        .show(ui, |ui| {
+            ui.label("");
+            ui.label("expanded");
+            ui.label("queue ops");
+            ui.label("µs");
+            ui.end_row();
+            stats_row(ui, "last tick", &sim.last_stats(), measured);
+            stats_row(ui, "total", &sim.total_stats(), measured);
+        });
+    for (name, s) in [
+        ("last tick", sim.last_stats()),
+        ("total", sim.total_stats()),
+    ] {
+        if let Some(t) = ratio_text(&s) {
+            ui.label(rich(format!("{name}: {t}"), GREEN));
+        }
+    }
+    ui.label(format!(
+        "{} agents · {} planners ({} KiB)",
+        sim.agent_count(),
+        sim.planner_count(),
+        sim.planner_memory() / 1024
+    ));
+}
+
+pub(super) fn agents_ui(
+    ui: &mut egui::Ui,
+    state: &SimState,
+    paths: &PathCache,
+    ctl: &mut Controls,
+) {
+    let sim = state.sim();
+    ui.strong(format!("Agents ({})", sim.agent_count()));
+    let agents: Vec<_> = sim.agents().collect();
+    ui.horizontal(|ui| {
+        ui.add_space(23.0);
+        ui.label(
+            egui::RichText::new(agent_row("", "status", "cost", "steps"))
+                .monospace()
+                .weak(),
+        );
+    });
+    let row_h = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
+    egui::ScrollArea::vertical()
+        .id_salt("agents")
+        .max_height(160.0)
+        .auto_shrink([false, true])
+        .show_rows(ui, row_h, agents.len(), |ui, range| {
+            for a in &agents[range] {
+                ui.horizontal(|ui| {
+                    let c = agent_color(state.label(a.id)).to_srgba();
+                    let (rect, _) =
+                        ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
+                    ui.painter().circle_filled(
+                        rect.center(),
+                        6.0,
+                        egui::Color32::from_rgb(
+                            (c.red * 255.0) as u8,
+                            (c.green * 255.0) as u8,
+                            (c.blue * 255.0) as u8,
+                        ),
+                    );
+                    let status = match a.status {
+                        AgentStatus::Walking => "walking",
+                        AgentStatus::Arrived => "arrived",
+                        AgentStatus::NoPath => "NO PATH",
+                    };
+                    let cost = a
+                        .remaining
+                        .map_or("—".to_string(), |c| format!("{:.1}", to_f64(c)));
+                    let len = paths
+                        .paths
+                        .get(&a.id)
+                        .map_or("—".to_string(), |p| (p.len() - 1).to_string());
+                    let text = agent_row(state.label(a.id), status, &cost, &len);
+                    let mut rt = egui::RichText::new(text).monospace();
+                    if a.status == AgentStatus::NoPath {
+                        rt = rt.color(RED);
+                    }
+                    let selected = ctl.selection.0 == Some(a.id);
+                    if ui.selectable_label(selected, rt).clicked() {
+                        ctl.selection.0 = if selected { None } else { Some(a.id) };
+                    }
+                });
+            }
+        });
+}
+
+/// One line of the agent list: number, status, remaining cost, steps left.
+fn agent_row(label: impl std::fmt::Display, status: &str, cost: &str, steps: &str) -> String {
+    format!(
+        "{:<4} {:<8} {:>7} {:>5}",
+        format!("#{label}"),
+        status,
+        cost,
+        steps
+    )
+}

@@ -1,0 +1,76 @@
+//! The simulation clock: pause, steps and ticks per second.
+
+use super::*;
+
+/// Whether the simulation runs, and how fast.
+#[derive(Resource, Debug, Clone)]
+pub struct SimClock {
+    /// Paused: `FixedUpdate` still runs, but only steps asked for are ticks.
+    pub paused: bool,
+    /// Ticks asked for while paused.
+    pub steps: u32,
+    /// Ticks per second, 1–60.
+    pub rate_hz: f64,
+    pub(super) ticking: bool,
+}
+
+impl SimClock {
+    /// Slowest rate.
+    pub const MIN_RATE: f64 = 1.0;
+    /// Fastest rate.
+    pub const MAX_RATE: f64 = 60.0;
+    /// Default rate.
+    pub const DEFAULT_RATE: f64 = 10.0;
+
+    /// A running clock at `rate_hz` (clamped to 1–60).
+    pub fn new(rate_hz: f64) -> SimClock {
+        SimClock {
+            paused: false,
+            steps: 0,
+            rate_hz: clamp_rate(rate_hz),
+            ticking: false,
+        }
+    }
+
+    /// Asks for one tick: pauses if running, so the step is visible.
+    pub fn step(&mut self) {
+        self.paused = true;
+        self.steps = self.steps.saturating_add(1).min(10);
+    }
+
+    /// Whether the current `FixedUpdate` run is a tick.
+    pub fn ticking(&self) -> bool {
+        self.ticking
+    }
+}
+
+impl Default for SimClock {
+    fn default() -> Self {
+        SimClock::new(SimClock::DEFAULT_RATE)
+    }
+}
+
+/// `rate` clamped to 1–60 ticks per second; NaN becomes the default.
+pub fn clamp_rate(rate: f64) -> f64 {
+    if rate.is_nan() {
+        SimClock::DEFAULT_RATE
+    } else {
+        rate.clamp(SimClock::MIN_RATE, SimClock::MAX_RATE)
+    }
+}
+
+/// Run condition: this `FixedUpdate` run is a tick.
+pub fn ticking(clock: Res<SimClock>) -> bool {
+    clock.ticking
+}
+
+/// Keeps the fixed timestep at the clock's rate.
+pub(super) fn apply_rate(clock: Res<SimClock>, mut time: ResMut<Time<Fixed>>) {
+    if !clock.is_changed() {
+        return;
+    }
+    let rate = clamp_rate(clock.rate_hz);
+    if (time.timestep().as_secs_f64() - 1.0 / rate).abs() > 1e-9 {
+        time.set_timestep_hz(rate);
+    }
+}
