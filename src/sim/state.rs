@@ -341,6 +341,24 @@ impl SimState {
         Ok(changed)
     }
 
+    /// Applies edits of distinct cells as one batch (the core checks each cell once and tells
+    /// each planner once), as "clear walls" does; logs the cells that changed. Returns the
+    /// refused ones with why.
+    pub fn edit_batch(&mut self, edits: &[(Pos, Terrain)]) -> Vec<(Pos, SimError)> {
+        let tick = self.next_tick();
+        let before: Vec<_> = edits
+            .iter()
+            .map(|&(p, _)| self.sim.grid().terrain(p).ok())
+            .collect();
+        let (_, refused) = self.sim.edit_batch(edits);
+        for (&(p, t), was) in edits.iter().zip(before) {
+            if was != Some(t) && self.sim.grid().terrain(p) == Ok(t) {
+                self.log.edit(tick, p, t);
+            }
+        }
+        refused
+    }
+
     /// Replans every agent (the tick's third step).
     pub fn replan(&mut self) {
         self.sim.replan();

@@ -70,17 +70,15 @@ pub(super) fn apply_edits(
     }
     if std::mem::take(&mut pending.clear_walls) {
         let grid = state.sim.grid();
-        let walls: Vec<Pos> = (0..grid.len())
+        let walls: Vec<(Pos, Terrain)> = (0..grid.len())
             .filter(|&i| grid.weight(i) == 0)
-            .map(|i| grid.pos(i))
+            .map(|i| (grid.pos(i), Terrain::FREE))
             .collect();
-        let n = walls.len();
-        for p in walls {
-            if let Err(e) = state.edit(p, Terrain::FREE) {
-                refused.push((p, e));
-            }
-        }
-        notices.push(NoticeKind::Info, format!("cleared {n} walls"));
+        refused.extend(state.edit_batch(&walls));
+        notices.push(
+            NoticeKind::Info,
+            format!("cleared {} walls", walls.len() - refused.len()),
+        );
     }
     report_refusals(&refused, &mut notices);
 }
