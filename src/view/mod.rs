@@ -5,12 +5,14 @@
 //! - [`overlay`]: a second texture over the tiles for the heat map, the g values and the
 //!   explain replay.
 //! - [`explain`]: explain mode's marks: the replayed agent's ends and a search's path.
+//! - [`grid_texture`]: the one-texel-per-cell image and sprite that tiles and overlay share.
 //!
 //! The camera keeps the whole map in the part of the window the panel leaves free, through
 //! resizes. One world unit is one tile; see [`crate::map_frame`].
 
 pub mod agents;
 pub mod explain;
+pub mod grid_texture;
 pub mod overlay;
 pub mod tiles;
 

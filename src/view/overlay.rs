@@ -5,13 +5,11 @@
 //! The explain replay, when running, replaces the other two so it reads clearly. The texture
 //! is rewritten only when its texels change.
 
-use bevy::asset::RenderAssetUsages;
-use bevy::image::ImageSampler;
 use bevy::prelude::*;
-use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use gridwalk_core::cost::INFINITY;
 use gridwalk_core::sim::AgentId;
 
+use super::grid_texture;
 use crate::explain::{CellState, ExplainState};
 use crate::schedule::FrameSystems;
 use crate::sim::SimState;
@@ -58,36 +56,10 @@ pub fn plugin(app: &mut App) {
     );
 }
 
-fn new_image(w: u32, h: u32) -> Image {
-    let mut image = Image::new_fill(
-        Extent3d {
-            width: w,
-            height: h,
-            depth_or_array_layers: 1,
-        },
-        TextureDimension::D2,
-        &[0, 0, 0, 0],
-        TextureFormat::Rgba8UnormSrgb,
-        RenderAssetUsages::MAIN_WORLD | RenderAssetUsages::RENDER_WORLD,
-    );
-    image.sampler = ImageSampler::nearest();
-    image
-}
-
 fn spawn_overlay(mut commands: Commands, mut images: ResMut<Assets<Image>>, state: Res<SimState>) {
     let grid = state.sim().grid();
     let (w, h) = (grid.width(), grid.height());
-    let image = images.add(new_image(w, h));
-    let sprite = commands
-        .spawn((
-            Sprite {
-                image: image.clone(),
-                custom_size: Some(Vec2::new(w as f32, h as f32)),
-                ..default()
-            },
-            Transform::from_xyz(0.0, 0.0, 1.0),
-        ))
-        .id();
+    let (image, sprite) = grid_texture::spawn(&mut commands, &mut images, (w, h), [0; 4], 1.0);
     commands.insert_resource(OverlayTexture {
         image,
         sprite,
@@ -225,11 +197,7 @@ fn redraw_overlay(
         }
     }
     if ov.size != (w, h) {
-        let handle = images.add(new_image(w, h));
-        if let Ok(mut sprite) = sprites.get_mut(ov.sprite) {
-            sprite.image = handle.clone();
-            sprite.custom_size = Some(Vec2::new(w as f32, h as f32));
-        }
+        let handle = grid_texture::resize(&mut images, &mut sprites, ov.sprite, (w, h), [0; 4]);
         ov.image = handle;
         ov.size = (w, h);
         ov.drawn = vec![[0; 4]; len];

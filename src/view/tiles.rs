@@ -4,12 +4,10 @@
 //! waiting for the next tick changed; then only the texels that differ are written. Edits not
 //! yet applied show in a lighter shade of what they will become.
 
-use bevy::asset::RenderAssetUsages;
-use bevy::image::ImageSampler;
 use bevy::prelude::*;
-use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use gridwalk_core::{Grid, Pos, Terrain};
 
+use super::grid_texture;
 use crate::schedule::FrameSystems;
 use crate::sim::SimState;
 use crate::ui_state::EditPreview;
@@ -84,36 +82,16 @@ pub fn plugin(app: &mut App) {
         .add_systems(Update, redraw_tiles.in_set(FrameSystems::View));
 }
 
-fn new_image(w: u32, h: u32) -> Image {
-    let mut image = Image::new_fill(
-        Extent3d {
-            width: w,
-            height: h,
-            depth_or_array_layers: 1,
-        },
-        TextureDimension::D2,
-        &terrain_color(Terrain::FREE),
-        TextureFormat::Rgba8UnormSrgb,
-        RenderAssetUsages::MAIN_WORLD | RenderAssetUsages::RENDER_WORLD,
-    );
-    image.sampler = ImageSampler::nearest();
-    image
-}
-
 fn spawn_tiles(mut commands: Commands, mut images: ResMut<Assets<Image>>, state: Res<SimState>) {
     let grid = state.sim().grid();
     let (w, h) = (grid.width(), grid.height());
-    let image = images.add(new_image(w, h));
-    let sprite = commands
-        .spawn((
-            Sprite {
-                image: image.clone(),
-                custom_size: Some(Vec2::new(w as f32, h as f32)),
-                ..default()
-            },
-            Transform::from_xyz(0.0, 0.0, 0.0),
-        ))
-        .id();
+    let (image, sprite) = grid_texture::spawn(
+        &mut commands,
+        &mut images,
+        (w, h),
+        terrain_color(Terrain::FREE),
+        0.0,
+    );
     commands.insert_resource(TileTexture {
         image,
         sprite,
@@ -144,11 +122,13 @@ fn redraw_tiles(
     let want = texels(grid, &preview);
     if tex.size != size {
         // A map of another size: a new image.
-        let handle = images.add(new_image(size.0, size.1));
-        if let Ok(mut sprite) = sprites.get_mut(tex.sprite) {
-            sprite.image = handle.clone();
-            sprite.custom_size = Some(Vec2::new(size.0 as f32, size.1 as f32));
-        }
+        let handle = grid_texture::resize(
+            &mut images,
+            &mut sprites,
+            tex.sprite,
+            size,
+            terrain_color(Terrain::FREE),
+        );
         tex.image = handle;
         tex.size = size;
         tex.drawn.clear();
