@@ -66,6 +66,13 @@ impl Heuristic {
         }
     }
 
+    /// Whether [`estimate`](Self::estimate) rounds down (Euclidean): then a sum of two
+    /// estimates can fall one unit short of the triangle inequality. The others are exact
+    /// integer norms, subadditive to the unit.
+    pub fn floors(self) -> bool {
+        self == Heuristic::Euclidean
+    }
+
     /// The estimate for a displacement of `dx` columns and `dy` rows, in [`Cost`] units.
     /// It grows with `dx` and with `dy`.
     #[inline]

@@ -17,9 +17,11 @@
 //! - **km.** When the box moves from `B` to `B'`, every stored key must stay a lower bound of
 //!   its current key, which needs `h_B(u) ≤ h_B'(u) + Δ` for all `u`. By the triangle
 //!   inequality that holds for Δ = the largest distance from a point of `B'` to `B` (the
-//!   directed Hausdorff distance, the heuristic of the per-axis overshoot). So
-//!   `km += Δ + 1`; the `+ 1` absorbs the floor in the Euclidean heuristic. When agents move
-//!   one cell, Δ is at most one diagonal: the "largest move of the tick".
+//!   directed Hausdorff distance, the heuristic of the per-axis overshoot). So `km += Δ`, plus
+//!   1 only for a heuristic that rounds down ([`Heuristic::floors`], Euclidean), where two
+//!   floored estimates can sum one unit short; octile, Manhattan and Chebyshev are exact integer
+//!   norms (maxima of linear forms), so the inequality holds to the unit. When agents move one
+//!   cell, Δ is at most one diagonal: the "largest move of the tick".
 //! - **Stopping.** Compute stops only when, for every start `a`, `g(a) = rhs(a)` and
 //!   `key(a) ≤ top key` (or the queue is empty). Each start then meets the single-start
 //!   termination condition of LPA*/D* Lite, whose proof uses only that the heuristic is
@@ -357,7 +359,8 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
         {
             let (dx, dy) = old.overshoot(&new);
             if dx > 0 || dy > 0 {
-                self.km = add(self.km, add(self.heuristic.estimate(dx, dy), 1));
+                let slack = self.heuristic.floors() as Cost;
+                self.km = add(self.km, add(self.heuristic.estimate(dx, dy), slack));
             }
         }
         self.bounds = Some(new);
