@@ -341,22 +341,20 @@ impl SimState {
         Ok(changed)
     }
 
-    /// Applies edits of distinct cells as one batch (the core checks each cell once and tells
-    /// each planner once), as "clear walls" does; logs the cells that changed. Returns the
-    /// refused ones with why.
-    pub fn edit_batch(&mut self, edits: &[(Pos, Terrain)]) -> Vec<(Pos, SimError)> {
+    /// Turns every wall into plain ground in one batch ([`Simulation::clear_walls`]: each cell
+    /// checked once, each planner told once) and logs the cells. Returns how many.
+    pub fn clear_walls(&mut self) -> usize {
         let tick = self.next_tick();
-        let before: Vec<_> = edits
-            .iter()
-            .map(|&(p, _)| self.sim.grid().terrain(p).ok())
+        let grid = self.sim.grid();
+        let walls: Vec<Pos> = (0..grid.len())
+            .filter(|&i| grid.weight(i) == 0)
+            .map(|i| grid.pos(i))
             .collect();
-        let (_, refused) = self.sim.edit_batch(edits);
-        for (&(p, t), was) in edits.iter().zip(before) {
-            if was != Some(t) && self.sim.grid().terrain(p) == Ok(t) {
-                self.log.edit(tick, p, t);
-            }
+        let n = self.sim.clear_walls();
+        for p in walls {
+            self.log.edit(tick, p, Terrain::FREE);
         }
-        refused
+        n
     }
 
     /// Replans every agent (the tick's third step).

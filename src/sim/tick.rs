@@ -69,16 +69,8 @@ pub(super) fn apply_edits(
         }
     }
     if std::mem::take(&mut pending.clear_walls) {
-        let grid = state.sim.grid();
-        let walls: Vec<(Pos, Terrain)> = (0..grid.len())
-            .filter(|&i| grid.weight(i) == 0)
-            .map(|i| (grid.pos(i), Terrain::FREE))
-            .collect();
-        refused.extend(state.edit_batch(&walls));
-        notices.push(
-            NoticeKind::Info,
-            format!("cleared {} walls", walls.len() - refused.len()),
-        );
+        let n = state.clear_walls();
+        notices.push(NoticeKind::Info, format!("cleared {n} walls"));
     }
     report_refusals(&refused, &mut notices);
 }

@@ -580,6 +580,10 @@ impl Simulation {
         if old == terrain {
             return Ok(false);
         }
+        if old == Terrain::Wall {
+            // A dropped wall taken away by any edit is no longer the dynamic world's to lift.
+            self.doors.standing.retain(|&(p, _)| p != pos);
+        }
         self.changed.push(i);
         Ok(true)
     }
@@ -607,7 +611,6 @@ impl Simulation {
             .filter(|&i| self.grid.weight(i) == 0)
             .map(|i| (self.grid.pos(i), Terrain::FREE))
             .collect();
-        self.doors.standing.clear();
         self.edit_batch(&walls).0
     }
 

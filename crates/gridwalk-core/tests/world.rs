@@ -5,6 +5,7 @@
 use gridwalk_core::format::{AgentSpec, DynamicSpec, Scenario};
 use gridwalk_core::replay::{Replay, TickLine};
 use gridwalk_core::search::dijkstra;
+use gridwalk_core::sim::{SimConfig, Simulation};
 use gridwalk_core::world::{DynamicWorld, OnArrival};
 use gridwalk_core::{Algorithm, Pos, Terrain};
 
@@ -157,4 +158,46 @@ fn the_dynamic_world_closes_and_opens_doors_on_paths_and_replays() {
     let (_, at50) = play(&s, Algorithm::DStarLite, 50);
     let standing: Vec<Pos> = at50.sim().doors().collect();
     assert_eq!(r.sim().doors().collect::<Vec<_>>(), standing);
+}
+
+#[test]
+fn clearing_walls_in_one_batch_or_cell_by_cell_gives_the_same_run() {
+    // The game clears walls in one batch; a replay of its log applies the same cells one by
+    // one. Both must forget the dropped walls they remove, or their dynamic worlds part ways.
+    let run = || {
+        let s = scenario(OnArrival::Wander, None, 9);
+        let mut sim = Simulation::new(s.grid.clone(), SimConfig::default());
+        sim.set_seed(9);
+        sim.set_dynamic(Some(DynamicWorld { every: 1, walls: 4 }));
+        for a in &s.agents {
+            sim.add_agent_with(a.start, a.goal, a.on_arrival).unwrap();
+        }
+        sim.replan();
+        for _ in 0..30 {
+            sim.tick(&[]);
+        }
+        sim
+    };
+    let (mut batch, mut single) = (run(), run());
+    assert_eq!(batch.doors().count(), 4);
+    let walls: Vec<Pos> = (0..single.grid().len())
+        .filter(|&i| single.grid().weight(i) == 0)
+        .map(|i| single.grid().pos(i))
+        .collect();
+    assert_eq!(batch.clear_walls(), walls.len());
+    for &p in &walls {
+        assert_eq!(single.edit(p, Terrain::FREE), Ok(true));
+    }
+    assert_eq!(batch.doors().count(), 0);
+    assert_eq!(single.doors().count(), 0);
+    for _ in 0..40 {
+        batch.tick(&[]);
+        single.tick(&[]);
+        let cells = |s: &Simulation| s.agents().map(|a| (a.pos, a.goal)).collect::<Vec<_>>();
+        assert_eq!(cells(&batch), cells(&single));
+        assert_eq!(
+            batch.doors().collect::<Vec<_>>(),
+            single.doors().collect::<Vec<_>>()
+        );
+    }
 }
