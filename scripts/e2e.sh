@@ -136,9 +136,13 @@ find_window() {
 quit_and_replay() {
     local log=$1 rec=$2 out=$3 trace=${4:-}
     xdotool windowfocus "$win" 2>/dev/null || true
-    xdotool key --window "$win" Escape
-    for _ in $(seq 150); do kill -0 "$game_pid" 2>/dev/null || break; sleep 0.1; done
-    if kill -0 "$game_pid" 2>/dev/null; then cat "$log"; echo "e2e: Esc did not quit"; exit 1; fi
+    # The first Esc may only cancel a start placed by a click; the second quits.
+    for press in 1 2; do
+        xdotool key --window "$win" Escape 2>/dev/null || true
+        for _ in $(seq 100); do kill -0 "$game_pid" 2>/dev/null || break; sleep 0.1; done
+        kill -0 "$game_pid" 2>/dev/null || break
+    done
+    if kill -0 "$game_pid" 2>/dev/null; then tail -40 "$log"; echo "e2e: Esc did not quit"; exit 1; fi
     wait "$game_pid" || { cat "$log"; echo "e2e: the game failed"; exit 1; }
     game_pid=""
     line=$(grep -a '^recorded: tick ' "$log" | tail -n 1)

@@ -8,7 +8,7 @@ use gridwalk_core::{Algorithm, Pos, Terrain};
 use super::{Actions, Controls, swatch};
 use crate::explain::ExplainControl;
 use crate::sim::SimState;
-use crate::view::overlay::{
+use crate::view::palette::{
     CLOSED_COLOR, GHOST_COLOR, INCONSISTENT_COLOR, LOWERED_COLOR, OPEN_COLOR, RAISED_COLOR,
 };
 

@@ -7,7 +7,8 @@ use gridwalk_core::{Algorithm, Connectivity, Heuristic};
 
 use super::{Actions, Controls, GREEN, RED, rich};
 use crate::sim::{SimCommand, SimState};
-use crate::view::agents::{PathCache, agent_color};
+use crate::view::agents::PathCache;
+use crate::view::palette::agent_color;
 
 pub(super) fn planner_ui(ui: &mut egui::Ui, state: &SimState, act: &mut Actions) {
     ui.strong("Planner");

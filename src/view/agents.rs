@@ -13,6 +13,7 @@ use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use gridwalk_core::sim::{AgentId, AgentStatus};
 use gridwalk_core::{Grid, Pos};
 
+use super::palette::agent_color;
 use crate::map_frame::tile_center;
 use crate::schedule::FrameSystems;
 use crate::sim::{AgentMarker, Glide, SimState};
@@ -40,13 +41,6 @@ pub struct PathCache {
 /// The disc image shared by every agent sprite.
 #[derive(Resource)]
 struct Disc(Handle<Image>);
-
-/// An agent's colour: evenly spread hues by display number (golden angle).
-pub fn agent_color(label: u32) -> Color {
-    let hue = (label as f32 * 137.507_76) % 360.0;
-    let lightness = if label.is_multiple_of(2) { 0.52 } else { 0.44 };
-    Color::hsl(hue, 0.85, lightness)
-}
 
 /// The agents feature.
 pub fn plugin(app: &mut App) {

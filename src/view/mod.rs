@@ -5,6 +5,7 @@
 //! - [`overlay`]: a second texture over the tiles for the heat map, the g values and the
 //!   explain replay.
 //! - [`explain`]: explain mode's marks: the replayed agent's ends and a search's path.
+//! - [`palette`]: every colour the map is drawn with.
 //! - [`grid_texture`]: the one-texel-per-cell image and sprite that tiles and overlay share.
 //!
 //! The camera keeps the whole map in the part of the window the panel leaves free, through
@@ -14,6 +15,7 @@ pub mod agents;
 pub mod explain;
 pub mod grid_texture;
 pub mod overlay;
+pub mod palette;
 pub mod tiles;
 
 use bevy::prelude::*;
@@ -23,9 +25,7 @@ use crate::map_frame::{MapCamera, fit};
 use crate::schedule::{self, FrameSystems};
 use crate::sim::SimState;
 use crate::ui_state::UiRects;
-
-/// Background behind the map.
-pub const BACKGROUND: Color = Color::srgb(0.11, 0.12, 0.15);
+use palette::BACKGROUND;
 
 /// The view feature.
 pub fn plugin(app: &mut App) {

@@ -10,6 +10,9 @@ use gridwalk_core::cost::INFINITY;
 use gridwalk_core::sim::AgentId;
 
 use super::grid_texture;
+use super::palette::{
+    CLOSED_COLOR, GHOST_COLOR, INCONSISTENT_COLOR, LOWERED_COLOR, OPEN_COLOR, RAISED_COLOR, g_color,
+};
 use crate::explain::{CellState, ExplainState};
 use crate::schedule::FrameSystems;
 use crate::sim::SimState;
@@ -17,19 +20,6 @@ use crate::ui_state::{Overlays, Selection};
 
 /// Seconds a heat-map cell takes to fade out.
 pub const HEAT_FADE_SECS: f32 = 3.0;
-
-/// Colour of cells opened (queued) in the explain replay.
-pub const OPEN_COLOR: [u8; 4] = [70, 190, 255, 170];
-/// Colour of cells closed (expanded) in the explain replay.
-pub const CLOSED_COLOR: [u8; 4] = [190, 70, 210, 160];
-/// Colour of cells a repair lowered (their cost settled lower).
-pub const LOWERED_COLOR: [u8; 4] = [60, 210, 110, 185];
-/// Colour of cells a repair raised (their old cost was no longer valid).
-pub const RAISED_COLOR: [u8; 4] = [240, 70, 60, 190];
-/// Colour of the cells A* from scratch would expand, under the replay.
-pub const GHOST_COLOR: [u8; 4] = [150, 120, 230, 120];
-/// Colour of inconsistent cells (g ≠ rhs) in the g overlay.
-pub const INCONSISTENT_COLOR: [u8; 4] = [255, 40, 200, 220];
 
 /// The overlay texture and its inputs.
 #[derive(Resource)]
@@ -129,20 +119,6 @@ fn update_inputs(
             None => Vec::new(),
         };
     }
-}
-
-/// The g-value colour of a cost `c` out of `max`: blue near the goal to yellow far away.
-pub fn g_color(c: u64, max: u64) -> [u8; 4] {
-    if c == INFINITY {
-        return [0, 0, 0, 0];
-    }
-    let t = if max == 0 {
-        0.0
-    } else {
-        (c as f64 / max as f64) as f32
-    };
-    let lerp = |a: f32, b: f32| (a + (b - a) * t) as u8;
-    [lerp(40.0, 250.0), lerp(80.0, 215.0), lerp(210.0, 50.0), 150]
 }
 
 fn redraw_overlay(

@@ -8,6 +8,7 @@ use bevy::prelude::*;
 use gridwalk_core::{Grid, Pos, Terrain};
 
 use super::grid_texture;
+use super::palette::{preview_color, terrain_color};
 use crate::schedule::FrameSystems;
 use crate::sim::SimState;
 use crate::ui_state::EditPreview;
@@ -22,38 +23,6 @@ pub struct TileTexture {
     /// The colour of every texel as drawn.
     drawn: Vec<[u8; 4]>,
     size: (u32, u32),
-}
-
-/// The colour of a terrain, as sRGB bytes: light ground, dark walls, weights from green to
-/// brown.
-pub fn terrain_color(t: Terrain) -> [u8; 4] {
-    match t {
-        Terrain::Wall => [44, 47, 61, 255],
-        Terrain::Weight(w) => match w {
-            0 | 1 => [236, 232, 220, 255],
-            2 => [204, 228, 168, 255],
-            3 => [178, 212, 134, 255],
-            4 => [156, 192, 106, 255],
-            5 => [172, 172, 92, 255],
-            6 => [184, 150, 80, 255],
-            7 => [170, 124, 66, 255],
-            8 => [148, 100, 56, 255],
-            _ => [122, 78, 44, 255],
-        },
-    }
-}
-
-/// The colour of a cell that becomes `t` at the next tick: halfway to white.
-pub fn preview_color(t: Terrain) -> [u8; 4] {
-    let [r, g, b, a] = match t {
-        Terrain::Wall => [110, 114, 136, 255],
-        other => terrain_color(other),
-    };
-    let lift = |c: u8| ((c as u16 + 255) / 2) as u8;
-    match t {
-        Terrain::Wall => [r, g, b, a],
-        _ => [lift(r), lift(g), lift(b), a],
-    }
 }
 
 /// The texel colours of `grid` with `preview` over it, row 0 first.
