@@ -277,6 +277,9 @@ pub struct Simulation {
     dynamic: Option<DynamicWorld>,
     dynamic_rng: Rng,
     doors: Doors,
+    /// Agents standing on each cell, and agents heading to each cell: edit checks in O(1).
+    occupied: Vec<u32>,
+    goals: Vec<u32>,
 }
 
 /// Streams of the simulation's generators, so that wander and the dynamic world do not
@@ -287,6 +290,7 @@ const DYNAMIC_STREAM: u64 = 0x4459_4E41;
 impl Simulation {
     /// A simulation on `grid` with no agents.
     pub fn new(grid: Grid, config: SimConfig) -> Simulation {
+        let grid_len = grid.len();
         Simulation {
             grid,
             config,
@@ -310,6 +314,8 @@ impl Simulation {
             dynamic: None,
             dynamic_rng: Rng::new(DYNAMIC_STREAM),
             doors: Doors::default(),
+            occupied: vec![0; grid_len],
+            goals: vec![0; grid_len],
         }
     }
 
@@ -490,8 +496,10 @@ impl Simulation {
         goal: Pos,
         on_arrival: OnArrival,
     ) -> Result<AgentId, SimError> {
-        self.check_cell(start)?;
-        self.check_cell(goal)?;
+        let s = self.check_cell(start)?;
+        let g = self.check_cell(goal)?;
+        self.occupied[s] += 1;
+        self.goals[g] += 1;
         let id = self.next_id;
         self.next_id += 1;
         let arrived = start == goal;
@@ -519,6 +527,7 @@ impl Simulation {
     /// Removes an agent; its goal's planner goes with its last agent.
     pub fn remove_agent(&mut self, id: AgentId) -> Result<(), SimError> {
         let agent = self.agents.remove(&id).ok_or(SimError::NoSuchAgent(id))?;
+        self.count(agent.pos, agent.goal, false);
         self.fresh_paths.remove(&id);
         self.drop_group_if_unused(agent.goal);
         Ok(())
@@ -527,6 +536,8 @@ impl Simulation {
     /// Removes every agent and planner.
     pub fn clear_agents(&mut self) {
         self.agents.clear();
+        self.occupied.fill(0);
+        self.goals.fill(0);
         self.groups.clear();
         self.fresh_paths.clear();
         self.changed.clear();
@@ -534,9 +545,13 @@ impl Simulation {
 
     /// Sends an agent to a new goal.
     pub fn set_goal(&mut self, id: AgentId, goal: Pos) -> Result<(), SimError> {
-        self.check_cell(goal)?;
+        let g = self.check_cell(goal)?;
         let agent = self.agents.get_mut(&id).ok_or(SimError::NoSuchAgent(id))?;
         let old = std::mem::replace(&mut agent.goal, goal);
+        if let Ok(o) = self.grid.index(old) {
+            self.goals[o] -= 1;
+        }
+        self.goals[g] += 1;
         agent.status = if agent.pos == goal {
             AgentStatus::Arrived
         } else {
@@ -549,25 +564,40 @@ impl Simulation {
     }
 
     fn drop_group_if_unused(&mut self, goal: Pos) {
-        if !self.agents.values().any(|a| a.goal == goal)
-            && let Ok(g) = self.grid.index(goal)
+        if let Ok(g) = self.grid.index(goal)
+            && self.goals[g] == 0
         {
             self.groups.remove(&g);
         }
     }
 
-    /// Whether an edit of `pos` would be refused, and why.
-    pub fn check_edit(&self, pos: Pos) -> Result<usize, SimError> {
-        let i = self.grid.index(pos)?;
-        for a in self.agents.values() {
-            if a.pos == pos {
-                return Err(SimError::HoldsAgent { pos, agent: a.id });
+    /// Adds (`on`) or takes away an agent standing on `pos` and heading to `goal` from the
+    /// per-cell counts.
+    fn count(&mut self, pos: Pos, goal: Pos, on: bool) {
+        for (cell, counts) in [(pos, &mut self.occupied), (goal, &mut self.goals)] {
+            if let Ok(i) = self.grid.index(cell) {
+                if on {
+                    counts[i] += 1;
+                } else {
+                    counts[i] -= 1;
+                }
             }
         }
-        for a in self.agents.values() {
-            if a.goal == pos {
-                return Err(SimError::IsGoal { pos, agent: a.id });
-            }
+    }
+
+    /// Whether an edit of `pos` would be refused, and why. O(1) when it is not: per-cell
+    /// counts of agents and goals say so; only a refusal looks up which agent.
+    pub fn check_edit(&self, pos: Pos) -> Result<usize, SimError> {
+        let i = self.grid.index(pos)?;
+        if self.occupied[i] > 0
+            && let Some(a) = self.agents.values().find(|a| a.pos == pos)
+        {
+            return Err(SimError::HoldsAgent { pos, agent: a.id });
+        }
+        if self.goals[i] > 0
+            && let Some(a) = self.agents.values().find(|a| a.goal == pos)
+        {
+            return Err(SimError::IsGoal { pos, agent: a.id });
         }
         Ok(i)
     }
@@ -826,13 +856,14 @@ impl Simulation {
             let Some(next) = a.next.take() else {
                 continue;
             };
-            let step = match (self.grid.index(a.pos), self.grid.index(next)) {
-                (Ok(from), Ok(to)) => self.grid.move_cost(from, to, conn),
-                _ => None,
-            };
-            let Some(step) = step else {
+            let (Ok(from), Ok(to)) = (self.grid.index(a.pos), self.grid.index(next)) else {
                 continue;
             };
+            let Some(step) = self.grid.move_cost(from, to, conn) else {
+                continue;
+            };
+            self.occupied[from] -= 1;
+            self.occupied[to] += 1;
             a.pos = next;
             a.remaining = a.remaining.map(|r| r.saturating_sub(step));
             if a.pos == a.goal {

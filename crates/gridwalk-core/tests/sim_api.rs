@@ -1,6 +1,7 @@
 //! No sequence of public `Simulation` calls panics, and the invariants hold after each call:
 //! every agent stands on a passable cell, and right after a replan every walking agent's
-//! remaining cost is the Dijkstra optimum on the current map (no-path agents have none).
+//! remaining cost is the Dijkstra optimum on the current map (no-path agents have none), and
+//! an edit is refused exactly on the cells agents stand on or head to.
 
 use gridwalk_core::cost::INFINITY;
 use gridwalk_core::search::dijkstra;
@@ -63,6 +64,12 @@ fn terrain(t: u8) -> Terrain {
 fn check(sim: &Simulation, after_replan: bool) -> Result<(), TestCaseError> {
     let grid = sim.grid();
     let conn = sim.config().connectivity;
+    // The O(1) edit check agrees with a scan of the agents, on every cell.
+    for i in 0..grid.len() {
+        let p = grid.pos(i);
+        let taken = sim.agents().any(|a| a.pos == p || a.goal == p);
+        prop_assert_eq!(sim.check_edit(p).is_err(), taken, "edit check of {}", p);
+    }
     for a in sim.agents() {
         prop_assert!(
             grid.is_passable(a.pos),
