@@ -2,7 +2,7 @@
 //! against the core's own `Simulation::tick`, on the identical scenario, in the same run.
 //!
 //! - Map: 110×100, 20 % random walls (seed 42).
-//! - Agents: 1,000, spread evenly over 10 random goals (so 10 shared D* Lite planners), each
+//! - Agents: 1,000 (or `--agents N`), spread evenly over 10 random goals (so 10 shared D* Lite planners), each
 //!   start drawn until A* finds a path to its goal.
 //! - Edits: 5 per tick, alternately a wall on a random ground cell and the removal of a random
 //!   wall, so the density stays put. The list is drawn once and fed to both sides: to the core
@@ -16,7 +16,8 @@
 //! the core's.
 //!
 //! `cargo bench -p gridwalk --bench tick` prints a table; `-- --json` prints JSON;
-//! `-- --ticks N` and `-- --goals N` change the run (default 1,000 ticks, 10 goals).
+//! `-- --agents N`, `-- --ticks N` and `-- --goals N` change the run (default 1,000 agents,
+//! 1,000 ticks, 10 goals).
 
 use std::time::{Duration, Instant};
 
@@ -30,11 +31,11 @@ use gridwalk_core::world::OnArrival;
 use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
 use rand::RngExt;
 
-const AGENTS: usize = 1000;
 const EDITS_PER_TICK: usize = 5;
 
 struct Options {
     json: bool,
+    agents: usize,
     ticks: usize,
     goals: usize,
 }
@@ -42,6 +43,7 @@ struct Options {
 fn options() -> Options {
     let mut o = Options {
         json: false,
+        agents: 1000,
         ticks: 1000,
         goals: 10,
     };
@@ -50,16 +52,16 @@ fn options() -> Options {
     while i < args.len() {
         match args[i].as_str() {
             "--json" => o.json = true,
-            "--ticks" | "--goals" => {
+            "--agents" | "--ticks" | "--goals" => {
                 let v = args.get(i + 1).and_then(|v| v.parse::<usize>().ok());
                 let Some(v) = v.filter(|&v| v > 0) else {
                     eprintln!("tick bench: {} needs a whole number > 0", args[i]);
                     std::process::exit(2);
                 };
-                if args[i] == "--ticks" {
-                    o.ticks = v;
-                } else {
-                    o.goals = v;
+                match args[i].as_str() {
+                    "--agents" => o.agents = v,
+                    "--ticks" => o.ticks = v,
+                    _ => o.goals = v,
                 }
                 i += 1;
             }
@@ -145,8 +147,8 @@ fn main() {
     let o = options();
     let grid = maps::random_grid(110, 100, 0.2, 42);
     let mut r = maps::rng(7);
-    let agents = maps::random_agents(&grid, AGENTS, o.goals, Connectivity::Eight, true, &mut r);
-    assert_eq!(agents.len(), AGENTS, "every agent found a start");
+    let agents = maps::random_agents(&grid, o.agents, o.goals, Connectivity::Eight, true, &mut r);
+    assert_eq!(agents.len(), o.agents, "every agent found a start");
     let script = edit_script(&grid, o.ticks, &mut r);
     let mut goals: Vec<Pos> = agents.iter().map(|a| a.1).collect();
     goals.sort();
@@ -251,19 +253,19 @@ fn main() {
     let met = ratio <= 1.3;
     if o.json {
         println!(
-            "{{\"workload\":\"game_tick\",\"agents\":{AGENTS},\"goals\":{},\
+            "{{\"workload\":\"game_tick\",\"agents\":{},\"goals\":{},\
              \"edits_per_tick\":{EDITS_PER_TICK},\"ticks\":{},\
              \"core_tick_us\":{{\"median\":{core_med:.1},\"p95\":{core_p95:.1}}},\
              \"ecs_tick_us\":{{\"median\":{ecs_med:.1},\"p95\":{ecs_p95:.1}}},\
              \"app_update_us\":{{\"median\":{frame_med:.1},\"p95\":{frame_p95:.1}}},\
              \"ecs_vs_core\":{ratio:.3},\"app_update_vs_core\":{frame_ratio:.3},\
              \"goal\":1.3,\"met\":{met},\"expanded\":{expanded},\"retargeted\":{retargeted}}}",
-            o.goals, o.ticks
+            o.agents, o.goals, o.ticks
         );
     } else {
         println!(
-            "## game tick: {AGENTS} agents over {} goals, {EDITS_PER_TICK} wall edits per tick, {} ticks\n",
-            o.goals, o.ticks
+            "## game tick: {} agents over {} goals, {EDITS_PER_TICK} wall edits per tick, {} ticks\n",
+            o.agents, o.goals, o.ticks
         );
         println!("| tick | median µs | p95 µs |");
         println!("|---|---:|---:|");
