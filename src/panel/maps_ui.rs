@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
 use bevy_egui::egui;
-use gridwalk_core::format::{AgentSpec, DynamicSpec, Scenario};
+use gridwalk_core::format::Scenario;
 
 use crate::maps;
 use crate::notices::{NoticeKind, Notices};
@@ -46,22 +46,7 @@ impl Default for MapsUi {
 
 /// The current world as a scenario: map, moves, heuristic and every agent at its cell.
 pub fn current_scenario(state: &SimState) -> Scenario {
-    let sim = state.sim();
-    let mut s = Scenario::from_grid(sim.grid().clone());
-    s.connectivity = sim.config().connectivity;
-    s.heuristic = Some(sim.config().heuristic);
-    s.agents = sim
-        .agents()
-        .map(|a| AgentSpec {
-            on_arrival: a.on_arrival,
-            ..AgentSpec::new(a.pos, a.goal)
-        })
-        .collect();
-    s.seed = sim.seed();
-    if let Some(d) = sim.dynamic() {
-        s.dynamic = vec![DynamicSpec::new(0, Some(d))];
-    }
-    s
+    state.sim().to_scenario()
 }
 
 /// Saves the current world as `maps/NAME.ron`; returns the path written.

@@ -23,10 +23,7 @@ pub struct SessionLog {
 impl SessionLog {
     /// A segment starting on `grid` with `config`, when the simulation has run `tick0` ticks.
     pub fn new(grid: &Grid, config: SimConfig, tick0: u64, reason: &str) -> SessionLog {
-        let mut base = Scenario::from_grid(grid.clone());
-        base.connectivity = config.connectivity;
-        base.heuristic = Some(config.heuristic);
-        base.seed = 0;
+        let base = Scenario::with_moves(grid.clone(), config.connectivity, Some(config.heuristic));
         SessionLog {
             base,
             tick0,

@@ -42,6 +42,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::cost::{Cost, INFINITY};
+use crate::format::{AgentSpec, DynamicSpec, Scenario};
 use crate::grid::{Connectivity, Grid, GridError, Pos, Terrain};
 use crate::heuristic::Heuristic;
 use crate::path::Path;
@@ -317,6 +318,30 @@ impl Simulation {
             occupied: vec![0; grid_len],
             goals: vec![0; grid_len],
         }
+    }
+
+    /// The world as it stands, as a scenario that starts now: the map, moves, heuristic, seed
+    /// and dynamic world, and every agent on its cell heading to its goal with its policy.
+    /// Saved and loaded, it starts the same world (planners start afresh).
+    pub fn to_scenario(&self) -> Scenario {
+        let mut s = Scenario::with_moves(
+            self.grid.clone(),
+            self.config.connectivity,
+            Some(self.config.heuristic),
+        );
+        s.agents = self
+            .agents
+            .values()
+            .map(|a| AgentSpec {
+                on_arrival: a.on_arrival,
+                ..AgentSpec::new(a.pos, a.goal)
+            })
+            .collect();
+        s.seed = self.seed;
+        if let Some(d) = self.dynamic {
+            s.dynamic = vec![DynamicSpec::new(0, Some(d))];
+        }
+        s
     }
 
     /// Restarts the generators of wander and the dynamic world from `seed`.

@@ -201,3 +201,30 @@ fn clearing_walls_in_one_batch_or_cell_by_cell_gives_the_same_run() {
         );
     }
 }
+
+#[test]
+fn a_running_world_saved_as_a_scenario_starts_the_same_world() {
+    let s = scenario(
+        OnArrival::Patrol,
+        Some(DynamicWorld { every: 3, walls: 2 }),
+        4,
+    );
+    let mut r = Replay::new(s, Algorithm::DStarLite);
+    for _ in 0..25 {
+        r.step();
+    }
+    let saved = r.sim().to_scenario();
+    let loaded = Scenario::parse(&saved.to_ron(), "saved.ron").unwrap();
+    assert_eq!(loaded, saved);
+    assert_eq!(loaded.grid, *r.sim().grid());
+    assert_eq!((loaded.seed, loaded.dynamic.len()), (4, 1));
+    let mut again = Replay::new(loaded, Algorithm::DStarLite);
+    again.step();
+    let now = |sim: &Simulation| {
+        sim.agents()
+            .map(|a| (a.pos, a.goal, a.on_arrival))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(now(again.sim()), now(r.sim()));
+    assert_eq!(again.sim().dynamic(), r.sim().dynamic());
+}

@@ -262,6 +262,20 @@ impl Scenario {
         }
     }
 
+    /// A scenario of `grid` with these moves and heuristic (`None`: the connectivity's
+    /// default), no agents and no edits.
+    pub fn with_moves(
+        grid: Grid,
+        connectivity: Connectivity,
+        heuristic: Option<Heuristic>,
+    ) -> Scenario {
+        Scenario {
+            connectivity,
+            heuristic,
+            ..Scenario::from_grid(grid)
+        }
+    }
+
     /// The heuristic to search with: the chosen one, or the connectivity's default.
     pub fn effective_heuristic(&self) -> Heuristic {
         self.heuristic
