@@ -1,7 +1,7 @@
 //! The default queue: a binary heap with a handle per cell, so decrease-key, increase-key and
 //! remove are O(log n) and nothing stale is ever left in it.
 
-use super::{CellQueue, less};
+use super::{CellQueue, binary, less};
 use crate::stats::SearchStats;
 
 const NONE: u32 = u32::MAX;
@@ -17,55 +17,18 @@ pub struct IndexedHeap<K> {
 impl<K: Ord + Copy> IndexedHeap<K> {
     /// Moves the item at `i` up to its place.
     #[inline]
-    fn sift_up(&mut self, mut i: usize) {
-        let heap = &mut self.heap[..];
+    fn sift_up(&mut self, i: usize) {
         let slot = &mut self.slot[..];
-        let item = heap[i];
-        let mut moves = 0;
-        while i > 0 {
-            let parent = (i - 1) / 2;
-            let p = heap[parent];
-            if !less(&item, &p) {
-                break;
-            }
-            heap[i] = p;
-            slot[p.1 as usize] = i as u32;
-            moves += 1;
-            i = parent;
-        }
-        heap[i] = item;
-        slot[item.1 as usize] = i as u32;
-        self.stats.sift_moves += moves;
+        self.stats.sift_moves +=
+            binary::sift_up(&mut self.heap, i, |c, at| slot[c as usize] = at as u32);
     }
 
     /// Moves the item at `i` down to its place.
     #[inline]
-    fn sift_down(&mut self, mut i: usize) {
-        let heap = &mut self.heap[..];
+    fn sift_down(&mut self, i: usize) {
         let slot = &mut self.slot[..];
-        let n = heap.len();
-        let item = heap[i];
-        let mut moves = 0;
-        loop {
-            let l = 2 * i + 1;
-            if l >= n {
-                break;
-            }
-            let r = l + 1;
-            // Arithmetic rather than a branch: which child is smaller is a coin toss.
-            let c = l + (r < n && less(&heap[r], &heap[l])) as usize;
-            let child = heap[c];
-            if !less(&child, &item) {
-                break;
-            }
-            heap[i] = child;
-            slot[child.1 as usize] = i as u32;
-            moves += 1;
-            i = c;
-        }
-        heap[i] = item;
-        slot[item.1 as usize] = i as u32;
-        self.stats.sift_moves += moves;
+        self.stats.sift_moves +=
+            binary::sift_down(&mut self.heap, i, |c, at| slot[c as usize] = at as u32);
     }
 
     /// Removes the item at heap index `i` and restores order.

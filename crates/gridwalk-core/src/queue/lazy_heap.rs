@@ -8,7 +8,7 @@
 //! the top. When stale entries outnumber live ones by far, the heap is rebuilt without them,
 //! so memory stays proportional to the queued cells.
 
-use super::{CellQueue, less};
+use super::{CellQueue, binary, keyed_cells};
 use crate::stats::SearchStats;
 
 /// Rebuild once the heap holds more than this many entries per queued cell (plus a margin).
@@ -55,49 +55,15 @@ impl<K: Ord + Copy> LazyHeap<K> {
 
     /// Moves the entry at `i` up to its place.
     #[inline]
-    fn sift_up(&mut self, mut i: usize) {
-        let heap = &mut self.heap[..];
-        let item = heap[i];
-        let mut moves = 0;
-        while i > 0 {
-            let parent = (i - 1) / 2;
-            let p = heap[parent];
-            if !less(&item, &p) {
-                break;
-            }
-            heap[i] = p;
-            moves += 1;
-            i = parent;
-        }
-        heap[i] = item;
-        self.stats.sift_moves += moves;
+    fn sift_up(&mut self, i: usize) {
+        self.stats.sift_moves += binary::sift_up(&mut self.heap, i, |_, _| {});
     }
 
-    /// Moves the entry at `i` down to its place. Same code shape as the indexed heap's, so
-    /// the queue comparison measures the queues, not their tuning.
+    /// Moves the entry at `i` down to its place, with the indexed heap's own loop, so the
+    /// queue comparison measures the queues, not their tuning.
     #[inline]
-    fn sift_down(&mut self, mut i: usize) {
-        let heap = &mut self.heap[..];
-        let n = heap.len();
-        let item = heap[i];
-        let mut moves = 0;
-        loop {
-            let l = 2 * i + 1;
-            if l >= n {
-                break;
-            }
-            let r = l + 1;
-            let c = l + (r < n && less(&heap[r], &heap[l])) as usize;
-            let child = heap[c];
-            if !less(&child, &item) {
-                break;
-            }
-            heap[i] = child;
-            moves += 1;
-            i = c;
-        }
-        heap[i] = item;
-        self.stats.sift_moves += moves;
+    fn sift_down(&mut self, i: usize) {
+        self.stats.sift_moves += binary::sift_down(&mut self.heap, i, |_, _| {});
     }
 
     /// Removes the root entry, whatever it is.
@@ -219,13 +185,7 @@ impl<K: Ord + Copy> CellQueue<K> for LazyHeap<K> {
     }
 
     fn queued_cells(&self, out: &mut Vec<u32>) {
-        out.extend(
-            self.current
-                .iter()
-                .enumerate()
-                .filter(|(_, k)| k.is_some())
-                .map(|(c, _)| c as u32),
-        );
+        keyed_cells(&self.current, out);
     }
 
     fn stats(&self) -> SearchStats {

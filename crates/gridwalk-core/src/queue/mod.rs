@@ -5,6 +5,7 @@
 //! queue comparison (`cargo bench -p gridwalk-core --bench compare`) can swap them in; nothing
 //! else should pick them.
 
+mod binary;
 mod indexed_heap;
 mod lazy_heap;
 mod sorted_list;
@@ -21,6 +22,16 @@ use crate::stats::SearchStats;
 #[inline(always)]
 pub(crate) fn less<K: Ord>(a: &(K, u32), b: &(K, u32)) -> bool {
     (a.0 < b.0) | ((a.0 == b.0) & (a.1 < b.1))
+}
+
+/// Appends the index of every `Some` in `keys` to `out`.
+fn keyed_cells<K>(keys: &[Option<K>], out: &mut Vec<u32>) {
+    out.extend(
+        keys.iter()
+            .enumerate()
+            .filter(|(_, k)| k.is_some())
+            .map(|(c, _)| c as u32),
+    );
 }
 
 /// A min-priority queue over cell indices `0..capacity`, each queued at most once.

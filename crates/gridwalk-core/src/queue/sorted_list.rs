@@ -6,7 +6,7 @@
 //! element's place, O(n); a key change unlinks the cell and inserts it again; removing any
 //! cell is O(1); the minimum is always the head.
 
-use super::CellQueue;
+use super::{CellQueue, keyed_cells};
 use crate::stats::SearchStats;
 
 const NONE: u32 = u32::MAX;
@@ -160,13 +160,7 @@ impl<K: Ord + Copy> CellQueue<K> for SortedList<K> {
     }
 
     fn queued_cells(&self, out: &mut Vec<u32>) {
-        out.extend(
-            self.key
-                .iter()
-                .enumerate()
-                .filter(|(_, k)| k.is_some())
-                .map(|(c, _)| c as u32),
-        );
+        keyed_cells(&self.key, out);
     }
 
     fn stats(&self) -> SearchStats {
