@@ -10,6 +10,9 @@
 //! - [`format`](mod@format): RON maps and scenarios, and Moving AI `.map` / `.scen` files.
 #![warn(missing_docs)]
 
+#[macro_use]
+mod named;
+
 pub mod check;
 pub mod cost;
 pub mod format;

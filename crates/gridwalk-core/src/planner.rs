@@ -4,9 +4,6 @@
 //! borrows the grid: each call receives the grid, and [`GoalPlanner::cells_changed`] tells it
 //! which cells changed since the last call, so it can repair only what they affect.
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::{Deserialize, Serialize};
 
 use crate::cost::Cost;
@@ -141,21 +138,4 @@ impl Algorithm {
     }
 }
 
-impl fmt::Display for Algorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.cli_name())
-    }
-}
-
-impl FromStr for Algorithm {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        Algorithm::ALL
-            .into_iter()
-            .find(|a| a.cli_name() == s)
-            .ok_or_else(|| {
-                format!("unknown algorithm '{s}': expected dstar-lite, dstar, astar or dijkstra")
-            })
-    }
-}
+named_enum!(Algorithm, cli_name, "algorithm");

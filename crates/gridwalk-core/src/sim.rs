@@ -184,15 +184,7 @@ pub struct TickStats {
     pub replans: u64,
 }
 
-impl std::ops::AddAssign for TickStats {
-    fn add_assign(&mut self, o: TickStats) {
-        self.search += o.search;
-        self.micros += o.micros;
-        self.baseline_expanded += o.baseline_expanded;
-        self.baseline_micros += o.baseline_micros;
-        self.replans += o.replans;
-    }
-}
+add_fields!(TickStats: search, micros, baseline_expanded, baseline_micros, replans);
 
 /// Why an agent or an edit was refused. The simulation is unchanged when one is returned.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,7 +1,5 @@
 //! Work counters reported by every search and repair.
 
-use std::ops::AddAssign;
-
 use serde::{Deserialize, Serialize};
 
 /// How much work a search or a repair did. Sift moves are the measure of Koenig and
@@ -39,13 +37,4 @@ impl SearchStats {
     }
 }
 
-impl AddAssign for SearchStats {
-    fn add_assign(&mut self, o: SearchStats) {
-        self.expanded += o.expanded;
-        self.pushes += o.pushes;
-        self.pops += o.pops;
-        self.updates += o.updates;
-        self.removes += o.removes;
-        self.sift_moves += o.sift_moves;
-    }
-}
+add_fields!(SearchStats: expanded, pushes, pops, updates, removes, sift_moves);

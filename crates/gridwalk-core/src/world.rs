@@ -3,8 +3,6 @@
 //! generators of their own, so a run replays exactly from its scenario.
 
 use std::collections::VecDeque;
-use std::fmt;
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
@@ -36,22 +34,7 @@ impl OnArrival {
     }
 }
 
-impl fmt::Display for OnArrival {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for OnArrival {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        OnArrival::ALL
-            .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or_else(|| format!("unknown arrival policy '{s}': expected stay, wander or patrol"))
-    }
-}
+named_enum!(OnArrival, name, "arrival policy");
 
 /// The dynamic world's setting: every `every` ticks a wall drops on a random free cell of a
 /// walking agent's path ahead of it, and once more than `walls` such walls stand, the oldest

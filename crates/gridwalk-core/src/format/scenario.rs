@@ -248,6 +248,20 @@ type SiteError = (Site, String);
 /// Edits with more cells than this are written over several lines by [`Scenario::to_ron`].
 const CELLS_PER_LINE: usize = 12;
 
+/// Writes `    name: [` and one `item` per line, or nothing when `items` is empty.
+fn write_list<T>(out: &mut String, name: &str, items: &[T], item: impl Fn(&mut String, &T)) {
+    if items.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "    {name}: [");
+    for it in items {
+        out.push_str("        ");
+        item(out, it);
+        out.push_str(",\n");
+    }
+    out.push_str("    ],\n");
+}
+
 impl Scenario {
     /// A scenario of `grid` alone: eight-connected, default heuristic, no agents, no edits.
     pub fn from_grid(grid: Grid) -> Scenario {
@@ -331,58 +345,46 @@ impl Scenario {
         if let Some(h) = self.heuristic {
             let _ = writeln!(out, "    heuristic: {h:?},");
         }
-        if !self.agents.is_empty() {
-            out.push_str("    agents: [\n");
-            for a in &self.agents {
-                let _ = write!(
-                    out,
-                    "        (start: ({}, {}), goal: ({}, {})",
-                    a.start.x, a.start.y, a.goal.x, a.goal.y
-                );
-                if a.tick != 0 {
-                    let _ = write!(out, ", tick: {}", a.tick);
-                }
-                if a.on_arrival != OnArrival::Stay {
-                    let _ = write!(out, ", on_arrival: {:?}", a.on_arrival);
-                }
-                out.push_str("),\n");
+        write_list(&mut out, "agents", &self.agents, |out, a| {
+            let _ = write!(
+                out,
+                "(start: ({}, {}), goal: ({}, {})",
+                a.start.x, a.start.y, a.goal.x, a.goal.y
+            );
+            if a.tick != 0 {
+                let _ = write!(out, ", tick: {}", a.tick);
             }
-            out.push_str("    ],\n");
-        }
-        if !self.edits.is_empty() {
-            out.push_str("    edits: [\n");
-            for e in &self.edits {
-                let _ = write!(out, "        (tick: {}, set: {:?}, cells: [", e.tick, e.set);
-                let cell = |p: &Pos| format!("({}, {})", p.x, p.y);
-                if e.cells.len() <= CELLS_PER_LINE {
-                    let cells: Vec<String> = e.cells.iter().map(cell).collect();
-                    out.push_str(&cells.join(", "));
-                    out.push_str("]),\n");
-                } else {
-                    out.push('\n');
-                    for chunk in e.cells.chunks(CELLS_PER_LINE) {
-                        let cells: Vec<String> = chunk.iter().map(cell).collect();
-                        let _ = writeln!(out, "            {},", cells.join(", "));
-                    }
-                    out.push_str("        ]),\n");
-                }
+            if a.on_arrival != OnArrival::Stay {
+                let _ = write!(out, ", on_arrival: {:?}", a.on_arrival);
             }
-            out.push_str("    ],\n");
-        }
+            out.push(')');
+        });
+        write_list(&mut out, "edits", &self.edits, |out, e| {
+            let _ = write!(out, "(tick: {}, set: {:?}, cells: [", e.tick, e.set);
+            let cell = |p: &Pos| format!("({}, {})", p.x, p.y);
+            if e.cells.len() <= CELLS_PER_LINE {
+                let cells: Vec<String> = e.cells.iter().map(cell).collect();
+                out.push_str(&cells.join(", "));
+                out.push_str("])");
+            } else {
+                out.push('\n');
+                for chunk in e.cells.chunks(CELLS_PER_LINE) {
+                    let cells: Vec<String> = chunk.iter().map(cell).collect();
+                    let _ = writeln!(out, "            {},", cells.join(", "));
+                }
+                out.push_str("        ])");
+            }
+        });
         if self.seed != 0 {
             let _ = writeln!(out, "    seed: {},", self.seed);
         }
-        if !self.dynamic.is_empty() {
-            out.push_str("    dynamic: [\n");
-            for d in &self.dynamic {
-                let _ = writeln!(
-                    out,
-                    "        (tick: {}, every: {}, walls: {}),",
-                    d.tick, d.every, d.walls
-                );
-            }
-            out.push_str("    ],\n");
-        }
+        write_list(&mut out, "dynamic", &self.dynamic, |out, d| {
+            let _ = write!(
+                out,
+                "(tick: {}, every: {}, walls: {})",
+                d.tick, d.every, d.walls
+            );
+        });
         out.push_str(")\n");
         out
     }

@@ -15,20 +15,27 @@ pub struct IndexedHeap<K> {
 }
 
 impl<K: Ord + Copy> IndexedHeap<K> {
+    /// The heap, reordered with each moved cell's slot kept.
+    #[inline(always)]
+    fn sift(&mut self) -> binary::Sift<'_, K, impl FnMut(u32, usize) + '_> {
+        let slot = &mut self.slot[..];
+        let placed = move |c: u32, at: usize| slot[c as usize] = at as u32;
+        binary::Sift {
+            heap: &mut self.heap,
+            placed,
+        }
+    }
+
     /// Moves the item at `i` up to its place.
     #[inline]
     fn sift_up(&mut self, i: usize) {
-        let slot = &mut self.slot[..];
-        self.stats.sift_moves +=
-            binary::sift_up(&mut self.heap, i, |c, at| slot[c as usize] = at as u32);
+        self.stats.sift_moves += self.sift().up(i);
     }
 
     /// Moves the item at `i` down to its place.
     #[inline]
     fn sift_down(&mut self, i: usize) {
-        let slot = &mut self.slot[..];
-        self.stats.sift_moves +=
-            binary::sift_down(&mut self.heap, i, |c, at| slot[c as usize] = at as u32);
+        self.stats.sift_moves += self.sift().down(i);
     }
 
     /// Removes the item at heap index `i` and restores order.

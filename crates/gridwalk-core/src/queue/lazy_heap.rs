@@ -56,14 +56,22 @@ impl<K: Ord + Copy> LazyHeap<K> {
     /// Moves the entry at `i` up to its place.
     #[inline]
     fn sift_up(&mut self, i: usize) {
-        self.stats.sift_moves += binary::sift_up(&mut self.heap, i, |_, _| {});
+        self.stats.sift_moves += binary::Sift {
+            heap: &mut self.heap,
+            placed: |_, _| {},
+        }
+        .up(i);
     }
 
     /// Moves the entry at `i` down to its place, with the indexed heap's own loop, so the
     /// queue comparison measures the queues, not their tuning.
     #[inline]
     fn sift_down(&mut self, i: usize) {
-        self.stats.sift_moves += binary::sift_down(&mut self.heap, i, |_, _| {});
+        self.stats.sift_moves += binary::Sift {
+            heap: &mut self.heap,
+            placed: |_, _| {},
+        }
+        .down(i);
     }
 
     /// Removes the root entry, whatever it is.

@@ -348,15 +348,3 @@ pub fn dijkstra(
 ) -> Result<SearchResult, GridError> {
     SearchSpace::new().search(grid, &SearchRequest::dijkstra(start, goal, conn), None)
 }
-
-/// Greedy best-first from `start` to `goal`: follows the heuristic, not optimal.
-pub fn greedy(
-    grid: &Grid,
-    start: Pos,
-    goal: Pos,
-    conn: Connectivity,
-    heuristic: Heuristic,
-) -> Result<SearchResult, GridError> {
-    let req = SearchRequest::astar(start, goal, conn, heuristic).with_mode(Mode::Greedy);
-    SearchSpace::new().search(grid, &req, None)
-}

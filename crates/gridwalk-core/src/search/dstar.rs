@@ -606,30 +606,15 @@ mod tests {
     use super::*;
     use crate::grid::Terrain;
     use proptest::prelude::*;
-    use std::cmp::Reverse;
-    use std::collections::BinaryHeap;
 
-    /// The true cost from every cell to `goal`, by Dijkstra over the grid's legal moves.
+    /// The true cost from every cell to `goal`, by the best-first Dijkstra (separate code).
     fn true_costs(grid: &Grid, goal: usize, conn: Connectivity) -> Vec<Cost> {
-        let mut dist = vec![INFINITY; grid.len()];
-        if grid.weight(goal) == 0 {
-            return dist;
-        }
-        let mut heap = BinaryHeap::new();
-        dist[goal] = 0;
-        heap.push(Reverse((0, goal)));
-        while let Some(Reverse((d, u))) = heap.pop() {
-            if d > dist[u] {
-                continue;
-            }
-            grid.for_each_neighbor(u, conn, |n, c| {
-                if d + c < dist[n] {
-                    dist[n] = d + c;
-                    heap.push(Reverse((d + c, n)));
-                }
-            });
-        }
-        dist
+        (0..grid.len())
+            .map(|x| {
+                let r = crate::search::dijkstra(grid, grid.pos(x), grid.pos(goal), conn);
+                r.ok().and_then(|r| r.path).map_or(INFINITY, |p| p.cost)
+            })
+            .collect()
     }
 
     /// A small xorshift generator: the property below draws its map and edits from one seed.

@@ -5,7 +5,7 @@ pub mod best_first;
 pub mod dstar;
 pub mod dstar_lite;
 
-pub use best_first::{Mode, SearchRequest, SearchResult, SearchSpace, astar, dijkstra, greedy};
+pub use best_first::{Mode, SearchRequest, SearchResult, SearchSpace, astar, dijkstra};
 pub use dstar::DStar;
 
 use std::fmt;

@@ -1,0 +1,73 @@
+//! Small macros for repeated impls: enums named on the command line and in menus get their
+//! `Display` and `FromStr` (an error lists every accepted name); counters get `AddAssign`.
+
+/// `"a, b or c"`.
+pub(crate) fn one_of(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// Implements `Display` (the name) and `FromStr` (by name, over `ALL`) for `$ty`, whose
+/// method `$name` gives each value's name; `$what` names the kind in errors.
+macro_rules! named_enum {
+    ($ty:ident, $name:ident, $what:literal) => {
+        impl std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.$name())
+            }
+        }
+
+        impl std::str::FromStr for $ty {
+            type Err = String;
+
+            fn from_str(s: &str) -> Result<Self, String> {
+                $ty::ALL
+                    .into_iter()
+                    .find(|v| v.$name() == s)
+                    .ok_or_else(|| {
+                        let names: Vec<&str> = $ty::ALL.iter().map(|v| v.$name()).collect();
+                        let expected = crate::named::one_of(&names);
+                        format!("unknown {} '{s}': expected {expected}", $what)
+                    })
+            }
+        }
+    };
+}
+
+/// Implements `AddAssign` for a struct of counters by adding each listed field.
+macro_rules! add_fields {
+    ($ty:ident: $($field:ident),+) => {
+        impl std::ops::AddAssign for $ty {
+            fn add_assign(&mut self, o: $ty) {
+                $(self.$field += o.$field;)+
+            }
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Algorithm, world::OnArrival};
+
+    #[test]
+    fn names_round_trip_and_errors_list_them_all() {
+        for a in Algorithm::ALL {
+            assert_eq!(a.to_string().parse::<Algorithm>(), Ok(a));
+        }
+        for p in OnArrival::ALL {
+            assert_eq!(p.to_string().parse::<OnArrival>(), Ok(p));
+        }
+        assert_eq!(
+            "x".parse::<Algorithm>().unwrap_err(),
+            "unknown algorithm 'x': expected dstar-lite, dstar, astar or dijkstra"
+        );
+        assert_eq!(
+            "".parse::<OnArrival>().unwrap_err(),
+            "unknown arrival policy '': expected stay, wander or patrol"
+        );
+        assert_eq!(super::one_of(&["a"]), "a");
+    }
+}
