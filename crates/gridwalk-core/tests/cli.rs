@@ -8,6 +8,9 @@ use std::process::Command;
 use gridwalk_core::Pos;
 use serde_json::Value;
 
+static EXAMPLE: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| common::example(&["(tick: 2, set: Wall, cells: [(9, 2)])"]));
+
 fn cli() -> Command {
     Command::new(env!("CARGO_BIN_EXE_gridwalk-cli"))
 }
@@ -20,24 +23,17 @@ fn write(name: &str, text: &str) -> PathBuf {
     p
 }
 
-const EXAMPLE: &str = r#"(
-    rows: [
-        "..........",
-        "..#####...",
-        "....3.....",
-    ],
-    connectivity: Eight,
-    agents: [
-        (start: (0, 0), goal: (9, 2)),
-        (start: (1, 2), goal: (9, 2), tick: 4),
-    ],
-    edits: [
-        (tick: 3, set: Wall, cells: [(5, 0), (5, 1)]),
-        (tick: 7, set: Free, cells: [(5, 1)]),
-        (tick: 8, set: Weight(4), cells: [(6, 2)]),
-        (tick: 2, set: Wall, cells: [(9, 2)]),
-    ],
-)"#;
+/// Runs `simulate FILE --algo ALGO` with `extra` flags; panics with its stderr on failure.
+fn simulate(file: &std::path::Path, algo: &str, extra: &[&str]) -> Vec<Value> {
+    let out = cli()
+        .args(["simulate", file.to_str().unwrap(), "--algo", algo])
+        .args(extra)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{algo} {extra:?}: {err}");
+    lines(&out.stdout)
+}
 
 fn lines(out: &[u8]) -> Vec<Value> {
     String::from_utf8_lossy(out)
@@ -48,18 +44,9 @@ fn lines(out: &[u8]) -> Vec<Value> {
 
 #[test]
 fn simulate_prints_a_line_per_tick_until_everyone_arrives() {
-    let f = write("example.ron", EXAMPLE);
+    let f = write("example.ron", &EXAMPLE);
     for algo in ["dstar-lite", "dstar", "astar", "dijkstra"] {
-        let out = cli()
-            .args(["simulate", f.to_str().unwrap(), "--algo", algo])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{algo}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let lines = lines(&out.stdout);
+        let lines = simulate(&f, algo, &[]);
         for (t, l) in lines.iter().enumerate() {
             assert_eq!(l["tick"], t as u64);
             assert!(l["expanded"].is_u64() && l["micros"].is_u64());
@@ -217,21 +204,13 @@ fn costs_to(
 fn trace_lists_every_expansion_of_every_search_run() {
     use gridwalk_core::format::Scenario;
     use gridwalk_core::replay::Replay;
-    let f = write("trace.ron", EXAMPLE);
+    let f = write("trace.ron", &EXAMPLE);
     for algo in ["dstar-lite", "dstar", "astar", "dijkstra"] {
-        let plain = cli()
-            .args(["simulate", f.to_str().unwrap(), "--algo", algo])
-            .output()
-            .unwrap();
-        let traced = cli()
-            .args(["simulate", f.to_str().unwrap(), "--algo", algo, "--trace"])
-            .output()
-            .unwrap();
-        assert!(traced.status.success(), "{algo}");
-        let (plain, traced) = (lines(&plain.stdout), lines(&traced.stdout));
+        let plain = simulate(&f, algo, &[]);
+        let traced = simulate(&f, algo, &["--trace"]);
         assert_eq!(plain.len(), traced.len(), "{algo}");
         // The map of each tick's planning, from the same scenario played in process.
-        let scenario = Scenario::parse(EXAMPLE, "trace.ron").unwrap();
+        let scenario = Scenario::parse(&EXAMPLE, "trace.ron").unwrap();
         let conn = scenario.connectivity;
         let mut replay = Replay::new(scenario, algo.parse().unwrap());
         for (p, t) in plain.iter().zip(&traced) {

@@ -298,22 +298,58 @@ fn goal_enclosed_then_reachable_again() {
     }
 }
 
+/// A D* planner on its grid with its agents, edited and checked against Dijkstra after each
+/// batch of changes.
+struct Fixture {
+    grid: Grid,
+    d: DStar,
+    conn: Connectivity,
+    agents: Vec<usize>,
+}
+
+impl Fixture {
+    /// A `w`×`h` open grid with the goal and agents, computed and checked.
+    fn new(w: u32, h: u32, goal: (u32, u32), conn: Connectivity, agents: &[(u32, u32)]) -> Fixture {
+        let grid = Grid::new(w, h).unwrap();
+        let d = DStar::new(&grid, goal.into(), conn).unwrap();
+        let agents = agents.iter().map(|&(x, y)| idx(&grid, x, y)).collect();
+        let mut case = Fixture {
+            grid,
+            d,
+            conn,
+            agents,
+        };
+        case.edit(&[]);
+        case
+    }
+
+    /// Applies every change, then one compute, checked.
+    fn edit(&mut self, changes: &[((u32, u32), Terrain)]) {
+        for &(p, t) in changes {
+            set(&mut self.grid, &mut self.d, p.into(), t);
+        }
+        compute_and_check(&mut self.d, &self.grid, self.conn, &self.agents).unwrap();
+    }
+
+    /// Whether each agent has a path.
+    fn reach(&self) -> Vec<bool> {
+        self.agents
+            .iter()
+            .map(|&a| self.d.cost_to_goal(a) < INFINITY)
+            .collect()
+    }
+}
+
 #[test]
 fn the_goal_itself_walled_and_cleared() {
     for conn in CONNS {
-        let mut grid = Grid::new(6, 4).unwrap();
-        let goal = Pos::new(4, 2);
-        let mut d = DStar::new(&grid, goal, conn).unwrap();
-        let agents = [idx(&grid, 0, 0), idx(&grid, 5, 3)];
-        compute_and_check(&mut d, &grid, conn, &agents).unwrap();
-        set(&mut grid, &mut d, goal, Terrain::Wall);
-        compute_and_check(&mut d, &grid, conn, &agents).unwrap();
-        let g = grid.index(goal).unwrap();
-        assert_eq!(d.cost_to_goal(g), INFINITY);
-        assert!(d.path(&grid, g).is_none());
-        set(&mut grid, &mut d, goal, Terrain::Weight(3));
-        compute_and_check(&mut d, &grid, conn, &agents).unwrap();
-        assert!(agents.iter().all(|&a| d.cost_to_goal(a) < INFINITY));
+        let mut c = Fixture::new(6, 4, (4, 2), conn, &[(0, 0), (5, 3)]);
+        c.edit(&[((4, 2), Terrain::Wall)]);
+        let g = idx(&c.grid, 4, 2);
+        assert_eq!(c.d.cost_to_goal(g), INFINITY);
+        assert!(c.d.path(&c.grid, g).is_none());
+        c.edit(&[((4, 2), Terrain::Weight(3))]);
+        assert_eq!(c.reach(), [true, true]);
     }
 }
 
@@ -334,63 +370,44 @@ fn an_agent_on_a_wall_has_no_path() {
 #[test]
 fn wall_removed_next_to_a_blocked_agent() {
     for conn in CONNS {
-        let mut grid = Grid::new(10, 7).unwrap();
-        let mut d = DStar::new(&grid, Pos::new(9, 6), conn).unwrap();
-        let agent = idx(&grid, 1, 1);
-        compute_and_check(&mut d, &grid, conn, &[agent]).unwrap();
+        let mut c = Fixture::new(10, 7, (9, 6), conn, &[(1, 1)]);
         // Box the agent in.
-        for y in 0..=2 {
-            for x in 0..=2 {
-                if (x, y) != (1, 1) {
-                    set(&mut grid, &mut d, Pos::new(x, y), Terrain::Wall);
-                }
-            }
-        }
-        compute_and_check(&mut d, &grid, conn, &[agent]).unwrap();
-        assert_eq!(d.cost_to_goal(agent), INFINITY);
+        let ring: Vec<_> = (0..=2u32)
+            .flat_map(|y| (0..=2u32).map(move |x| ((x, y), Terrain::Wall)))
+            .filter(|&(p, _)| p != (1, 1))
+            .collect();
+        c.edit(&ring);
+        assert_eq!(c.reach(), [false]);
         // A diagonal-only opening is no exit: corners are never cut.
-        set(&mut grid, &mut d, Pos::new(2, 2), Terrain::FREE);
-        compute_and_check(&mut d, &grid, conn, &[agent]).unwrap();
-        assert_eq!(d.cost_to_goal(agent), INFINITY);
+        c.edit(&[((2, 2), Terrain::FREE)]);
+        assert_eq!(c.reach(), [false]);
         // The wall right of the agent goes: now there is a way.
-        set(&mut grid, &mut d, Pos::new(2, 1), Terrain::FREE);
-        compute_and_check(&mut d, &grid, conn, &[agent]).unwrap();
-        assert!(d.cost_to_goal(agent) < INFINITY);
+        c.edit(&[((2, 1), Terrain::FREE)]);
+        assert_eq!(c.reach(), [true]);
     }
 }
 
 #[test]
 fn no_false_no_path_behind_thin_walls() {
     for conn in CONNS {
-        let mut grid = Grid::new(12, 9).unwrap();
-        let goal = Pos::new(10, 4);
-        let mut d = DStar::new(&grid, goal, conn).unwrap();
-        let agents = [idx(&grid, 1, 4), idx(&grid, 0, 0), idx(&grid, 3, 8)];
-        compute_and_check(&mut d, &grid, conn, &agents).unwrap();
-        // A one-cell-thick wall at x = 6 with a gap at the bottom.
+        let mut c = Fixture::new(12, 9, (10, 4), conn, &[(1, 4), (0, 0), (3, 8)]);
+        // A one-cell-thick wall at x = 6 with a gap at the bottom, checked cell by cell.
         for y in 0..8 {
-            set(&mut grid, &mut d, Pos::new(6, y), Terrain::Wall);
-            compute_and_check(&mut d, &grid, conn, &agents).unwrap();
+            c.edit(&[((6, y), Terrain::Wall)]);
         }
-        assert!(agents.iter().all(|&a| d.cost_to_goal(a) < INFINITY));
+        assert_eq!(c.reach(), [true; 3]);
         // Move the gap to the top, one cell per round.
-        set(&mut grid, &mut d, Pos::new(6, 8), Terrain::Wall);
-        compute_and_check(&mut d, &grid, conn, &agents).unwrap();
-        assert!(agents.iter().all(|&a| d.cost_to_goal(a) == INFINITY));
-        set(&mut grid, &mut d, Pos::new(6, 0), Terrain::FREE);
-        compute_and_check(&mut d, &grid, conn, &agents).unwrap();
-        assert!(agents.iter().all(|&a| d.cost_to_goal(a) < INFINITY));
+        c.edit(&[((6, 8), Terrain::Wall)]);
+        assert_eq!(c.reach(), [false; 3]);
+        c.edit(&[((6, 0), Terrain::FREE)]);
+        assert_eq!(c.reach(), [true; 3]);
         // A second thin wall at x = 8 with its gap at the bottom: a detour, never "no path".
-        for y in 0..8 {
-            set(&mut grid, &mut d, Pos::new(8, y), Terrain::Wall);
-        }
-        compute_and_check(&mut d, &grid, conn, &agents).unwrap();
-        assert!(agents.iter().all(|&a| d.cost_to_goal(a) < INFINITY));
+        let wall: Vec<_> = (0..8).map(|y| ((8, y), Terrain::Wall)).collect();
+        c.edit(&wall);
+        assert_eq!(c.reach(), [true; 3]);
         // Shift that gap, by first opening the new one and then closing the old one.
-        set(&mut grid, &mut d, Pos::new(8, 3), Terrain::FREE);
-        set(&mut grid, &mut d, Pos::new(8, 8), Terrain::Wall);
-        compute_and_check(&mut d, &grid, conn, &agents).unwrap();
-        assert!(agents.iter().all(|&a| d.cost_to_goal(a) < INFINITY));
+        c.edit(&[((8, 3), Terrain::FREE), ((8, 8), Terrain::Wall)]);
+        assert_eq!(c.reach(), [true; 3]);
     }
 }
 
@@ -398,19 +415,13 @@ fn no_false_no_path_behind_thin_walls() {
 fn no_path_through_a_diagonal_pinch() {
     // Walls at (2,0),(2,1) and (3,2),(3,3): with 8 neighbours the only link between the
     // halves would be the diagonal (2,2)-(3,1), which cuts two corners.
-    let mut grid = Grid::new(6, 4).unwrap();
-    let conn = Connectivity::Eight;
-    let mut d = DStar::new(&grid, Pos::new(5, 0), conn).unwrap();
-    let a = idx(&grid, 0, 3);
-    compute_and_check(&mut d, &grid, conn, &[a]).unwrap();
-    for (x, y) in [(2, 0), (2, 1), (3, 2), (3, 3)] {
-        set(&mut grid, &mut d, Pos::new(x, y), Terrain::Wall);
-        compute_and_check(&mut d, &grid, conn, &[a]).unwrap();
+    let mut c = Fixture::new(6, 4, (5, 0), Connectivity::Eight, &[(0, 3)]);
+    for p in [(2, 0), (2, 1), (3, 2), (3, 3)] {
+        c.edit(&[(p, Terrain::Wall)]);
     }
-    assert_eq!(d.cost_to_goal(a), INFINITY);
-    set(&mut grid, &mut d, Pos::new(3, 2), Terrain::FREE);
-    compute_and_check(&mut d, &grid, conn, &[a]).unwrap();
-    assert!(d.cost_to_goal(a) < INFINITY);
+    assert_eq!(c.reach(), [false]);
+    c.edit(&[((3, 2), Terrain::FREE)]);
+    assert_eq!(c.reach(), [true]);
 }
 
 /// Walks `agent` with next_step, repairing after each move as the simulation does. Fails if

@@ -1,5 +1,8 @@
 //! D* Lite against Dijkstra: random grids, random edits, agents moving, shared goals.
 
+mod common;
+
+use common::{World, WorldShape};
 use gridwalk_core::cost::INFINITY;
 use gridwalk_core::queue::{LazyHeap, SortedList};
 use gridwalk_core::search::dijkstra;
@@ -7,78 +10,25 @@ use gridwalk_core::search::dstar_lite::{DStarLite, Key};
 use gridwalk_core::{Connectivity, GoalPlanner, Grid, Heuristic, Pos, Terrain};
 use proptest::prelude::*;
 
-/// A random grid description: size, wall density, weights, and a seed for cell choices.
-#[derive(Debug, Clone)]
-struct World {
-    grid: Grid,
-    conn: Connectivity,
-    heuristic: Heuristic,
-    goal: Pos,
-    agents: Vec<Pos>,
-    /// Per round: cells to toggle and the weight to give opened cells.
-    rounds: Vec<Vec<(u32, u32, u8)>>,
-}
-
-fn world() -> impl Strategy<Value = World> {
-    (1u32..=64, 1u32..=64, 0u32..=60, any::<bool>(), 0usize..4)
-        .prop_flat_map(|(w, h, density, eight, hchoice)| {
-            let n = (w * h) as usize;
-            (
-                Just((w, h, eight, hchoice)),
-                prop::collection::vec((0u32..100, 1u8..=9, 0u32..100), n),
-                (0..w, 0..h),
-                prop::collection::vec((0..w, 0..h), 1..5),
-                prop::collection::vec(prop::collection::vec((0..w, 0..h, 1u8..=9), 0..6), 1..8),
-                Just(density),
-            )
-        })
-        .prop_map(
-            |((w, h, eight, hchoice), cells, goal, agents, rounds, density)| {
-                let mut grid = Grid::new(w, h).unwrap();
-                for (i, &(r, weight, wr)) in cells.iter().enumerate() {
-                    let p = grid.pos(i);
-                    let t = if r < density {
-                        Terrain::Wall
-                    } else if wr < 25 {
-                        Terrain::Weight(weight)
-                    } else {
-                        Terrain::FREE
-                    };
-                    grid.set(p, t).unwrap();
-                }
-                let conn = if eight {
-                    Connectivity::Eight
-                } else {
-                    Connectivity::Four
-                };
-                // Only admissible heuristics promise optimality.
-                let heuristic = [
-                    Heuristic::Octile,
-                    Heuristic::Euclidean,
-                    Heuristic::Chebyshev,
-                    Heuristic::Zero,
-                ][hchoice];
-                let heuristic = if conn == Connectivity::Four && hchoice == 0 {
-                    Heuristic::Manhattan
-                } else {
-                    heuristic
-                };
-                let goal = Pos::new(goal.0, goal.1);
-                grid.set(goal, Terrain::FREE).unwrap();
-                let agents: Vec<Pos> = agents.into_iter().map(|(x, y)| Pos::new(x, y)).collect();
-                for &a in &agents {
-                    grid.set(a, Terrain::FREE).unwrap();
-                }
-                World {
-                    grid,
-                    conn,
-                    heuristic,
-                    goal,
-                    agents,
-                    rounds,
-                }
-            },
-        )
+/// A random world and an admissible heuristic for its moves (only those promise optimality).
+fn world() -> impl Strategy<Value = (World, Heuristic)> {
+    let shape = WorldShape {
+        sides: 1..=64,
+        max_density: 60,
+        agents: 1..5,
+        rounds: 1..8,
+        edit_weights: 1..=9,
+    };
+    (common::world(shape), 0usize..4).prop_map(|(w, choice)| {
+        let heuristic = match (choice, w.conn) {
+            (0, Connectivity::Four) => Heuristic::Manhattan,
+            (0, _) => Heuristic::Octile,
+            (1, _) => Heuristic::Euclidean,
+            (2, _) => Heuristic::Chebyshev,
+            _ => Heuristic::Zero,
+        };
+        (w, heuristic)
+    })
 }
 
 /// Checks every agent's cost and path against Dijkstra on the current grid.
@@ -116,15 +66,17 @@ fn check_agents<P: GoalPlanner>(
 }
 
 /// Runs a world's rounds: edits (never on agents or the goal), agents step, repair, check.
-fn run_world<Q: gridwalk_core::queue::CellQueue<Key> + Send + Sync>(w: World) {
-    let World {
-        mut grid,
-        conn,
+fn run_world<Q: gridwalk_core::queue::CellQueue<Key> + Send + Sync>(w: (World, Heuristic)) {
+    let (
+        World {
+            mut grid,
+            conn,
+            goal,
+            mut agents,
+            rounds,
+        },
         heuristic,
-        goal,
-        mut agents,
-        rounds,
-    } = w;
+    ) = w;
     let mut planner = DStarLite::<Q>::with_queue(&grid, goal, conn, heuristic).unwrap();
     let idx = |g: &Grid, v: &[Pos]| v.iter().map(|&p| g.index(p).unwrap()).collect::<Vec<_>>();
     planner.set_starts(&grid, &idx(&grid, &agents));
@@ -178,15 +130,7 @@ proptest! {
 }
 
 fn grid_from(rows: &[&str]) -> Grid {
-    let mut g = Grid::new(rows[0].len() as u32, rows.len() as u32).unwrap();
-    for (y, r) in rows.iter().enumerate() {
-        for (x, c) in r.chars().enumerate() {
-            if c == '#' {
-                g.set(Pos::new(x as u32, y as u32), Terrain::Wall).unwrap();
-            }
-        }
-    }
-    g
+    gridwalk_core::format::grid_from_rows(rows).unwrap()
 }
 
 /// Walks one agent with next_step until it arrives; fails on a revisit (oscillation).

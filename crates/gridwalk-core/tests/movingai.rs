@@ -50,25 +50,24 @@ fn all_reference_maps(algorithm: Algorithm) {
     }
 }
 
-#[test]
-fn astar_reproduces_every_optimal_length() {
-    all_reference_maps(Algorithm::AStar);
+/// One test per algorithm, so they run in parallel.
+macro_rules! every_optimal_length {
+    ($($name:ident: $algorithm:ident),+) => {
+        $(
+            #[test]
+            fn $name() {
+                all_reference_maps(Algorithm::$algorithm);
+            }
+        )+
+    };
 }
 
-#[test]
-fn dijkstra_reproduces_every_optimal_length() {
-    all_reference_maps(Algorithm::Dijkstra);
-}
-
-#[test]
-fn dstar_lite_reproduces_every_optimal_length() {
-    all_reference_maps(Algorithm::DStarLite);
-}
-
-#[test]
-fn dstar_reproduces_every_optimal_length() {
-    all_reference_maps(Algorithm::DStar);
-}
+every_optimal_length!(
+    astar_reproduces_every_optimal_length: AStar,
+    dijkstra_reproduces_every_optimal_length: Dijkstra,
+    dstar_lite_reproduces_every_optimal_length: DStarLite,
+    dstar_reproduces_every_optimal_length: DStar
+);
 
 #[test]
 fn losttemple_scales_and_mostly_agrees() {

@@ -1,5 +1,7 @@
 //! The Moving AI `.map` and `.scen` formats: the real benchmark files, precise errors, fuzzing.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use gridwalk_core::format::movingai::{
@@ -10,6 +12,8 @@ use gridwalk_core::search::dijkstra;
 use gridwalk_core::{Connectivity, Grid, Pos, Terrain, cost};
 use proptest::prelude::*;
 use proptest::sample::Index;
+
+use common::check_error;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/movingai");
 
@@ -39,19 +43,6 @@ fn scen_error(text: &str, line: usize, words: &[&str]) -> FormatError {
     let e = parse_scen(text, "s.scen").expect_err("this scen must not parse");
     check_error(&e, "s.scen", line, words);
     e
-}
-
-#[track_caller]
-fn check_error(e: &FormatError, file: &str, line: usize, words: &[&str]) {
-    assert_eq!(e.file, file, "{e}");
-    assert_eq!(e.line, Some(line), "wrong line in: {e}");
-    for w in words {
-        assert!(e.message.contains(w), "{w:?} missing from: {e}");
-    }
-    assert!(
-        e.to_string().starts_with(&format!("{file}:{line}: ")),
-        "{e}"
-    );
 }
 
 #[test]

@@ -1,5 +1,7 @@
 //! The RON scenario format: round trips, precise errors, crash-safe saving, and fuzzing.
 
+mod common;
+
 use std::path::PathBuf;
 
 use gridwalk_core::format::scenario::DynamicSpec;
@@ -9,24 +11,9 @@ use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, Terrain};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
-const EXAMPLE: &str = r#"(
-    rows: [
-        "..........",
-        "..#####...",
-        "....3.....",
-    ],
-    connectivity: Eight,
-    agents: [
-        (start: (0, 0), goal: (9, 2)),
-        (start: (1, 2), goal: (9, 2), tick: 4),
-    ],
-    edits: [
-        (tick: 3, set: Wall, cells: [(5, 0), (5, 1)]),
-        (tick: 7, set: Free, cells: [(5, 1)]),
-        (tick: 8, set: Weight(4), cells: [(6, 2)]),
-    ],
-)
-"#;
+use common::check_error;
+
+static EXAMPLE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| common::example(&[]));
 
 fn parse(text: &str) -> Result<Scenario, FormatError> {
     Scenario::parse(text, "maps/x.ron")
@@ -36,15 +23,7 @@ fn parse(text: &str) -> Result<Scenario, FormatError> {
 #[track_caller]
 fn expect_error(text: &str, line: usize, words: &[&str]) -> FormatError {
     let e = parse(text).expect_err("this text must not parse");
-    assert_eq!(e.file, "maps/x.ron", "{e}");
-    assert_eq!(e.line, Some(line), "wrong line in: {e}");
-    for w in words {
-        assert!(e.message.contains(w), "{w:?} missing from: {e}");
-    }
-    assert!(
-        e.to_string().starts_with(&format!("maps/x.ron:{line}: ")),
-        "{e}"
-    );
+    check_error(&e, "maps/x.ron", line, words);
     e
 }
 
@@ -58,7 +37,7 @@ fn scratch_dir(name: &str) -> PathBuf {
 
 #[test]
 fn the_documented_example_parses_exactly() {
-    let s = parse(EXAMPLE).unwrap();
+    let s = parse(&EXAMPLE).unwrap();
     assert_eq!((s.grid.width(), s.grid.height()), (10, 3));
     assert_eq!(s.grid.terrain(Pos::new(2, 1)), Ok(Terrain::Wall));
     assert_eq!(s.grid.terrain(Pos::new(4, 2)), Ok(Terrain::Weight(3)));
@@ -157,8 +136,8 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
 
 #[test]
 fn a_byte_order_mark_is_ignored() {
-    let s = parse(&format!("\u{feff}{EXAMPLE}")).unwrap();
-    assert_eq!(s, parse(EXAMPLE).unwrap());
+    let s = parse(&format!("\u{feff}{}", *EXAMPLE)).unwrap();
+    assert_eq!(s, parse(&EXAMPLE).unwrap());
     expect_error("\u{feff}(\n    rows: [\"..\", \".\"],\n)", 2, &["rows[1]"]);
 }
 
@@ -253,13 +232,13 @@ fn huge_maps_are_refused_before_building_the_grid() {
 
 #[test]
 fn validate_catches_what_parse_would() {
-    let mut s = parse(EXAMPLE).unwrap();
+    let mut s = parse(&EXAMPLE).unwrap();
     assert!(s.validate("x").is_ok());
     s.agents[0].goal = Pos::new(2, 1);
     let e = s.validate("x").unwrap_err();
     assert!(e.message.contains("wall"), "{e}");
     assert_eq!(e.line, None);
-    let mut s = parse(EXAMPLE).unwrap();
+    let mut s = parse(&EXAMPLE).unwrap();
     s.edits[0].set = CellSet::Weight(10);
     assert!(s.validate("x").is_err());
 }
@@ -276,7 +255,7 @@ fn cell_set_and_terrain_convert_both_ways() {
 fn save_writes_atomically_and_load_reads_it_back() {
     let dir = scratch_dir("save");
     let path = dir.join("map.ron");
-    let s = parse(EXAMPLE).unwrap();
+    let s = parse(&EXAMPLE).unwrap();
     s.save(&path).unwrap();
     assert_eq!(Scenario::load(&path).unwrap(), s);
     // Overwriting leaves only the target: no temporary file behind.
@@ -537,7 +516,7 @@ proptest! {
     fn mutations_of_the_example_never_panic(
         muts in prop::collection::vec(arb_mutation(), 1..6),
     ) {
-        let mut text = EXAMPLE.to_owned();
+        let mut text = EXAMPLE.clone();
         for m in &muts {
             text = String::from_utf8_lossy(&mutate(&text, m)).into_owned();
         }

@@ -15,62 +15,20 @@ use std::collections::BTreeMap;
 use gridwalk_core::cost::{Cost, INFINITY};
 use gridwalk_core::search::{Mode, SearchRequest, SearchSpace};
 use gridwalk_core::trace::{ExpansionKind, Trace};
-use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain, new_planner};
+use gridwalk_core::{Algorithm, Grid, Heuristic, Pos, Terrain, new_planner};
 use proptest::prelude::*;
 
 use common::reference_costs as reference;
-
-#[derive(Debug, Clone)]
-struct World {
-    grid: Grid,
-    conn: Connectivity,
-    goal: Pos,
-    agents: Vec<Pos>,
-    /// Per round: cells to set, with a weight (0 = wall).
-    rounds: Vec<Vec<(u32, u32, u8)>>,
-}
+use common::{World, WorldShape};
 
 fn world() -> impl Strategy<Value = World> {
-    (2u32..=24, 2u32..=24, 0u32..=45, any::<bool>())
-        .prop_flat_map(|(w, h, density, eight)| {
-            (
-                Just((w, h, density, eight)),
-                prop::collection::vec((0u32..100, 1u8..=9, 0u32..100), (w * h) as usize),
-                (0..w, 0..h),
-                prop::collection::vec((0..w, 0..h), 1..4),
-                prop::collection::vec(prop::collection::vec((0..w, 0..h, 0u8..=4), 0..6), 1..7),
-            )
-        })
-        .prop_map(|((w, h, density, eight), cells, goal, agents, rounds)| {
-            let mut grid = Grid::new(w, h).unwrap();
-            for (i, &(r, weight, wr)) in cells.iter().enumerate() {
-                let t = if r < density {
-                    Terrain::Wall
-                } else if wr < 25 {
-                    Terrain::Weight(weight)
-                } else {
-                    Terrain::FREE
-                };
-                grid.set(grid.pos(i), t).unwrap();
-            }
-            let goal = Pos::from(goal);
-            grid.set(goal, Terrain::FREE).unwrap();
-            let agents: Vec<Pos> = agents.into_iter().map(Pos::from).collect();
-            for &a in &agents {
-                grid.set(a, Terrain::FREE).unwrap();
-            }
-            World {
-                grid,
-                conn: if eight {
-                    Connectivity::Eight
-                } else {
-                    Connectivity::Four
-                },
-                goal,
-                agents,
-                rounds,
-            }
-        })
+    common::world(WorldShape {
+        sides: 2..=24,
+        max_density: 45,
+        agents: 1..4,
+        rounds: 1..7,
+        edit_weights: 0..=4,
+    })
 }
 
 /// The checks a compute's trace must pass. `truth` is the true cost to the goal. `dstar_lite`

@@ -18,7 +18,7 @@ mod locate;
 pub mod movingai;
 pub mod scenario;
 
-pub use scenario::{AgentSpec, CellSet, DynamicSpec, EditSpec, Scenario};
+pub use scenario::{AgentSpec, CellSet, DynamicSpec, EditSpec, Scenario, grid_from_rows};
 
 /// Why a file could not be read, parsed or written.
 ///

@@ -401,7 +401,7 @@ impl Scenario {
     }
 
     fn from_raw(raw: RawScenario) -> Result<Scenario, SiteError> {
-        let grid = grid_from_rows(&raw.rows)?;
+        let grid = parse_rows(&raw.rows)?;
         let scenario = Scenario {
             grid,
             connectivity: raw.connectivity,
@@ -471,9 +471,20 @@ fn cell_char(weight: u8) -> char {
     }
 }
 
+/// A grid from rows written as in a scenario file: `.` free, `#` wall, `2`-`9` weights.
+///
+/// ```
+/// let grid = gridwalk_core::format::grid_from_rows(&["..#", ".3."]).unwrap();
+/// assert_eq!(grid.weight(2), 0);
+/// assert!(gridwalk_core::format::grid_from_rows(&["..", "."]).unwrap_err().contains("rows[1]"));
+/// ```
+pub fn grid_from_rows<S: AsRef<str>>(rows: &[S]) -> Result<Grid, String> {
+    parse_rows(rows).map_err(|(_, message)| message)
+}
+
 /// Builds the grid from the row strings, checking the size before allocating.
-fn grid_from_rows(rows: &[String]) -> Result<Grid, SiteError> {
-    let Some(first) = rows.first() else {
+fn parse_rows<S: AsRef<str>>(rows: &[S]) -> Result<Grid, SiteError> {
+    let Some(first) = rows.first().map(AsRef::as_ref) else {
         return Err((
             Site::Rows,
             "no rows: a map needs at least one row".to_owned(),
@@ -488,6 +499,7 @@ fn grid_from_rows(rows: &[String]) -> Result<Grid, SiteError> {
     Grid::check_size(width as u64, rows.len() as u64).map_err(too_large)?;
     let mut grid = Grid::new(width as u32, rows.len() as u32).map_err(too_large)?;
     for (y, row) in rows.iter().enumerate() {
+        let row = row.as_ref();
         let n = row.chars().count();
         if n != width {
             return Err((

@@ -1,10 +1,16 @@
-//! Helpers shared by the integration tests: an independent reference for costs.
+//! Helpers shared by the integration tests: an independent reference for costs, random
+//! worlds, a scenario example and error checks.
+#![allow(dead_code)] // each test crate uses its own part
+
+use std::ops::RangeInclusive;
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use gridwalk_core::cost::{Cost, INFINITY};
-use gridwalk_core::{Connectivity, Grid};
+use gridwalk_core::format::FormatError;
+use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
+use proptest::prelude::*;
 
 /// Costs from cell `from` to every cell by a plain Dijkstra over the grid's legal moves, written
 /// apart from the crate's searches. Moves cost the same both ways, so these are also the costs
@@ -28,4 +34,118 @@ pub fn reference_costs(grid: &Grid, from: usize, conn: Connectivity) -> Vec<Cost
         });
     }
     dist
+}
+
+/// A random map with a goal and agents on free cells, and rounds of edits `(x, y, weight)`.
+#[derive(Debug, Clone)]
+pub struct World {
+    pub grid: Grid,
+    pub conn: Connectivity,
+    pub goal: Pos,
+    pub agents: Vec<Pos>,
+    pub rounds: Vec<Vec<(u32, u32, u8)>>,
+}
+
+/// The sizes a [`world`] is drawn from.
+pub struct WorldShape {
+    pub sides: RangeInclusive<u32>,
+    pub max_density: u32,
+    pub agents: std::ops::Range<usize>,
+    pub rounds: std::ops::Range<usize>,
+    pub edit_weights: RangeInclusive<u8>,
+}
+
+/// Random worlds: walls at up to `max_density` %, a quarter of the free cells weighted.
+pub fn world(shape: WorldShape) -> impl Strategy<Value = World> {
+    let WorldShape {
+        sides,
+        max_density,
+        agents,
+        rounds,
+        edit_weights,
+    } = shape;
+    (sides.clone(), sides, 0..=max_density, any::<bool>())
+        .prop_flat_map(move |(w, h, density, eight)| {
+            let edit = (0..w, 0..h, edit_weights.clone());
+            (
+                Just((density, eight)),
+                prop::collection::vec((0u32..100, 1u8..=9, 0u32..100), (w * h) as usize),
+                (0..w, 0..h),
+                prop::collection::vec((0..w, 0..h), agents.clone()),
+                prop::collection::vec(prop::collection::vec(edit, 0..6), rounds.clone()),
+                Just((w, h)),
+            )
+        })
+        .prop_map(|((density, eight), cells, goal, agents, rounds, (w, h))| {
+            let mut grid = Grid::new(w, h).unwrap();
+            for (i, &(r, weight, wr)) in cells.iter().enumerate() {
+                let t = match (r < density, wr < 25) {
+                    (true, _) => Terrain::Wall,
+                    (false, true) => Terrain::Weight(weight),
+                    (false, false) => Terrain::FREE,
+                };
+                grid.set(grid.pos(i), t).unwrap();
+            }
+            let goal = Pos::from(goal);
+            let agents: Vec<Pos> = agents.into_iter().map(Pos::from).collect();
+            for &p in agents.iter().chain([&goal]) {
+                grid.set(p, Terrain::FREE).unwrap();
+            }
+            let conn = if eight {
+                Connectivity::Eight
+            } else {
+                Connectivity::Four
+            };
+            World {
+                grid,
+                conn,
+                goal,
+                agents,
+                rounds,
+            }
+        })
+}
+
+/// The example scenario of the format tests, with `extra_edits` (RON edit tuples) appended.
+pub fn example(extra_edits: &[&str]) -> String {
+    let mut edits = vec![
+        "(tick: 3, set: Wall, cells: [(5, 0), (5, 1)]),".to_owned(),
+        "(tick: 7, set: Free, cells: [(5, 1)]),".to_owned(),
+        "(tick: 8, set: Weight(4), cells: [(6, 2)]),".to_owned(),
+    ];
+    edits.extend(extra_edits.iter().map(|e| format!("{e},")));
+    format!(
+        r#"(
+    rows: [
+        "..........",
+        "..#####...",
+        "....3.....",
+    ],
+    connectivity: Eight,
+    agents: [
+        (start: (0, 0), goal: (9, 2)),
+        (start: (1, 2), goal: (9, 2), tick: 4),
+    ],
+    edits: [
+        {}
+    ],
+)
+"#,
+        edits.join("\n        ")
+    )
+}
+
+/// Asserts that `e` is about `file`, on `line`, and that its message holds every one of
+/// `words`.
+#[track_caller]
+pub fn check_error(e: &FormatError, file: &str, line: usize, words: &[&str]) {
+    assert_eq!(e.file, file, "{e}");
+    assert_eq!(e.line, Some(line), "wrong line in: {e}");
+    for w in words {
+        assert!(e.message.contains(w), "{w:?} missing from: {e}");
+    }
+    assert!(
+        e.to_string().starts_with(&format!("{file}:{line}: ")),
+        "{e}"
+    );
 }
