@@ -53,14 +53,6 @@ impl<K: Ord + Copy> IndexedHeap<K> {
         }
         item
     }
-
-    /// The key of `cell` if it is queued.
-    pub fn key_of(&self, cell: u32) -> Option<K> {
-        match self.slot[cell as usize] {
-            NONE => None,
-            i => Some(self.heap[i as usize].0),
-        }
-    }
 }
 
 impl<K: Ord + Copy> CellQueue<K> for IndexedHeap<K> {
@@ -138,7 +130,10 @@ impl<K: Ord + Copy> CellQueue<K> for IndexedHeap<K> {
     }
 
     fn queued_key(&self, cell: u32) -> Option<K> {
-        self.key_of(cell)
+        match self.slot[cell as usize] {
+            NONE => None,
+            i => Some(self.heap[i as usize].0),
+        }
     }
 
     fn queued_cells(&self, out: &mut Vec<u32>) {

@@ -32,11 +32,6 @@ pub struct LazyHeap<K> {
 }
 
 impl<K: Ord + Copy> LazyHeap<K> {
-    /// The key of `cell` if it is queued.
-    pub fn key_of(&self, cell: u32) -> Option<K> {
-        self.current[cell as usize]
-    }
-
     /// Stale entries thrown away so far, at the top or by a rebuild.
     pub fn stale_discarded(&self) -> u64 {
         self.stale_discarded
@@ -53,25 +48,13 @@ impl<K: Ord + Copy> LazyHeap<K> {
         self.current[entry.1 as usize] == Some(entry.0)
     }
 
-    /// Moves the entry at `i` up to its place.
-    #[inline]
-    fn sift_up(&mut self, i: usize) {
-        self.stats.sift_moves += binary::Sift {
+    /// The heap, reordered by the indexed heap's own loops, so the queue comparison
+    /// measures the queues, not their tuning.
+    fn sift(&mut self) -> binary::Sift<'_, K, impl FnMut(u32, usize)> {
+        binary::Sift {
             heap: &mut self.heap,
-            placed: |_, _| {},
+            placed: |_, _| (),
         }
-        .up(i);
-    }
-
-    /// Moves the entry at `i` down to its place, with the indexed heap's own loop, so the
-    /// queue comparison measures the queues, not their tuning.
-    #[inline]
-    fn sift_down(&mut self, i: usize) {
-        self.stats.sift_moves += binary::Sift {
-            heap: &mut self.heap,
-            placed: |_, _| {},
-        }
-        .down(i);
     }
 
     /// Removes the root entry, whatever it is.
@@ -81,7 +64,7 @@ impl<K: Ord + Copy> LazyHeap<K> {
             return last;
         }
         let root = std::mem::replace(&mut self.heap[0], last);
-        self.sift_down(0);
+        self.stats.sift_moves += self.sift().down(0);
         root
     }
 
@@ -114,7 +97,7 @@ impl<K: Ord + Copy> LazyHeap<K> {
         self.heap = entries;
         self.stale_discarded += (before - self.heap.len()) as u64;
         for i in (0..self.heap.len() / 2).rev() {
-            self.sift_down(i);
+            self.stats.sift_moves += self.sift().down(i);
         }
     }
 }
@@ -142,7 +125,7 @@ impl<K: Ord + Copy> CellQueue<K> for LazyHeap<K> {
         self.current[cell as usize] = Some(key);
         self.heap.push((key, cell));
         let n = self.heap.len() - 1;
-        self.sift_up(n);
+        self.stats.sift_moves += self.sift().up(n);
         self.maybe_compact();
     }
 
@@ -189,7 +172,7 @@ impl<K: Ord + Copy> CellQueue<K> for LazyHeap<K> {
     }
 
     fn queued_key(&self, cell: u32) -> Option<K> {
-        self.key_of(cell)
+        self.current[cell as usize]
     }
 
     fn queued_cells(&self, out: &mut Vec<u32>) {

@@ -28,11 +28,6 @@ pub struct SortedList<K> {
 }
 
 impl<K: Ord + Copy> SortedList<K> {
-    /// The key of `cell` if it is queued.
-    pub fn key_of(&self, cell: u32) -> Option<K> {
-        self.key[cell as usize]
-    }
-
     /// The (key, cell) pair of a queued cell.
     #[inline]
     fn entry(&self, cell: u32) -> (K, u32) {
@@ -55,31 +50,26 @@ impl<K: Ord + Copy> SortedList<K> {
             at = self.next[at as usize];
             self.stats.sift_moves += 1;
         }
-        self.prev[c] = before;
-        self.next[c] = at;
-        if before == NONE {
-            self.head = cell;
-        } else {
-            self.next[before as usize] = cell;
-        }
-        if at != NONE {
-            self.prev[at as usize] = cell;
-        }
+        self.connect(before, cell);
+        self.connect(cell, at);
         self.len += 1;
+    }
+
+    /// Makes `b` follow `a`; `NONE` for `a` is the head, for `b` the end.
+    fn connect(&mut self, a: u32, b: u32) {
+        match a {
+            NONE => self.head = b,
+            a => self.next[a as usize] = b,
+        }
+        if b != NONE {
+            self.prev[b as usize] = a;
+        }
     }
 
     /// Unlinks a queued `cell` in O(1) and forgets its key.
     fn unlink(&mut self, cell: u32) {
         let c = cell as usize;
-        let (p, n) = (self.prev[c], self.next[c]);
-        if p == NONE {
-            self.head = n;
-        } else {
-            self.next[p as usize] = n;
-        }
-        if n != NONE {
-            self.prev[n as usize] = p;
-        }
+        self.connect(self.prev[c], self.next[c]);
         self.prev[c] = NONE;
         self.next[c] = NONE;
         self.key[c] = None;
@@ -156,7 +146,7 @@ impl<K: Ord + Copy> CellQueue<K> for SortedList<K> {
     }
 
     fn queued_key(&self, cell: u32) -> Option<K> {
-        self.key_of(cell)
+        self.key[cell as usize]
     }
 
     fn queued_cells(&self, out: &mut Vec<u32>) {
