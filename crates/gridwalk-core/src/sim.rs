@@ -142,6 +142,9 @@ pub struct SearchRun {
 struct Group {
     planner: Box<dyn GoalPlanner>,
     history: VecDeque<ComputeRecord>,
+    /// Cells changed while none of the group's agents walked: told to the planner only when
+    /// one walks again, so a group whose agents all arrived costs nothing per edit.
+    deferred: Vec<usize>,
 }
 
 /// How the simulation plans.
@@ -730,6 +733,7 @@ impl Simulation {
                     Group {
                         planner,
                         history: VecDeque::new(),
+                        deferred: Vec::new(),
                     },
                 );
             }
@@ -748,8 +752,20 @@ impl Simulation {
             self.starts.clear();
             self.starts.extend(rest[..n].iter().map(|&(_, s)| s));
             rest = &rest[n..];
+            if n == 0 {
+                group.deferred.extend_from_slice(&self.changed);
+                if group.deferred.len() > self.grid.len() {
+                    group.deferred.sort_unstable();
+                    group.deferred.dedup();
+                }
+                continue;
+            }
             let planner = &mut group.planner;
             planner.set_starts(&self.grid, &self.starts);
+            if !group.deferred.is_empty() {
+                planner.cells_changed(&self.grid, &group.deferred);
+                group.deferred = Vec::new();
+            }
             if !self.changed.is_empty() {
                 planner.cells_changed(&self.grid, &self.changed);
             }

@@ -206,3 +206,39 @@ fn a_cut_off_agent_waits_then_walks_when_a_wall_opens() {
     assert_eq!(sim.agent(id).unwrap().status, AgentStatus::Arrived);
     assert_eq!(sim.agent(id).unwrap().pos, Pos::new(4, 1));
 }
+
+#[test]
+fn a_group_whose_agents_arrived_catches_up_on_the_edits_it_missed() {
+    for algorithm in [Algorithm::DStarLite, Algorithm::DStar] {
+        let config = SimConfig {
+            algorithm,
+            ..SimConfig::default()
+        };
+        let mut sim = Simulation::new(Grid::new(12, 8).unwrap(), config);
+        let goal = Pos::new(11, 4);
+        // The first agent crosses the map, so its planner knows the costs on the way.
+        let first = sim.add_agent(Pos::new(0, 4), goal).unwrap();
+        for _ in 0..12 {
+            sim.tick(&[]);
+        }
+        assert_eq!(sim.agent(first).unwrap().status, AgentStatus::Arrived);
+        // While nobody walks to the goal, a wall goes up and its gap moves.
+        let wall: Vec<_> = (0..7).map(|y| (Pos::new(6, y), Terrain::Wall)).collect();
+        sim.tick(&wall);
+        sim.tick(&[
+            (Pos::new(6, 7), Terrain::Wall),
+            (Pos::new(6, 2), Terrain::FREE),
+        ]);
+        let second = sim.add_agent(Pos::new(0, 0), goal).unwrap();
+        sim.replan();
+        assert_eq!(sim.planner_count(), 1, "{algorithm}");
+        assert_eq!(sim.agent(second).unwrap().status, AgentStatus::Walking);
+        check(&sim);
+        for _ in 0..30 {
+            sim.advance();
+            sim.replan();
+            check(&sim);
+        }
+        assert_eq!(sim.agent(second).unwrap().pos, goal, "{algorithm}");
+    }
+}
