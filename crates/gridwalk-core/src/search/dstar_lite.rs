@@ -136,6 +136,11 @@ impl Bounds {
     }
 }
 
+/// [`DStarLite::start_flags`]: the cell is a start.
+const START: u8 = 1;
+/// [`DStarLite::start_flags`]: the cell is listed in `unsettled`.
+const UNSETTLED: u8 = 2;
+
 /// D* Lite for one goal and any number of starts. See the module docs.
 #[derive(Clone, Debug)]
 pub struct DStarLite<Q: CellQueue<Key> = IndexedHeap<Key>> {
@@ -149,8 +154,12 @@ pub struct DStarLite<Q: CellQueue<Key> = IndexedHeap<Key>> {
     km: Cost,
     bounds: Option<Bounds>,
     starts: Vec<usize>,
-    /// Whether each cell is a start: expanding one ends a batch so the starts are checked.
-    is_start: Vec<bool>,
+    /// Per cell: [`START`] (expanding one ends a batch so the starts are checked) and
+    /// [`UNSETTLED`] (listed in `unsettled`).
+    start_flags: Vec<u8>,
+    /// The starts not yet known to be settled in this compute. A settled start leaves the
+    /// list and comes back only by entering the queue, the one way its key can change.
+    unsettled: Vec<usize>,
     expanded: Vec<u32>,
     rec: Recorder,
 }
@@ -188,7 +197,8 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
             km: 0,
             bounds: None,
             starts: Vec::new(),
-            is_start: vec![false; n],
+            start_flags: vec![0; n],
+            unsettled: Vec::new(),
             expanded: Vec::new(),
             rec: Recorder::default(),
         };
@@ -252,24 +262,47 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
             let k = self.key(u);
             self.queue.insert_or_update(u as u32, k);
             self.rec.step(Step::Open(u as u32));
+            if self.start_flags[u] == START {
+                self.start_flags[u] |= UNSETTLED;
+                self.unsettled.push(u);
+            }
         } else if self.queue.remove(u as u32) {
             self.rec.step(Step::Drop(u as u32));
         }
     }
 
-    /// Whether every start is settled: consistent and keyed no better than `top`.
-    /// Returns the largest start key as well.
-    fn starts_settled(&self, top: Key) -> (bool, Key) {
-        let mut settled = true;
+    /// Whether every start is settled: consistent and keyed no better than `top`. Returns
+    /// the largest key of the starts still unsettled as well. Settled starts leave the list:
+    /// `top` never decreases within a compute, so they stay settled until they are queued.
+    fn starts_settled(&mut self, top: Key) -> (bool, Key) {
         let mut kmax = (0, 0);
-        for &s in &self.starts {
+        let mut i = 0;
+        while i < self.unsettled.len() {
+            let s = self.unsettled[i];
             let k = self.key(s);
-            if top < k || self.g[s] != self.rhs[s] {
-                settled = false;
+            if k <= top && self.g[s] == self.rhs[s] {
+                self.start_flags[s] &= !UNSETTLED;
+                self.unsettled.swap_remove(i);
+            } else {
+                kmax = kmax.max(k);
+                i += 1;
             }
-            kmax = kmax.max(k);
         }
-        (settled, kmax)
+        (self.unsettled.is_empty(), kmax)
+    }
+
+    /// Lists every start as unsettled, at the beginning of a compute.
+    fn unsettle_all(&mut self) {
+        for &s in &self.unsettled {
+            self.start_flags[s] &= !UNSETTLED;
+        }
+        self.unsettled.clear();
+        for &s in &self.starts {
+            if self.start_flags[s] & UNSETTLED == 0 {
+                self.start_flags[s] |= UNSETTLED;
+                self.unsettled.push(s);
+            }
+        }
     }
 
     fn expand(&mut self, grid: &Grid, u: usize, k_old: Key, stats: &mut SearchStats) {
@@ -343,12 +376,12 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
 
     fn set_starts(&mut self, grid: &Grid, starts: &[usize]) {
         for &s in &self.starts {
-            self.is_start[s] = false;
+            self.start_flags[s] &= !START;
         }
         self.starts.clear();
         self.starts.extend_from_slice(starts);
         for &s in starts {
-            self.is_start[s] = true;
+            self.start_flags[s] |= START;
         }
         // With no agent left, keep the old box: shrinking to "no box" could break the keys.
         let Some(new) = Bounds::of(grid, starts) else {
@@ -382,6 +415,7 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
         self.rec.begin(|out| self.queue.queued_cells(out));
         let before = self.queue.stats();
         let mut stats = SearchStats::default();
+        self.unsettle_all();
         while let Some((top, _)) = self.queue.top() {
             let (settled, kmax) = self.starts_settled(top);
             if settled {
@@ -395,7 +429,7 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
                     break;
                 }
                 self.expand(grid, u as usize, k_old, &mut stats);
-                if self.is_start[u as usize] {
+                if self.start_flags[u as usize] & START != 0 {
                     break;
                 }
             }
@@ -430,7 +464,8 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
             + self.queue.memory_bytes()
             + self.expanded.capacity() * 4
             + self.starts.capacity() * std::mem::size_of::<usize>()
-            + self.is_start.capacity()
+            + self.start_flags.capacity()
+            + self.unsettled.capacity() * std::mem::size_of::<usize>()
     }
 
     fn set_tracing(&mut self, on: bool) {
