@@ -35,8 +35,14 @@ pub trait GoalPlanner: Send + Sync {
     /// unknown or unreachable. Exact for the starts after [`compute`](Self::compute).
     fn cost_to_goal(&self, cell: usize) -> Cost;
 
-    /// The first move of an optimal path from a start, or `None` at the goal or with no path.
-    fn next_step(&self, grid: &Grid, cell: usize) -> Option<usize>;
+    /// The first move of an optimal path from a start and its cost, or `None` at the goal
+    /// or with no path.
+    fn next_move(&self, grid: &Grid, cell: usize) -> Option<(usize, Cost)>;
+
+    /// The cell of [`next_move`](Self::next_move).
+    fn next_step(&self, grid: &Grid, cell: usize) -> Option<usize> {
+        self.next_move(grid, cell).map(|(next, _)| next)
+    }
 
     /// An optimal path from a start to the goal, or `None` when there is none.
     fn path(&self, grid: &Grid, from: usize) -> Option<Path>;

@@ -93,6 +93,8 @@ pub struct Agent {
     pub remaining: Option<Cost>,
     /// The cell it moves to next, if it has a path and has not arrived.
     pub next: Option<Pos>,
+    /// The cost of the move to `next`, as planned: the move takes it unless the map changed.
+    step_cost: Cost,
     /// What it does on arrival.
     pub on_arrival: OnArrival,
     /// Where it appeared: a patrol's other end.
@@ -137,6 +139,9 @@ pub struct SearchRun {
     /// What it did.
     pub trace: Trace,
 }
+
+/// [`Simulation::slot`] of a cell that is no group's goal.
+const NO_SLOT: u32 = u32::MAX;
 
 /// A goal's planner and its recent computes.
 struct Group {
@@ -262,7 +267,10 @@ pub struct Simulation {
     last: TickStats,
     total: TickStats,
     expanded: Vec<u32>,
-    starts: Vec<usize>,
+    /// Per group, in goal order, the cells of its walking agents: refilled each replan.
+    starts: Vec<Vec<usize>>,
+    /// Per cell, the group slot of the goal there during a replan; [`NO_SLOT`] elsewhere.
+    slot: Vec<u32>,
     /// Computes kept per planner (0: none).
     history: usize,
     /// Whether every search run of a replan is recorded into `runs`.
@@ -302,6 +310,7 @@ impl Simulation {
             total: TickStats::default(),
             expanded: Vec::new(),
             starts: Vec::new(),
+            slot: Vec::new(),
             history: 0,
             tracing: false,
             runs: Vec::new(),
@@ -536,6 +545,7 @@ impl Simulation {
                 },
                 remaining: arrived.then_some(0),
                 next: None,
+                step_cost: 0,
                 on_arrival,
                 home: start,
                 away: goal,
@@ -738,20 +748,27 @@ impl Simulation {
                 );
             }
         }
-        // (goal, start) of every agent still walking, grouped by goal in one sort.
-        let mut pairs: Vec<(usize, usize)> = self
-            .agents
-            .values()
-            .filter(|a| a.status != AgentStatus::Arrived)
-            .filter_map(|a| Some((self.grid.index(a.goal).ok()?, self.grid.index(a.pos).ok()?)))
-            .collect();
-        pairs.sort_unstable();
-        let mut rest = &pairs[..];
-        for (&goal, group) in self.groups.iter_mut() {
-            let n = rest.iter().take_while(|&&(g, _)| g == goal).count();
-            self.starts.clear();
-            self.starts.extend(rest[..n].iter().map(|&(_, s)| s));
-            rest = &rest[n..];
+        // The cells of every agent still walking, bucketed by its goal's slot: no sort.
+        if self.slot.len() != self.grid.len() {
+            self.slot = vec![NO_SLOT; self.grid.len()];
+        }
+        for (k, &goal) in self.groups.keys().enumerate() {
+            self.slot[goal] = k as u32;
+        }
+        self.starts.resize_with(self.groups.len(), Vec::new);
+        self.starts.iter_mut().for_each(Vec::clear);
+        for a in self.agents.values() {
+            if a.status == AgentStatus::Arrived {
+                continue;
+            }
+            if let (Ok(g), Ok(p)) = (self.grid.index(a.goal), self.grid.index(a.pos))
+                && let Some(starts) = self.starts.get_mut(self.slot[g] as usize)
+            {
+                starts.push(p);
+            }
+        }
+        for ((&goal, group), starts) in self.groups.iter_mut().zip(&self.starts) {
+            let n = starts.len();
             if n == 0 {
                 group.deferred.extend_from_slice(&self.changed);
                 if group.deferred.len() > self.grid.len() {
@@ -761,7 +778,7 @@ impl Simulation {
                 continue;
             }
             let planner = &mut group.planner;
-            planner.set_starts(&self.grid, &self.starts);
+            planner.set_starts(&self.grid, starts);
             if !group.deferred.is_empty() {
                 planner.cells_changed(&self.grid, &group.deferred);
                 group.deferred = Vec::new();
@@ -795,20 +812,23 @@ impl Simulation {
                 });
             }
         }
+        let planners: Vec<&dyn GoalPlanner> = self.groups.values().map(|g| &*g.planner).collect();
+        let (grid, slot) = (&self.grid, &self.slot);
         for a in self.agents.values_mut() {
-            let group = self
-                .grid
+            let planner = grid
                 .index(a.goal)
                 .ok()
-                .and_then(|g| self.groups.get(&g));
-            let pos = self.grid.index(a.pos).ok();
+                .and_then(|g| planners.get(slot[g] as usize).copied());
+            let pos = grid.index(a.pos).ok();
             Self::settle(a, || {
-                let planner = &group?.planner;
                 let pos = pos?;
-                let cost = planner.cost_to_goal(pos);
-                let next = planner.next_step(&self.grid, pos)?;
-                (cost != INFINITY).then(|| (cost, self.grid.pos(next)))
+                let cost = planner?.cost_to_goal(pos);
+                let (next, step) = planner?.next_move(grid, pos)?;
+                (cost != INFINITY).then(|| (cost, grid.pos(next), step))
             });
+        }
+        for &goal in self.groups.keys() {
+            self.slot[goal] = NO_SLOT;
         }
     }
 
@@ -848,9 +868,12 @@ impl Simulation {
                 });
             }
             let path = r.path;
+            let (grid, conn) = (&self.grid, self.config.connectivity);
             Self::settle(a, || {
                 let p = path.as_ref()?;
-                Some((p.cost, *p.cells.get(1)?))
+                let (from, to) = (grid.index(p.cells[0]).ok()?, *p.cells.get(1)?);
+                let step = grid.move_cost(from, grid.index(to).ok()?, conn)?;
+                Some((p.cost, to, step))
             });
             if let Some(p) = path {
                 self.fresh_paths.insert(a.id, p);
@@ -858,8 +881,9 @@ impl Simulation {
         }
     }
 
-    /// Sets status, remaining and next from the planner's answer `(cost, next cell)`.
-    fn settle(a: &mut Agent, answer: impl FnOnce() -> Option<(Cost, Pos)>) {
+    /// Sets status, remaining and next from the planner's answer `(cost, next cell, step
+    /// cost)`.
+    fn settle(a: &mut Agent, answer: impl FnOnce() -> Option<(Cost, Pos, Cost)>) {
         if a.pos == a.goal {
             a.status = AgentStatus::Arrived;
             a.remaining = Some(0);
@@ -867,10 +891,11 @@ impl Simulation {
             return;
         }
         match answer() {
-            Some((cost, next)) => {
+            Some((cost, next, step)) => {
                 a.status = AgentStatus::Walking;
                 a.remaining = Some(cost);
                 a.next = Some(next);
+                a.step_cost = step;
             }
             None => {
                 a.status = AgentStatus::NoPath;
@@ -885,6 +910,8 @@ impl Simulation {
     /// changed since the replan) is not taken: the agent waits for the next replan.
     pub fn advance(&mut self) {
         let conn = self.config.connectivity;
+        // Unless the map changed since the replan, every planned step is legal at its cost.
+        let planned = self.changed.is_empty();
         for a in self.agents.values_mut() {
             let Some(next) = a.next.take() else {
                 continue;
@@ -892,8 +919,12 @@ impl Simulation {
             let (Ok(from), Ok(to)) = (self.grid.index(a.pos), self.grid.index(next)) else {
                 continue;
             };
-            let Some(step) = self.grid.move_cost(from, to, conn) else {
-                continue;
+            let step = match planned {
+                true => a.step_cost,
+                false => match self.grid.move_cost(from, to, conn) {
+                    Some(step) => step,
+                    None => continue,
+                },
             };
             self.occupied[from] -= 1;
             self.occupied[to] += 1;

@@ -538,7 +538,7 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStar<Q> {
         }
     }
 
-    fn next_step(&self, grid: &Grid, cell: usize) -> Option<usize> {
+    fn next_move(&self, grid: &Grid, cell: usize) -> Option<(usize, Cost)> {
         let goal = self.goal_open(grid)?;
         if cell == goal || cell >= grid.len() || grid.weight(cell) == 0 {
             return None;
@@ -547,8 +547,9 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStar<Q> {
         if here == INFINITY {
             return None;
         }
-        let (next, _) = path::best_move(grid, self.conn, cell, |n| self.value(n))?;
-        (self.value(next) < here).then_some(next)
+        let (next, total) = path::best_move(grid, self.conn, cell, |n| self.value(n))?;
+        let v = self.value(next);
+        (v < here).then(|| (next, total - v))
     }
 
     fn path(&self, grid: &Grid, from: usize) -> Option<Path> {

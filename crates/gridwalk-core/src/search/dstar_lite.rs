@@ -443,12 +443,12 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
         self.g[cell]
     }
 
-    fn next_step(&self, grid: &Grid, cell: usize) -> Option<usize> {
+    fn next_move(&self, grid: &Grid, cell: usize) -> Option<(usize, Cost)> {
         if cell == self.goal || self.g[cell] == INFINITY {
             return None;
         }
-        let (n, _) = best_move(grid, self.conn, cell, |s| self.g[s])?;
-        (self.g[n] < self.g[cell]).then_some(n)
+        let (n, total) = best_move(grid, self.conn, cell, |s| self.g[s])?;
+        (self.g[n] < self.g[cell]).then(|| (n, total - self.g[n]))
     }
 
     fn path(&self, grid: &Grid, from: usize) -> Option<Path> {
