@@ -24,6 +24,7 @@ pub mod queue;
 pub mod replay;
 pub mod search;
 pub mod sim;
+mod slab;
 pub mod stats;
 pub mod trace;
 pub mod world;

@@ -49,6 +49,7 @@ use crate::path::Path;
 use crate::planner::{Algorithm, CellInfo, GoalPlanner};
 use crate::search::best_first::{Mode, SearchRequest, SearchSpace};
 use crate::search::new_planner;
+use crate::slab::AgentSlab;
 use crate::stats::SearchStats;
 use crate::trace::Trace;
 use crate::world::{Doors, DynamicWorld, OnArrival, Rng, reachable};
@@ -254,7 +255,7 @@ pub struct TickReport {
 pub struct Simulation {
     grid: Grid,
     config: SimConfig,
-    agents: BTreeMap<AgentId, Agent>,
+    agents: AgentSlab,
     next_id: AgentId,
     /// Incremental planners by goal cell.
     groups: BTreeMap<usize, Group>,
@@ -298,7 +299,7 @@ impl Simulation {
         Simulation {
             grid,
             config,
-            agents: BTreeMap::new(),
+            agents: AgentSlab::default(),
             next_id: 0,
             groups: BTreeMap::new(),
             fresh_paths: BTreeMap::new(),
@@ -532,25 +533,22 @@ impl Simulation {
         let id = self.next_id;
         self.next_id += 1;
         let arrived = start == goal;
-        self.agents.insert(
+        self.agents.insert(Agent {
             id,
-            Agent {
-                id,
-                pos: start,
-                goal,
-                status: if arrived {
-                    AgentStatus::Arrived
-                } else {
-                    AgentStatus::Walking
-                },
-                remaining: arrived.then_some(0),
-                next: None,
-                step_cost: 0,
-                on_arrival,
-                home: start,
-                away: goal,
+            pos: start,
+            goal,
+            status: if arrived {
+                AgentStatus::Arrived
+            } else {
+                AgentStatus::Walking
             },
-        );
+            remaining: arrived.then_some(0),
+            next: None,
+            step_cost: 0,
+            on_arrival,
+            home: start,
+            away: goal,
+        });
         Ok(id)
     }
 
