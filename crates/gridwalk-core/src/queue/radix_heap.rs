@@ -31,7 +31,8 @@ struct Entry {
 /// [`SearchStats::sift_moves`] entries moved from one bucket to a lower one.
 #[derive(Clone, Debug)]
 pub struct RadixHeap {
-    buckets: Vec<Vec<Entry>>,
+    /// A fixed array, so a bucket number (at most 64 by construction) needs no bounds check.
+    buckets: [Vec<Entry>; BUCKETS],
     /// Bit `i` is set when bucket `i` may be non-empty (it is cleared when a bucket is
     /// emptied by a refill or by the last pop).
     occupied: u128,
@@ -57,7 +58,7 @@ impl RadixHeap {
     /// An empty queue.
     pub fn new() -> Self {
         RadixHeap {
-            buckets: vec![Vec::new(); BUCKETS],
+            buckets: std::array::from_fn(|_| Vec::new()),
             occupied: 0,
             last: 0,
             len: 0,
@@ -110,12 +111,14 @@ impl RadixHeap {
             }
             let last = from.iter().map(|e| e.key).min().expect("non-empty");
             self.last = last;
+            let mut occupied = 0u128;
             for &e in &from {
                 let b = bucket_of(e.key, last);
                 debug_assert!(b < i, "an entry must move to a lower bucket");
                 self.buckets[b].push(e);
-                self.occupied |= 1 << b;
+                occupied |= 1 << b;
             }
+            self.occupied |= occupied;
             self.stats.sift_moves += from.len() as u64;
             from.clear();
             self.buckets[i] = from;
@@ -158,7 +161,7 @@ impl RadixHeap {
 
     /// Bytes held, for the memory report.
     pub fn memory_bytes(&self) -> usize {
-        self.buckets.capacity() * std::mem::size_of::<Vec<Entry>>()
+        std::mem::size_of_val(&self.buckets)
             + self
                 .buckets
                 .iter()
