@@ -33,9 +33,9 @@ struct Entry {
 pub struct RadixHeap {
     /// A fixed array, so a bucket number (at most 64 by construction) needs no bounds check.
     buckets: [Vec<Entry>; BUCKETS],
-    /// Bit `i` is set when bucket `i` may be non-empty (it is cleared when a bucket is
-    /// emptied by a refill or by the last pop).
-    occupied: u128,
+    /// Bit `i - 1` is set when bucket `i > 0` may be non-empty (it is cleared when the bucket
+    /// is emptied by a refill). Bucket 0 is checked by its length.
+    occupied: u64,
     /// The last key popped (0 before the first pop).
     last: u64,
     len: usize,
@@ -48,10 +48,14 @@ impl Default for RadixHeap {
     }
 }
 
-/// The bucket of `key` when the last key popped is `last`.
+/// The bucket of `key` when the last key popped is `last`, and its bit in `occupied` (none
+/// for bucket 0).
 #[inline(always)]
-fn bucket_of(key: u64, last: u64) -> usize {
-    (u64::BITS - (key ^ last).leading_zeros()) as usize
+fn bucket_of(key: u64, last: u64) -> (usize, u64) {
+    let x = key ^ last;
+    let zeros = x.leading_zeros();
+    let bit = ((1u64 << 63) >> (zeros & 63)) & 0u64.wrapping_sub((x != 0) as u64);
+    ((u64::BITS - zeros) as usize, bit)
 }
 
 impl RadixHeap {
@@ -72,9 +76,9 @@ impl RadixHeap {
     #[inline]
     pub fn push(&mut self, key: u64, cell: u32) {
         let key = key.max(self.last);
-        let b = bucket_of(key, self.last);
+        let (b, bit) = bucket_of(key, self.last);
         self.buckets[b].push(Entry { key, cell });
-        self.occupied |= 1 << b;
+        self.occupied |= bit;
         self.len += 1;
         self.stats.pushes += 1;
     }
@@ -96,14 +100,12 @@ impl RadixHeap {
     /// the last key; returns false when the queue is empty.
     #[cold]
     fn refill(&mut self) -> bool {
-        // Bucket 0 is empty: clear its bit so the lowest set bit is the next bucket to open.
-        self.occupied &= !1;
         loop {
             if self.occupied == 0 {
                 return false;
             }
-            let i = self.occupied.trailing_zeros() as usize;
-            self.occupied &= !(1u128 << i);
+            let i = self.occupied.trailing_zeros() as usize + 1;
+            self.occupied &= self.occupied - 1;
             let mut from = std::mem::take(&mut self.buckets[i]);
             if from.is_empty() {
                 self.buckets[i] = from;
@@ -111,12 +113,12 @@ impl RadixHeap {
             }
             let last = from.iter().map(|e| e.key).min().expect("non-empty");
             self.last = last;
-            let mut occupied = 0u128;
+            let mut occupied = 0u64;
             for &e in &from {
-                let b = bucket_of(e.key, last);
+                let (b, bit) = bucket_of(e.key, last);
                 debug_assert!(b < i, "an entry must move to a lower bucket");
                 self.buckets[b].push(e);
-                occupied |= 1 << b;
+                occupied |= bit;
             }
             self.occupied |= occupied;
             self.stats.sift_moves += from.len() as u64;
@@ -145,10 +147,11 @@ impl RadixHeap {
     pub fn clear(&mut self) {
         let mut bits = self.occupied;
         while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
+            let i = bits.trailing_zeros() as usize + 1;
             bits &= bits - 1;
             self.buckets[i].clear();
         }
+        self.buckets[0].clear();
         self.occupied = 0;
         self.last = 0;
         self.len = 0;
