@@ -17,11 +17,27 @@ use crate::stats::SearchStats;
 /// Number of buckets: one for "equal to the last key" and one per bit of a `u64`.
 const BUCKETS: usize = 65;
 
-/// One queued (key, cell) pair: 16 bytes.
+/// One queued (key, cell) pair: 12 bytes, the key kept as two halves so that the entry is
+/// only 4-byte aligned (entries moved between buckets are most of the queue's memory traffic).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Entry {
-    key: u64,
+    key: [u32; 2],
     cell: u32,
+}
+
+impl Entry {
+    #[inline(always)]
+    fn new(key: u64, cell: u32) -> Entry {
+        Entry {
+            key: [key as u32, (key >> 32) as u32],
+            cell,
+        }
+    }
+
+    #[inline(always)]
+    fn key(self) -> u64 {
+        self.key[0] as u64 | (self.key[1] as u64) << 32
+    }
 }
 
 /// A radix heap of (key, cell) entries. Keys pushed must not be below the last key popped;
@@ -77,7 +93,7 @@ impl RadixHeap {
     pub fn push(&mut self, key: u64, cell: u32) {
         let key = key.max(self.last);
         let (b, bit) = bucket_of(key, self.last);
-        self.buckets[b].push(Entry { key, cell });
+        self.buckets[b].push(Entry::new(key, cell));
         self.occupied |= bit;
         self.len += 1;
         self.stats.pushes += 1;
@@ -93,7 +109,7 @@ impl RadixHeap {
         let e = self.buckets[0].pop()?;
         self.len -= 1;
         self.stats.pops += 1;
-        Some((e.key, e.cell))
+        Some((e.key(), e.cell))
     }
 
     /// Empties the lowest non-empty bucket into the ones below it, making its smallest key
@@ -111,11 +127,11 @@ impl RadixHeap {
                 self.buckets[i] = from;
                 continue;
             }
-            let last = from.iter().map(|e| e.key).min().expect("non-empty");
+            let last = from.iter().map(|e| e.key()).min().expect("non-empty");
             self.last = last;
             let mut occupied = 0u64;
             for &e in &from {
-                let (b, bit) = bucket_of(e.key, last);
+                let (b, bit) = bucket_of(e.key(), last);
                 debug_assert!(b < i, "an entry must move to a lower bucket");
                 self.buckets[b].push(e);
                 occupied |= bit;
