@@ -722,6 +722,7 @@ fn one_shot_astar(cfg: &Config) -> Result<Report, String> {
         report.counter(&ours_name, "pops", work.pops);
         report.counter(&ours_name, "updates", work.updates);
         report.counter(&ours_name, "sift_moves", work.sift_moves);
+        report.counter(&ours_name, "stale_pops", work.stale_pops);
         report.series.push(ours_series);
         report
             .series

@@ -16,8 +16,13 @@ pub struct SearchStats {
     pub updates: u64,
     /// Removals of an element that is not the top.
     pub removes: u64,
-    /// Elements moved while restoring queue order.
+    /// Elements moved while restoring queue order (for a radix heap: entries moved to a
+    /// lower bucket).
     pub sift_moves: u64,
+    /// Pops that found an out-of-date entry and threw it away (queues with lazy key changes);
+    /// these are included in `pops`.
+    #[serde(default)]
+    pub stale_pops: u64,
 }
 
 impl SearchStats {
@@ -27,7 +32,7 @@ impl SearchStats {
     }
 
     /// Copies the queue counters of `after - before` (two readings of one queue's
-    /// counters) into `self`, keeping `expanded`.
+    /// counters) into `self`, keeping `expanded` and `stale_pops`.
     pub fn set_queue_work(&mut self, before: SearchStats, after: SearchStats) {
         self.pushes = after.pushes - before.pushes;
         self.pops = after.pops - before.pops;
@@ -37,4 +42,4 @@ impl SearchStats {
     }
 }
 
-add_fields!(SearchStats: expanded, pushes, pops, updates, removes, sift_moves);
+add_fields!(SearchStats: expanded, pushes, pops, updates, removes, sift_moves, stale_pops);

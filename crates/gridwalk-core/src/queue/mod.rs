@@ -1,6 +1,10 @@
-//! Priority queues keyed by cell, with a handle per cell: insert, change key, remove.
+//! Priority queues of cells: the handle-based [`CellQueue`]s (insert, change key, remove) and
+//! the monotone [`RadixHeap`].
 //!
-//! [`IndexedHeap`] is the default and the only queue the planners use in the game and the CLI.
+//! [`IndexedHeap`] is the default handle-based queue: the incremental planners use it, and so
+//! do greedy best-first and A* with an inadmissible heuristic, whose keys can go down.
+//! [`RadixHeap`] is the open list of A* with a consistent heuristic and of Dijkstra, whose keys
+//! never go below the last one popped; it has no handles (an improved cell is pushed again).
 //! [`SortedList`] and [`LazyHeap`] are **benchmark-only**: they implement the same trait so the
 //! queue comparison (`cargo bench -p gridwalk-core --bench compare`) can swap them in; nothing
 //! else should pick them.
@@ -8,10 +12,12 @@
 mod binary;
 mod indexed_heap;
 mod lazy_heap;
+mod radix_heap;
 mod sorted_list;
 
 pub use indexed_heap::IndexedHeap;
 pub use lazy_heap::LazyHeap;
+pub use radix_heap::RadixHeap;
 pub use sorted_list::SortedList;
 
 use crate::stats::SearchStats;

@@ -2,12 +2,20 @@
 //!
 //! The per-cell arrays live in a reusable [`SearchSpace`] and are reset by bumping a
 //! generation stamp, so a search allocates nothing once the space has grown to the grid.
-//! The open list is the [`IndexedHeap`]: an improved cell has its key decreased in place.
 //!
-//! - A* orders by f = g + h, ties by the smaller h. It is optimal when the heuristic is
-//!   admissible for the connectivity (see [`crate::heuristic`]).
+//! - A* orders by f = g + h. It is optimal when the heuristic is admissible for the
+//!   connectivity (see [`crate::heuristic`]).
 //! - Dijkstra orders by g. Always optimal.
 //! - Greedy best-first orders by h alone. Fast, not optimal.
+//!
+//! The open list depends on whether keys can go down:
+//!
+//! - Dijkstra, and A* with a heuristic admissible (hence consistent) for the connectivity, never
+//!   queue a key below the last one popped, so they use the [`RadixHeap`] keyed on g or f. An
+//!   improved cell is pushed again and its older entries are skipped when they come out
+//!   ([`SearchStats::stale_pops`]). Among equal f, the cell queued last comes out first.
+//! - Greedy best-first, and A* with an inadmissible heuristic, use the [`IndexedHeap`]: an
+//!   improved cell has its key decreased in place. A* there orders by f, ties by smaller h.
 //!
 //! A cell found again with a lower g is re-queued even after expansion, so an inadmissible
 //! heuristic still yields a legal path.
@@ -16,7 +24,7 @@ use crate::cost::{Cost, INFINITY};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
 use crate::heuristic::Heuristic;
 use crate::path::Path;
-use crate::queue::{CellQueue, IndexedHeap};
+use crate::queue::{CellQueue, IndexedHeap, RadixHeap};
 use crate::stats::SearchStats;
 use crate::trace::{Expansion, ExpansionKind, Step, Trace};
 
@@ -136,11 +144,16 @@ impl PartialOrd for Key {
 /// What a search knows about one cell. Kept together so a neighbour costs one cache line.
 #[derive(Clone, Copy, Debug)]
 struct Node {
-    /// Best known cost from the start; valid only when `stamp` is the current generation.
+    /// Best known cost from the start; valid only when `stamp` is of the current generation.
     g: Cost,
     parent: u32,
+    /// The generation (even) that last reached the cell, plus [`CLOSED`] once it is expanded
+    /// with that g. A lower g clears the bit again.
     stamp: u32,
 }
+
+/// The low bit of [`Node::stamp`]: the cell was expanded with its current g.
+const CLOSED: u32 = 1;
 
 const UNSEEN: Node = Node {
     g: INFINITY,
@@ -148,12 +161,74 @@ const UNSEEN: Node = Node {
     stamp: 0,
 };
 
+/// An open list the search loop can drive: the indexed heap (keys change in place) or the
+/// radix heap (an improved cell is pushed again and its old entries come out stale).
+trait OpenList {
+    /// Queues `cell` with `key`, or lowers its key.
+    fn offer(&mut self, cell: u32, key: Key);
+    /// Takes out the cell with the smallest key.
+    fn take(&mut self) -> Option<u32>;
+}
+
+impl OpenList for IndexedHeap<Key> {
+    #[inline(always)]
+    fn offer(&mut self, cell: u32, key: Key) {
+        self.insert_or_update(cell, key);
+    }
+
+    #[inline(always)]
+    fn take(&mut self) -> Option<u32> {
+        self.pop().map(|(_, c)| c)
+    }
+}
+
+/// Keyed by the first component, ties by the second and then the cell: the indexed heap's
+/// order, so both queues expand the same cells in the same order.
+impl OpenList for RadixHeap {
+    #[inline(always)]
+    fn offer(&mut self, cell: u32, key: Key) {
+        self.push(key.first, key.second, cell);
+    }
+
+    #[inline(always)]
+    fn take(&mut self) -> Option<u32> {
+        self.pop().map(|(_, c)| c)
+    }
+}
+
+/// What the search loop counts beside the queue.
+#[derive(Default)]
+struct LoopWork {
+    /// Whether the goal was expanded.
+    found: bool,
+    expanded: u64,
+    /// Improvements of a cell that was already reached (lazy decrease-keys for the radix heap).
+    improved_again: u64,
+    /// Pops of a cell already expanded with its current g.
+    stale_pops: u64,
+}
+
+/// Whether `req`'s keys never go below the last one popped, so the radix heap can order them:
+/// Dijkstra, and A* with a heuristic admissible for the connectivity (every admissible pick in
+/// [`crate::heuristic`] is also consistent, so f = g + h never decreases along a move).
+fn monotone(req: &SearchRequest) -> bool {
+    match req.mode {
+        Mode::Dijkstra => true,
+        Mode::AStar => req.heuristic.is_admissible(req.connectivity),
+        Mode::Greedy => false,
+    }
+}
+
 /// Reusable per-cell arrays for best-first searches on grids of up to `len` cells.
 #[derive(Clone, Debug, Default)]
 pub struct SearchSpace {
     nodes: Vec<Node>,
+    /// Even; bumped by 2 per search, so the low bit of a stamp is free for [`CLOSED`].
     generation: u32,
+    /// For greedy best-first and inadmissible heuristics; made on first use.
     open: Option<IndexedHeap<Key>>,
+    /// For Dijkstra and A* with a consistent heuristic.
+    radix: RadixHeap,
 }
 
 impl SearchSpace {
@@ -166,22 +241,23 @@ impl SearchSpace {
         if self.nodes.len() != len {
             self.nodes = vec![UNSEEN; len];
             self.generation = 0;
-            self.open = Some(IndexedHeap::with_capacity(len));
+            self.open = None;
         }
-        self.generation = self.generation.wrapping_add(1);
+        self.generation = self.generation.wrapping_add(2);
         if self.generation == 0 {
             self.nodes.fill(UNSEEN);
-            self.generation = 1;
+            self.generation = 2;
         }
         if let Some(open) = &mut self.open {
             open.clear();
         }
+        self.radix.clear();
     }
 
     #[inline]
     fn g(&self, i: usize) -> Cost {
         let node = &self.nodes[i];
-        if node.stamp == self.generation {
+        if node.stamp & !CLOSED == self.generation {
             node.g
         } else {
             INFINITY
@@ -197,6 +273,66 @@ impl SearchSpace {
         req: &SearchRequest,
         mut trace: Option<&mut Trace>,
     ) -> Result<SearchResult, GridError> {
+        if let Some(tr) = trace.as_deref_mut() {
+            tr.clear();
+        }
+        let s = grid.index(req.start)?;
+        let t = grid.index(req.goal)?;
+        self.prepare(grid.len());
+        let mut stats = SearchStats::default();
+        let found = if monotone(req) {
+            let mut open = std::mem::take(&mut self.radix);
+            let before = open.stats();
+            let work = self.run(grid, req, s, t, &mut open, trace);
+            stats.set_queue_work(before, open.stats());
+            // A lazy decrease-key is a push; count it as the update it stands for.
+            stats.pushes -= work.improved_again;
+            stats.updates = work.improved_again;
+            stats.expanded = work.expanded;
+            stats.stale_pops = work.stale_pops;
+            self.radix = open;
+            work.found
+        } else {
+            let mut open = self
+                .open
+                .take()
+                .unwrap_or_else(|| IndexedHeap::with_capacity(grid.len()));
+            let before = open.stats();
+            let work = self.run(grid, req, s, t, &mut open, trace);
+            stats.set_queue_work(before, open.stats());
+            stats.expanded = work.expanded;
+            stats.stale_pops = work.stale_pops;
+            self.open = Some(open);
+            work.found
+        };
+
+        let path = found.then(|| {
+            let mut cells = vec![req.goal];
+            let mut at = t;
+            while self.nodes[at].parent != NO_PARENT {
+                at = self.nodes[at].parent as usize;
+                cells.push(grid.pos(at));
+            }
+            cells.reverse();
+            Path {
+                cells,
+                cost: self.nodes[t].g,
+            }
+        });
+        Ok(SearchResult { path, stats })
+    }
+
+    /// The search loop on the open list `open` (empty, as are the nodes of this generation).
+    #[inline(always)]
+    fn run<Q: OpenList>(
+        &mut self,
+        grid: &Grid,
+        req: &SearchRequest,
+        s: usize,
+        t: usize,
+        open: &mut Q,
+        mut trace: Option<&mut Trace>,
+    ) -> LoopWork {
         let SearchRequest {
             start,
             goal,
@@ -204,15 +340,7 @@ impl SearchSpace {
             connectivity: conn,
             heuristic,
         } = *req;
-        if let Some(tr) = trace.as_deref_mut() {
-            tr.clear();
-        }
-        let s = grid.index(start)?;
-        let t = grid.index(goal)?;
-        self.prepare(grid.len());
-        let mut open = self.open.take().expect("prepared");
-        let before = open.stats();
-        let mut stats = SearchStats::default();
+        let mut work = LoopWork::default();
         let (gx, gy) = (goal.x, goal.y);
         let h = |x: u32, y: u32| -> Cost {
             if mode == Mode::Dijkstra {
@@ -229,34 +357,40 @@ impl SearchSpace {
             Key { first, second }
         };
 
-        let mut found = false;
+        let generation = self.generation;
         if grid.weight(s) != 0 && grid.weight(t) != 0 {
             self.nodes[s] = Node {
                 g: 0,
                 parent: NO_PARENT,
-                stamp: self.generation,
+                stamp: generation,
             };
-            open.insert_or_update(s as u32, key(0, h(start.x, start.y)));
+            open.offer(s as u32, key(0, h(start.x, start.y)));
             if let Some(tr) = trace.as_deref_mut() {
                 tr.steps.push(Step::Open(s as u32));
             }
         }
-        while let Some((_, u)) = open.pop() {
+        while let Some(u) = open.take() {
             let u = u as usize;
-            stats.expanded += 1;
+            let here = &mut self.nodes[u];
+            if here.stamp != generation {
+                // Expanded already with this g: an out-of-date entry of a lazy queue.
+                work.stale_pops += 1;
+                continue;
+            }
+            here.stamp = generation | CLOSED;
+            let gu = here.g;
+            work.expanded += 1;
             if let Some(tr) = trace.as_deref_mut() {
                 tr.steps.push(Step::Expand(Expansion {
                     cell: u as u32,
                     kind: ExpansionKind::Close,
-                    cost: self.nodes[u].g,
+                    cost: gu,
                 }));
             }
             if u == t {
-                found = true;
+                work.found = true;
                 break;
             }
-            let gu = self.nodes[u].g;
-            let generation = self.generation;
             let nodes = &mut self.nodes;
             // Inlined at both of the grid's call sites (orthogonal and diagonal moves), so no
             // call per neighbour and no loop over a gathered list with an unpredictable length.
@@ -267,16 +401,18 @@ impl SearchSpace {
                 |n, nx, ny, c| {
                     let gn = gu + c;
                     let node = &mut nodes[n];
-                    // INFINITY when the cell is from an older search, without a branch of our own.
-                    let stale = (node.stamp != generation) as Cost;
-                    let gold = node.g | stale.wrapping_neg();
+                    // 0 when queued, 1 (CLOSED) when expanded, anything else when the cell is
+                    // from an older search: then its g counts as INFINITY, without a branch.
+                    let unseen = ((node.stamp ^ generation) > CLOSED) as Cost;
+                    let gold = node.g | unseen.wrapping_neg();
                     if gn < gold {
+                        work.improved_again += 1 - unseen;
                         *node = Node {
                             g: gn,
                             parent: u as u32,
                             stamp: generation,
                         };
-                        open.insert_or_update(n as u32, key(gn, h(nx, ny)));
+                        open.offer(n as u32, key(gn, h(nx, ny)));
                         if let Some(tr) = trace.as_deref_mut() {
                             tr.steps.push(Step::Open(n as u32));
                         }
@@ -284,24 +420,7 @@ impl SearchSpace {
                 },
             );
         }
-        let after = open.stats();
-        stats.set_queue_work(before, after);
-        self.open = Some(open);
-
-        let path = found.then(|| {
-            let mut cells = vec![goal];
-            let mut at = t;
-            while self.nodes[at].parent != NO_PARENT {
-                at = self.nodes[at].parent as usize;
-                cells.push(grid.pos(at));
-            }
-            cells.reverse();
-            Path {
-                cells,
-                cost: self.nodes[t].g,
-            }
-        });
-        Ok(SearchResult { path, stats })
+        work
     }
 
     /// Cost of the cheapest known route from the last search's start to `pos`, if reached.
