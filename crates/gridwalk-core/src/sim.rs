@@ -49,7 +49,7 @@ use crate::path::Path;
 use crate::planner::{Algorithm, CellInfo, GoalPlanner};
 use crate::search::best_first::{Mode, SearchRequest, SearchSpace};
 use crate::search::new_planner;
-use crate::slab::AgentSlab;
+use crate::slab::{HasId, Slab};
 use crate::stats::SearchStats;
 use crate::trace::Trace;
 use crate::world::{Doors, DynamicWorld, OnArrival, Rng, reachable};
@@ -102,6 +102,12 @@ pub struct Agent {
     pub home: Pos,
     /// The goal it was given first: a patrol's far end.
     pub away: Pos,
+}
+
+impl HasId for Agent {
+    fn id(&self) -> u32 {
+        self.id
+    }
 }
 
 /// One compute of one goal planner, kept for explaining it afterwards.
@@ -255,7 +261,7 @@ pub struct TickReport {
 pub struct Simulation {
     grid: Grid,
     config: SimConfig,
-    agents: AgentSlab,
+    agents: Slab<Agent>,
     next_id: AgentId,
     /// Incremental planners by goal cell.
     groups: BTreeMap<usize, Group>,
@@ -299,7 +305,7 @@ impl Simulation {
         Simulation {
             grid,
             config,
-            agents: AgentSlab::default(),
+            agents: Slab::default(),
             next_id: 0,
             groups: BTreeMap::new(),
             fresh_paths: BTreeMap::new(),
@@ -837,7 +843,7 @@ impl Simulation {
         };
         self.fresh_paths.clear();
         let mut trace = Trace::default();
-        let ids: Vec<AgentId> = self.agents.keys().copied().collect();
+        let ids: Vec<AgentId> = self.agents.keys().collect();
         for id in ids {
             let Some(a) = self.agents.get(&id) else {
                 continue;

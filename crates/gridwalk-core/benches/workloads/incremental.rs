@@ -419,31 +419,22 @@ pub fn queue_table(cfg: &Config) -> Result<Report, String> {
         ]
     }
     let mut report = Report::new("D* Lite queues");
+    // One walk per map: every queue repairs the same events.
+    let mut queues_on = |grid: Grid, seed: u64, ticks: usize, tag: &str| -> Result<(), String> {
+        let mut w = Walk::new(grid, seed);
+        let run = walk(&mut w, ticks, &|g, goal| three(g, goal, tag), false)?;
+        report.series.extend(run.runners.iter().map(series));
+        Ok(())
+    };
     let mut rng = Rng(2);
-    let small = random_grid(110, 100, 0.2, &mut rng);
-    let mut w = Walk::new(small, 3);
-    let run = walk(
-        &mut w,
+    queues_on(
+        random_grid(110, 100, 0.2, &mut rng),
+        3,
         cfg.pick(1000, 100),
-        &|g, goal| three(g, goal, "110×100"),
-        false,
+        "110×100",
     )?;
-    for r in &run.runners {
-        report.series.push(series(r));
-    }
     match load_movingai(&movingai_dir(), "64room_000") {
-        Ok((big, _)) => {
-            let mut w = Walk::new(big, 5);
-            let run = walk(
-                &mut w,
-                cfg.pick(200, 20),
-                &|g, goal| three(g, goal, "64room_000"),
-                false,
-            )?;
-            for r in &run.runners {
-                report.series.push(series(r));
-            }
-        }
+        Ok((big, _)) => queues_on(big, 5, cfg.pick(200, 20), "64room_000")?,
         Err(e) => report.notes.push(format!("64room_000 skipped: {e}")),
     }
     for tag in ["110×100", "64room_000"] {
