@@ -13,6 +13,7 @@
 //!   Headless: tests and the `tick` benchmark load it alone with `MinimalPlugins`.
 //! - [`input`]: cursor, mouse and keys into messages.
 //! - [`explain`]: the replay of a planner's recorded repairs (the model and its control).
+//! - [`overlay_data`]: what the overlay shows, gathered from the simulation.
 //! - [`view`]: all drawing: tiles, agents, goals, paths, overlays and explain's marks.
 //! - [`panel`]: the egui side panel, with the plot and the inspector.
 //! - [`record`]: `--record`, the session written as a scenario.
@@ -29,6 +30,7 @@ pub mod input;
 pub mod map_frame;
 pub mod maps;
 pub mod notices;
+pub mod overlay_data;
 pub mod panel;
 pub mod record;
 pub mod schedule;

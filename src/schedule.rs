@@ -34,6 +34,8 @@ pub enum FrameSystems {
     Explain,
     /// The recording is saved.
     Record,
+    /// What the overlay shows is gathered from the simulation.
+    Observe,
     /// Everything is drawn.
     View,
 }
@@ -68,6 +70,7 @@ impl Plugin for SchedulePlugin {
                 FrameSystems::Commands,
                 FrameSystems::Explain,
                 FrameSystems::Record,
+                FrameSystems::Observe,
                 FrameSystems::View,
             )
                 .chain(),

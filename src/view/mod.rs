@@ -1,7 +1,9 @@
 //! Drawing the world: the tile texture, the fitted camera, agents, goals, paths and overlays.
 //!
 //! - [`tiles`]: the grid as one texture, one texel per tile, redrawn only when it changes.
-//! - [`agents`]: agent sprites gliding between cells, goal markers and path lines (gizmos).
+//! - [`agents`]: agent sprites gliding between cells, and the selected agent's path and rings.
+//! - [`marks`]: every other path, goals, arrived and blocked agents: retained gizmos rebuilt
+//!   only when a tick changes them.
 //! - [`overlay`]: a second texture over the tiles for the heat map, the g values and the
 //!   explain replay.
 //! - [`explain`]: explain mode's marks: the replayed agent's ends and a search's path.
@@ -14,6 +16,7 @@
 pub mod agents;
 pub mod explain;
 pub mod grid_texture;
+pub mod marks;
 pub mod overlay;
 pub mod palette;
 pub mod tiles;
@@ -30,14 +33,15 @@ use palette::BACKGROUND;
 /// The view feature.
 pub fn plugin(app: &mut App) {
     schedule::ensure(app);
+    crate::ui_state::init(app);
     app.insert_resource(ClearColor(BACKGROUND))
-        .init_resource::<UiRects>()
         .add_systems(Startup, spawn_camera)
         .add_systems(Update, fit_camera.in_set(FrameSystems::View))
         .add_plugins((
             tiles::plugin,
             agents::plugin,
             overlay::plugin,
+            crate::overlay_data::plugin,
             explain::plugin,
         ));
 }

@@ -2,139 +2,73 @@
 //! expanded, the selected agent's g values (inconsistent cells in their own colour), or the
 //! explain replay: lowered, raised or closed cells, the queue, and the A* ghost.
 //!
-//! The explain replay, when running, replaces the other two so it reads clearly. The texture
-//! is rewritten only when its texels change.
+//! The explain replay, when running, replaces the other two so it reads clearly. What it shows
+//! is gathered by [`crate::overlay_data`]; the texture is recomputed only when that, the
+//! overlay switches or the replay changed, and only changed texels are written.
 
 use bevy::prelude::*;
-use gridwalk_core::cost::INFINITY;
-use gridwalk_core::sim::AgentId;
 
-use super::grid_texture;
+use super::grid_texture::GridTexture;
 use super::palette::{
     CLOSED_COLOR, GHOST_COLOR, INCONSISTENT_COLOR, LOWERED_COLOR, OPEN_COLOR, RAISED_COLOR, g_color,
 };
 use crate::explain::{CellState, ExplainState};
+use crate::overlay_data::OverlayData;
 use crate::schedule::FrameSystems;
 use crate::sim::SimState;
-use crate::ui_state::{Overlays, Selection};
+use crate::ui_state::Overlays;
 
-/// Seconds a heat-map cell takes to fade out.
-pub const HEAT_FADE_SECS: f32 = 3.0;
-
-/// The overlay texture and its inputs.
+/// The overlay texture.
 #[derive(Resource)]
-pub struct OverlayTexture {
-    image: Handle<Image>,
-    sprite: Entity,
-    drawn: Vec<[u8; 4]>,
-    size: (u32, u32),
-    heat: Vec<f32>,
-    g: Vec<u64>,
-    g_max: u64,
-    inconsistent: Vec<bool>,
-    seen: Option<(u64, u64)>,
-    g_seen: Option<(u64, u64, Option<AgentId>)>,
-}
+pub struct OverlayTexture(GridTexture);
 
 /// The overlay feature.
 pub fn plugin(app: &mut App) {
-    app.add_systems(Startup, spawn_overlay).add_systems(
-        Update,
-        (update_inputs, redraw_overlay)
-            .chain()
-            .in_set(FrameSystems::View),
-    );
+    app.add_systems(Startup, spawn_overlay)
+        .add_systems(Update, redraw_overlay.in_set(FrameSystems::View));
 }
 
 fn spawn_overlay(mut commands: Commands, mut images: ResMut<Assets<Image>>, state: Res<SimState>) {
     let grid = state.sim().grid();
     let (w, h) = (grid.width(), grid.height());
-    let (image, sprite) = grid_texture::spawn(&mut commands, &mut images, (w, h), [0; 4], 1.0);
-    commands.insert_resource(OverlayTexture {
-        image,
-        sprite,
-        drawn: vec![[0; 4]; grid.len()],
-        size: (w, h),
-        heat: vec![0.0; grid.len()],
-        g: Vec::new(),
-        g_max: 0,
-        inconsistent: Vec::new(),
-        seen: None,
-        g_seen: None,
-    });
+    let tex = GridTexture::spawn(&mut commands, &mut images, (w, h), [0; 4], 1.0);
+    commands.insert_resource(OverlayTexture(tex));
 }
 
-/// Heats the cells of each new tick's repairs, cools everything, and reads the selected
-/// agent's g values after each tick.
-fn update_inputs(
-    state: Res<SimState>,
-    overlays: Res<Overlays>,
-    selection: Res<Selection>,
-    time: Res<Time<Real>>,
-    ov: Option<ResMut<OverlayTexture>>,
-) {
-    let Some(mut ov) = ov else {
-        return;
-    };
-    let sim = state.sim();
-    let len = sim.grid().len();
-    if ov.heat.len() != len {
-        ov.heat = vec![0.0; len];
-    }
-    let cool = time.delta_secs() / HEAT_FADE_SECS;
-    if cool > 0.0 {
-        for v in ov.heat.iter_mut().filter(|v| **v > 0.0) {
-            *v = (*v - cool).max(0.0);
-        }
-    }
-    let now = (state.ticks(), state.epoch());
-    if ov.seen != Some(now) {
-        ov.seen = Some(now);
-        for &i in sim.last_expanded() {
-            if let Some(v) = ov.heat.get_mut(i as usize) {
-                *v = 1.0;
-            }
-        }
-    }
-    let g_now = (now.0, now.1, selection.0);
-    if overlays.g_values && ov.g_seen != Some(g_now) {
-        ov.g_seen = Some(g_now);
-        ov.g = selection
-            .0
-            .and_then(|id| sim.cost_field(id))
-            .unwrap_or_default();
-        ov.g_max =
-            ov.g.iter()
-                .copied()
-                .filter(|&c| c != INFINITY)
-                .max()
-                .unwrap_or(0);
-        ov.inconsistent = match selection.0 {
-            Some(id) => (0..len)
-                .map(|i| {
-                    sim.inspect(id, sim.grid().pos(i))
-                        .is_some_and(|c| c.inconsistent())
-                })
-                .collect(),
-            None => Vec::new(),
-        };
-    }
-}
-
+/// Redraws when what the overlay shows changed; an idle frame costs nothing.
+#[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource read
 fn redraw_overlay(
     state: Res<SimState>,
     overlays: Res<Overlays>,
     explain: Res<ExplainState>,
+    data: Res<OverlayData>,
     ov: Option<ResMut<OverlayTexture>>,
     mut images: ResMut<Assets<Image>>,
     mut sprites: Query<&mut Sprite>,
+    mut size: Local<(u32, u32)>,
 ) {
     let Some(mut ov) = ov else {
         return;
     };
     let grid = state.sim().grid();
-    let (w, h) = (grid.width(), grid.height());
-    let len = grid.len();
+    let now = (grid.width(), grid.height());
+    let changed = data.is_changed() || overlays.is_changed() || explain.is_changed();
+    if !changed && *size == now && !ov.is_added() {
+        return;
+    }
+    *size = now;
+    let want = texels(grid.len(), &overlays, &explain, &data);
+    ov.0.show(&mut images, &mut sprites, now, want);
+}
+
+/// The overlay's colour per cell: the explain replay when it is running, else the g values
+/// under the heat map, each when switched on.
+pub fn texels(
+    len: usize,
+    overlays: &Overlays,
+    explain: &ExplainState,
+    data: &OverlayData,
+) -> Vec<[u8; 4]> {
     let mut want = vec![[0u8; 4]; len];
     if explain.active() {
         for &c in &explain.ghost {
@@ -143,57 +77,34 @@ fn redraw_overlay(
             }
         }
         for (i, s) in explain.cell_states(len).into_iter().enumerate() {
-            let c = match s {
+            want[i] = match s {
                 CellState::Open => OPEN_COLOR,
                 CellState::Closed => CLOSED_COLOR,
                 CellState::Lowered => LOWERED_COLOR,
                 CellState::Raised => RAISED_COLOR,
                 CellState::Untouched => continue,
             };
-            want[i] = c;
         }
-    } else {
-        if overlays.g_values && ov.g.len() == len {
-            for (i, &c) in ov.g.iter().enumerate() {
-                want[i] = g_color(c, ov.g_max);
-            }
-            for (i, &bad) in ov.inconsistent.iter().enumerate() {
-                if bad && i < len {
-                    want[i] = INCONSISTENT_COLOR;
-                }
-            }
+        return want;
+    }
+    if overlays.g_values && data.g.len() == len {
+        for (i, &c) in data.g.iter().enumerate() {
+            want[i] = g_color(c, data.g_max);
         }
-        if overlays.heat {
-            for (i, &v) in ov.heat.iter().enumerate() {
-                if v > 0.0 {
-                    let a = (v * 190.0) as u8;
-                    want[i] = blend(want[i], [255, 120, 0, a]);
-                }
+        for (i, &bad) in data.inconsistent.iter().enumerate().take(len) {
+            if bad {
+                want[i] = INCONSISTENT_COLOR;
             }
         }
     }
-    if ov.size != (w, h) {
-        let handle = grid_texture::resize(&mut images, &mut sprites, ov.sprite, (w, h), [0; 4]);
-        ov.image = handle;
-        ov.size = (w, h);
-        ov.drawn = vec![[0; 4]; len];
+    if overlays.heat {
+        for (t, &v) in want.iter_mut().zip(&data.heat) {
+            if v > 0.0 {
+                *t = blend(*t, [255, 120, 0, (v * 190.0) as u8]);
+            }
+        }
     }
-    if ov.drawn == want {
-        return;
-    }
-    let Some(mut image) = images.get_mut(&ov.image) else {
-        return;
-    };
-    let Some(data) = image.data.as_mut() else {
-        return;
-    };
-    if data.len() != len * 4 {
-        return;
-    }
-    for (i, c) in want.iter().enumerate() {
-        data[i * 4..i * 4 + 4].copy_from_slice(c);
-    }
-    ov.drawn = want;
+    want
 }
 
 /// `top` over `bottom`, straight alpha.
@@ -216,6 +127,7 @@ fn blend(bottom: [u8; 4], top: [u8; 4]) -> [u8; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gridwalk_core::cost::INFINITY;
 
     #[test]
     fn blending_and_g_colours() {
@@ -224,5 +136,30 @@ mod tests {
         assert_eq!(g_color(INFINITY, 10)[3], 0);
         assert_ne!(g_color(0, 10), g_color(10, 10));
         assert_eq!(g_color(5, 0)[3], 150);
+    }
+
+    #[test]
+    fn heat_shows_when_switched_on_over_the_g_values() {
+        let mut data = OverlayData::default();
+        data.heat = vec![0.0, 1.0, 0.5];
+        let explain = ExplainState::default();
+        let mut overlays = Overlays {
+            heat: false,
+            g_values: false,
+            ..Overlays::default()
+        };
+        assert_eq!(texels(3, &overlays, &explain, &data), vec![[0; 4]; 3]);
+        overlays.heat = true;
+        let t = texels(3, &overlays, &explain, &data);
+        assert_eq!(t[0], [0; 4]);
+        assert_eq!(t[1][3], 190);
+        assert!(t[2][3] > 0 && t[2][3] < 190);
+        // g values need a field of the map's size; the heat blends over them.
+        data.g = vec![0, 5, INFINITY];
+        data.g_max = 5;
+        overlays.g_values = true;
+        let t = texels(3, &overlays, &explain, &data);
+        assert_eq!(t[0], g_color(0, 5));
+        assert_ne!(t[1], g_color(5, 5));
     }
 }

@@ -7,23 +7,15 @@
 use bevy::prelude::*;
 use gridwalk_core::{Grid, Pos, Terrain};
 
-use super::grid_texture;
+use super::grid_texture::GridTexture;
 use super::palette::{preview_color, terrain_color};
 use crate::schedule::FrameSystems;
 use crate::sim::SimState;
 use crate::ui_state::EditPreview;
 
-/// The tile texture and what it shows.
+/// The tile texture.
 #[derive(Resource)]
-pub struct TileTexture {
-    /// The image.
-    pub image: Handle<Image>,
-    /// The sprite showing it.
-    pub sprite: Entity,
-    /// The colour of every texel as drawn.
-    drawn: Vec<[u8; 4]>,
-    size: (u32, u32),
-}
+pub struct TileTexture(GridTexture);
 
 /// The texel colours of `grid` with `preview` over it, row 0 first.
 pub fn texels(grid: &Grid, preview: &EditPreview) -> Vec<[u8; 4]> {
@@ -53,20 +45,10 @@ pub fn plugin(app: &mut App) {
 
 fn spawn_tiles(mut commands: Commands, mut images: ResMut<Assets<Image>>, state: Res<SimState>) {
     let grid = state.sim().grid();
-    let (w, h) = (grid.width(), grid.height());
-    let (image, sprite) = grid_texture::spawn(
-        &mut commands,
-        &mut images,
-        (w, h),
-        terrain_color(Terrain::FREE),
-        0.0,
-    );
-    commands.insert_resource(TileTexture {
-        image,
-        sprite,
-        drawn: Vec::new(),
-        size: (w, h),
-    });
+    let size = (grid.width(), grid.height());
+    let fill = terrain_color(Terrain::FREE);
+    let tex = GridTexture::spawn(&mut commands, &mut images, size, fill, 0.0);
+    commands.insert_resource(TileTexture(tex));
 }
 
 /// Rewrites the texels that changed since the last drawing.
@@ -88,44 +70,13 @@ fn redraw_tiles(
     *seen = Some(now);
     let grid = state.sim().grid();
     let size = (grid.width(), grid.height());
-    let want = texels(grid, &preview);
-    if tex.size != size {
-        // A map of another size: a new image.
-        let handle = grid_texture::resize(
-            &mut images,
-            &mut sprites,
-            tex.sprite,
-            size,
-            terrain_color(Terrain::FREE),
-        );
-        tex.image = handle;
-        tex.size = size;
-        tex.drawn.clear();
-    }
-    if tex.drawn == want {
-        return;
-    }
-    let Some(mut image) = images.get_mut(&tex.image) else {
-        return;
-    };
-    let Some(data) = image.data.as_mut() else {
-        return;
-    };
-    if data.len() != want.len() * 4 {
-        return;
-    }
-    let full = tex.drawn.len() != want.len();
-    for (i, c) in want.iter().enumerate() {
-        if full || tex.drawn[i] != *c {
-            data[i * 4..i * 4 + 4].copy_from_slice(c);
-        }
-    }
-    tex.drawn = want;
+    tex.0
+        .show(&mut images, &mut sprites, size, texels(grid, &preview));
 }
 
 /// The terrain shown at `pos`, for tests: what the texture says the cell is.
 pub fn shown(tex: &TileTexture, grid: &Grid, pos: Pos) -> Option<[u8; 4]> {
-    tex.drawn.get(grid.index(pos).ok()?).copied()
+    tex.0.drawn().get(grid.index(pos).ok()?).copied()
 }
 
 #[cfg(test)]
