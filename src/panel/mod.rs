@@ -26,7 +26,7 @@ use crate::sim::{ClearWalls, Glide, SimClock, SimCommand, SimState};
 use crate::ui_state::{
     Brush, CursorTile, Inspector, Overlays, PendingStart, Selection, Typing, UiRects, WorldSettings,
 };
-use crate::view::agents::PathCache;
+use crate::view::marks::PathCache;
 
 pub use explain_ui::{cost_text, inspect_lines};
 pub use maps_ui::MapsUi;
@@ -59,6 +59,7 @@ pub struct Actions<'w> {
 
 /// The panel feature.
 pub fn plugin(app: &mut App) {
+    crate::ui_state::init(app);
     app.init_resource::<MapsUi>()
         .init_resource::<live_ui::TickPlot>()
         .add_systems(Update, live_ui::record_ticks.in_set(FrameSystems::View))

@@ -7,7 +7,7 @@ use gridwalk_core::{Algorithm, Connectivity, Heuristic};
 
 use super::{Actions, Controls, GREEN, RED, rich};
 use crate::sim::{SimCommand, SimState};
-use crate::view::agents::PathCache;
+use crate::view::marks::PathCache;
 use crate::view::palette::agent_color;
 
 pub(super) fn planner_ui(ui: &mut egui::Ui, state: &SimState, act: &mut Actions) {

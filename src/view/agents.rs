@@ -1,23 +1,23 @@
-//! Agents on the map: a coloured disc per agent gliding between cells, its goal marked, its
-//! path drawn as a line in its own gizmo group so the overlay can be toggled.
+//! Agents on the map: a coloured disc per agent gliding between cells, and what is drawn per
+//! frame: the selected agent's path, the selection rings and the pending start.
 //!
-//! Paths are read from the simulation once per tick (or rebuild) into [`PathCache`]; the
-//! line then starts at the agent's gliding position, so it follows the disc smoothly. An
-//! agent with no path gets a red cross; an arrived one a ring.
-
-use std::collections::HashMap;
+//! Paths are read from the simulation once per tick (or rebuild) into [`PathCache`]. The
+//! selected agent's line starts at its gliding disc, so it follows it smoothly; every other
+//! path, the goals and the marks of arrived and blocked agents are retained layers rebuilt
+//! only when a tick changes them ([`super::marks`]).
 
 use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
-use gridwalk_core::sim::{AgentId, AgentStatus};
-use gridwalk_core::{Grid, Pos};
+use gridwalk_core::Grid;
+use gridwalk_core::sim::AgentStatus;
 
+use super::marks::{self, PathCache};
 use super::palette::agent_color;
 use crate::map_frame::tile_center;
 use crate::schedule::FrameSystems;
 use crate::sim::{AgentMarker, Glide, SimState};
-use crate::ui_state::{CursorTile, Overlays, PendingStart, Selection};
+use crate::ui_state::{CursorTile, PendingStart, Selection};
 
 /// Gizmos of the path lines.
 #[derive(Default, Reflect, GizmoConfigGroup)]
@@ -27,17 +27,6 @@ pub struct PathGizmos;
 #[derive(Default, Reflect, GizmoConfigGroup)]
 pub struct MarkerGizmos;
 
-/// Paths above this many agents are read only for the selected agent.
-pub const MAX_PATHS: usize = 400;
-
-/// Every agent's path as of the last tick.
-#[derive(Resource, Default, Debug)]
-pub struct PathCache {
-    /// Agent → its cells, from its cell to its goal.
-    pub paths: HashMap<AgentId, Vec<Pos>>,
-    seen: Option<(u64, u64, Option<AgentId>, bool)>,
-}
-
 /// The disc image shared by every agent sprite.
 #[derive(Resource)]
 struct Disc(Handle<Image>);
@@ -46,11 +35,17 @@ struct Disc(Handle<Image>);
 pub fn plugin(app: &mut App) {
     app.init_gizmo_group::<PathGizmos>()
         .init_gizmo_group::<MarkerGizmos>()
-        .init_resource::<PathCache>()
-        .add_systems(Startup, (make_disc, configure_gizmos))
+        .init_resource::<marks::PathCache>()
+        .add_systems(Startup, (make_disc, configure_gizmos, marks::spawn_layers))
         .add_systems(
             Update,
-            (dress_agents, glide_agents, cache_paths, draw_markers)
+            (
+                dress_agents,
+                glide_agents,
+                marks::cache_paths,
+                marks::rebuild_marks,
+                draw_markers,
+            )
                 .chain()
                 .in_set(FrameSystems::View),
         );
@@ -149,37 +144,8 @@ pub fn glide_point(g: &Glide, t: f32, grid: &Grid) -> Vec2 {
     tile_center(g.from, w, h).lerp(tile_center(g.to, w, h), t)
 }
 
-/// Reads the paths of the agents after each tick or rebuild.
-fn cache_paths(
-    state: Res<SimState>,
-    selection: Res<Selection>,
-    overlays: Res<Overlays>,
-    mut cache: ResMut<PathCache>,
-) {
-    let now = (
-        state.ticks(),
-        state.epoch(),
-        selection.0,
-        overlays.all_paths,
-    );
-    if cache.seen == Some(now) {
-        return;
-    }
-    cache.seen = Some(now);
-    cache.paths.clear();
-    let sim = state.sim();
-    let all = overlays.all_paths && sim.agent_count() <= MAX_PATHS;
-    for a in sim.agents() {
-        if (all || selection.0 == Some(a.id))
-            && let Some(p) = sim.path(a.id)
-        {
-            cache.paths.insert(a.id, p.cells);
-        }
-    }
-}
-
-/// Paths, goals, the selection, the pending start and markers of blocked or arrived agents.
-#[allow(clippy::too_many_arguments)]
+/// The selected agent's path from its gliding disc, its rings, and the pending start.
+#[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource read
 fn draw_markers(
     state: Res<SimState>,
     cache: Res<PathCache>,
@@ -187,50 +153,25 @@ fn draw_markers(
     start: Res<PendingStart>,
     cursor: Res<CursorTile>,
     time: Res<Time<Real>>,
-    agents: Query<(&AgentMarker, &Glide, &Transform)>,
+    agents: Query<(&AgentMarker, &Transform)>,
     mut paths: Gizmos<PathGizmos>,
     mut markers: Gizmos<MarkerGizmos>,
 ) {
     let grid = state.sim().grid();
     let (w, h) = (grid.width(), grid.height());
-    let mut goals_drawn: HashMap<Pos, ()> = HashMap::new();
-    for (marker, glide, transform) in &agents {
-        let color = agent_color(marker.label);
+    if let Some(id) = selection.0
+        && let Some((marker, transform)) = agents.iter().find(|(m, _)| m.id == id)
+    {
         let here = transform.translation.truncate();
-        if let Some(cells) = cache.paths.get(&marker.id)
+        if let Some(cells) = cache.paths.get(&id)
             && cells.len() > 1
         {
             let line =
                 std::iter::once(here).chain(cells[1..].iter().map(|&p| tile_center(p, w, h)));
-            let width_color = if selection.0 == Some(marker.id) {
-                color
-            } else {
-                color.with_alpha(0.85)
-            };
-            paths.linestrip_2d(line, width_color);
+            paths.linestrip_2d(line, agent_color(marker.label));
         }
-        if goals_drawn.insert(glide.goal, ()).is_none() {
-            let g = tile_center(glide.goal, w, h);
-            markers.rect_2d(Isometry2d::from_translation(g), Vec2::splat(0.95), color);
-            markers.cross_2d(Isometry2d::from_translation(g), 0.35, color);
-        }
-        match glide.status {
-            AgentStatus::NoPath => {
-                markers.cross_2d(
-                    Isometry2d::new(here, Rot2::degrees(45.0)),
-                    0.7,
-                    Color::srgb(0.9, 0.1, 0.1),
-                );
-            }
-            AgentStatus::Arrived => {
-                markers.circle_2d(Isometry2d::from_translation(here), 0.65, color);
-            }
-            AgentStatus::Walking => {}
-        }
-        if selection.0 == Some(marker.id) {
-            markers.circle_2d(Isometry2d::from_translation(here), 0.9, Color::WHITE);
-            markers.circle_2d(Isometry2d::from_translation(here), 1.05, Color::BLACK);
-        }
+        markers.circle_2d(Isometry2d::from_translation(here), 0.9, Color::WHITE);
+        markers.circle_2d(Isometry2d::from_translation(here), 1.05, Color::BLACK);
     }
     if let Some(s) = start.0 {
         let at = tile_center(s, w, h);

@@ -1,0 +1,146 @@
+//! Marks that change only with a tick: the paths read from the simulation ([`PathCache`]),
+//! every path line (when shown), goals, and the rings and crosses of arrived and blocked
+//! agents. They are retained gizmos, rebuilt when a tick, a
+//! rebuild or the selection changes them, so an idle frame draws them without rebuilding
+//! anything, however many agents there are.
+
+use std::collections::{HashMap, HashSet};
+
+use bevy::prelude::*;
+use gridwalk_core::Pos;
+use gridwalk_core::sim::{AgentId, AgentStatus};
+
+use super::palette::agent_color;
+use crate::map_frame::tile_center;
+use crate::sim::{AgentMarker, Glide, SimState};
+use crate::ui_state::{Overlays, Selection};
+
+/// Paths above this many agents are read only for the selected agent.
+pub const MAX_PATHS: usize = 400;
+
+/// Every agent's path as of the last tick.
+#[derive(Resource, Default, Debug)]
+pub struct PathCache {
+    /// Agent → its cells, from its cell to its goal.
+    pub paths: HashMap<AgentId, Vec<Pos>>,
+    seen: Option<(u64, u64, Option<AgentId>, bool)>,
+}
+
+/// Reads the paths of the agents after each tick or rebuild.
+pub(super) fn cache_paths(
+    state: Res<SimState>,
+    selection: Res<Selection>,
+    overlays: Res<Overlays>,
+    mut cache: ResMut<PathCache>,
+) {
+    let now = (
+        state.ticks(),
+        state.epoch(),
+        selection.0,
+        overlays.all_paths,
+    );
+    if cache.seen == Some(now) {
+        return;
+    }
+    cache.seen = Some(now);
+    cache.paths.clear();
+    let sim = state.sim();
+    let all = overlays.all_paths && sim.agent_count() <= MAX_PATHS;
+    for a in sim.agents() {
+        if (all || selection.0 == Some(a.id))
+            && let Some(p) = sim.path(a.id)
+        {
+            cache.paths.insert(a.id, p.cells);
+        }
+    }
+}
+
+/// The two retained layers: path lines, and goal and status marks.
+#[derive(Resource)]
+pub struct MarkLayers {
+    paths: Handle<GizmoAsset>,
+    marks: Handle<GizmoAsset>,
+}
+
+/// Spawns the two layers, empty.
+pub(super) fn spawn_layers(mut commands: Commands, mut assets: ResMut<Assets<GizmoAsset>>) {
+    let mut layer = |width: f32| {
+        let handle = assets.add(GizmoAsset::new());
+        let line_config = GizmoLineConfig { width, ..default() };
+        commands.spawn(Gizmo {
+            handle: handle.clone(),
+            line_config,
+            ..default()
+        });
+        handle
+    };
+    let paths = layer(2.5);
+    let marks = layer(2.0);
+    commands.insert_resource(MarkLayers { paths, marks });
+}
+
+/// What the layers were built for: tick, rebuild epoch, selection, all paths on, agents.
+type Shown = (u64, u64, Option<AgentId>, bool, usize);
+
+/// Rebuilds both layers when what they show changed. The selected agent's path is left to
+/// the per-frame drawing, which starts it at the gliding disc.
+#[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource read
+pub(super) fn rebuild_marks(
+    state: Res<SimState>,
+    selection: Res<Selection>,
+    overlays: Res<Overlays>,
+    cache: Res<PathCache>,
+    layers: Option<Res<MarkLayers>>,
+    agents: Query<(&AgentMarker, &Glide)>,
+    mut assets: ResMut<Assets<GizmoAsset>>,
+    mut seen: Local<Option<Shown>>,
+) {
+    let Some(layers) = layers else {
+        return;
+    };
+    let now = (
+        state.ticks(),
+        state.epoch(),
+        selection.0,
+        overlays.all_paths,
+        agents.iter().len(),
+    );
+    if *seen == Some(now) {
+        return;
+    }
+    *seen = Some(now);
+    let grid = state.sim().grid();
+    let at = |p| tile_center(p, grid.width(), grid.height());
+    let (mut paths, mut marks) = (GizmoAsset::new(), GizmoAsset::new());
+    let mut goals = HashSet::new();
+    for (marker, glide) in &agents {
+        let color = agent_color(marker.label);
+        if selection.0 != Some(marker.id)
+            && let Some(cells) = cache.paths.get(&marker.id)
+            && cells.len() > 1
+        {
+            paths.linestrip_2d(cells.iter().map(|&p| at(p)), color.with_alpha(0.85));
+        }
+        if goals.insert(glide.goal) {
+            let g = Isometry2d::from_translation(at(glide.goal));
+            marks.rect_2d(g, Vec2::splat(0.95), color);
+            marks.cross_2d(g, 0.35, color);
+        }
+        let here = at(glide.to);
+        match glide.status {
+            AgentStatus::NoPath => {
+                let red = Color::srgb(0.9, 0.1, 0.1);
+                marks.cross_2d(Isometry2d::new(here, Rot2::degrees(45.0)), 0.7, red);
+            }
+            AgentStatus::Arrived => {
+                marks.circle_2d(Isometry2d::from_translation(here), 0.65, color);
+            }
+            AgentStatus::Walking => {}
+        }
+    }
+    for (handle, layer) in [(&layers.paths, paths), (&layers.marks, marks)] {
+        if let Some(mut asset) = assets.get_mut(handle) {
+            *asset = layer;
+        }
+    }
+}
