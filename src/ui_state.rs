@@ -123,3 +123,18 @@ pub fn keyboard_free(typing: Option<Res<Typing>>) -> bool {
 /// Screen rectangles covered by the UI, in logical pixels, filled by the panel each frame.
 #[derive(Resource, Default, Debug, Clone)]
 pub struct UiRects(pub Vec<Rect>);
+
+/// Registers every resource above; calling it again changes nothing, so each feature that
+/// reads or writes this state can make sure of it.
+pub fn init(app: &mut App) {
+    app.init_resource::<CursorTile>()
+        .init_resource::<Brush>()
+        .init_resource::<PendingStart>()
+        .init_resource::<Selection>()
+        .init_resource::<Inspector>()
+        .init_resource::<Overlays>()
+        .init_resource::<WorldSettings>()
+        .init_resource::<EditPreview>()
+        .init_resource::<Typing>()
+        .init_resource::<UiRects>();
+}

@@ -23,17 +23,9 @@ fn app(grid: Grid, agents: &[(Pos, Pos)]) -> App {
     common::headless(setup)
 }
 
-/// A `w`×`h` grid from rows of `.` and `#`.
+/// A grid from rows of `.` and `#`.
 fn grid(rows: &[&str]) -> Grid {
-    let mut g = Grid::new(rows[0].len() as u32, rows.len() as u32).unwrap();
-    for (y, r) in rows.iter().enumerate() {
-        for (x, c) in r.chars().enumerate() {
-            if c == '#' {
-                g.set(Pos::new(x as u32, y as u32), Terrain::Wall).unwrap();
-            }
-        }
-    }
-    g
+    gridwalk_core::format::grid_from_rows(rows).unwrap()
 }
 
 fn state(app: &App) -> &SimState {
@@ -77,6 +69,22 @@ fn release(app: &mut App, b: MouseButton) {
     app.world_mut()
         .resource_mut::<ButtonInput<MouseButton>>()
         .release(b);
+}
+
+/// Presses `b` at the first point, moves through the others one frame each, releases, and
+/// lets the next tick apply the stroke.
+fn stroke(app: &mut App, b: MouseButton, points: &[(i32, i32)]) {
+    let (x, y) = points[0];
+    cursor(app, x, y);
+    press(app, b);
+    frame(app);
+    for &(x, y) in &points[1..] {
+        cursor(app, x, y);
+        frame(app);
+    }
+    release(app, b);
+    frame(app);
+    frame(app);
 }
 
 fn click(app: &mut App, b: MouseButton, x: i32, y: i32) {
@@ -125,16 +133,7 @@ fn a_middle_drag_becomes_walls_with_no_gaps() {
     let mut app = app(Grid::new(30, 20).unwrap(), &[]);
     frame(&mut app);
     // Press at (2, 5), then the cursor jumps: only three samples for a long stroke.
-    cursor(&mut app, 2, 5);
-    press(&mut app, MouseButton::Middle);
-    frame(&mut app);
-    cursor(&mut app, 14, 5);
-    frame(&mut app);
-    cursor(&mut app, 20, 15);
-    frame(&mut app);
-    release(&mut app, MouseButton::Middle);
-    frame(&mut app);
-    frame(&mut app);
+    stroke(&mut app, MouseButton::Middle, &[(2, 5), (14, 5), (20, 15)]);
     for x in 2..=14 {
         assert!(is_wall(&app, x, 5), "gap at ({x}, 5)");
     }
@@ -181,14 +180,7 @@ fn a_press_and_release_within_one_frame_still_paints() {
 fn a_stroke_that_leaves_the_map_resumes_without_a_gap_at_the_border() {
     let mut app = app(Grid::new(10, 10).unwrap(), &[]);
     frame(&mut app);
-    cursor(&mut app, 3, 3);
-    press(&mut app, MouseButton::Middle);
-    frame(&mut app);
-    cursor(&mut app, -5, 3);
-    frame(&mut app);
-    release(&mut app, MouseButton::Middle);
-    frame(&mut app);
-    frame(&mut app);
+    stroke(&mut app, MouseButton::Middle, &[(3, 3), (-5, 3)]);
     for x in 0..=3 {
         assert!(is_wall(&app, x, 3), "gap at ({x}, 3)");
     }
@@ -198,14 +190,7 @@ fn a_stroke_that_leaves_the_map_resumes_without_a_gap_at_the_border() {
 fn right_drag_erases_and_the_brush_paints_weights() {
     let mut app = app(grid(&["..........", "#########.", ".........."]), &[]);
     frame(&mut app);
-    cursor(&mut app, 0, 1);
-    press(&mut app, MouseButton::Right);
-    frame(&mut app);
-    cursor(&mut app, 4, 1);
-    frame(&mut app);
-    release(&mut app, MouseButton::Right);
-    frame(&mut app);
-    frame(&mut app);
+    stroke(&mut app, MouseButton::Right, &[(0, 1), (4, 1)]);
     for x in 0..=4 {
         assert!(!is_wall(&app, x, 1));
     }

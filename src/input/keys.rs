@@ -2,33 +2,35 @@
 
 use super::*;
 
-/// Keys → pause, steps, world commands, brush, selection and overlays.
-#[allow(clippy::too_many_arguments)]
-pub fn key_input(
+/// Esc cancels a placed start, or else quits.
+pub fn escape_key(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut start: ResMut<PendingStart>,
+    mut notices: ResMut<Notices>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    if !keys.just_pressed(KeyCode::Escape) {
+        return;
+    }
+    if start.0.take().is_some() {
+        notices.push(NoticeKind::Info, "start cancelled");
+    } else {
+        exit.write(AppExit::Success);
+    }
+}
+
+/// Keys that act on the world: pause, steps, speed, world commands, explain, the dynamic world.
+pub fn world_keys(
     keys: Res<ButtonInput<KeyCode>>,
     state: Res<SimState>,
     mut clock: ResMut<SimClock>,
-    mut start: ResMut<PendingStart>,
-    mut brush: ResMut<Brush>,
-    mut selection: ResMut<Selection>,
-    mut overlays: ResMut<Overlays>,
-    mut inspector: ResMut<Inspector>,
     mut settings: ResMut<WorldSettings>,
-    mut notices: ResMut<Notices>,
     mut commands: MessageWriter<SimCommand>,
     mut clears: MessageWriter<ClearWalls>,
     mut explain: MessageWriter<ExplainControl>,
-    mut exit: MessageWriter<AppExit>,
 ) {
     for key in keys.get_just_pressed() {
         match key {
-            KeyCode::Escape => {
-                if start.0.take().is_some() {
-                    notices.push(NoticeKind::Info, "start cancelled");
-                } else {
-                    exit.write(AppExit::Success);
-                }
-            }
             KeyCode::Space => clock.paused = !clock.paused,
             KeyCode::KeyN | KeyCode::Period => clock.step(),
             KeyCode::Equal | KeyCode::NumpadAdd => {
@@ -57,8 +59,6 @@ pub fn key_input(
             KeyCode::KeyX => {
                 commands.write(SimCommand::ClearAgents);
             }
-            KeyCode::Digit0 | KeyCode::KeyW => brush.0 = Terrain::Wall,
-            KeyCode::Tab => selection.0 = next_agent(&state, selection.0),
             KeyCode::KeyE => {
                 explain.write(ExplainControl::Start);
             }
@@ -68,7 +68,6 @@ pub fn key_input(
             KeyCode::ArrowRight => {
                 explain.write(ExplainControl::Step(true));
             }
-            KeyCode::KeyI => inspector.on = !inspector.on,
             KeyCode::KeyD => {
                 let setting = match state.sim().dynamic() {
                     Some(_) => None,
@@ -76,6 +75,25 @@ pub fn key_input(
                 };
                 commands.write(SimCommand::SetDynamic(setting));
             }
+            _ => {}
+        }
+    }
+}
+
+/// Keys that change what the player sees and paints: brush, selection, inspector, overlays.
+pub fn view_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    state: Res<SimState>,
+    mut brush: ResMut<Brush>,
+    mut selection: ResMut<Selection>,
+    mut inspector: ResMut<Inspector>,
+    mut overlays: ResMut<Overlays>,
+) {
+    for key in keys.get_just_pressed() {
+        match key {
+            KeyCode::Digit0 | KeyCode::KeyW => brush.0 = Terrain::Wall,
+            KeyCode::Tab => selection.0 = next_agent(&state, selection.0),
+            KeyCode::KeyI => inspector.on = !inspector.on,
             KeyCode::KeyH => overlays.heat = !overlays.heat,
             KeyCode::KeyG => overlays.g_values = !overlays.g_values,
             KeyCode::KeyP => overlays.all_paths = !overlays.all_paths,

@@ -29,12 +29,12 @@ mod keys;
 mod mouse;
 
 pub use cursor::update_cursor;
-pub use keys::{key_input, next_agent};
+pub use keys::{escape_key, next_agent, view_keys, world_keys};
 use mouse::forget_stale;
 pub use mouse::{Stroke, mouse_input};
 
 use crate::ui_state::{
-    Brush, CursorTile, EditPreview, Inspector, Overlays, PendingStart, Selection, Typing, UiRects,
+    Brush, CursorTile, EditPreview, Inspector, Overlays, PendingStart, Selection, UiRects,
     WorldSettings, keyboard_free,
 };
 
@@ -63,24 +63,20 @@ pub const CONTROLS: &[(&str, &str)] = &[
 /// The input feature.
 pub fn plugin(app: &mut App) {
     schedule::ensure(app);
-    app.init_resource::<CursorTile>()
-        .init_resource::<Brush>()
-        .init_resource::<PendingStart>()
-        .init_resource::<Selection>()
-        .init_resource::<Inspector>()
-        .init_resource::<Overlays>()
-        .init_resource::<WorldSettings>()
-        .init_resource::<EditPreview>()
-        .init_resource::<Stroke>()
-        .init_resource::<Typing>()
+    crate::ui_state::init(app);
+    // AppExit is registered by every App.
+    app.init_resource::<Stroke>()
         .init_resource::<ButtonInput<MouseButton>>()
         .init_resource::<ButtonInput<KeyCode>>()
         .add_message::<ExplainControl>()
-        .add_message::<AppExit>()
         .add_systems(Update, update_cursor.in_set(FrameSystems::Cursor))
         .add_systems(
             Update,
-            (forget_stale, mouse_input, key_input.run_if(keyboard_free))
+            (
+                forget_stale,
+                mouse_input,
+                (escape_key, world_keys, view_keys).run_if(keyboard_free),
+            )
                 .chain()
                 .in_set(FrameSystems::Act),
         );

@@ -2,6 +2,14 @@
 
 use super::*;
 
+/// Registers the messages below.
+pub(super) fn register(app: &mut App) {
+    app.add_message::<TileEdit>()
+        .add_message::<SpawnAgent>()
+        .add_message::<ClearWalls>()
+        .add_message::<SimCommand>();
+}
+
 /// Set one cell's terrain at the next tick. Refused (with a notice) on a cell that holds an
 /// agent or is a goal, or that is off the map.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]

@@ -63,6 +63,7 @@ impl Plugin for SimPlugin {
             notices.push(NoticeKind::Refused, r);
         }
         schedule::ensure(app);
+        messages::register(app);
         let mut clock = SimClock::new(self.setup.rate_hz);
         clock.paused = self.setup.paused;
         app.insert_resource(state)
@@ -72,10 +73,6 @@ impl Plugin for SimPlugin {
             .insert_resource(SimRng(maps::rng(self.setup.seed ^ 0x9e37_79b9_7f4a_7c15)))
             .init_resource::<PendingInput>()
             .init_resource::<AgentEntities>()
-            .add_message::<TileEdit>()
-            .add_message::<SpawnAgent>()
-            .add_message::<ClearWalls>()
-            .add_message::<SimCommand>()
             .add_systems(
                 FixedUpdate,
                 (
