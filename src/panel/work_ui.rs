@@ -2,7 +2,7 @@
 
 use bevy_egui::egui;
 use gridwalk_core::cost::to_f64;
-use gridwalk_core::sim::{AgentStatus, SimConfig, TickStats};
+use gridwalk_core::sim::{AgentStatus, BASELINE_MAX_AGENTS, SimConfig, TickStats};
 use gridwalk_core::{Algorithm, Connectivity, Heuristic};
 
 use super::{Actions, Controls, GREEN, RED, rich};
@@ -41,6 +41,14 @@ pub(super) fn planner_ui(ui: &mut egui::Ui, state: &SimState, act: &mut Actions)
         &mut new.measure_baseline,
         "measure A* from scratch beside it",
     );
+    if new.measure_baseline && state.sim().agent_count() > BASELINE_MAX_AGENTS {
+        ui.label(
+            egui::RichText::new(format!(
+                "(not measured with over {BASELINE_MAX_AGENTS} walking agents: it would cost more than the tick)"
+            ))
+            .weak(),
+        );
+    }
     let uses_h = matches!(new.algorithm, Algorithm::DStarLite | Algorithm::AStar);
     if uses_h && !new.heuristic.is_admissible(new.connectivity) {
         ui.label(rich(

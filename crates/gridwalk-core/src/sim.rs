@@ -159,6 +159,9 @@ struct Group {
     deferred: Vec<usize>,
 }
 
+/// Above this many walking agents, [`SimConfig::measure_baseline`] measures nothing.
+pub const BASELINE_MAX_AGENTS: usize = 256;
+
 /// How the simulation plans.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SimConfig {
@@ -169,7 +172,8 @@ pub struct SimConfig {
     /// The heuristic of D* Lite and A* (D* and Dijkstra use none).
     pub heuristic: Heuristic,
     /// Also run A* from scratch for every walking agent each tick, to report what replanning
-    /// would have cost next to the repair.
+    /// would have cost next to the repair; skipped on ticks with more than
+    /// [`BASELINE_MAX_AGENTS`] walking agents, where it would cost more than the tick itself.
     pub measure_baseline: bool,
 }
 
@@ -695,7 +699,12 @@ impl Simulation {
         }
         stats.micros = started.elapsed().as_micros() as u64;
         self.changed.clear();
-        if self.config.measure_baseline {
+        let walking = || {
+            self.agents
+                .values()
+                .filter(|a| a.status != AgentStatus::Arrived)
+        };
+        if self.config.measure_baseline && walking().count() <= BASELINE_MAX_AGENTS {
             let t = Instant::now();
             for a in self.agents.values() {
                 if a.status == AgentStatus::Arrived {
