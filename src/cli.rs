@@ -1,6 +1,6 @@
 //! The command line, parsed by clap: `gridwalk [--map FILE] [--seed N] [--density F]
 //! [--agents N] [--on-arrival stay|wander|patrol] [--record FILE.ron] [--screenshot FILE.png
-//! --exit-after-frames N]`.
+//! --exit-after-frames N] [--timings]`.
 //!
 //! clap checks every value and range and prints help and errors; a bad argument ends the
 //! program with status 2 before any window opens. [`setup`] then turns the arguments into the
@@ -52,6 +52,9 @@ pub struct Args {
     /// Save a picture of the window after N frames, then exit.
     #[arg(long, value_name = "FILE.png", value_parser = png_file)]
     pub screenshot: Option<PathBuf>,
+    /// Print frames, ticks and where each frame's CPU time went, on exit.
+    #[arg(long)]
+    pub timings: bool,
     /// Exit after N frames [default: 60 with --screenshot].
     #[arg(long, value_name = "N", value_parser = RangedU64ValueParser::<u32>::new().range(1..=u32::MAX as u64))]
     pub exit_after_frames: Option<u32>,

@@ -18,6 +18,7 @@
 //! - [`panel`]: the egui side panel, with the plot and the inspector.
 //! - [`record`]: `--record`, the session written as a scenario.
 //! - [`capture`]: `--screenshot` and `--exit-after-frames`.
+//! - [`timings`]: `--timings`, where a frame's CPU time goes.
 //! - [`cli`]: the command line (clap).
 //! - [`maps`]: random maps, the `maps/` folder and loading map files.
 
@@ -35,6 +36,7 @@ pub mod panel;
 pub mod record;
 pub mod schedule;
 pub mod sim;
+pub mod timings;
 pub mod ui_state;
 pub mod view;
 
@@ -58,6 +60,9 @@ impl Plugin for GamePlugin {
         .add_plugins((input::plugin, view::plugin, explain::plugin, panel::plugin));
         if let Some(path) = &self.args.record {
             app.add_plugins(record::RecordPlugin { path: path.clone() });
+        }
+        if self.args.timings {
+            app.add_plugins(timings::plugin);
         }
         if self.args.screenshot.is_some() || self.args.exit_after_frames.is_some() {
             app.add_plugins(capture::CapturePlugin {
