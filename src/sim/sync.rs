@@ -4,7 +4,12 @@ use super::*;
 
 /// Sim agent id → its entity.
 #[derive(Resource, Default, Debug)]
-pub struct AgentEntities(pub HashMap<AgentId, Entity>);
+pub struct AgentEntities {
+    /// Each agent's entity.
+    pub map: HashMap<AgentId, Entity>,
+    /// The newest agent with an entity: later ids have none yet.
+    newest: Option<AgentId>,
+}
 
 /// An agent's entity: its id in the simulation and its stable display number.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,48 +33,55 @@ pub struct Glide {
     pub status: AgentStatus,
 }
 
-/// Step 4 of a tick: one entity per agent, with where it came from and where it is.
+/// Step 4 of a tick: one entity per agent, with where it came from and where it is. Existing
+/// entities are updated by walking the query (an agent is found by id in the simulation's
+/// sorted slab); only agents newer than the newest entity are spawned, since ids only grow.
 pub(super) fn sync_agents(
     mut commands: Commands,
     state: Res<SimState>,
     mut entities: ResMut<AgentEntities>,
-    mut glides: Query<&mut Glide>,
+    mut glides: Query<(&AgentMarker, &mut Glide)>,
 ) {
-    for a in state.sim.agents() {
-        match entities.0.get(&a.id).and_then(|&e| glides.get_mut(e).ok()) {
-            Some(mut g) => {
-                let next = Glide {
-                    from: g.to,
-                    to: a.pos,
-                    goal: a.goal,
-                    status: a.status,
-                };
-                if *g != next {
-                    *g = next;
-                }
-            }
-            None => {
-                let e = commands
-                    .spawn((
-                        AgentMarker {
-                            id: a.id,
-                            label: state.label(a.id),
-                        },
-                        Glide {
-                            from: a.pos,
-                            to: a.pos,
-                            goal: a.goal,
-                            status: a.status,
-                        },
-                    ))
-                    .id();
-                entities.0.insert(a.id, e);
-            }
+    let sim = &state.sim;
+    for (marker, mut g) in &mut glides {
+        let Some(a) = sim.agent(marker.id) else {
+            continue;
+        };
+        let next = Glide {
+            from: g.to,
+            to: a.pos,
+            goal: a.goal,
+            status: a.status,
+        };
+        if *g != next {
+            *g = next;
         }
     }
-    if entities.0.len() != state.sim.agent_count() {
-        entities.0.retain(|id, e| {
-            let keep = state.sim.agent(*id).is_some();
+    let newest = entities.newest;
+    let fresh = sim
+        .agents()
+        .rev()
+        .take_while(|a| newest.is_none_or(|n| a.id > n));
+    for a in fresh {
+        let glide = Glide {
+            from: a.pos,
+            to: a.pos,
+            goal: a.goal,
+            status: a.status,
+        };
+        let marker = AgentMarker {
+            id: a.id,
+            label: state.label(a.id),
+        };
+        let e = commands.spawn((marker, glide)).id();
+        entities.map.insert(a.id, e);
+    }
+    if let Some(last) = sim.agents().next_back() {
+        entities.newest = Some(newest.map_or(last.id, |n| n.max(last.id)));
+    }
+    if entities.map.len() != sim.agent_count() {
+        entities.map.retain(|id, e| {
+            let keep = sim.agent(*id).is_some();
             if !keep {
                 commands.entity(*e).despawn();
             }
@@ -84,14 +96,15 @@ pub(super) fn sync_after_rebuild(
     state: Res<SimState>,
     mut entities: ResMut<AgentEntities>,
     mut seen: Local<Option<u64>>,
-    glides: Query<&mut Glide>,
+    glides: Query<(&AgentMarker, &mut Glide)>,
 ) {
     if *seen == Some(state.epoch) {
         return;
     }
     *seen = Some(state.epoch);
-    for (_, e) in entities.0.drain() {
+    for (_, e) in entities.map.drain() {
         commands.entity(e).despawn();
     }
+    entities.newest = None;
     sync_agents(commands, state, entities, glides);
 }

@@ -470,7 +470,7 @@ impl Simulation {
     }
 
     /// The agents, by id.
-    pub fn agents(&self) -> impl Iterator<Item = &Agent> {
+    pub fn agents(&self) -> impl DoubleEndedIterator<Item = &Agent> + ExactSizeIterator {
         self.agents.values()
     }
 
