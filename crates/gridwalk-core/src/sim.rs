@@ -784,7 +784,8 @@ impl Simulation {
             let n = starts.len();
             if n == 0 {
                 group.deferred.extend_from_slice(&self.changed);
-                if group.deferred.len() > self.grid.len() {
+                // Deduplicated only past twice the map, so the sort is amortised over edits.
+                if group.deferred.len() > 2 * self.grid.len() {
                     group.deferred.sort_unstable();
                     group.deferred.dedup();
                 }
