@@ -27,9 +27,13 @@ pub struct PathGizmos;
 #[derive(Default, Reflect, GizmoConfigGroup)]
 pub struct MarkerGizmos;
 
-/// The disc image shared by every agent sprite.
+/// The disc images shared by every agent sprite: a full disc, and a hollow one for arrived
+/// agents (a sprite, not a ring of lines per agent, so thousands cost one batch).
 #[derive(Resource)]
-struct Disc(Handle<Image>);
+struct Disc {
+    walking: Handle<Image>,
+    arrived: Handle<Image>,
+}
 
 /// The agents feature.
 pub fn plugin(app: &mut App) {
@@ -58,20 +62,24 @@ fn configure_gizmos(mut store: ResMut<GizmoConfigStore>) {
     markers.line.width = 2.0;
 }
 
-/// A white disc with a soft edge and a dark rim, tinted per agent.
-fn make_disc(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
+/// A white disc with a soft edge and a dark rim, tinted per agent; `hollow` makes the inside
+/// faint, the look of an agent that has arrived.
+fn disc_image(hollow: bool) -> Image {
     const N: u32 = 32;
     let mut data = Vec::with_capacity((N * N * 4) as usize);
     for y in 0..N {
         for x in 0..N {
             let d = Vec2::new(x as f32 + 0.5, y as f32 + 0.5).distance(Vec2::splat(N as f32 / 2.0))
                 / (N as f32 / 2.0);
-            let alpha = ((1.0 - d) * N as f32 / 2.0).clamp(0.0, 1.0);
+            let mut alpha = ((1.0 - d) * N as f32 / 2.0).clamp(0.0, 1.0);
             let shade = if d > 0.78 { 90 } else { 255 };
+            if hollow && d < 0.5 {
+                alpha = 0.0;
+            }
             data.extend_from_slice(&[shade, shade, shade, (alpha * 255.0) as u8]);
         }
     }
-    let image = Image::new(
+    Image::new(
         Extent3d {
             width: N,
             height: N,
@@ -81,8 +89,14 @@ fn make_disc(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
         data,
         TextureFormat::Rgba8UnormSrgb,
         RenderAssetUsages::MAIN_WORLD | RenderAssetUsages::RENDER_WORLD,
-    );
-    commands.insert_resource(Disc(images.add(image)));
+    )
+}
+
+fn make_disc(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
+    commands.insert_resource(Disc {
+        walking: images.add(disc_image(false)),
+        arrived: images.add(disc_image(true)),
+    });
 }
 
 /// Gives new agent entities their sprite.
@@ -100,7 +114,7 @@ fn dress_agents(
         let at = tile_center(glide.to, grid.width(), grid.height());
         commands.entity(e).insert((
             Sprite {
-                image: disc.0.clone(),
+                image: disc.walking.clone(),
                 color: agent_color(marker.label),
                 custom_size: Some(Vec2::splat(1.6)),
                 ..default()
@@ -110,30 +124,35 @@ fn dress_agents(
     }
 }
 
-/// Moves each disc between its last two cells by the fixed clock's overstep.
+/// Moves each disc between its last two cells by the fixed clock's overstep, and shows
+/// arrived agents hollow.
 fn glide_agents(
     state: Res<SimState>,
     time: Res<Time<Fixed>>,
     clock: Res<crate::sim::SimClock>,
-    mut agents: Query<(&Glide, &mut Transform, &mut Sprite, &AgentMarker)>,
+    disc: Option<Res<Disc>>,
+    mut agents: Query<(&Glide, &mut Transform, &mut Sprite)>,
 ) {
+    let Some(disc) = disc else {
+        return;
+    };
     let grid = state.sim().grid();
     let t = if clock.paused {
         1.0
     } else {
         time.overstep_fraction().clamp(0.0, 1.0)
     };
-    for (g, mut transform, mut sprite, marker) in &mut agents {
+    for (g, mut transform, mut sprite) in &mut agents {
         let at = glide_point(g, t, grid);
         if transform.translation.truncate() != at {
             transform.translation = at.extend(3.0);
         }
-        let mut color = agent_color(marker.label);
-        if g.status == AgentStatus::Arrived {
-            color = color.with_alpha(0.6);
-        }
-        if sprite.color != color {
-            sprite.color = color;
+        let image = match g.status {
+            AgentStatus::Arrived => &disc.arrived,
+            _ => &disc.walking,
+        };
+        if sprite.image != *image {
+            sprite.image = image.clone();
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Marks that change only with a tick: the paths read from the simulation ([`PathCache`]),
-//! every path line (when shown), goals, and the rings and crosses of arrived and blocked
-//! agents. They are retained gizmos, rebuilt when a tick, a
+//! every path line (when shown), goals, and the crosses of blocked agents (arrived ones are
+//! drawn hollow by their sprite). They are retained gizmos, rebuilt when a tick, a
 //! rebuild or the selection changes them, so an idle frame draws them without rebuilding
 //! anything, however many agents there are.
 
@@ -132,10 +132,8 @@ pub(super) fn rebuild_marks(
                 let red = Color::srgb(0.9, 0.1, 0.1);
                 marks.cross_2d(Isometry2d::new(here, Rot2::degrees(45.0)), 0.7, red);
             }
-            AgentStatus::Arrived => {
-                marks.circle_2d(Isometry2d::from_translation(here), 0.65, color);
-            }
-            AgentStatus::Walking => {}
+            // Arrived agents are drawn hollow by their sprite.
+            AgentStatus::Arrived | AgentStatus::Walking => {}
         }
     }
     for (handle, layer) in [(&layers.paths, paths), (&layers.marks, marks)] {

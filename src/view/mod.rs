@@ -47,7 +47,7 @@ pub fn plugin(app: &mut App) {
 }
 
 fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Camera2d, MapCamera));
+    commands.spawn((Camera2d, MapCamera, Msaa::Off));
 }
 
 fn fit_camera(
