@@ -34,8 +34,8 @@ pub struct Glide {
 }
 
 /// Step 4 of a tick: one entity per agent, with where it came from and where it is. Existing
-/// entities are updated by walking the query (an agent is found by id in the simulation's
-/// sorted slab); only agents newer than the newest entity are spawned, since ids only grow.
+/// entities are updated by walking the query beside the simulation's agents, both in id
+/// order; only agents newer than the newest entity are spawned, since ids only grow.
 pub(super) fn sync_agents(
     mut commands: Commands,
     state: Res<SimState>,
@@ -43,8 +43,16 @@ pub(super) fn sync_agents(
     mut glides: Query<(&AgentMarker, &mut Glide)>,
 ) {
     let sim = &state.sim;
+    // Entities are spawned in id order, so the query mostly walks the agents in the slab's
+    // order: follow it with a cursor, and search only when the order breaks (after despawns).
+    let mut cursor = sim.agents().peekable();
     for (marker, mut g) in &mut glides {
-        let Some(a) = sim.agent(marker.id) else {
+        while cursor.next_if(|a| a.id < marker.id).is_some() {}
+        let found = match cursor.peek() {
+            Some(a) if a.id == marker.id => cursor.next(),
+            _ => sim.agent(marker.id),
+        };
+        let Some(a) = found else {
             continue;
         };
         let next = Glide {
@@ -61,8 +69,10 @@ pub(super) fn sync_agents(
     let fresh = sim
         .agents()
         .rev()
-        .take_while(|a| newest.is_none_or(|n| a.id > n));
-    for a in fresh {
+        .take_while(|a| newest.is_none_or(|n| a.id > n))
+        .count();
+    // Spawned oldest first, so the query keeps walking in id order.
+    for a in sim.agents().skip(sim.agent_count() - fresh) {
         let glide = Glide {
             from: a.pos,
             to: a.pos,
