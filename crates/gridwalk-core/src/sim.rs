@@ -48,6 +48,7 @@ use crate::heuristic::Heuristic;
 use crate::path::Path;
 use crate::planner::{Algorithm, CellInfo, GoalPlanner};
 use crate::search::best_first::{Mode, SearchRequest, SearchSpace};
+use crate::search::dstar_lite::DStarLite;
 use crate::search::new_planner;
 use crate::slab::{HasId, Slab};
 use crate::stats::SearchStats;
@@ -102,6 +103,11 @@ pub struct Agent {
     pub home: Pos,
     /// The goal it was given first: a patrol's far end.
     pub away: Pos,
+    /// Flat indices of `pos`, `goal` and `next` (while `next` is set): the per-tick loops
+    /// read them without a multiply or a bounds check.
+    cell: u32,
+    goal_cell: u32,
+    next_cell: u32,
 }
 
 impl HasId for Agent {
@@ -150,9 +156,62 @@ pub struct SearchRun {
 /// [`Simulation::slot`] of a cell that is no group's goal.
 const NO_SLOT: u32 = u32::MAX;
 
+/// A goal's planner: D* Lite by its own type, so that per-agent reads are direct calls; any
+/// other through the trait.
+enum Planner {
+    Lite(Box<DStarLite>),
+    Other(Box<dyn GoalPlanner>),
+}
+
+impl Planner {
+    fn get(&self) -> &dyn GoalPlanner {
+        match self {
+            Planner::Lite(p) => &**p,
+            Planner::Other(p) => &**p,
+        }
+    }
+
+    fn get_mut(&mut self) -> &mut dyn GoalPlanner {
+        match self {
+            Planner::Lite(p) => &mut **p,
+            Planner::Other(p) => &mut **p,
+        }
+    }
+}
+
+/// A memoised [`GoalPlanner::next_move`] of one cell: the next cell (index and position) and
+/// the step's cost, or [`UNKNOWN`] / [`NO_MOVE`] in `cell`.
+#[derive(Clone, Copy, Debug)]
+struct Move {
+    step: Cost,
+    next: Pos,
+    cell: u32,
+}
+
+/// [`Move::cell`]: not computed since the cell's neighbourhood last changed.
+const UNKNOWN: u32 = u32::MAX;
+/// [`Move::cell`]: the planner has no move from the cell.
+const NO_MOVE: u32 = u32::MAX - 1;
+
+impl Move {
+    const UNKNOWN: Move = Move {
+        step: 0,
+        next: Pos { x: 0, y: 0 },
+        cell: UNKNOWN,
+    };
+}
+
+/// A D* Lite group with at least this many walking agents memoises its next moves per cell:
+/// agents of one goal walk the same cells, tick after tick.
+const MEMO_MIN_AGENTS: usize = 32;
+
 /// A goal's planner and its recent computes.
 struct Group {
-    planner: Box<dyn GoalPlanner>,
+    planner: Planner,
+    /// Per cell, the planner's next move from there while nothing it reads changed: the
+    /// cell's and its neighbours' `g` (a compute that expands a cell forgets the moves of its
+    /// 3×3 block) and the terrain of that block (an edit forgets the same). Empty when off.
+    memo: Vec<Move>,
     history: VecDeque<ComputeRecord>,
     /// Cells changed while none of the group's agents walked: told to the planner only when
     /// one walks again, so a group whose agents all arrived costs nothing per edit.
@@ -295,6 +354,13 @@ pub struct Simulation {
     /// Agents standing on each cell, and agents heading to each cell: edit checks in O(1).
     occupied: Vec<u32>,
     goals: Vec<u32>,
+    /// Goal cells whose count of agents rose from 0 since the last replan: the goals that may
+    /// need a planner, so a replan need not look at every agent for new goals.
+    new_goals: Vec<usize>,
+    /// Every agent's goal needs a planner again (the planners were dropped).
+    rescan_goals: bool,
+    /// Agents on their goal with a wander or patrol policy, found while moving them.
+    arrived: Vec<AgentId>,
 }
 
 /// Streams of the simulation's generators, so that wander and the dynamic world do not
@@ -332,6 +398,9 @@ impl Simulation {
             doors: Doors::default(),
             occupied: vec![0; grid_len],
             goals: vec![0; grid_len],
+            new_goals: Vec::new(),
+            rescan_goals: false,
+            arrived: Vec::new(),
         }
     }
 
@@ -393,7 +462,7 @@ impl Simulation {
         self.history = computes;
         let on = self.history > 0 || self.tracing;
         for g in self.groups.values_mut() {
-            g.planner.set_tracing(on);
+            g.planner.get_mut().set_tracing(on);
             g.history.truncate(computes);
         }
     }
@@ -403,7 +472,7 @@ impl Simulation {
         self.tracing = on;
         let on = self.history > 0 || self.tracing;
         for g in self.groups.values_mut() {
-            g.planner.set_tracing(on);
+            g.planner.get_mut().set_tracing(on);
         }
         if !self.tracing {
             self.runs.clear();
@@ -424,7 +493,7 @@ impl Simulation {
     /// What the planner serving agent `id` holds for `cell`.
     pub fn inspect(&self, id: AgentId, cell: Pos) -> Option<CellInfo> {
         let i = self.grid.index(cell).ok()?;
-        self.group_of(id)?.planner.inspect(&self.grid, i)
+        self.group_of(id)?.planner.get().inspect(&self.grid, i)
     }
 
     /// How many agents head to the goal of agent `id` (its planner's agents).
@@ -461,6 +530,7 @@ impl Simulation {
             self.groups.clear();
             self.fresh_paths.clear();
             self.changed.clear();
+            self.rescan_goals = true;
         }
     }
 
@@ -512,7 +582,10 @@ impl Simulation {
 
     /// Bytes held by all planners.
     pub fn planner_memory(&self) -> usize {
-        self.groups.values().map(|g| g.planner.memory_bytes()).sum()
+        self.groups
+            .values()
+            .map(|g| g.planner.get().memory_bytes())
+            .sum()
     }
 
     fn check_cell(&self, pos: Pos) -> Result<usize, SimError> {
@@ -539,7 +612,7 @@ impl Simulation {
         let s = self.check_cell(start)?;
         let g = self.check_cell(goal)?;
         self.occupied[s] += 1;
-        self.goals[g] += 1;
+        self.count_goal(g);
         let id = self.next_id;
         self.next_id += 1;
         let arrived = start == goal;
@@ -558,6 +631,9 @@ impl Simulation {
             on_arrival,
             home: start,
             away: goal,
+            cell: s as u32,
+            goal_cell: g as u32,
+            next_cell: 0,
         });
         Ok(id)
     }
@@ -565,7 +641,8 @@ impl Simulation {
     /// Removes an agent; its goal's planner goes with its last agent.
     pub fn remove_agent(&mut self, id: AgentId) -> Result<(), SimError> {
         let agent = self.agents.remove(&id).ok_or(SimError::NoSuchAgent(id))?;
-        self.count(agent.pos, agent.goal, false);
+        self.occupied[agent.cell as usize] -= 1;
+        self.goals[agent.goal_cell as usize] -= 1;
         self.fresh_paths.remove(&id);
         self.drop_group_if_unused(agent.goal);
         Ok(())
@@ -576,6 +653,7 @@ impl Simulation {
         self.agents.clear();
         self.occupied.fill(0);
         self.goals.fill(0);
+        self.new_goals.clear();
         self.groups.clear();
         self.fresh_paths.clear();
         self.changed.clear();
@@ -586,10 +664,7 @@ impl Simulation {
         let g = self.check_cell(goal)?;
         let agent = self.agents.get_mut(&id).ok_or(SimError::NoSuchAgent(id))?;
         let old = std::mem::replace(&mut agent.goal, goal);
-        if let Ok(o) = self.grid.index(old) {
-            self.goals[o] -= 1;
-        }
-        self.goals[g] += 1;
+        let old_cell = std::mem::replace(&mut agent.goal_cell, g as u32) as usize;
         agent.status = if agent.pos == goal {
             AgentStatus::Arrived
         } else {
@@ -597,8 +672,18 @@ impl Simulation {
         };
         agent.remaining = (agent.pos == goal).then_some(0);
         agent.next = None;
+        self.goals[old_cell] -= 1;
+        self.count_goal(g);
         self.drop_group_if_unused(old);
         Ok(())
+    }
+
+    /// One more agent heads to goal cell `g`; a goal new to the agents is listed for a planner.
+    fn count_goal(&mut self, g: usize) {
+        if self.goals[g] == 0 {
+            self.new_goals.push(g);
+        }
+        self.goals[g] += 1;
     }
 
     fn drop_group_if_unused(&mut self, goal: Pos) {
@@ -606,20 +691,6 @@ impl Simulation {
             && self.goals[g] == 0
         {
             self.groups.remove(&g);
-        }
-    }
-
-    /// Adds (`on`) or takes away an agent standing on `pos` and heading to `goal` from the
-    /// per-cell counts.
-    fn count(&mut self, pos: Pos, goal: Pos, on: bool) {
-        for (cell, counts) in [(pos, &mut self.occupied), (goal, &mut self.goals)] {
-            if let Ok(i) = self.grid.index(cell) {
-                if on {
-                    counts[i] += 1;
-                } else {
-                    counts[i] -= 1;
-                }
-            }
         }
     }
 
@@ -733,51 +804,65 @@ impl Simulation {
         }
     }
 
+    /// A new planner toward `goal`, tracing as the simulation asks.
+    fn new_group(&self, goal: Pos) -> Option<Group> {
+        let (grid, conn, h) = (&self.grid, self.config.connectivity, self.config.heuristic);
+        let mut planner = match self.config.algorithm {
+            Algorithm::DStarLite => {
+                Planner::Lite(Box::new(DStarLite::new(grid, goal, conn, h).ok()?))
+            }
+            a => Planner::Other(new_planner(a, grid, goal, conn, h).ok()?),
+        };
+        planner
+            .get_mut()
+            .set_tracing(self.history > 0 || self.tracing);
+        Some(Group {
+            planner,
+            memo: Vec::new(),
+            history: VecDeque::new(),
+            deferred: Vec::new(),
+        })
+    }
+
     fn replan_incremental(&mut self, stats: &mut TickStats) {
-        let conn = self.config.connectivity;
-        let tracing = self.history > 0 || self.tracing;
-        // Create planners for new goals.
-        for a in self.agents.values() {
-            let Ok(g) = self.grid.index(a.goal) else {
-                continue;
-            };
-            if !self.groups.contains_key(&g)
-                && let Ok(mut planner) = new_planner(
-                    self.config.algorithm,
-                    &self.grid,
-                    a.goal,
-                    conn,
-                    self.config.heuristic,
-                )
+        // Planners for goals new since the last replan (or for every goal, after they were
+        // dropped).
+        let mut new_goals = std::mem::take(&mut self.new_goals);
+        if std::mem::take(&mut self.rescan_goals) {
+            new_goals.extend(self.agents.values().map(|a| a.goal_cell as usize));
+        }
+        for &g in &new_goals {
+            if self.goals[g] > 0
+                && !self.groups.contains_key(&g)
+                && let Some(group) = self.new_group(self.grid.pos(g))
             {
-                planner.set_tracing(tracing);
-                self.groups.insert(
-                    g,
-                    Group {
-                        planner,
-                        history: VecDeque::new(),
-                        deferred: Vec::new(),
-                    },
-                );
+                self.groups.insert(g, group);
             }
         }
-        // The cells of every agent still walking, bucketed by its goal's slot: no sort.
+        new_goals.clear();
+        self.new_goals = new_goals;
         if self.slot.len() != self.grid.len() {
             self.slot = vec![NO_SLOT; self.grid.len()];
         }
-        for (k, &goal) in self.groups.keys().enumerate() {
+        for (k, (&goal, group)) in self.groups.iter_mut().enumerate() {
             self.slot[goal] = k as u32;
+            // An edit changes the moves of its 3×3 block.
+            if !group.memo.is_empty() {
+                for &c in &self.changed {
+                    forget_moves(&mut group.memo, &self.grid, c);
+                }
+            }
         }
+        // The cells of every agent still walking, bucketed by its goal's slot: no sort.
         self.starts.resize_with(self.groups.len(), Vec::new);
         self.starts.iter_mut().for_each(Vec::clear);
         for a in self.agents.values() {
-            if a.status == AgentStatus::Arrived {
-                continue;
-            }
-            if let (Ok(g), Ok(p)) = (self.grid.index(a.goal), self.grid.index(a.pos))
-                && let Some(starts) = self.starts.get_mut(self.slot[g] as usize)
+            if a.status != AgentStatus::Arrived
+                && let Some(starts) = self
+                    .starts
+                    .get_mut(self.slot[a.goal_cell as usize] as usize)
             {
-                starts.push(p);
+                starts.push(a.cell as usize);
             }
         }
         for ((&goal, group), starts) in self.groups.iter_mut().zip(&self.starts) {
@@ -791,7 +876,7 @@ impl Simulation {
                 }
                 continue;
             }
-            let planner = &mut group.planner;
+            let planner = group.planner.get_mut();
             planner.set_starts(&self.grid, starts);
             if !group.deferred.is_empty() {
                 planner.cells_changed(&self.grid, &group.deferred);
@@ -825,21 +910,26 @@ impl Simulation {
                     micros,
                 });
             }
+            // Moves read g in the 3×3 block around them: an expanded cell's g changed.
+            if let Planner::Lite(p) = &group.planner {
+                if !group.memo.is_empty() {
+                    for &u in p.last_expanded() {
+                        forget_moves(&mut group.memo, &self.grid, u as usize);
+                    }
+                    if n < MEMO_MIN_AGENTS / 4 {
+                        group.memo = Vec::new();
+                    }
+                } else if n >= MEMO_MIN_AGENTS {
+                    group.memo = vec![Move::UNKNOWN; self.grid.len()];
+                }
+            }
         }
-        let planners: Vec<&dyn GoalPlanner> = self.groups.values().map(|g| &*g.planner).collect();
+        let mut groups: Vec<&mut Group> = self.groups.values_mut().collect();
         let (grid, slot) = (&self.grid, &self.slot);
         for a in self.agents.values_mut() {
-            let planner = grid
-                .index(a.goal)
-                .ok()
-                .and_then(|g| planners.get(slot[g] as usize).copied());
-            let pos = grid.index(a.pos).ok();
-            Self::settle(a, || {
-                let pos = pos?;
-                let cost = planner?.cost_to_goal(pos);
-                let (next, step) = planner?.next_move(grid, pos)?;
-                (cost != INFINITY).then(|| (cost, grid.pos(next), step))
-            });
+            let cell = a.cell as usize;
+            let group = groups.get_mut(slot[a.goal_cell as usize] as usize);
+            Self::settle(a, || next_move(group?, grid, cell));
         }
         for &goal in self.groups.keys() {
             self.slot[goal] = NO_SLOT;
@@ -886,8 +976,9 @@ impl Simulation {
             Self::settle(a, || {
                 let p = path.as_ref()?;
                 let (from, to) = (grid.index(p.cells[0]).ok()?, *p.cells.get(1)?);
-                let step = grid.move_cost(from, grid.index(to).ok()?, conn)?;
-                Some((p.cost, to, step))
+                let next = grid.index(to).ok()?;
+                let step = grid.move_cost(from, next, conn)?;
+                Some((p.cost, to, next as u32, step))
             });
             if let Some(p) = path {
                 self.fresh_paths.insert(a.id, p);
@@ -895,9 +986,9 @@ impl Simulation {
         }
     }
 
-    /// Sets status, remaining and next from the planner's answer `(cost, next cell, step
-    /// cost)`.
-    fn settle(a: &mut Agent, answer: impl FnOnce() -> Option<(Cost, Pos, Cost)>) {
+    /// Sets status, remaining and next from the planner's answer `(cost, next cell, its index,
+    /// step cost)`.
+    fn settle(a: &mut Agent, answer: impl FnOnce() -> Option<(Cost, Pos, u32, Cost)>) {
         if a.pos == a.goal {
             a.status = AgentStatus::Arrived;
             a.remaining = Some(0);
@@ -905,10 +996,11 @@ impl Simulation {
             return;
         }
         match answer() {
-            Some((cost, next, step)) => {
+            Some((cost, next, next_cell, step)) => {
                 a.status = AgentStatus::Walking;
                 a.remaining = Some(cost);
                 a.next = Some(next);
+                a.next_cell = next_cell;
                 a.step_cost = step;
             }
             None => {
@@ -926,33 +1018,36 @@ impl Simulation {
         let conn = self.config.connectivity;
         // Unless the map changed since the replan, every planned step is legal at its cost.
         let planned = self.changed.is_empty();
+        let fresh = !self.fresh_paths.is_empty();
+        self.arrived.clear();
         for a in self.agents.values_mut() {
-            let Some(next) = a.next.take() else {
-                continue;
-            };
-            let (Ok(from), Ok(to)) = (self.grid.index(a.pos), self.grid.index(next)) else {
-                continue;
-            };
-            let step = match planned {
-                true => a.step_cost,
-                false => match self.grid.move_cost(from, to, conn) {
-                    Some(step) => step,
-                    None => continue,
-                },
-            };
-            self.occupied[from] -= 1;
-            self.occupied[to] += 1;
-            a.pos = next;
-            a.remaining = a.remaining.map(|r| r.saturating_sub(step));
-            if a.pos == a.goal {
-                a.status = AgentStatus::Arrived;
-                a.remaining = Some(0);
+            if let Some(next) = a.next.take() {
+                let (from, to) = (a.cell as usize, a.next_cell as usize);
+                let step = match planned {
+                    true => Some(a.step_cost),
+                    false => self.grid.move_cost(from, to, conn),
+                };
+                if let Some(step) = step {
+                    self.occupied[from] -= 1;
+                    self.occupied[to] += 1;
+                    a.pos = next;
+                    a.cell = to as u32;
+                    a.remaining = a.remaining.map(|r| r.saturating_sub(step));
+                    if a.pos == a.goal {
+                        a.status = AgentStatus::Arrived;
+                        a.remaining = Some(0);
+                    }
+                    if fresh
+                        && let Some(p) = self.fresh_paths.get_mut(&a.id)
+                        && p.cells.len() > 1
+                    {
+                        p.cells.remove(0);
+                        p.cost = p.cost.saturating_sub(step);
+                    }
+                }
             }
-            if let Some(p) = self.fresh_paths.get_mut(&a.id)
-                && p.cells.len() > 1
-            {
-                p.cells.remove(0);
-                p.cost = p.cost.saturating_sub(step);
+            if a.pos == a.goal && a.on_arrival != OnArrival::Stay {
+                self.arrived.push(a.id);
             }
         }
         self.arrivals();
@@ -960,16 +1055,12 @@ impl Simulation {
         self.tick += 1;
     }
 
-    /// Gives every arrived agent with a wander or patrol policy its next goal, in id order.
+    /// Gives every arrived agent with a wander or patrol policy (listed by
+    /// [`advance`](Self::advance)) its next goal, in id order.
     fn arrivals(&mut self) {
         let conn = self.config.connectivity;
-        let ids: Vec<AgentId> = self
-            .agents
-            .values()
-            .filter(|a| a.pos == a.goal && a.on_arrival != OnArrival::Stay)
-            .map(|a| a.id)
-            .collect();
-        for id in ids {
+        let ids = std::mem::take(&mut self.arrived);
+        for &id in &ids {
             let Some(a) = self.agents.get(&id) else {
                 continue;
             };
@@ -997,6 +1088,7 @@ impl Simulation {
                 let _ = self.set_goal(id, goal);
             }
         }
+        self.arrived = ids;
     }
 
     /// Drops a wall on a walking agent's path ahead of it every `every` ticks, and lifts the
@@ -1081,7 +1173,7 @@ impl Simulation {
         if self.config.algorithm.is_incremental() {
             let goal = self.grid.index(a.goal).ok()?;
             let from = self.grid.index(a.pos).ok()?;
-            self.groups.get(&goal)?.planner.path(&self.grid, from)
+            self.groups.get(&goal)?.planner.get().path(&self.grid, from)
         } else {
             self.fresh_paths.get(&id).cloned()
         }
@@ -1094,7 +1186,7 @@ impl Simulation {
         let a = self.agents.get(&id)?;
         if self.config.algorithm.is_incremental() {
             let goal = self.grid.index(a.goal).ok()?;
-            let p = &self.groups.get(&goal)?.planner;
+            let p = self.groups.get(&goal)?.planner.get();
             Some((0..self.grid.len()).map(|i| p.cost_to_goal(i)).collect())
         } else {
             let mut space = SearchSpace::new();
@@ -1136,5 +1228,48 @@ impl Simulation {
             .search(&self.grid, &self.request(a, mode), Some(&mut trace))
             .ok()?;
         Some((trace, r.path))
+    }
+}
+
+/// Forgets the memoised moves that cell `c` can change: those of its 3×3 block.
+fn forget_moves(memo: &mut [Move], grid: &Grid, c: usize) {
+    for v in grid.affected_by(c) {
+        memo[v] = Move::UNKNOWN;
+    }
+}
+
+/// The group's answer for an agent on `cell`: (cost to the goal, next cell, its index, the
+/// step's cost), or `None` with no path. Memoised per cell for large D* Lite groups.
+fn next_move(group: &mut Group, grid: &Grid, cell: usize) -> Option<(Cost, Pos, u32, Cost)> {
+    match &group.planner {
+        Planner::Lite(p) => {
+            let m = match group.memo.get_mut(cell) {
+                Some(m) if m.cell != UNKNOWN => *m,
+                memo => {
+                    let m = match p.next_move(grid, cell) {
+                        Some((next, step)) => Move {
+                            step,
+                            next: grid.pos(next),
+                            cell: next as u32,
+                        },
+                        None => Move {
+                            cell: NO_MOVE,
+                            ..Move::UNKNOWN
+                        },
+                    };
+                    if let Some(memo) = memo {
+                        *memo = m;
+                    }
+                    m
+                }
+            };
+            let cost = p.g(cell);
+            (m.cell != NO_MOVE && cost != INFINITY).then_some((cost, m.next, m.cell, m.step))
+        }
+        Planner::Other(p) => {
+            let cost = p.cost_to_goal(cell);
+            let (next, step) = p.next_move(grid, cell)?;
+            (cost != INFINITY).then(|| (cost, grid.pos(next), next as u32, step))
+        }
     }
 }
