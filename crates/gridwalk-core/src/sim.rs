@@ -41,7 +41,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::cost::{Cost, INFINITY};
+use crate::cost::{Cost, INFINITY, step_cost};
 use crate::format::{AgentSpec, DynamicSpec, Scenario};
 use crate::grid::{Connectivity, Grid, GridError, Pos, Terrain};
 use crate::heuristic::Heuristic;
@@ -179,27 +179,15 @@ impl Planner {
     }
 }
 
-/// A memoised [`GoalPlanner::next_move`] of one cell: the next cell (index and position) and
-/// the step's cost, or [`UNKNOWN`] / [`NO_MOVE`] in `cell`.
-#[derive(Clone, Copy, Debug)]
-struct Move {
-    step: Cost,
-    next: Pos,
-    cell: u32,
-}
+/// A memoised [`GoalPlanner::next_move`] of one cell, one byte: the direction of the move,
+/// `(dy + 1) * 3 + (dx + 1)`, or [`NO_MOVE`], or [`UNKNOWN`]. A byte per cell keeps a goal's
+/// memo in cache; the step's cost and the next cell follow from the direction and the grid.
+type Move = u8;
 
-/// [`Move::cell`]: not computed since the cell's neighbourhood last changed.
-const UNKNOWN: u32 = u32::MAX;
-/// [`Move::cell`]: the planner has no move from the cell.
-const NO_MOVE: u32 = u32::MAX - 1;
-
-impl Move {
-    const UNKNOWN: Move = Move {
-        step: 0,
-        next: Pos { x: 0, y: 0 },
-        cell: UNKNOWN,
-    };
-}
+/// [`Move`]: not computed since the cell's neighbourhood last changed.
+const UNKNOWN: Move = u8::MAX;
+/// [`Move`]: the planner has no move from the cell (the direction code of staying put).
+const NO_MOVE: Move = 4;
 
 /// A D* Lite group with at least this many walking agents memoises its next moves per cell:
 /// agents of one goal walk the same cells, tick after tick.
@@ -339,8 +327,13 @@ pub struct Simulation {
     expanded: Vec<u32>,
     /// Per group, in goal order, the cells of its walking agents: refilled each replan.
     starts: Vec<Vec<usize>>,
+    /// Per group, its walking agents: refilled each replan.
+    walkers: Vec<usize>,
     /// Per cell, the group slot of the goal there during a replan; [`NO_SLOT`] elsewhere.
     slot: Vec<u32>,
+    /// Per cell, `mark_base + 1 + slot` of the group whose starts listed it last.
+    listed: Vec<u32>,
+    mark_base: u32,
     /// Computes kept per planner (0: none).
     history: usize,
     /// Whether every search run of a replan is recorded into `runs`.
@@ -387,7 +380,10 @@ impl Simulation {
             total: TickStats::default(),
             expanded: Vec::new(),
             starts: Vec::new(),
+            walkers: Vec::new(),
             slot: Vec::new(),
+            listed: Vec::new(),
+            mark_base: 0,
             history: 0,
             tracing: false,
             runs: Vec::new(),
@@ -853,20 +849,36 @@ impl Simulation {
                 }
             }
         }
-        // The cells of every agent still walking, bucketed by its goal's slot: no sort.
-        self.starts.resize_with(self.groups.len(), Vec::new);
+        // The cells of every agent still walking, bucketed by its goal's slot: no sort. Agents
+        // of a goal walk in clumps, so a cell just listed for the same group is not listed
+        // again (a planner's starts are a set: repeats only cost it time).
+        let groups = self.groups.len();
+        self.starts.resize_with(groups, Vec::new);
         self.starts.iter_mut().for_each(Vec::clear);
+        self.walkers.clear();
+        self.walkers.resize(groups, 0);
+        if self.listed.len() != self.grid.len()
+            || self.mark_base.checked_add(2 * groups as u32 + 1).is_none()
+        {
+            self.listed = vec![0; self.grid.len()];
+            self.mark_base = 0;
+        }
+        let base = self.mark_base + 1;
+        self.mark_base += groups as u32;
         for a in self.agents.values() {
-            if a.status != AgentStatus::Arrived
-                && let Some(starts) = self
-                    .starts
-                    .get_mut(self.slot[a.goal_cell as usize] as usize)
-            {
-                starts.push(a.cell as usize);
+            let k = self.slot[a.goal_cell as usize];
+            let cell = a.cell as usize;
+            if a.status != AgentStatus::Arrived && (k as usize) < groups {
+                self.walkers[k as usize] += 1;
+                if self.listed[cell] != base + k {
+                    self.listed[cell] = base + k;
+                    self.starts[k as usize].push(cell);
+                }
             }
         }
-        for ((&goal, group), starts) in self.groups.iter_mut().zip(&self.starts) {
-            let n = starts.len();
+        for (((&goal, group), starts), &n) in
+            self.groups.iter_mut().zip(&self.starts).zip(&self.walkers)
+        {
             if n == 0 {
                 group.deferred.extend_from_slice(&self.changed);
                 // Deduplicated only past twice the map, so the sort is amortised over edits.
@@ -920,16 +932,16 @@ impl Simulation {
                         group.memo = Vec::new();
                     }
                 } else if n >= MEMO_MIN_AGENTS {
-                    group.memo = vec![Move::UNKNOWN; self.grid.len()];
+                    group.memo = vec![UNKNOWN; self.grid.len()];
                 }
             }
         }
         let mut groups: Vec<&mut Group> = self.groups.values_mut().collect();
         let (grid, slot) = (&self.grid, &self.slot);
         for a in self.agents.values_mut() {
-            let cell = a.cell as usize;
+            let (pos, cell) = (a.pos, a.cell as usize);
             let group = groups.get_mut(slot[a.goal_cell as usize] as usize);
-            Self::settle(a, || next_move(group?, grid, cell));
+            Self::settle(a, || next_move(group?, grid, pos, cell));
         }
         for &goal in self.groups.keys() {
             self.slot[goal] = NO_SLOT;
@@ -1234,37 +1246,47 @@ impl Simulation {
 /// Forgets the memoised moves that cell `c` can change: those of its 3×3 block.
 fn forget_moves(memo: &mut [Move], grid: &Grid, c: usize) {
     for v in grid.affected_by(c) {
-        memo[v] = Move::UNKNOWN;
+        memo[v] = UNKNOWN;
     }
 }
 
-/// The group's answer for an agent on `cell`: (cost to the goal, next cell, its index, the
-/// step's cost), or `None` with no path. Memoised per cell for large D* Lite groups.
-fn next_move(group: &mut Group, grid: &Grid, cell: usize) -> Option<(Cost, Pos, u32, Cost)> {
+/// The group's answer for an agent on `pos` (cell `cell`): (cost to the goal, next cell, its
+/// index, the step's cost), or `None` with no path. Memoised per cell for large D* Lite groups.
+fn next_move(
+    group: &mut Group,
+    grid: &Grid,
+    pos: Pos,
+    cell: usize,
+) -> Option<(Cost, Pos, u32, Cost)> {
     match &group.planner {
         Planner::Lite(p) => {
-            let m = match group.memo.get_mut(cell) {
-                Some(m) if m.cell != UNKNOWN => *m,
-                memo => {
-                    let m = match p.next_move(grid, cell) {
-                        Some((next, step)) => Move {
-                            step,
-                            next: grid.pos(next),
-                            cell: next as u32,
-                        },
-                        None => Move {
-                            cell: NO_MOVE,
-                            ..Move::UNKNOWN
-                        },
-                    };
-                    if let Some(memo) = memo {
-                        *memo = m;
-                    }
-                    m
-                }
+            let Some(memo) = group.memo.get_mut(cell) else {
+                let cost = p.g(cell);
+                let (next, step) = p.next_move(grid, cell)?;
+                return (cost != INFINITY).then(|| (cost, grid.pos(next), next as u32, step));
             };
-            let cost = p.g(cell);
-            (m.cell != NO_MOVE && cost != INFINITY).then_some((cost, m.next, m.cell, m.step))
+            if *memo == UNKNOWN {
+                *memo = match p.next_move(grid, cell) {
+                    Some((next, _)) => {
+                        let w = grid.width() as usize;
+                        let (dx, dy) = (
+                            (next % w) as isize - (cell % w) as isize,
+                            next as isize / w as isize - (cell / w) as isize,
+                        );
+                        ((dy + 1) * 3 + dx + 1) as Move
+                    }
+                    None => NO_MOVE,
+                };
+            }
+            let (m, cost) = (*memo, p.g(cell));
+            if m == NO_MOVE || cost == INFINITY {
+                return None;
+            }
+            let (dx, dy) = ((m % 3) as i32 - 1, (m / 3) as i32 - 1);
+            let next = Pos::new(pos.x.wrapping_add_signed(dx), pos.y.wrapping_add_signed(dy));
+            let n = cell.wrapping_add_signed(dy as isize * grid.width() as isize + dx as isize);
+            let step = step_cost(dx != 0 && dy != 0, grid.weight(cell), grid.weight(n));
+            Some((cost, next, n as u32, step))
         }
         Planner::Other(p) => {
             let cost = p.cost_to_goal(cell);
