@@ -108,6 +108,9 @@ pub struct Agent {
     cell: u32,
     goal_cell: u32,
     next_cell: u32,
+    /// `remaining` is its planner's `g` of `cell` as of the last replan: it took the planned
+    /// step, whose cost is the difference of the two cells' `g`.
+    carried: bool,
 }
 
 impl HasId for Agent {
@@ -188,6 +191,22 @@ type Move = u8;
 const UNKNOWN: Move = u8::MAX;
 /// [`Move`]: the planner has no move from the cell (the direction code of staying put).
 const NO_MOVE: Move = 4;
+/// The (dx, dy) of each [`Move`] code.
+const DIRECTIONS: [(i32, i32); 9] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (0, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
+
+/// [`Move`] bit: computed in this replan, after its compute (which may have changed the
+/// cell's `g`).
+const FRESH: Move = 0x10;
 
 /// A D* Lite group with at least this many walking agents memoises its next moves per cell:
 /// agents of one goal walk the same cells, tick after tick.
@@ -200,6 +219,8 @@ struct Group {
     /// cell's and its neighbours' `g` (a compute that expands a cell forgets the moves of its
     /// 3×3 block) and the terrain of that block (an edit forgets the same). Empty when off.
     memo: Vec<Move>,
+    /// The cells whose memo is [`FRESH`].
+    fresh: Vec<usize>,
     history: VecDeque<ComputeRecord>,
     /// Cells changed while none of the group's agents walked: told to the planner only when
     /// one walks again, so a group whose agents all arrived costs nothing per edit.
@@ -630,6 +651,7 @@ impl Simulation {
             cell: s as u32,
             goal_cell: g as u32,
             next_cell: 0,
+            carried: false,
         });
         Ok(id)
     }
@@ -668,6 +690,7 @@ impl Simulation {
         };
         agent.remaining = (agent.pos == goal).then_some(0);
         agent.next = None;
+        agent.carried = false;
         self.goals[old_cell] -= 1;
         self.count_goal(g);
         self.drop_group_if_unused(old);
@@ -815,6 +838,7 @@ impl Simulation {
         Some(Group {
             planner,
             memo: Vec::new(),
+            fresh: Vec::new(),
             history: VecDeque::new(),
             deferred: Vec::new(),
         })
@@ -940,8 +964,14 @@ impl Simulation {
         let (grid, slot) = (&self.grid, &self.slot);
         for a in self.agents.values_mut() {
             let (pos, cell) = (a.pos, a.cell as usize);
+            let carried = a.remaining.filter(|_| a.carried);
             let group = groups.get_mut(slot[a.goal_cell as usize] as usize);
-            Self::settle(a, || next_move(group?, grid, pos, cell));
+            Self::settle(a, || next_move(group?, grid, pos, cell, carried));
+        }
+        for group in groups {
+            for c in group.fresh.drain(..) {
+                group.memo[c] &= !FRESH;
+            }
         }
         for &goal in self.groups.keys() {
             self.slot[goal] = NO_SLOT;
@@ -1033,12 +1063,14 @@ impl Simulation {
         let fresh = !self.fresh_paths.is_empty();
         self.arrived.clear();
         for a in self.agents.values_mut() {
+            a.carried = false;
             if let Some(next) = a.next.take() {
                 let (from, to) = (a.cell as usize, a.next_cell as usize);
                 let step = match planned {
                     true => Some(a.step_cost),
                     false => self.grid.move_cost(from, to, conn),
                 };
+                a.carried = step == Some(a.step_cost);
                 if let Some(step) = step {
                     self.occupied[from] -= 1;
                     self.occupied[to] += 1;
@@ -1251,12 +1283,15 @@ fn forget_moves(memo: &mut [Move], grid: &Grid, c: usize) {
 }
 
 /// The group's answer for an agent on `pos` (cell `cell`): (cost to the goal, next cell, its
-/// index, the step's cost), or `None` with no path. Memoised per cell for large D* Lite groups.
+/// index, the step's cost), or `None` with no path. Memoised per cell for large D* Lite groups;
+/// `carried` is the agent's `g` of `cell` as of the last replan, if it knows it: unless this
+/// compute changed that `g` (the memo then is [`FRESH`] or unknown), it is `g` still.
 fn next_move(
     group: &mut Group,
     grid: &Grid,
     pos: Pos,
     cell: usize,
+    carried: Option<Cost>,
 ) -> Option<(Cost, Pos, u32, Cost)> {
     match &group.planner {
         Planner::Lite(p) => {
@@ -1266,23 +1301,29 @@ fn next_move(
                 return (cost != INFINITY).then(|| (cost, grid.pos(next), next as u32, step));
             };
             if *memo == UNKNOWN {
-                *memo = match p.next_move(grid, cell) {
-                    Some((next, _)) => {
-                        let w = grid.width() as usize;
-                        let (dx, dy) = (
-                            (next % w) as isize - (cell % w) as isize,
-                            next as isize / w as isize - (cell / w) as isize,
-                        );
-                        ((dy + 1) * 3 + dx + 1) as Move
-                    }
-                    None => NO_MOVE,
-                };
+                group.fresh.push(cell);
+                *memo = FRESH
+                    | match p.next_move(grid, cell) {
+                        Some((next, _)) => {
+                            let w = grid.width() as usize;
+                            let (dx, dy) = (
+                                (next % w) as isize - (cell % w) as isize,
+                                next as isize / w as isize - (cell / w) as isize,
+                            );
+                            ((dy + 1) * 3 + dx + 1) as Move
+                        }
+                        None => NO_MOVE,
+                    };
             }
-            let (m, cost) = (*memo, p.g(cell));
+            let cost = match carried {
+                Some(g) if *memo & FRESH == 0 => g,
+                _ => p.g(cell),
+            };
+            let m = *memo & !FRESH;
             if m == NO_MOVE || cost == INFINITY {
                 return None;
             }
-            let (dx, dy) = ((m % 3) as i32 - 1, (m / 3) as i32 - 1);
+            let (dx, dy) = DIRECTIONS[m as usize];
             let next = Pos::new(pos.x.wrapping_add_signed(dx), pos.y.wrapping_add_signed(dy));
             let n = cell.wrapping_add_signed(dy as isize * grid.width() as isize + dx as isize);
             let step = step_cost(dx != 0 && dy != 0, grid.weight(cell), grid.weight(n));
