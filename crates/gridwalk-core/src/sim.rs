@@ -53,7 +53,7 @@ use crate::search::new_planner;
 use crate::slab::{HasId, Slab};
 use crate::stats::SearchStats;
 use crate::trace::Trace;
-use crate::world::{Doors, DynamicWorld, OnArrival, Rng, reachable};
+use crate::world::{Components, Doors, DynamicWorld, Flood, OnArrival, Rng};
 
 /// An agent's identifier, unique within a simulation, in order of creation.
 pub type AgentId = u32;
@@ -208,6 +208,10 @@ const DIRECTIONS: [(i32, i32); 9] = [
 /// cell's `g`).
 const FRESH: Move = 0x10;
 
+/// Dropped D* Lite planners kept for new goals: enough for the goals that change in a tick
+/// of thousands of wandering agents, without holding much memory idle.
+const POOL_MAX: usize = 128;
+
 /// A D* Lite group with at least this many walking agents memoises its next moves per cell:
 /// agents of one goal walk the same cells, tick after tick.
 const MEMO_MIN_AGENTS: usize = 32;
@@ -348,8 +352,8 @@ pub struct Simulation {
     expanded: Vec<u32>,
     /// Per group, in goal order, the cells of its walking agents: refilled each replan.
     starts: Vec<Vec<usize>>,
-    /// Per group, its walking agents: refilled each replan.
-    walkers: Vec<usize>,
+    /// Per group, its walking agents' places in the slab: refilled each replan.
+    members: Vec<Vec<u32>>,
     /// Per cell, the group slot of the goal there during a replan; [`NO_SLOT`] elsewhere.
     slot: Vec<u32>,
     /// Per cell, `mark_base + 1 + slot` of the group whose starts listed it last.
@@ -375,6 +379,13 @@ pub struct Simulation {
     rescan_goals: bool,
     /// Agents on their goal with a wander or patrol policy, found while moving them.
     arrived: Vec<AgentId>,
+    /// D* Lite planners of dropped goals, whose arrays new goals reuse. Boxed as the groups
+    /// hold them, so a planner moves in and out of the pool as a pointer.
+    #[allow(clippy::vec_box)]
+    pool: Vec<Box<DStarLite>>,
+    /// Wander's flood, and the size of every cell's component, kept across edits.
+    flood: Flood,
+    components: Components,
 }
 
 /// Streams of the simulation's generators, so that wander and the dynamic world do not
@@ -401,7 +412,7 @@ impl Simulation {
             total: TickStats::default(),
             expanded: Vec::new(),
             starts: Vec::new(),
-            walkers: Vec::new(),
+            members: Vec::new(),
             slot: Vec::new(),
             listed: Vec::new(),
             mark_base: 0,
@@ -418,6 +429,9 @@ impl Simulation {
             new_goals: Vec::new(),
             rescan_goals: false,
             arrived: Vec::new(),
+            pool: Vec::new(),
+            flood: Flood::default(),
+            components: Components::default(),
         }
     }
 
@@ -544,7 +558,7 @@ impl Simulation {
             || config.heuristic != self.config.heuristic;
         self.config = config;
         if replan {
-            self.groups.clear();
+            self.drop_groups();
             self.fresh_paths.clear();
             self.changed.clear();
             self.rescan_goals = true;
@@ -672,7 +686,7 @@ impl Simulation {
         self.occupied.fill(0);
         self.goals.fill(0);
         self.new_goals.clear();
-        self.groups.clear();
+        self.drop_groups();
         self.fresh_paths.clear();
         self.changed.clear();
     }
@@ -708,8 +722,25 @@ impl Simulation {
     fn drop_group_if_unused(&mut self, goal: Pos) {
         if let Ok(g) = self.grid.index(goal)
             && self.goals[g] == 0
+            && let Some(group) = self.groups.remove(&g)
         {
-            self.groups.remove(&g);
+            self.recycle(group);
+        }
+    }
+
+    /// Keeps a dropped group's D* Lite arrays for the next new goal, up to [`POOL_MAX`].
+    fn recycle(&mut self, group: Group) {
+        if let Planner::Lite(p) = group.planner
+            && self.pool.len() < POOL_MAX
+        {
+            self.pool.push(p);
+        }
+    }
+
+    /// Drops every planner, keeping some for the pool.
+    fn drop_groups(&mut self) {
+        for (_, group) in std::mem::take(&mut self.groups) {
+            self.recycle(group);
         }
     }
 
@@ -738,6 +769,7 @@ impl Simulation {
         if old == terrain {
             return Ok(false);
         }
+        self.components.changed(&self.grid, i, old != Terrain::Wall);
         if old == Terrain::Wall {
             // A dropped wall taken away by any edit is no longer the dynamic world's to lift.
             self.doors.standing.retain(|&(p, _)| p != pos);
@@ -824,12 +856,18 @@ impl Simulation {
     }
 
     /// A new planner toward `goal`, tracing as the simulation asks.
-    fn new_group(&self, goal: Pos) -> Option<Group> {
+    /// A new planner toward `goal`, tracing as the simulation asks. D* Lite reuses a dropped
+    /// planner's arrays when the pool has one.
+    fn new_group(&mut self, goal: Pos) -> Option<Group> {
         let (grid, conn, h) = (&self.grid, self.config.connectivity, self.config.heuristic);
         let mut planner = match self.config.algorithm {
-            Algorithm::DStarLite => {
-                Planner::Lite(Box::new(DStarLite::new(grid, goal, conn, h).ok()?))
-            }
+            Algorithm::DStarLite => Planner::Lite(match self.pool.pop() {
+                Some(mut p) => {
+                    p.reset(grid, goal, conn, h).ok()?;
+                    p
+                }
+                None => Box::new(DStarLite::new(grid, goal, conn, h).ok()?),
+            }),
             a => Planner::Other(new_planner(a, grid, goal, conn, h).ok()?),
         };
         planner
@@ -879,8 +917,8 @@ impl Simulation {
         let groups = self.groups.len();
         self.starts.resize_with(groups, Vec::new);
         self.starts.iter_mut().for_each(Vec::clear);
-        self.walkers.clear();
-        self.walkers.resize(groups, 0);
+        self.members.resize_with(groups, Vec::new);
+        self.members.iter_mut().for_each(Vec::clear);
         if self.listed.len() != self.grid.len()
             || self.mark_base.checked_add(2 * groups as u32 + 1).is_none()
         {
@@ -889,20 +927,25 @@ impl Simulation {
         }
         let base = self.mark_base + 1;
         self.mark_base += groups as u32;
-        for a in self.agents.values() {
+        for (i, a) in self.agents.values_mut().enumerate() {
             let k = self.slot[a.goal_cell as usize];
             let cell = a.cell as usize;
-            if a.status != AgentStatus::Arrived && (k as usize) < groups {
-                self.walkers[k as usize] += 1;
-                if self.listed[cell] != base + k {
-                    self.listed[cell] = base + k;
-                    self.starts[k as usize].push(cell);
-                }
+            if a.status == AgentStatus::Arrived || k as usize >= groups {
+                // On its goal (or, were its goal unplanned, without a path).
+                Self::settle(a, || None);
+                continue;
+            }
+            self.members[k as usize].push(i as u32);
+            if self.listed[cell] != base + k {
+                self.listed[cell] = base + k;
+                self.starts[k as usize].push(cell);
             }
         }
-        for (((&goal, group), starts), &n) in
-            self.groups.iter_mut().zip(&self.starts).zip(&self.walkers)
+        let agents = self.agents.as_mut_slice();
+        for (((&goal, group), starts), members) in
+            self.groups.iter_mut().zip(&self.starts).zip(&self.members)
         {
+            let n = members.len();
             if n == 0 {
                 group.deferred.extend_from_slice(&self.changed);
                 // Deduplicated only past twice the map, so the sort is amortised over edits.
@@ -959,16 +1002,13 @@ impl Simulation {
                     group.memo = vec![UNKNOWN; self.grid.len()];
                 }
             }
-        }
-        let mut groups: Vec<&mut Group> = self.groups.values_mut().collect();
-        let (grid, slot) = (&self.grid, &self.slot);
-        for a in self.agents.values_mut() {
-            let (pos, cell) = (a.pos, a.cell as usize);
-            let carried = a.remaining.filter(|_| a.carried);
-            let group = groups.get_mut(slot[a.goal_cell as usize] as usize);
-            Self::settle(a, || next_move(group?, grid, pos, cell, carried));
-        }
-        for group in groups {
+            // Its agents' answers now, while the planner's memory is in cache.
+            for &i in members {
+                let a = &mut agents[i as usize];
+                let (pos, cell) = (a.pos, a.cell as usize);
+                let carried = a.remaining.filter(|_| a.carried);
+                Self::settle(a, || next_move(group, &self.grid, pos, cell, carried));
+            }
             for c in group.fresh.drain(..) {
                 group.memo[c] &= !FRESH;
             }
@@ -1118,13 +1158,18 @@ impl Simulation {
                     }
                 }
                 OnArrival::Wander => {
-                    let cells = reachable(&self.grid, a.pos, conn);
-                    if cells.len() < 2 {
+                    // Any reachable cell but its own (the flood's first), in the order of
+                    // `world::reachable`: the flood stops at the cell drawn.
+                    let cell = a.cell as usize;
+                    let len = self.components.size_at(&self.grid, cell, conn);
+                    if len < 2 {
                         continue;
                     }
-                    // Any reachable cell but its own (cells[0] is its own).
-                    let i = 1 + self.wander_rng.below(cells.len() - 1);
-                    self.grid.pos(cells[i])
+                    let i = 1 + self.wander_rng.below(len - 1);
+                    match self.flood.nth(&self.grid, cell, conn, i) {
+                        Some(c) => self.grid.pos(c),
+                        None => continue,
+                    }
                 }
             };
             if goal != a.goal {
