@@ -53,7 +53,7 @@ use crate::search::new_planner;
 use crate::slab::{HasId, Slab};
 use crate::stats::SearchStats;
 use crate::trace::Trace;
-use crate::world::{Components, Doors, DynamicWorld, Flood, OnArrival, Rng};
+use crate::world::{Components, Doors, DynamicWorld, Flood, OnArrival, Rng, ring_connected};
 
 /// An agent's identifier, unique within a simulation, in order of creation.
 pub type AgentId = u32;
@@ -207,6 +207,13 @@ const DIRECTIONS: [(i32, i32); 9] = [
 /// [`Move`] bit: computed in this replan, after its compute (which may have changed the
 /// cell's `g`).
 const FRESH: Move = 0x10;
+
+/// [`Simulation::pocket`] of a cell in no proven pocket.
+const NO_POCKET: u32 = u32::MAX;
+
+/// The largest pocket a flood proves closed, in cells: a room or a walled-in corner, while a
+/// flood that runs past it costs at most this much.
+const POCKET_MAX: usize = 512;
 
 /// Dropped D* Lite planners kept for new goals: enough for the goals that change in a tick
 /// of thousands of wandering agents, without holding much memory idle.
@@ -379,6 +386,16 @@ pub struct Simulation {
     rescan_goals: bool,
     /// Agents on their goal with a wander or patrol policy, found while moving them.
     arrived: Vec<AgentId>,
+    /// Per cell, the pocket holding it ([`NO_POCKET`] when none is proven): see
+    /// [`update_pockets`](Self::update_pockets).
+    pocket: Vec<u32>,
+    next_pocket: u32,
+    /// Whether `pocket` was filled for the current moves.
+    pockets_ready: bool,
+    /// Cells that became passable, and walls, since the last replan.
+    opened: Vec<usize>,
+    walled: Vec<usize>,
+    scratch: Vec<usize>,
     /// D* Lite planners of dropped goals, whose arrays new goals reuse. Boxed as the groups
     /// hold them, so a planner moves in and out of the pool as a pointer.
     #[allow(clippy::vec_box)]
@@ -429,6 +446,12 @@ impl Simulation {
             new_goals: Vec::new(),
             rescan_goals: false,
             arrived: Vec::new(),
+            pocket: Vec::new(),
+            next_pocket: 0,
+            pockets_ready: false,
+            opened: Vec::new(),
+            walled: Vec::new(),
+            scratch: Vec::new(),
             pool: Vec::new(),
             flood: Flood::default(),
             components: Components::default(),
@@ -562,6 +585,7 @@ impl Simulation {
             self.fresh_paths.clear();
             self.changed.clear();
             self.rescan_goals = true;
+            self.pockets_ready = false;
         }
     }
 
@@ -770,6 +794,11 @@ impl Simulation {
             return Ok(false);
         }
         self.components.changed(&self.grid, i, old != Terrain::Wall);
+        match (old == Terrain::Wall, terrain == Terrain::Wall) {
+            (true, false) => self.opened.push(i),
+            (false, true) => self.walled.push(i),
+            _ => {}
+        }
         if old == Terrain::Wall {
             // A dropped wall taken away by any edit is no longer the dynamic world's to lift.
             self.doors.standing.retain(|&(p, _)| p != pos);
@@ -911,6 +940,7 @@ impl Simulation {
                 }
             }
         }
+        self.update_pockets();
         // The cells of every agent still walking, bucketed by its goal's slot: no sort. Agents
         // of a goal walk in clumps, so a cell just listed for the same group is not listed
         // again (a planner's starts are a set: repeats only cost it time).
@@ -930,8 +960,13 @@ impl Simulation {
         for (i, a) in self.agents.values_mut().enumerate() {
             let k = self.slot[a.goal_cell as usize];
             let cell = a.cell as usize;
-            if a.status == AgentStatus::Arrived || k as usize >= groups {
-                // On its goal (or, were its goal unplanned, without a path).
+            if a.status == AgentStatus::Arrived
+                || k as usize >= groups
+                || self.pocket[cell] != self.pocket[a.goal_cell as usize]
+            {
+                // On its goal; or proven apart from it: in a closed pocket without it (or it in
+                // one without the agent), left out of the starts so the group's search stays
+                // focused on the agents it can serve.
                 Self::settle(a, || None);
                 continue;
             }
@@ -1018,7 +1053,108 @@ impl Simulation {
         }
     }
 
+    /// Brings the pocket marks up to date with the edits since the last replan. A pocket is a
+    /// set of cells no legal move leaves, proven by a flood of at most [`POCKET_MAX`] cells;
+    /// an agent and its goal marked differently have no path. Each mark holds until a wall
+    /// next to its cells opens: then that pocket is forgotten and flooded again.
+    fn update_pockets(&mut self) {
+        let (grid, conn) = (&self.grid, self.config.connectivity);
+        if !self.pockets_ready {
+            // Every component small enough, once: the component sizes say which.
+            self.pockets_ready = true;
+            self.opened.clear();
+            self.walled.clear();
+            self.pocket.clear();
+            self.pocket.resize(grid.len(), NO_POCKET);
+            for c in 0..grid.len() {
+                if self.pocket[c] == NO_POCKET
+                    && grid.weight(c) != 0
+                    && self.components.size_at(grid, c, conn) <= POCKET_MAX
+                    && let Some(cells) = self.flood.within(grid, c, conn, POCKET_MAX)
+                {
+                    self.next_pocket = self.next_pocket.wrapping_add(1) % NO_POCKET;
+                    for &u in cells {
+                        self.pocket[u] = self.next_pocket;
+                    }
+                }
+            }
+            return;
+        }
+        // An opened cell joins the cells of its 3×3 block (every move it opens starts there):
+        // their pockets are forgotten, then what they became is flooded again.
+        for c in std::mem::take(&mut self.opened) {
+            if grid.weight(c) == 0 {
+                continue;
+            }
+            let mut released = false;
+            for v in grid.affected_by(c) {
+                let id = self.pocket[v];
+                if id == NO_POCKET {
+                    continue;
+                }
+                released = true;
+                self.scratch.push(v);
+                self.pocket[v] = NO_POCKET;
+                while let Some(u) = self.scratch.pop() {
+                    grid.for_each_neighbor(u, conn, |n, _| {
+                        if self.pocket[n] == id {
+                            self.pocket[n] = NO_POCKET;
+                            self.scratch.push(n);
+                        }
+                    });
+                }
+            }
+            if released && let Some(cells) = self.flood.within(grid, c, conn, POCKET_MAX) {
+                self.next_pocket = self.next_pocket.wrapping_add(1) % NO_POCKET;
+                for &u in cells {
+                    self.pocket[u] = self.next_pocket;
+                }
+            }
+        }
+        // A new wall can only close pockets when the cells around it no longer reach each
+        // other next to it; then each side is flooded, up to the bound.
+        let first = self.next_pocket.wrapping_add(1);
+        for c in std::mem::take(&mut self.walled) {
+            if grid.weight(c) != 0 {
+                continue;
+            }
+            self.pocket[c] = NO_POCKET;
+            if ring_connected(grid, c, conn, |_| true) {
+                continue;
+            }
+            let ring: Vec<usize> = grid
+                .affected_by(c)
+                .filter(|&v| v != c && grid.weight(v) != 0)
+                .collect();
+            let mut done = vec![false; ring.len()];
+            for (k, &v) in ring.iter().enumerate() {
+                let id = self.pocket[v];
+                if done[k] || (id != NO_POCKET && id >= first) {
+                    continue;
+                }
+                match self.flood.within(grid, v, conn, POCKET_MAX) {
+                    Some(cells) => {
+                        self.next_pocket = self.next_pocket.wrapping_add(1) % NO_POCKET;
+                        for &u in cells {
+                            self.pocket[u] = self.next_pocket;
+                        }
+                    }
+                    // Too large to prove anything; its other cells around `c` need no flood.
+                    None => {
+                        for (j, &u) in ring.iter().enumerate() {
+                            done[j] |= self.flood.reached(u);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     fn replan_fresh(&mut self, stats: &mut TickStats) {
+        // Pockets are the incremental planners' business; they are found afresh if one comes.
+        self.pockets_ready = false;
+        self.opened.clear();
+        self.walled.clear();
         let mode = match self.config.algorithm {
             Algorithm::Dijkstra => Mode::Dijkstra,
             _ => Mode::AStar,
