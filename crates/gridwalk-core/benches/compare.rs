@@ -29,6 +29,8 @@ use serde_json::{Map, Value, json};
 
 #[path = "workloads/incremental.rs"]
 mod incremental;
+#[path = "workloads/living.rs"]
+mod living;
 
 // ---------------------------------------------------------------------------------------------
 // Harness
@@ -81,6 +83,10 @@ const WORKLOADS: &[Workload] = &[
     Workload {
         key: "scale",
         run: incremental::scale,
+    },
+    Workload {
+        key: "living",
+        run: living::living,
     },
 ];
 

@@ -41,18 +41,19 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::cost::{Cost, INFINITY};
+use crate::cost::{Cost, INFINITY, step_cost};
 use crate::format::{AgentSpec, DynamicSpec, Scenario};
 use crate::grid::{Connectivity, Grid, GridError, Pos, Terrain};
 use crate::heuristic::Heuristic;
 use crate::path::Path;
 use crate::planner::{Algorithm, CellInfo, GoalPlanner};
 use crate::search::best_first::{Mode, SearchRequest, SearchSpace};
+use crate::search::dstar_lite::DStarLite;
 use crate::search::new_planner;
 use crate::slab::{HasId, Slab};
 use crate::stats::SearchStats;
 use crate::trace::Trace;
-use crate::world::{Doors, DynamicWorld, OnArrival, Rng, reachable};
+use crate::world::{Components, Doors, DynamicWorld, Flood, OnArrival, Rng, ring_connected};
 
 /// An agent's identifier, unique within a simulation, in order of creation.
 pub type AgentId = u32;
@@ -102,6 +103,14 @@ pub struct Agent {
     pub home: Pos,
     /// The goal it was given first: a patrol's far end.
     pub away: Pos,
+    /// Flat indices of `pos`, `goal` and `next` (while `next` is set): the per-tick loops
+    /// read them without a multiply or a bounds check.
+    cell: u32,
+    goal_cell: u32,
+    next_cell: u32,
+    /// `remaining` is its planner's `g` of `cell` as of the last replan: it took the planned
+    /// step, whose cost is the difference of the two cells' `g`.
+    carried: bool,
 }
 
 impl HasId for Agent {
@@ -150,9 +159,79 @@ pub struct SearchRun {
 /// [`Simulation::slot`] of a cell that is no group's goal.
 const NO_SLOT: u32 = u32::MAX;
 
+/// A goal's planner: D* Lite by its own type, so that per-agent reads are direct calls; any
+/// other through the trait.
+enum Planner {
+    Lite(Box<DStarLite>),
+    Other(Box<dyn GoalPlanner>),
+}
+
+impl Planner {
+    fn get(&self) -> &dyn GoalPlanner {
+        match self {
+            Planner::Lite(p) => &**p,
+            Planner::Other(p) => &**p,
+        }
+    }
+
+    fn get_mut(&mut self) -> &mut dyn GoalPlanner {
+        match self {
+            Planner::Lite(p) => &mut **p,
+            Planner::Other(p) => &mut **p,
+        }
+    }
+}
+
+/// A memoised [`GoalPlanner::next_move`] of one cell, one byte: the direction of the move,
+/// `(dy + 1) * 3 + (dx + 1)`, or [`NO_MOVE`], or [`UNKNOWN`]. A byte per cell keeps a goal's
+/// memo in cache; the step's cost and the next cell follow from the direction and the grid.
+type Move = u8;
+
+/// [`Move`]: not computed since the cell's neighbourhood last changed.
+const UNKNOWN: Move = u8::MAX;
+/// [`Move`]: the planner has no move from the cell (the direction code of staying put).
+const NO_MOVE: Move = 4;
+/// The (dx, dy) of each [`Move`] code.
+const DIRECTIONS: [(i32, i32); 9] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (0, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
+
+/// [`Move`] bit: computed in this replan, after its compute (which may have changed the
+/// cell's `g`).
+const FRESH: Move = 0x10;
+
+/// [`Simulation::pocket`] of a cell in no proven pocket.
+const NO_POCKET: u32 = u32::MAX;
+
+/// The largest pocket a flood proves closed, in cells: a room or a walled-in corner, while a
+/// flood that runs past it costs at most this much.
+const POCKET_MAX: usize = 512;
+
+/// Dropped D* Lite planners kept for new goals: enough for the goals that change in a tick
+/// of thousands of wandering agents, without holding much memory idle.
+const POOL_MAX: usize = 128;
+
+/// A D* Lite group with at least this many walking agents memoises its next moves per cell:
+/// agents of one goal walk the same cells, tick after tick.
+const MEMO_MIN_AGENTS: usize = 32;
+
 /// A goal's planner and its recent computes.
 struct Group {
-    planner: Box<dyn GoalPlanner>,
+    planner: Planner,
+    /// Per cell, the planner's next move from there while nothing it reads changed: the
+    /// cell's and its neighbours' `g` (a compute that expands a cell forgets the moves of its
+    /// 3×3 block) and the terrain of that block (an edit forgets the same). Empty when off.
+    memo: Vec<Move>,
+    /// The cells whose memo is [`FRESH`].
+    fresh: Vec<usize>,
     history: VecDeque<ComputeRecord>,
     /// Cells changed while none of the group's agents walked: told to the planner only when
     /// one walks again, so a group whose agents all arrived costs nothing per edit.
@@ -280,8 +359,13 @@ pub struct Simulation {
     expanded: Vec<u32>,
     /// Per group, in goal order, the cells of its walking agents: refilled each replan.
     starts: Vec<Vec<usize>>,
+    /// Per group, its walking agents' places in the slab: refilled each replan.
+    members: Vec<Vec<u32>>,
     /// Per cell, the group slot of the goal there during a replan; [`NO_SLOT`] elsewhere.
     slot: Vec<u32>,
+    /// Per cell, `mark_base + 1 + slot` of the group whose starts listed it last.
+    listed: Vec<u32>,
+    mark_base: u32,
     /// Computes kept per planner (0: none).
     history: usize,
     /// Whether every search run of a replan is recorded into `runs`.
@@ -295,6 +379,30 @@ pub struct Simulation {
     /// Agents standing on each cell, and agents heading to each cell: edit checks in O(1).
     occupied: Vec<u32>,
     goals: Vec<u32>,
+    /// Goal cells whose count of agents rose from 0 since the last replan: the goals that may
+    /// need a planner, so a replan need not look at every agent for new goals.
+    new_goals: Vec<usize>,
+    /// Every agent's goal needs a planner again (the planners were dropped).
+    rescan_goals: bool,
+    /// Agents on their goal with a wander or patrol policy, found while moving them.
+    arrived: Vec<AgentId>,
+    /// Per cell, the pocket holding it ([`NO_POCKET`] when none is proven): see
+    /// [`update_pockets`](Self::update_pockets).
+    pocket: Vec<u32>,
+    next_pocket: u32,
+    /// Whether `pocket` was filled for the current moves.
+    pockets_ready: bool,
+    /// Cells that became passable, and walls, since the last replan.
+    opened: Vec<usize>,
+    walled: Vec<usize>,
+    scratch: Vec<usize>,
+    /// D* Lite planners of dropped goals, whose arrays new goals reuse. Boxed as the groups
+    /// hold them, so a planner moves in and out of the pool as a pointer.
+    #[allow(clippy::vec_box)]
+    pool: Vec<Box<DStarLite>>,
+    /// Wander's flood, and the size of every cell's component, kept across edits.
+    flood: Flood,
+    components: Components,
 }
 
 /// Streams of the simulation's generators, so that wander and the dynamic world do not
@@ -321,7 +429,10 @@ impl Simulation {
             total: TickStats::default(),
             expanded: Vec::new(),
             starts: Vec::new(),
+            members: Vec::new(),
             slot: Vec::new(),
+            listed: Vec::new(),
+            mark_base: 0,
             history: 0,
             tracing: false,
             runs: Vec::new(),
@@ -332,6 +443,18 @@ impl Simulation {
             doors: Doors::default(),
             occupied: vec![0; grid_len],
             goals: vec![0; grid_len],
+            new_goals: Vec::new(),
+            rescan_goals: false,
+            arrived: Vec::new(),
+            pocket: Vec::new(),
+            next_pocket: 0,
+            pockets_ready: false,
+            opened: Vec::new(),
+            walled: Vec::new(),
+            scratch: Vec::new(),
+            pool: Vec::new(),
+            flood: Flood::default(),
+            components: Components::default(),
         }
     }
 
@@ -393,7 +516,7 @@ impl Simulation {
         self.history = computes;
         let on = self.history > 0 || self.tracing;
         for g in self.groups.values_mut() {
-            g.planner.set_tracing(on);
+            g.planner.get_mut().set_tracing(on);
             g.history.truncate(computes);
         }
     }
@@ -403,7 +526,7 @@ impl Simulation {
         self.tracing = on;
         let on = self.history > 0 || self.tracing;
         for g in self.groups.values_mut() {
-            g.planner.set_tracing(on);
+            g.planner.get_mut().set_tracing(on);
         }
         if !self.tracing {
             self.runs.clear();
@@ -424,7 +547,7 @@ impl Simulation {
     /// What the planner serving agent `id` holds for `cell`.
     pub fn inspect(&self, id: AgentId, cell: Pos) -> Option<CellInfo> {
         let i = self.grid.index(cell).ok()?;
-        self.group_of(id)?.planner.inspect(&self.grid, i)
+        self.group_of(id)?.planner.get().inspect(&self.grid, i)
     }
 
     /// How many agents head to the goal of agent `id` (its planner's agents).
@@ -458,9 +581,11 @@ impl Simulation {
             || config.heuristic != self.config.heuristic;
         self.config = config;
         if replan {
-            self.groups.clear();
+            self.drop_groups();
             self.fresh_paths.clear();
             self.changed.clear();
+            self.rescan_goals = true;
+            self.pockets_ready = false;
         }
     }
 
@@ -512,7 +637,10 @@ impl Simulation {
 
     /// Bytes held by all planners.
     pub fn planner_memory(&self) -> usize {
-        self.groups.values().map(|g| g.planner.memory_bytes()).sum()
+        self.groups
+            .values()
+            .map(|g| g.planner.get().memory_bytes())
+            .sum()
     }
 
     fn check_cell(&self, pos: Pos) -> Result<usize, SimError> {
@@ -539,7 +667,7 @@ impl Simulation {
         let s = self.check_cell(start)?;
         let g = self.check_cell(goal)?;
         self.occupied[s] += 1;
-        self.goals[g] += 1;
+        self.count_goal(g);
         let id = self.next_id;
         self.next_id += 1;
         let arrived = start == goal;
@@ -558,6 +686,10 @@ impl Simulation {
             on_arrival,
             home: start,
             away: goal,
+            cell: s as u32,
+            goal_cell: g as u32,
+            next_cell: 0,
+            carried: false,
         });
         Ok(id)
     }
@@ -565,7 +697,8 @@ impl Simulation {
     /// Removes an agent; its goal's planner goes with its last agent.
     pub fn remove_agent(&mut self, id: AgentId) -> Result<(), SimError> {
         let agent = self.agents.remove(&id).ok_or(SimError::NoSuchAgent(id))?;
-        self.count(agent.pos, agent.goal, false);
+        self.occupied[agent.cell as usize] -= 1;
+        self.goals[agent.goal_cell as usize] -= 1;
         self.fresh_paths.remove(&id);
         self.drop_group_if_unused(agent.goal);
         Ok(())
@@ -576,7 +709,8 @@ impl Simulation {
         self.agents.clear();
         self.occupied.fill(0);
         self.goals.fill(0);
-        self.groups.clear();
+        self.new_goals.clear();
+        self.drop_groups();
         self.fresh_paths.clear();
         self.changed.clear();
     }
@@ -586,10 +720,7 @@ impl Simulation {
         let g = self.check_cell(goal)?;
         let agent = self.agents.get_mut(&id).ok_or(SimError::NoSuchAgent(id))?;
         let old = std::mem::replace(&mut agent.goal, goal);
-        if let Ok(o) = self.grid.index(old) {
-            self.goals[o] -= 1;
-        }
-        self.goals[g] += 1;
+        let old_cell = std::mem::replace(&mut agent.goal_cell, g as u32) as usize;
         agent.status = if agent.pos == goal {
             AgentStatus::Arrived
         } else {
@@ -597,29 +728,43 @@ impl Simulation {
         };
         agent.remaining = (agent.pos == goal).then_some(0);
         agent.next = None;
+        agent.carried = false;
+        self.goals[old_cell] -= 1;
+        self.count_goal(g);
         self.drop_group_if_unused(old);
         Ok(())
+    }
+
+    /// One more agent heads to goal cell `g`; a goal new to the agents is listed for a planner.
+    fn count_goal(&mut self, g: usize) {
+        if self.goals[g] == 0 {
+            self.new_goals.push(g);
+        }
+        self.goals[g] += 1;
     }
 
     fn drop_group_if_unused(&mut self, goal: Pos) {
         if let Ok(g) = self.grid.index(goal)
             && self.goals[g] == 0
+            && let Some(group) = self.groups.remove(&g)
         {
-            self.groups.remove(&g);
+            self.recycle(group);
         }
     }
 
-    /// Adds (`on`) or takes away an agent standing on `pos` and heading to `goal` from the
-    /// per-cell counts.
-    fn count(&mut self, pos: Pos, goal: Pos, on: bool) {
-        for (cell, counts) in [(pos, &mut self.occupied), (goal, &mut self.goals)] {
-            if let Ok(i) = self.grid.index(cell) {
-                if on {
-                    counts[i] += 1;
-                } else {
-                    counts[i] -= 1;
-                }
-            }
+    /// Keeps a dropped group's D* Lite arrays for the next new goal, up to [`POOL_MAX`].
+    fn recycle(&mut self, group: Group) {
+        if let Planner::Lite(p) = group.planner
+            && self.pool.len() < POOL_MAX
+        {
+            self.pool.push(p);
+        }
+    }
+
+    /// Drops every planner, keeping some for the pool.
+    fn drop_groups(&mut self) {
+        for (_, group) in std::mem::take(&mut self.groups) {
+            self.recycle(group);
         }
     }
 
@@ -647,6 +792,12 @@ impl Simulation {
         let old = self.grid.set(pos, terrain)?;
         if old == terrain {
             return Ok(false);
+        }
+        self.components.changed(&self.grid, i, old != Terrain::Wall);
+        match (old == Terrain::Wall, terrain == Terrain::Wall) {
+            (true, false) => self.opened.push(i),
+            (false, true) => self.walled.push(i),
+            _ => {}
         }
         if old == Terrain::Wall {
             // A dropped wall taken away by any edit is no longer the dynamic world's to lift.
@@ -733,55 +884,103 @@ impl Simulation {
         }
     }
 
+    /// A new planner toward `goal`, tracing as the simulation asks.
+    /// A new planner toward `goal`, tracing as the simulation asks. D* Lite reuses a dropped
+    /// planner's arrays when the pool has one.
+    fn new_group(&mut self, goal: Pos) -> Option<Group> {
+        let (grid, conn, h) = (&self.grid, self.config.connectivity, self.config.heuristic);
+        let mut planner = match self.config.algorithm {
+            Algorithm::DStarLite => Planner::Lite(match self.pool.pop() {
+                Some(mut p) => {
+                    p.reset(grid, goal, conn, h).ok()?;
+                    p
+                }
+                None => Box::new(DStarLite::new(grid, goal, conn, h).ok()?),
+            }),
+            a => Planner::Other(new_planner(a, grid, goal, conn, h).ok()?),
+        };
+        planner
+            .get_mut()
+            .set_tracing(self.history > 0 || self.tracing);
+        Some(Group {
+            planner,
+            memo: Vec::new(),
+            fresh: Vec::new(),
+            history: VecDeque::new(),
+            deferred: Vec::new(),
+        })
+    }
+
     fn replan_incremental(&mut self, stats: &mut TickStats) {
-        let conn = self.config.connectivity;
-        let tracing = self.history > 0 || self.tracing;
-        // Create planners for new goals.
-        for a in self.agents.values() {
-            let Ok(g) = self.grid.index(a.goal) else {
-                continue;
-            };
-            if !self.groups.contains_key(&g)
-                && let Ok(mut planner) = new_planner(
-                    self.config.algorithm,
-                    &self.grid,
-                    a.goal,
-                    conn,
-                    self.config.heuristic,
-                )
+        // Planners for goals new since the last replan (or for every goal, after they were
+        // dropped).
+        let mut new_goals = std::mem::take(&mut self.new_goals);
+        if std::mem::take(&mut self.rescan_goals) {
+            new_goals.extend(self.agents.values().map(|a| a.goal_cell as usize));
+        }
+        for &g in &new_goals {
+            if self.goals[g] > 0
+                && !self.groups.contains_key(&g)
+                && let Some(group) = self.new_group(self.grid.pos(g))
             {
-                planner.set_tracing(tracing);
-                self.groups.insert(
-                    g,
-                    Group {
-                        planner,
-                        history: VecDeque::new(),
-                        deferred: Vec::new(),
-                    },
-                );
+                self.groups.insert(g, group);
             }
         }
-        // The cells of every agent still walking, bucketed by its goal's slot: no sort.
+        new_goals.clear();
+        self.new_goals = new_goals;
         if self.slot.len() != self.grid.len() {
             self.slot = vec![NO_SLOT; self.grid.len()];
         }
-        for (k, &goal) in self.groups.keys().enumerate() {
+        for (k, (&goal, group)) in self.groups.iter_mut().enumerate() {
             self.slot[goal] = k as u32;
+            // An edit changes the moves of its 3×3 block.
+            if !group.memo.is_empty() {
+                for &c in &self.changed {
+                    forget_moves(&mut group.memo, &self.grid, c);
+                }
+            }
         }
-        self.starts.resize_with(self.groups.len(), Vec::new);
+        self.update_pockets();
+        // The cells of every agent still walking, bucketed by its goal's slot: no sort. Agents
+        // of a goal walk in clumps, so a cell just listed for the same group is not listed
+        // again (a planner's starts are a set: repeats only cost it time).
+        let groups = self.groups.len();
+        self.starts.resize_with(groups, Vec::new);
         self.starts.iter_mut().for_each(Vec::clear);
-        for a in self.agents.values() {
-            if a.status == AgentStatus::Arrived {
+        self.members.resize_with(groups, Vec::new);
+        self.members.iter_mut().for_each(Vec::clear);
+        if self.listed.len() != self.grid.len()
+            || self.mark_base.checked_add(2 * groups as u32 + 1).is_none()
+        {
+            self.listed = vec![0; self.grid.len()];
+            self.mark_base = 0;
+        }
+        let base = self.mark_base + 1;
+        self.mark_base += groups as u32;
+        for (i, a) in self.agents.values_mut().enumerate() {
+            let k = self.slot[a.goal_cell as usize];
+            let cell = a.cell as usize;
+            if a.status == AgentStatus::Arrived
+                || k as usize >= groups
+                || self.pocket[cell] != self.pocket[a.goal_cell as usize]
+            {
+                // On its goal; or proven apart from it: in a closed pocket without it (or it in
+                // one without the agent), left out of the starts so the group's search stays
+                // focused on the agents it can serve.
+                Self::settle(a, || None);
                 continue;
             }
-            if let (Ok(g), Ok(p)) = (self.grid.index(a.goal), self.grid.index(a.pos))
-                && let Some(starts) = self.starts.get_mut(self.slot[g] as usize)
-            {
-                starts.push(p);
+            self.members[k as usize].push(i as u32);
+            if self.listed[cell] != base + k {
+                self.listed[cell] = base + k;
+                self.starts[k as usize].push(cell);
             }
         }
-        for ((&goal, group), starts) in self.groups.iter_mut().zip(&self.starts) {
-            let n = starts.len();
+        let agents = self.agents.as_mut_slice();
+        for (((&goal, group), starts), members) in
+            self.groups.iter_mut().zip(&self.starts).zip(&self.members)
+        {
+            let n = members.len();
             if n == 0 {
                 group.deferred.extend_from_slice(&self.changed);
                 // Deduplicated only past twice the map, so the sort is amortised over edits.
@@ -791,7 +990,7 @@ impl Simulation {
                 }
                 continue;
             }
-            let planner = &mut group.planner;
+            let planner = group.planner.get_mut();
             planner.set_starts(&self.grid, starts);
             if !group.deferred.is_empty() {
                 planner.cells_changed(&self.grid, &group.deferred);
@@ -825,28 +1024,137 @@ impl Simulation {
                     micros,
                 });
             }
-        }
-        let planners: Vec<&dyn GoalPlanner> = self.groups.values().map(|g| &*g.planner).collect();
-        let (grid, slot) = (&self.grid, &self.slot);
-        for a in self.agents.values_mut() {
-            let planner = grid
-                .index(a.goal)
-                .ok()
-                .and_then(|g| planners.get(slot[g] as usize).copied());
-            let pos = grid.index(a.pos).ok();
-            Self::settle(a, || {
-                let pos = pos?;
-                let cost = planner?.cost_to_goal(pos);
-                let (next, step) = planner?.next_move(grid, pos)?;
-                (cost != INFINITY).then(|| (cost, grid.pos(next), step))
-            });
+            // Moves read g in the 3×3 block around them: an expanded cell's g changed.
+            if let Planner::Lite(p) = &group.planner {
+                if !group.memo.is_empty() {
+                    for &u in p.last_expanded() {
+                        forget_moves(&mut group.memo, &self.grid, u as usize);
+                    }
+                    if n < MEMO_MIN_AGENTS / 4 {
+                        group.memo = Vec::new();
+                    }
+                } else if n >= MEMO_MIN_AGENTS {
+                    group.memo = vec![UNKNOWN; self.grid.len()];
+                }
+            }
+            // Its agents' answers now, while the planner's memory is in cache.
+            for &i in members {
+                let a = &mut agents[i as usize];
+                let (pos, cell) = (a.pos, a.cell as usize);
+                let carried = a.remaining.filter(|_| a.carried);
+                Self::settle(a, || next_move(group, &self.grid, pos, cell, carried));
+            }
+            for c in group.fresh.drain(..) {
+                group.memo[c] &= !FRESH;
+            }
         }
         for &goal in self.groups.keys() {
             self.slot[goal] = NO_SLOT;
         }
     }
 
+    /// Brings the pocket marks up to date with the edits since the last replan. A pocket is a
+    /// set of cells no legal move leaves, proven by a flood of at most [`POCKET_MAX`] cells;
+    /// an agent and its goal marked differently have no path. Each mark holds until a wall
+    /// next to its cells opens: then that pocket is forgotten and flooded again.
+    fn update_pockets(&mut self) {
+        let (grid, conn) = (&self.grid, self.config.connectivity);
+        if !self.pockets_ready {
+            // Every component small enough, once: the component sizes say which.
+            self.pockets_ready = true;
+            self.opened.clear();
+            self.walled.clear();
+            self.pocket.clear();
+            self.pocket.resize(grid.len(), NO_POCKET);
+            for c in 0..grid.len() {
+                if self.pocket[c] == NO_POCKET
+                    && grid.weight(c) != 0
+                    && self.components.size_at(grid, c, conn) <= POCKET_MAX
+                    && let Some(cells) = self.flood.within(grid, c, conn, POCKET_MAX)
+                {
+                    self.next_pocket = self.next_pocket.wrapping_add(1) % NO_POCKET;
+                    for &u in cells {
+                        self.pocket[u] = self.next_pocket;
+                    }
+                }
+            }
+            return;
+        }
+        // An opened cell joins the cells of its 3×3 block (every move it opens starts there):
+        // their pockets are forgotten, then what they became is flooded again.
+        for c in std::mem::take(&mut self.opened) {
+            if grid.weight(c) == 0 {
+                continue;
+            }
+            let mut released = false;
+            for v in grid.affected_by(c) {
+                let id = self.pocket[v];
+                if id == NO_POCKET {
+                    continue;
+                }
+                released = true;
+                self.scratch.push(v);
+                self.pocket[v] = NO_POCKET;
+                while let Some(u) = self.scratch.pop() {
+                    grid.for_each_neighbor(u, conn, |n, _| {
+                        if self.pocket[n] == id {
+                            self.pocket[n] = NO_POCKET;
+                            self.scratch.push(n);
+                        }
+                    });
+                }
+            }
+            if released && let Some(cells) = self.flood.within(grid, c, conn, POCKET_MAX) {
+                self.next_pocket = self.next_pocket.wrapping_add(1) % NO_POCKET;
+                for &u in cells {
+                    self.pocket[u] = self.next_pocket;
+                }
+            }
+        }
+        // A new wall can only close pockets when the cells around it no longer reach each
+        // other next to it; then each side is flooded, up to the bound.
+        let first = self.next_pocket.wrapping_add(1);
+        for c in std::mem::take(&mut self.walled) {
+            if grid.weight(c) != 0 {
+                continue;
+            }
+            self.pocket[c] = NO_POCKET;
+            if ring_connected(grid, c, conn, |_| true) {
+                continue;
+            }
+            let ring: Vec<usize> = grid
+                .affected_by(c)
+                .filter(|&v| v != c && grid.weight(v) != 0)
+                .collect();
+            let mut done = vec![false; ring.len()];
+            for (k, &v) in ring.iter().enumerate() {
+                let id = self.pocket[v];
+                if done[k] || (id != NO_POCKET && id >= first) {
+                    continue;
+                }
+                match self.flood.within(grid, v, conn, POCKET_MAX) {
+                    Some(cells) => {
+                        self.next_pocket = self.next_pocket.wrapping_add(1) % NO_POCKET;
+                        for &u in cells {
+                            self.pocket[u] = self.next_pocket;
+                        }
+                    }
+                    // Too large to prove anything; its other cells around `c` need no flood.
+                    None => {
+                        for (j, &u) in ring.iter().enumerate() {
+                            done[j] |= self.flood.reached(u);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     fn replan_fresh(&mut self, stats: &mut TickStats) {
+        // Pockets are the incremental planners' business; they are found afresh if one comes.
+        self.pockets_ready = false;
+        self.opened.clear();
+        self.walled.clear();
         let mode = match self.config.algorithm {
             Algorithm::Dijkstra => Mode::Dijkstra,
             _ => Mode::AStar,
@@ -886,8 +1194,9 @@ impl Simulation {
             Self::settle(a, || {
                 let p = path.as_ref()?;
                 let (from, to) = (grid.index(p.cells[0]).ok()?, *p.cells.get(1)?);
-                let step = grid.move_cost(from, grid.index(to).ok()?, conn)?;
-                Some((p.cost, to, step))
+                let next = grid.index(to).ok()?;
+                let step = grid.move_cost(from, next, conn)?;
+                Some((p.cost, to, next as u32, step))
             });
             if let Some(p) = path {
                 self.fresh_paths.insert(a.id, p);
@@ -895,9 +1204,9 @@ impl Simulation {
         }
     }
 
-    /// Sets status, remaining and next from the planner's answer `(cost, next cell, step
-    /// cost)`.
-    fn settle(a: &mut Agent, answer: impl FnOnce() -> Option<(Cost, Pos, Cost)>) {
+    /// Sets status, remaining and next from the planner's answer `(cost, next cell, its index,
+    /// step cost)`.
+    fn settle(a: &mut Agent, answer: impl FnOnce() -> Option<(Cost, Pos, u32, Cost)>) {
         if a.pos == a.goal {
             a.status = AgentStatus::Arrived;
             a.remaining = Some(0);
@@ -905,10 +1214,11 @@ impl Simulation {
             return;
         }
         match answer() {
-            Some((cost, next, step)) => {
+            Some((cost, next, next_cell, step)) => {
                 a.status = AgentStatus::Walking;
                 a.remaining = Some(cost);
                 a.next = Some(next);
+                a.next_cell = next_cell;
                 a.step_cost = step;
             }
             None => {
@@ -926,33 +1236,38 @@ impl Simulation {
         let conn = self.config.connectivity;
         // Unless the map changed since the replan, every planned step is legal at its cost.
         let planned = self.changed.is_empty();
+        let fresh = !self.fresh_paths.is_empty();
+        self.arrived.clear();
         for a in self.agents.values_mut() {
-            let Some(next) = a.next.take() else {
-                continue;
-            };
-            let (Ok(from), Ok(to)) = (self.grid.index(a.pos), self.grid.index(next)) else {
-                continue;
-            };
-            let step = match planned {
-                true => a.step_cost,
-                false => match self.grid.move_cost(from, to, conn) {
-                    Some(step) => step,
-                    None => continue,
-                },
-            };
-            self.occupied[from] -= 1;
-            self.occupied[to] += 1;
-            a.pos = next;
-            a.remaining = a.remaining.map(|r| r.saturating_sub(step));
-            if a.pos == a.goal {
-                a.status = AgentStatus::Arrived;
-                a.remaining = Some(0);
+            a.carried = false;
+            if let Some(next) = a.next.take() {
+                let (from, to) = (a.cell as usize, a.next_cell as usize);
+                let step = match planned {
+                    true => Some(a.step_cost),
+                    false => self.grid.move_cost(from, to, conn),
+                };
+                a.carried = step == Some(a.step_cost);
+                if let Some(step) = step {
+                    self.occupied[from] -= 1;
+                    self.occupied[to] += 1;
+                    a.pos = next;
+                    a.cell = to as u32;
+                    a.remaining = a.remaining.map(|r| r.saturating_sub(step));
+                    if a.pos == a.goal {
+                        a.status = AgentStatus::Arrived;
+                        a.remaining = Some(0);
+                    }
+                    if fresh
+                        && let Some(p) = self.fresh_paths.get_mut(&a.id)
+                        && p.cells.len() > 1
+                    {
+                        p.cells.remove(0);
+                        p.cost = p.cost.saturating_sub(step);
+                    }
+                }
             }
-            if let Some(p) = self.fresh_paths.get_mut(&a.id)
-                && p.cells.len() > 1
-            {
-                p.cells.remove(0);
-                p.cost = p.cost.saturating_sub(step);
+            if a.pos == a.goal && a.on_arrival != OnArrival::Stay {
+                self.arrived.push(a.id);
             }
         }
         self.arrivals();
@@ -960,16 +1275,12 @@ impl Simulation {
         self.tick += 1;
     }
 
-    /// Gives every arrived agent with a wander or patrol policy its next goal, in id order.
+    /// Gives every arrived agent with a wander or patrol policy (listed by
+    /// [`advance`](Self::advance)) its next goal, in id order.
     fn arrivals(&mut self) {
         let conn = self.config.connectivity;
-        let ids: Vec<AgentId> = self
-            .agents
-            .values()
-            .filter(|a| a.pos == a.goal && a.on_arrival != OnArrival::Stay)
-            .map(|a| a.id)
-            .collect();
-        for id in ids {
+        let ids = std::mem::take(&mut self.arrived);
+        for &id in &ids {
             let Some(a) = self.agents.get(&id) else {
                 continue;
             };
@@ -983,13 +1294,18 @@ impl Simulation {
                     }
                 }
                 OnArrival::Wander => {
-                    let cells = reachable(&self.grid, a.pos, conn);
-                    if cells.len() < 2 {
+                    // Any reachable cell but its own (the flood's first), in the order of
+                    // `world::reachable`: the flood stops at the cell drawn.
+                    let cell = a.cell as usize;
+                    let len = self.components.size_at(&self.grid, cell, conn);
+                    if len < 2 {
                         continue;
                     }
-                    // Any reachable cell but its own (cells[0] is its own).
-                    let i = 1 + self.wander_rng.below(cells.len() - 1);
-                    self.grid.pos(cells[i])
+                    let i = 1 + self.wander_rng.below(len - 1);
+                    match self.flood.nth(&self.grid, cell, conn, i) {
+                        Some(c) => self.grid.pos(c),
+                        None => continue,
+                    }
                 }
             };
             if goal != a.goal {
@@ -997,6 +1313,7 @@ impl Simulation {
                 let _ = self.set_goal(id, goal);
             }
         }
+        self.arrived = ids;
     }
 
     /// Drops a wall on a walking agent's path ahead of it every `every` ticks, and lifts the
@@ -1081,7 +1398,7 @@ impl Simulation {
         if self.config.algorithm.is_incremental() {
             let goal = self.grid.index(a.goal).ok()?;
             let from = self.grid.index(a.pos).ok()?;
-            self.groups.get(&goal)?.planner.path(&self.grid, from)
+            self.groups.get(&goal)?.planner.get().path(&self.grid, from)
         } else {
             self.fresh_paths.get(&id).cloned()
         }
@@ -1094,7 +1411,7 @@ impl Simulation {
         let a = self.agents.get(&id)?;
         if self.config.algorithm.is_incremental() {
             let goal = self.grid.index(a.goal).ok()?;
-            let p = &self.groups.get(&goal)?.planner;
+            let p = self.groups.get(&goal)?.planner.get();
             Some((0..self.grid.len()).map(|i| p.cost_to_goal(i)).collect())
         } else {
             let mut space = SearchSpace::new();
@@ -1136,5 +1453,67 @@ impl Simulation {
             .search(&self.grid, &self.request(a, mode), Some(&mut trace))
             .ok()?;
         Some((trace, r.path))
+    }
+}
+
+/// Forgets the memoised moves that cell `c` can change: those of its 3×3 block.
+fn forget_moves(memo: &mut [Move], grid: &Grid, c: usize) {
+    for v in grid.affected_by(c) {
+        memo[v] = UNKNOWN;
+    }
+}
+
+/// The group's answer for an agent on `pos` (cell `cell`): (cost to the goal, next cell, its
+/// index, the step's cost), or `None` with no path. Memoised per cell for large D* Lite groups;
+/// `carried` is the agent's `g` of `cell` as of the last replan, if it knows it: unless this
+/// compute changed that `g` (the memo then is [`FRESH`] or unknown), it is `g` still.
+fn next_move(
+    group: &mut Group,
+    grid: &Grid,
+    pos: Pos,
+    cell: usize,
+    carried: Option<Cost>,
+) -> Option<(Cost, Pos, u32, Cost)> {
+    match &group.planner {
+        Planner::Lite(p) => {
+            let Some(memo) = group.memo.get_mut(cell) else {
+                let cost = p.g(cell);
+                let (next, step) = p.next_move(grid, cell)?;
+                return (cost != INFINITY).then(|| (cost, grid.pos(next), next as u32, step));
+            };
+            if *memo == UNKNOWN {
+                group.fresh.push(cell);
+                *memo = FRESH
+                    | match p.next_move(grid, cell) {
+                        Some((next, _)) => {
+                            let w = grid.width() as usize;
+                            let (dx, dy) = (
+                                (next % w) as isize - (cell % w) as isize,
+                                next as isize / w as isize - (cell / w) as isize,
+                            );
+                            ((dy + 1) * 3 + dx + 1) as Move
+                        }
+                        None => NO_MOVE,
+                    };
+            }
+            let cost = match carried {
+                Some(g) if *memo & FRESH == 0 => g,
+                _ => p.g(cell),
+            };
+            let m = *memo & !FRESH;
+            if m == NO_MOVE || cost == INFINITY {
+                return None;
+            }
+            let (dx, dy) = DIRECTIONS[m as usize];
+            let next = Pos::new(pos.x.wrapping_add_signed(dx), pos.y.wrapping_add_signed(dy));
+            let n = cell.wrapping_add_signed(dy as isize * grid.width() as isize + dx as isize);
+            let step = step_cost(dx != 0 && dy != 0, grid.weight(cell), grid.weight(n));
+            Some((cost, next, n as u32, step))
+        }
+        Planner::Other(p) => {
+            let cost = p.cost_to_goal(cell);
+            let (next, step) = p.next_move(grid, cell)?;
+            (cost != INFINITY).then(|| (cost, grid.pos(next), next as u32, step))
+        }
     }
 }

@@ -56,6 +56,11 @@ impl<T: HasId> Slab<T> {
         self.agents.iter_mut()
     }
 
+    /// The items in id order, to be reached by their place.
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        &mut self.agents
+    }
+
     pub fn keys(&self) -> impl Iterator<Item = u32> + '_ {
         self.agents.iter().map(|a| a.id())
     }

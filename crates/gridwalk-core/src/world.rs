@@ -98,24 +98,228 @@ pub fn reachable(grid: &Grid, from: Pos, conn: Connectivity) -> Vec<usize> {
     let Ok(start) = grid.index(from) else {
         return Vec::new();
     };
-    if grid.weight(start) == 0 {
-        return Vec::new();
+    let mut flood = Flood::default();
+    flood.nth(grid, start, conn, usize::MAX);
+    flood.order
+}
+
+/// Breadth-first floods over legal moves that keep their buffers: a generation stamp per cell
+/// marks what this flood reached, so a flood costs only the cells it reaches.
+#[derive(Clone, Debug, Default)]
+pub struct Flood {
+    stamp: Vec<u32>,
+    generation: u32,
+    order: Vec<usize>,
+}
+
+impl Flood {
+    /// Starts a new flood from `from` (which must be passable).
+    fn begin(&mut self, grid: &Grid, from: usize) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 || self.stamp.len() != grid.len() {
+            self.stamp = vec![0; grid.len()];
+            self.generation = 1;
+        }
+        self.order.clear();
+        self.order.push(from);
+        self.stamp[from] = self.generation;
     }
-    let mut seen = vec![false; grid.len()];
-    let mut out = vec![start];
-    seen[start] = true;
-    let mut at = 0;
-    while at < out.len() {
-        let u = out[at];
-        at += 1;
-        grid.for_each_neighbor(u, conn, |n, _| {
-            if !seen[n] {
-                seen[n] = true;
-                out.push(n);
+
+    /// Floods from `from` until `stop(reached so far)` holds after a cell's neighbours are
+    /// added, or nothing is left. Returns whether it ran out of cells.
+    fn run(
+        &mut self,
+        grid: &Grid,
+        from: usize,
+        conn: Connectivity,
+        mut stop: impl FnMut(usize) -> bool,
+    ) -> bool {
+        if grid.weight(from) == 0 {
+            self.order.clear();
+            return true;
+        }
+        self.begin(grid, from);
+        let mut at = 0;
+        while at < self.order.len() {
+            if stop(self.order.len()) {
+                return false;
+            }
+            let u = self.order[at];
+            at += 1;
+            let (stamp, generation, order) = (&mut self.stamp, self.generation, &mut self.order);
+            grid.for_each_neighbor(u, conn, |n, _| {
+                if stamp[n] != generation {
+                    stamp[n] = generation;
+                    order.push(n);
+                }
+            });
+        }
+        true
+    }
+
+    /// The `n`th cell reached from `from` in the order of [`reachable`] (0 is `from`), found
+    /// without flooding further than that cell's discovery; `None` when fewer are reachable.
+    pub fn nth(&mut self, grid: &Grid, from: usize, conn: Connectivity, n: usize) -> Option<usize> {
+        self.run(grid, from, conn, |len| len > n);
+        self.order.get(n).copied()
+    }
+
+    /// The cells reachable from `from`, if at most `limit`: a bounded flood, which proves a
+    /// pocket closed when it runs out of cells in time.
+    pub fn within(
+        &mut self,
+        grid: &Grid,
+        from: usize,
+        conn: Connectivity,
+        limit: usize,
+    ) -> Option<&[usize]> {
+        let closed = self.run(grid, from, conn, |len| len > limit);
+        (closed && self.order.len() <= limit).then_some(&self.order[..])
+    }
+
+    /// Whether the last flood reached `cell`.
+    pub fn reached(&self, cell: usize) -> bool {
+        self.stamp.get(cell) == Some(&self.generation)
+    }
+}
+
+/// Whether removing cell `c` (already a wall on `grid`) leaves the passable cells of its 3×3
+/// block for which `keep` holds connected to each other by moves inside the block. If so, no
+/// two cells of the map were connected only through `c`: every move that `c` took away (into
+/// or out of it, or a diagonal past its corner) joined two cells of that block.
+pub fn ring_connected(
+    grid: &Grid,
+    c: usize,
+    conn: Connectivity,
+    mut keep: impl FnMut(usize) -> bool,
+) -> bool {
+    let mut ring = [0usize; 8];
+    let mut n = 0;
+    for v in grid.affected_by(c) {
+        if v != c && grid.weight(v) != 0 && keep(v) {
+            ring[n] = v;
+            n += 1;
+        }
+    }
+    if n <= 1 {
+        return true;
+    }
+    // A flood inside the block from its first cell, as a bit set over `ring`.
+    let mut reached = 1u32;
+    let mut stack = [0usize; 8];
+    let mut top = 1;
+    stack[0] = 0;
+    while top > 0 {
+        top -= 1;
+        let u = ring[stack[top]];
+        grid.for_each_neighbor(u, conn, |v, _| {
+            if let Some(k) = ring[..n].iter().position(|&r| r == v)
+                && reached & (1 << k) == 0
+            {
+                reached |= 1 << k;
+                stack[top] = k;
+                top += 1;
             }
         });
     }
-    out
+    reached.count_ones() as usize == n
+}
+
+/// The connected components of the passable cells and their sizes, kept up to date as cells
+/// change and labelled again only when a change may have split or joined two of them: wander
+/// needs the size of an agent's component on every arrival.
+#[derive(Clone, Debug, Default)]
+pub struct Components {
+    label: Vec<u32>,
+    size: Vec<u32>,
+    conn: Option<Connectivity>,
+    stack: Vec<usize>,
+}
+
+/// [`Components`]' label of a wall.
+const NO_LABEL: u32 = u32::MAX;
+
+impl Components {
+    /// Number of cells reachable from `cell` (itself included; 0 for a wall), the length of
+    /// [`reachable`] from it.
+    pub fn size_at(&mut self, grid: &Grid, cell: usize, conn: Connectivity) -> usize {
+        if self.conn != Some(conn) || self.label.len() != grid.len() {
+            self.relabel(grid, conn);
+        }
+        match self.label[cell] {
+            NO_LABEL => 0,
+            l => self.size[l as usize] as usize,
+        }
+    }
+
+    /// Forgets everything: the next query labels the map again.
+    pub fn invalidate(&mut self) {
+        self.conn = None;
+    }
+
+    /// Cell `c` of `grid` changed; `was_passable` says what it was.
+    pub fn changed(&mut self, grid: &Grid, c: usize, was_passable: bool) {
+        let Some(conn) = self.conn else {
+            return;
+        };
+        let now = grid.weight(c) != 0;
+        if now == was_passable {
+            return;
+        }
+        if now {
+            // Every move it opens (a diagonal past it included) joins cells it now reaches.
+            let mut joined = NO_LABEL;
+            let mut many = false;
+            grid.for_each_neighbor(c, conn, |v, _| {
+                let l = self.label[v];
+                if joined == NO_LABEL {
+                    joined = l;
+                } else if l != joined {
+                    many = true;
+                }
+            });
+            if many {
+                return self.invalidate();
+            }
+            if joined == NO_LABEL {
+                joined = self.size.len() as u32;
+                self.size.push(0);
+            }
+            self.label[c] = joined;
+            self.size[joined as usize] += 1;
+        } else {
+            let l = std::mem::replace(&mut self.label[c], NO_LABEL);
+            self.size[l as usize] -= 1;
+            if !ring_connected(grid, c, conn, |v| self.label[v] == l) {
+                self.invalidate();
+            }
+        }
+    }
+
+    fn relabel(&mut self, grid: &Grid, conn: Connectivity) {
+        self.conn = Some(conn);
+        self.label.clear();
+        self.label.resize(grid.len(), NO_LABEL);
+        self.size.clear();
+        for s in 0..grid.len() {
+            if grid.weight(s) == 0 || self.label[s] != NO_LABEL {
+                continue;
+            }
+            let l = self.size.len() as u32;
+            self.size.push(1);
+            self.label[s] = l;
+            self.stack.push(s);
+            while let Some(u) = self.stack.pop() {
+                grid.for_each_neighbor(u, conn, |v, _| {
+                    if self.label[v] == NO_LABEL {
+                        self.label[v] = l;
+                        self.size[l as usize] += 1;
+                        self.stack.push(v);
+                    }
+                });
+            }
+        }
+    }
 }
 
 /// The walls the dynamic world dropped and has not lifted yet, oldest first, each with the
@@ -155,6 +359,34 @@ mod tests {
         assert_eq!(r, vec![0, 1]);
         assert!(reachable(&g, Pos::new(2, 0), Connectivity::Eight).is_empty());
         assert!(reachable(&g, Pos::new(9, 0), Connectivity::Eight).is_empty());
+    }
+
+    #[test]
+    fn floods_and_components_agree_with_reachable() {
+        let conn = Connectivity::Eight;
+        let mut g = Grid::new(9, 7).unwrap();
+        let mut comps = Components::default();
+        let mut flood = Flood::default();
+        let mut rng = Rng::new(3);
+        for round in 0..400 {
+            let c = rng.below(g.len());
+            let was = g.weight(c) != 0;
+            let t = if rng.below(3) == 0 {
+                crate::grid::Terrain::FREE
+            } else {
+                crate::grid::Terrain::Wall
+            };
+            g.set(g.pos(c), t).unwrap();
+            comps.changed(&g, c, was);
+            for cell in 0..g.len() {
+                let all = reachable(&g, g.pos(cell), conn);
+                assert_eq!(comps.size_at(&g, cell, conn), all.len(), "round {round}");
+                let n = rng.below(all.len() + 1);
+                assert_eq!(flood.nth(&g, cell, conn, n), all.get(n).copied());
+                let small = flood.within(&g, cell, conn, 10).map(<[usize]>::to_vec);
+                assert_eq!(small, (all.len() <= 10).then(|| all.clone()));
+            }
+        }
     }
 
     #[test]

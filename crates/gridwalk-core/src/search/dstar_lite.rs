@@ -493,3 +493,40 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
         self.km
     }
 }
+
+impl<Q: CellQueue<Key>> DStarLite<Q> {
+    /// Makes this planner anew toward `goal`, exactly as [`DStarLite::with_queue`] would, but
+    /// keeping its arrays when `grid` has the size it was made for: a pool of dropped planners
+    /// serves new goals without allocating. Whether it records traces is kept.
+    pub fn reset(
+        &mut self,
+        grid: &Grid,
+        goal: Pos,
+        conn: Connectivity,
+        heuristic: Heuristic,
+    ) -> Result<(), GridError> {
+        let goal = grid.index(goal)?;
+        if self.g.len() != grid.len() || self.width != grid.width() as usize {
+            let mut fresh = Self::with_queue(grid, grid.pos(goal), conn, heuristic)?;
+            std::mem::swap(&mut fresh.rec, &mut self.rec);
+            *self = fresh;
+            return Ok(());
+        }
+        self.conn = conn;
+        self.heuristic = heuristic;
+        self.goal = goal;
+        self.g.fill(INFINITY);
+        self.rhs.fill(INFINITY);
+        self.queue.clear();
+        self.km = 0;
+        self.bounds = None;
+        self.starts.clear();
+        self.start_flags.fill(0);
+        self.unsettled.clear();
+        self.expanded.clear();
+        self.rhs[goal] = 0;
+        let k = self.key(goal);
+        self.queue.insert_or_update(goal as u32, k);
+        Ok(())
+    }
+}
