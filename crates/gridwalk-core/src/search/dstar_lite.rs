@@ -88,6 +88,14 @@ struct Bounds {
 }
 
 impl Bounds {
+    /// A box holding every cell: nothing lies outside it.
+    const EVERYWHERE: Bounds = Bounds {
+        x0: 0,
+        y0: 0,
+        x1: u32::MAX,
+        y1: u32::MAX,
+    };
+
     fn of(grid: &Grid, starts: &[usize]) -> Option<Bounds> {
         let mut it = starts.iter().map(|&s| grid.pos(s));
         let p = it.next()?;
@@ -153,6 +161,8 @@ pub struct DStarLite<Q: CellQueue<Key> = IndexedHeap<Key>> {
     queue: Q,
     km: Cost,
     bounds: Option<Bounds>,
+    /// `bounds`, or before any start a box covering every cell, so that h is 0 there.
+    boxed: Bounds,
     starts: Vec<usize>,
     /// Per cell: [`START`] (expanding one ends a batch so the starts are checked) and
     /// [`UNSETTLED`] (listed in `unsettled`).
@@ -196,6 +206,7 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
             queue: Q::with_capacity(n),
             km: 0,
             bounds: None,
+            boxed: Bounds::EVERYWHERE,
             starts: Vec::new(),
             start_flags: vec![0; n],
             unsettled: Vec::new(),
@@ -223,24 +234,40 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
         self.queue.len()
     }
 
+    /// The column and row of `cell` (32-bit division: grids hold at most 2^26 cells).
+    #[inline]
+    fn xy(&self, cell: usize) -> (u32, u32) {
+        let (c, w) = (cell as u32, self.width as u32);
+        (c % w, c / w)
+    }
+
     #[inline]
     fn h(&self, cell: usize) -> Cost {
-        match &self.bounds {
-            None => 0,
-            Some(b) => {
-                let (dx, dy) = b.outside((cell % self.width) as u32, (cell / self.width) as u32);
-                self.heuristic.estimate(dx, dy)
-            }
-        }
+        let (x, y) = self.xy(cell);
+        self.h_xy(x, y)
+    }
+
+    /// The heuristic of the cell at (x, y).
+    #[inline]
+    fn h_xy(&self, x: u32, y: u32) -> Cost {
+        let (dx, dy) = self.boxed.outside(x, y);
+        self.heuristic.estimate(dx, dy)
     }
 
     #[inline]
     fn key(&self, cell: usize) -> Key {
+        let (x, y) = self.xy(cell);
+        self.key_xy(cell, x, y)
+    }
+
+    /// The key of `cell`, which lies at (x, y).
+    #[inline]
+    fn key_xy(&self, cell: usize, x: u32, y: u32) -> Key {
         let m = self.g[cell].min(self.rhs[cell]);
         if m == INFINITY {
             return INF_KEY;
         }
-        (add(add(m, self.h(cell)), self.km), m)
+        (add(add(m, self.h_xy(x, y)), self.km), m)
     }
 
     /// rhs(u) = min over successors of c(u, s) + g(s); 0 at the goal.
@@ -258,16 +285,29 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
 
     #[inline]
     fn update_vertex(&mut self, u: usize) {
+        let (x, y) = self.xy(u);
+        self.update_vertex_xy(u, x, y);
+    }
+
+    /// Queues `u` (at (x, y)) with its current key if it is inconsistent, else drops it.
+    #[inline]
+    fn update_vertex_xy(&mut self, u: usize, x: u32, y: u32) {
         if self.g[u] != self.rhs[u] {
-            let k = self.key(u);
-            self.queue.insert_or_update(u as u32, k);
-            self.rec.step(Step::Open(u as u32));
-            if self.start_flags[u] == START {
-                self.start_flags[u] |= UNSETTLED;
-                self.unsettled.push(u);
-            }
+            self.requeue(u, x, y);
         } else if self.queue.remove(u as u32) {
             self.rec.step(Step::Drop(u as u32));
+        }
+    }
+
+    /// Queues the inconsistent `u` (at (x, y)) with its current key.
+    #[inline]
+    fn requeue(&mut self, u: usize, x: u32, y: u32) {
+        let k = self.key_xy(u, x, y);
+        self.queue.insert_or_update(u as u32, k);
+        self.rec.step(Step::Open(u as u32));
+        if self.start_flags[u] == START {
+            self.start_flags[u] |= UNSETTLED;
+            self.unsettled.push(u);
         }
     }
 
@@ -316,30 +356,27 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
         self.expanded.push(u as u32);
         if self.g[u] > self.rhs[u] {
             // Overconsistent: settle g, lower the lookahead of the predecessors.
-            self.g[u] = self.rhs[u];
+            let gu = self.rhs[u];
+            self.g[u] = gu;
             self.rec.step(Step::Expand(Expansion {
                 cell: u as u32,
                 kind: ExpansionKind::Lower,
-                cost: self.g[u],
+                cost: gu,
             }));
             self.queue.remove(u as u32);
-            let gu = self.g[u];
-            let goal = self.goal;
-            let mut preds = [0usize; 8];
-            let mut n = 0;
-            grid.for_each_neighbor(u, self.conn, |s, c| {
-                if s != goal {
-                    let via = add(c, gu);
-                    if via < self.rhs[s] {
-                        self.rhs[s] = via;
-                    }
+            // Only a neighbour whose rhs went down or that is queued needs its key set; a
+            // consistent one is not queued (queued cells are exactly the inconsistent ones).
+            // The goal's rhs is 0, never above `via`.
+            grid.for_each_neighbor_xy(u, self.conn, |s, x, y, c| {
+                let via = add(c, gu);
+                let rhs = self.rhs[s];
+                if via < rhs {
+                    self.rhs[s] = via;
+                    self.update_vertex_xy(s, x, y);
+                } else if self.g[s] != rhs {
+                    self.requeue(s, x, y);
                 }
-                preds[n] = s;
-                n += 1;
             });
-            for &s in &preds[..n] {
-                self.update_vertex(s);
-            }
         } else {
             // Underconsistent: raise g to infinity; predecessors that relied on u look again.
             let g_old = self.g[u];
@@ -349,21 +386,17 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
                 kind: ExpansionKind::Raise,
                 cost: INFINITY,
             }));
-            let mut preds = [(0usize, 0 as Cost); 8];
-            let mut n = 0;
-            grid.for_each_neighbor(u, self.conn, |s, c| {
-                preds[n] = (s, c);
-                n += 1;
-            });
-            for &(s, c) in &preds[..n] {
-                if s != self.goal && self.rhs[s] == add(c, g_old) {
+            let goal = self.goal;
+            grid.for_each_neighbor_xy(u, self.conn, |s, x, y, c| {
+                if s != goal && self.rhs[s] == add(c, g_old) {
                     self.rhs[s] = self.lookahead(grid, s);
+                    self.update_vertex_xy(s, x, y);
+                } else if self.g[s] != self.rhs[s] {
+                    self.requeue(s, x, y);
                 }
-                self.update_vertex(s);
-            }
-            if u != self.goal {
-                self.rhs[u] = self.lookahead(grid, u);
-            }
+            });
+            // rhs(u) does not depend on g(u), so it stands; u is requeued or dropped.
+            debug_assert!(u == goal || self.rhs[u] == self.lookahead(grid, u));
             self.update_vertex(u);
         }
     }
@@ -397,6 +430,7 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
             }
         }
         self.bounds = Some(new);
+        self.boxed = new;
     }
 
     fn cells_changed(&mut self, grid: &Grid, cells: &[usize]) {
