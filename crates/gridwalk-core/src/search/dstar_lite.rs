@@ -73,10 +73,78 @@ use crate::queue::{CellQueue, IndexedHeap};
 use crate::stats::SearchStats;
 use crate::trace::{Expansion, ExpansionKind, Recorder, Step, Trace};
 
-/// A D* Lite priority: `[min(g, rhs) + h + km, min(g, rhs)]`, compared lexicographically.
-pub type Key = (Cost, Cost);
+/// A D* Lite priority: `[min(g, rhs) + h + km, min(g, rhs)]`, compared lexicographically,
+/// exactly like the tuple `(k1, k2)`. Compared as one 128-bit number, which compiles to a
+/// couple of branch-free instructions where the tuple comparison branches.
+#[derive(Clone, Copy, Debug)]
+pub struct Key {
+    /// `min(g, rhs) + h + km`.
+    pub k1: Cost,
+    /// `min(g, rhs)`.
+    pub k2: Cost,
+}
 
-const INF_KEY: Key = (INFINITY, INFINITY);
+impl Key {
+    /// The key of a cell with no path: above every other.
+    pub const INFINITE: Key = Key {
+        k1: INFINITY,
+        k2: INFINITY,
+    };
+
+    #[inline(always)]
+    fn wide(self) -> u128 {
+        ((self.k1 as u128) << 64) | self.k2 as u128
+    }
+}
+
+impl PartialEq for Key {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.wide() == other.wide()
+    }
+}
+
+impl Eq for Key {}
+
+impl Ord for Key {
+    #[inline(always)]
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.wide().cmp(&other.wide())
+    }
+}
+
+impl PartialOrd for Key {
+    #[inline(always)]
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+
+    #[inline(always)]
+    fn lt(&self, other: &Self) -> bool {
+        self.wide() < other.wide()
+    }
+
+    #[inline(always)]
+    fn le(&self, other: &Self) -> bool {
+        self.wide() <= other.wide()
+    }
+
+    #[inline(always)]
+    fn gt(&self, other: &Self) -> bool {
+        self.wide() > other.wide()
+    }
+
+    #[inline(always)]
+    fn ge(&self, other: &Self) -> bool {
+        self.wide() >= other.wide()
+    }
+}
+
+impl From<Key> for (Cost, Cost) {
+    fn from(k: Key) -> (Cost, Cost) {
+        (k.k1, k.k2)
+    }
+}
 
 /// The bounding box of the starts, inclusive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -265,9 +333,12 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
     fn key_xy(&self, cell: usize, x: u32, y: u32) -> Key {
         let m = self.g[cell].min(self.rhs[cell]);
         if m == INFINITY {
-            return INF_KEY;
+            return Key::INFINITE;
         }
-        (add(add(m, self.h_xy(x, y)), self.km), m)
+        Key {
+            k1: add(add(m, self.h_xy(x, y)), self.km),
+            k2: m,
+        }
     }
 
     /// rhs(u) = min over successors of c(u, s) + g(s); 0 at the goal.
@@ -315,7 +386,7 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
     /// the largest key of the starts still unsettled as well. Settled starts leave the list:
     /// `top` never decreases within a compute, so they stay settled until they are queued.
     fn starts_settled(&mut self, top: Key) -> (bool, Key) {
-        let mut kmax = (0, 0);
+        let mut kmax = Key { k1: 0, k2: 0 };
         let mut i = 0;
         while i < self.unsettled.len() {
             let s = self.unsettled[i];
@@ -512,7 +583,7 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
 
     fn inspect(&self, _grid: &Grid, cell: usize) -> Option<CellInfo> {
         let g = *self.g.get(cell)?;
-        let key = self.queue.queued_key(cell as u32);
+        let key = self.queue.queued_key(cell as u32).map(Into::into);
         Some(CellInfo {
             g,
             rhs: Some(self.rhs[cell]),
