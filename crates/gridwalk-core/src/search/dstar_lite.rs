@@ -375,6 +375,27 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
     fn requeue(&mut self, u: usize, x: u32, y: u32) {
         let k = self.key_xy(u, x, y);
         self.queue.insert_or_update(u as u32, k);
+        self.opened(u);
+    }
+
+    /// [`requeue`](Self::requeue), but when `u` is new to the queue and `vacant` names a
+    /// cell still queued that should leave it, `u` takes that cell's place.
+    #[inline]
+    fn requeue_into(&mut self, u: usize, x: u32, y: u32, vacant: &mut Option<u32>) {
+        let k = self.key_xy(u, x, y);
+        match *vacant {
+            Some(v) if !self.queue.contains(u as u32) => {
+                self.queue.replace(v, u as u32, k);
+                *vacant = None;
+            }
+            _ => self.queue.insert_or_update(u as u32, k),
+        }
+        self.opened(u);
+    }
+
+    /// Records that `u` was queued or rekeyed; a start queued is unsettled again.
+    #[inline]
+    fn opened(&mut self, u: usize) {
         self.rec.step(Step::Open(u as u32));
         if self.start_flags[u] == START {
             self.start_flags[u] |= UNSETTLED;
@@ -434,20 +455,28 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
                 kind: ExpansionKind::Lower,
                 cost: gu,
             }));
-            self.queue.remove(u as u32);
             // Only a neighbour whose rhs went down or that is queued needs its key set; a
             // consistent one is not queued (queued cells are exactly the inconsistent ones).
-            // The goal's rhs is 0, never above `via`.
+            // The goal's rhs is 0, never above `via`. u leaves the queue, its heap slot going
+            // to the first neighbour that enters it, if any: cheaper than a pop and a push.
+            let mut vacant = Some(u as u32);
             grid.for_each_neighbor_xy(u, self.conn, |s, x, y, c| {
                 let via = add(c, gu);
                 let rhs = self.rhs[s];
                 if via < rhs {
                     self.rhs[s] = via;
-                    self.update_vertex_xy(s, x, y);
+                    if self.g[s] != via {
+                        self.requeue_into(s, x, y, &mut vacant);
+                    } else if self.queue.remove(s as u32) {
+                        self.rec.step(Step::Drop(s as u32));
+                    }
                 } else if self.g[s] != rhs {
                     self.requeue(s, x, y);
                 }
             });
+            if let Some(u) = vacant {
+                self.queue.remove(u);
+            }
         } else {
             // Underconsistent: raise g to infinity; predecessors that relied on u look again.
             let g_old = self.g[u];
