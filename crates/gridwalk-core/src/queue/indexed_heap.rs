@@ -159,6 +159,7 @@ impl<K: Ord + Copy> CellQueue<K> for IndexedHeap<K> {
         self.heap.clear();
     }
 
+    #[inline]
     fn queued_key(&self, cell: u32) -> Option<K> {
         match self.slot[cell as usize] {
             NONE => None,

@@ -329,7 +329,7 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
     }
 
     /// The key of `cell`, which lies at (x, y).
-    #[inline]
+    #[inline(always)]
     fn key_xy(&self, cell: usize, x: u32, y: u32) -> Key {
         let m = self.g[cell].min(self.rhs[cell]);
         if m == INFINITY {
@@ -374,7 +374,10 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
     #[inline]
     fn requeue(&mut self, u: usize, x: u32, y: u32) {
         let k = self.key_xy(u, x, y);
-        self.queue.insert_or_update(u as u32, k);
+        // Most requeued neighbours already hold this key: check before calling the queue.
+        if self.queue.queued_key(u as u32) != Some(k) {
+            self.queue.insert_or_update(u as u32, k);
+        }
         self.opened(u);
     }
 
