@@ -146,6 +146,28 @@ impl From<Key> for (Cost, Cost) {
     }
 }
 
+/// **Experimental.** D* Lite whose plateau ties go toward the agents.
+///
+/// `k2` is "under-consistent first, then larger `min(g, rhs)`", which on a plateau (equal
+/// `k1 = min(g, rhs) + h + km`) means smaller `h`: the raises come first, then the cells
+/// nearer the agents, so the search runs along the plateau to a start instead of sweeping
+/// all of it. Paths stay optimal, but among paths of equal cost
+/// another one may be taken, so results are not those of [`DStarLite`]'s standard key
+/// `[k1, min(g, rhs)]` (on a plateau, the cell nearer the goal first).
+///
+/// Why it stays correct: the proofs of LPA*/D* Lite use `k2` only when a vertex `w` that
+/// makes another one wrong has the same `k1`. An over-consistent top `u` whose rhs is too
+/// high has such a `w` (over-consistent, on its optimal path) with a *smaller* `k1`, since
+/// `rhs(u) > g*(u)`; one whose rhs is too low, or a settled start whose g is too low,
+/// leads down a chain of consistent cells to an inconsistent `w` with `k1(w) ≤ k1`,
+/// strictly unless `w` is under-consistent. Ranking under-consistent cells first among
+/// equal `k1` is therefore all the proofs need: every LOWER expansion still sets an exact
+/// g and the stopping rule still holds. Stored keys stay lower bounds of current ones
+/// (class and `min(g, rhs)` change only through a requeue). Tie-breaking by `h` itself
+/// would not: after the agents move, a stored `h` can overstate the current one, and a
+/// start queued with such a key would never be reached (compute would spin).
+pub type DStarLiteTowardStarts = DStarLite<IndexedHeap<Key>, true>;
+
 /// The bounding box of the starts, inclusive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Bounds {
@@ -219,7 +241,10 @@ const UNSETTLED: u8 = 2;
 
 /// D* Lite for one goal and any number of starts. See the module docs.
 #[derive(Clone, Debug)]
-pub struct DStarLite<Q: CellQueue<Key> = IndexedHeap<Key>> {
+///
+/// `TOWARD_STARTS` picks the experimental tie-breaking of [`DStarLiteTowardStarts`]; the
+/// default, `false`, is the standard key.
+pub struct DStarLite<Q: CellQueue<Key> = IndexedHeap<Key>, const TOWARD_STARTS: bool = false> {
     conn: Connectivity,
     heuristic: Heuristic,
     width: usize,
@@ -254,7 +279,7 @@ impl DStarLite<IndexedHeap<Key>> {
     }
 }
 
-impl<Q: CellQueue<Key>> DStarLite<Q> {
+impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     /// A planner toward `goal` using queue type `Q` (for the queue comparison benchmark).
     pub fn with_queue(
         grid: &Grid,
@@ -331,13 +356,22 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
     /// The key of `cell`, which lies at (x, y).
     #[inline(always)]
     fn key_xy(&self, cell: usize, x: u32, y: u32) -> Key {
-        let m = self.g[cell].min(self.rhs[cell]);
+        let (g, rhs) = (self.g[cell], self.rhs[cell]);
+        let m = g.min(rhs);
         if m == INFINITY {
             return Key::INFINITE;
         }
+        let h = self.h_xy(x, y);
+        let k2 = if TOWARD_STARTS {
+            // Bit 63: not under-consistent; below it, larger m first (m is far below 2^63).
+            const LOW: Cost = (1 << 63) - 1;
+            (((g >= rhs) as Cost) << 63) | (LOW - m.min(LOW))
+        } else {
+            m
+        };
         Key {
-            k1: add(add(m, self.h_xy(x, y)), self.km),
-            k2: m,
+            k1: add(add(m, h), self.km),
+            k2,
         }
     }
 
@@ -505,7 +539,9 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
     }
 }
 
-impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
+impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool> GoalPlanner
+    for DStarLite<Q, TOWARD_STARTS>
+{
     fn goal(&self) -> usize {
         self.goal
     }
@@ -628,5 +664,94 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
 
     fn km(&self) -> Cost {
         self.km
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Terrain;
+    use crate::search::dijkstra;
+    use proptest::prelude::*;
+
+    /// Random walls and weights, up to three agents stepping along their paths, one goal:
+    /// after every repair, [`DStarLiteTowardStarts`] must give every agent Dijkstra's cost.
+    fn check_ties_world(
+        (w, h): (u32, u32),
+        walls: Vec<(u32, u32)>,
+        agents: Vec<(u32, u32)>,
+        rounds: Vec<Vec<(u32, u32, u8)>>,
+    ) {
+        let conn = Connectivity::Eight;
+        let mut grid = Grid::new(w, h).unwrap();
+        let goal = Pos::new(w - 1, h - 1);
+        let mut agents: Vec<Pos> = agents
+            .into_iter()
+            .map(|(x, y)| Pos::new(x % w, y % h))
+            .filter(|&p| p != goal)
+            .collect();
+        for (x, y) in walls {
+            let p = Pos::new(x % w, y % h);
+            if p != goal && !agents.contains(&p) {
+                grid.set(p, Terrain::Wall).unwrap();
+            }
+        }
+        let mut planner =
+            DStarLiteTowardStarts::with_queue(&grid, goal, conn, Heuristic::Octile).unwrap();
+        let idx = |g: &Grid, v: &[Pos]| v.iter().map(|&p| g.index(p).unwrap()).collect::<Vec<_>>();
+        let check = |planner: &DStarLiteTowardStarts, grid: &Grid, agents: &[Pos]| {
+            for &a in agents {
+                let best = dijkstra(grid, a, goal, conn)
+                    .unwrap()
+                    .path
+                    .map_or(INFINITY, |p| p.cost);
+                assert_eq!(planner.cost_to_goal(grid.index(a).unwrap()), best);
+            }
+        };
+        planner.set_starts(&grid, &idx(&grid, &agents));
+        planner.compute(&grid);
+        check(&planner, &grid, &agents);
+        for round in rounds {
+            for a in agents.iter_mut() {
+                if let Some(n) = planner.next_step(&grid, grid.index(*a).unwrap()) {
+                    *a = grid.pos(n);
+                }
+            }
+            let mut changed = Vec::new();
+            for (x, y, weight) in round {
+                let p = Pos::new(x % w, y % h);
+                if p == goal || agents.contains(&p) {
+                    continue;
+                }
+                let t = if weight > 6 {
+                    Terrain::Wall
+                } else {
+                    Terrain::Weight(weight)
+                };
+                grid.set(p, t).unwrap();
+                changed.push(grid.index(p).unwrap());
+            }
+            planner.set_starts(&grid, &idx(&grid, &agents));
+            planner.cells_changed(&grid, &changed);
+            planner.compute(&grid);
+            check(&planner, &grid, &agents);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        #[test]
+        fn ties_toward_starts_matches_dijkstra_after_every_repair(
+            size in (2u32..24, 2u32..24),
+            walls in prop::collection::vec((0u32..24, 0u32..24), 0..120),
+            agents in prop::collection::vec((0u32..24, 0u32..24), 1..4),
+            rounds in prop::collection::vec(
+                prop::collection::vec((0u32..24, 0u32..24, 1u8..=9), 1..6),
+                1..8,
+            ),
+        ) {
+            check_ties_world(size, walls, agents, rounds);
+        }
     }
 }
