@@ -7,7 +7,7 @@ use gridwalk_core::cost::INFINITY;
 use gridwalk_core::planner::GoalPlanner;
 use gridwalk_core::queue::{CellQueue, IndexedHeap, LazyHeap, SortedList};
 use gridwalk_core::search::dstar::DStar;
-use gridwalk_core::search::dstar_lite::{DStarLite, Key};
+use gridwalk_core::search::dstar_lite::{DStarLite, DStarLiteTowardStarts, Key};
 use gridwalk_core::search::{SearchRequest, SearchSpace};
 use gridwalk_core::sim::{AgentStatus, SimConfig, Simulation};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
@@ -19,6 +19,18 @@ use super::{
 
 const CONN: Connectivity = Connectivity::Eight;
 const H: Heuristic = Heuristic::Octile;
+
+/// The experimental series: D* Lite with plateau ties toward the agent
+/// ([`DStarLiteTowardStarts`]).
+/// It repairs the same events as the others (the agent follows the first runner's path).
+const TIES_SERIES: &str = "D* Lite repair, ties toward the agent (experimental)";
+
+fn ties_runner(g: &Grid, goal: Pos) -> Runner<'static> {
+    runner(
+        TIES_SERIES,
+        Box::new(DStarLiteTowardStarts::with_queue(g, goal, CONN, H).expect("goal on map")),
+    )
+}
 
 /// Where a walk's walls land on the agent's remaining path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -299,6 +311,7 @@ pub fn repair_vs_replan(cfg: &Config) -> Result<Report, String> {
                 "D* repair",
                 Box::new(DStar::new(g, goal, CONN).expect("goal on map")),
             ),
+            ties_runner(g, goal),
         ]
     };
     let run = walk(&mut w, ticks, &make, true)?;
@@ -348,6 +361,13 @@ pub fn repair_vs_replan(cfg: &Config) -> Result<Report, String> {
         "A* from scratch",
     );
     report.median_ratio("dstar_vs_astar", "D* repair", "A* from scratch", None);
+    report.median_ratio("dlite_ties_vs_astar", TIES_SERIES, "A* from scratch", None);
+    expansion_ratio(
+        &mut report,
+        "dlite_ties_vs_dlite_expansions",
+        TIES_SERIES,
+        "D* Lite repair",
+    );
     expansion_ratio(
         &mut report,
         "dstar_vs_astar_expansions",
@@ -355,7 +375,7 @@ pub fn repair_vs_replan(cfg: &Config) -> Result<Report, String> {
         "A* from scratch",
     );
     report.notes.push(format!(
-        "{ticks} ticks; each: one wall on a random cell of the remaining path (2/3) or an earlier wall removed (1/3); costs of all three checked equal every tick"
+        "{ticks} ticks; each: one wall on a random cell of the remaining path (2/3) or an earlier wall removed (1/3); costs of all four checked equal every tick; the experimental series repairs the same events (the agent follows the default D* Lite)"
     ));
     Ok(report)
 }
@@ -368,16 +388,20 @@ pub fn repair_near(cfg: &Config) -> Result<Report, String> {
     let grid = random_grid(110, 100, 0.2, &mut rng);
     let mut w = Walk::landing(grid, 3, Land::Near(10));
     let make = |g: &Grid, goal: Pos| {
-        vec![runner(
-            "D* Lite repair, walls near",
-            Box::new(DStarLite::new(g, goal, CONN, H).expect("goal on map")),
-        )]
+        vec![
+            runner(
+                "D* Lite repair, walls near",
+                Box::new(DStarLite::new(g, goal, CONN, H).expect("goal on map")),
+            ),
+            ties_runner(g, goal),
+        ]
     };
     let mut run = walk(&mut w, ticks, &make, true)?;
     run.astar.name = "A* from scratch, walls near".to_owned();
     let mut report = Report::new("repair near the agent (110×100, 20 % walls)");
     report.series.push(series(&run.runners[0]));
     report.series.push(run.astar);
+    report.series.push(series(&run.runners[1]));
     let (dlite, astar) = ("D* Lite repair, walls near", "A* from scratch, walls near");
     report.median_ratio(
         "dlite_vs_astar_near",
@@ -392,8 +416,16 @@ pub fn repair_near(cfg: &Config) -> Result<Report, String> {
         Some(Goal::AtMost(0.15)),
     );
     expansion_ratio(&mut report, "dlite_vs_astar_near_expansions", dlite, astar);
+    report.median_ratio("dlite_ties_vs_astar_near", TIES_SERIES, astar, None);
+    report.total_ratio("dlite_ties_vs_astar_near_total", TIES_SERIES, astar, None);
+    expansion_ratio(
+        &mut report,
+        "dlite_ties_vs_dlite_near_expansions",
+        TIES_SERIES,
+        dlite,
+    );
     report.notes.push(format!(
-        "{ticks} ticks; each: one wall on the path within 10 steps ahead of the agent (2/3) or an earlier wall removed (1/3); costs checked equal every tick"
+        "{ticks} ticks; each: one wall on the path within 10 steps ahead of the agent (2/3) or an earlier wall removed (1/3); costs checked equal every tick; the experimental series repairs the same events (the agent follows the default D* Lite)"
     ));
     Ok(report)
 }

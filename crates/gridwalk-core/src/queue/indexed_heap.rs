@@ -38,6 +38,12 @@ impl<K: Ord + Copy> IndexedHeap<K> {
         self.stats.sift_moves += self.sift().down(i);
     }
 
+    /// Moves the item at `i`, known to belong low, down to its place (see [`binary::Sift::sink`]).
+    #[inline]
+    fn sink(&mut self, i: usize) {
+        self.stats.sift_moves += self.sift().sink(i);
+    }
+
     /// Removes the item at heap index `i` and restores order.
     fn take(&mut self, i: usize) -> (K, u32) {
         let item = self.heap[i];
@@ -48,7 +54,7 @@ impl<K: Ord + Copy> IndexedHeap<K> {
             if less(&last, &item) {
                 self.sift_up(i);
             } else {
-                self.sift_down(i);
+                self.sink(i);
             }
         }
         item
@@ -82,6 +88,9 @@ impl<K: Ord + Copy> CellQueue<K> for IndexedHeap<K> {
             self.heap[i].0 = key;
             if key < old {
                 self.sift_up(i);
+            } else if i == 0 {
+                // A raised top (D* Lite's stale keys) usually belongs far down.
+                self.sink(0);
             } else {
                 self.sift_down(i);
             }
@@ -97,6 +106,27 @@ impl<K: Ord + Copy> CellQueue<K> for IndexedHeap<K> {
         self.stats.removes += 1;
         self.take(i as usize);
         true
+    }
+
+    #[inline]
+    fn replace(&mut self, out: u32, cell: u32, key: K) {
+        let i = self.slot[out as usize];
+        if i == NONE || self.slot[cell as usize] != NONE {
+            self.remove(out);
+            self.insert_or_update(cell, key);
+            return;
+        }
+        self.stats.removes += 1;
+        self.stats.pushes += 1;
+        self.slot[out as usize] = NONE;
+        let i = i as usize;
+        let old = std::mem::replace(&mut self.heap[i], (key, cell));
+        // The sift records `cell`'s slot wherever it stops.
+        if less(&(key, cell), &old) {
+            self.sift_up(i);
+        } else {
+            self.sift_down(i);
+        }
     }
 
     #[inline]
@@ -129,6 +159,7 @@ impl<K: Ord + Copy> CellQueue<K> for IndexedHeap<K> {
         self.heap.clear();
     }
 
+    #[inline]
     fn queued_key(&self, cell: u32) -> Option<K> {
         match self.slot[cell as usize] {
             NONE => None,

@@ -56,6 +56,13 @@ pub trait CellQueue<K: Ord + Copy> {
     /// Takes `cell` out of the queue; returns whether it was queued.
     fn remove(&mut self, cell: u32) -> bool;
 
+    /// `remove(out)` then `insert_or_update(cell, key)`. A queue may do it in one step when
+    /// `out` is queued and `cell` is not: the indexed heap puts `cell` in `out`'s place.
+    fn replace(&mut self, out: u32, cell: u32, key: K) {
+        self.remove(out);
+        self.insert_or_update(cell, key);
+    }
+
     /// The smallest (key, cell) without removing it.
     fn top(&mut self) -> Option<(K, u32)>;
 
@@ -100,6 +107,7 @@ mod tests {
         Set(u32, u32),
         Remove(u32),
         Pop,
+        Replace(u32, u32, u32),
     }
 
     fn op() -> impl Strategy<Value = Op> {
@@ -107,6 +115,7 @@ mod tests {
             (0u32..40, 0u32..30).prop_map(|(c, k)| Op::Set(c, k)),
             (0u32..40).prop_map(Op::Remove),
             Just(Op::Pop),
+            (0u32..40, 0u32..40, 0u32..30).prop_map(|(o, c, k)| Op::Replace(o, c, k)),
         ]
     }
 
@@ -121,6 +130,11 @@ mod tests {
                     model.insert(c, k);
                 }
                 Op::Remove(c) => assert_eq!(q.remove(c), model.remove(&c).is_some()),
+                Op::Replace(o, c, k) => {
+                    q.replace(o, c, k);
+                    model.remove(&o);
+                    model.insert(c, k);
+                }
                 Op::Pop => {
                     let want = model.iter().map(|(&c, &k)| (k, c)).min();
                     if let Some((_, c)) = want {

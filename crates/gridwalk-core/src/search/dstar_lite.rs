@@ -73,10 +73,100 @@ use crate::queue::{CellQueue, IndexedHeap};
 use crate::stats::SearchStats;
 use crate::trace::{Expansion, ExpansionKind, Recorder, Step, Trace};
 
-/// A D* Lite priority: `[min(g, rhs) + h + km, min(g, rhs)]`, compared lexicographically.
-pub type Key = (Cost, Cost);
+/// A D* Lite priority: `[min(g, rhs) + h + km, min(g, rhs)]`, compared lexicographically,
+/// exactly like the tuple `(k1, k2)`. Compared as one 128-bit number, which compiles to a
+/// couple of branch-free instructions where the tuple comparison branches.
+#[derive(Clone, Copy, Debug)]
+pub struct Key {
+    /// `min(g, rhs) + h + km`.
+    pub k1: Cost,
+    /// `min(g, rhs)`.
+    pub k2: Cost,
+}
 
-const INF_KEY: Key = (INFINITY, INFINITY);
+impl Key {
+    /// The key of a cell with no path: above every other.
+    pub const INFINITE: Key = Key {
+        k1: INFINITY,
+        k2: INFINITY,
+    };
+
+    #[inline(always)]
+    fn wide(self) -> u128 {
+        ((self.k1 as u128) << 64) | self.k2 as u128
+    }
+}
+
+impl PartialEq for Key {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.wide() == other.wide()
+    }
+}
+
+impl Eq for Key {}
+
+impl Ord for Key {
+    #[inline(always)]
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.wide().cmp(&other.wide())
+    }
+}
+
+impl PartialOrd for Key {
+    #[inline(always)]
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+
+    #[inline(always)]
+    fn lt(&self, other: &Self) -> bool {
+        self.wide() < other.wide()
+    }
+
+    #[inline(always)]
+    fn le(&self, other: &Self) -> bool {
+        self.wide() <= other.wide()
+    }
+
+    #[inline(always)]
+    fn gt(&self, other: &Self) -> bool {
+        self.wide() > other.wide()
+    }
+
+    #[inline(always)]
+    fn ge(&self, other: &Self) -> bool {
+        self.wide() >= other.wide()
+    }
+}
+
+impl From<Key> for (Cost, Cost) {
+    fn from(k: Key) -> (Cost, Cost) {
+        (k.k1, k.k2)
+    }
+}
+
+/// **Experimental.** D* Lite whose plateau ties go toward the agents.
+///
+/// `k2` is "under-consistent first, then larger `min(g, rhs)`", which on a plateau (equal
+/// `k1 = min(g, rhs) + h + km`) means smaller `h`: the raises come first, then the cells
+/// nearer the agents, so the search runs along the plateau to a start instead of sweeping
+/// all of it. Paths stay optimal, but among paths of equal cost
+/// another one may be taken, so results are not those of [`DStarLite`]'s standard key
+/// `[k1, min(g, rhs)]` (on a plateau, the cell nearer the goal first).
+///
+/// Why it stays correct: the proofs of LPA*/D* Lite use `k2` only when a vertex `w` that
+/// makes another one wrong has the same `k1`. An over-consistent top `u` whose rhs is too
+/// high has such a `w` (over-consistent, on its optimal path) with a *smaller* `k1`, since
+/// `rhs(u) > g*(u)`; one whose rhs is too low, or a settled start whose g is too low,
+/// leads down a chain of consistent cells to an inconsistent `w` with `k1(w) ≤ k1`,
+/// strictly unless `w` is under-consistent. Ranking under-consistent cells first among
+/// equal `k1` is therefore all the proofs need: every LOWER expansion still sets an exact
+/// g and the stopping rule still holds. Stored keys stay lower bounds of current ones
+/// (class and `min(g, rhs)` change only through a requeue). Tie-breaking by `h` itself
+/// would not: after the agents move, a stored `h` can overstate the current one, and a
+/// start queued with such a key would never be reached (compute would spin).
+pub type DStarLiteTowardStarts = DStarLite<IndexedHeap<Key>, true>;
 
 /// The bounding box of the starts, inclusive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,6 +178,14 @@ struct Bounds {
 }
 
 impl Bounds {
+    /// A box holding every cell: nothing lies outside it.
+    const EVERYWHERE: Bounds = Bounds {
+        x0: 0,
+        y0: 0,
+        x1: u32::MAX,
+        y1: u32::MAX,
+    };
+
     fn of(grid: &Grid, starts: &[usize]) -> Option<Bounds> {
         let mut it = starts.iter().map(|&s| grid.pos(s));
         let p = it.next()?;
@@ -143,7 +241,10 @@ const UNSETTLED: u8 = 2;
 
 /// D* Lite for one goal and any number of starts. See the module docs.
 #[derive(Clone, Debug)]
-pub struct DStarLite<Q: CellQueue<Key> = IndexedHeap<Key>> {
+///
+/// `TOWARD_STARTS` picks the experimental tie-breaking of [`DStarLiteTowardStarts`]; the
+/// default, `false`, is the standard key.
+pub struct DStarLite<Q: CellQueue<Key> = IndexedHeap<Key>, const TOWARD_STARTS: bool = false> {
     conn: Connectivity,
     heuristic: Heuristic,
     width: usize,
@@ -153,6 +254,8 @@ pub struct DStarLite<Q: CellQueue<Key> = IndexedHeap<Key>> {
     queue: Q,
     km: Cost,
     bounds: Option<Bounds>,
+    /// `bounds`, or before any start a box covering every cell, so that h is 0 there.
+    boxed: Bounds,
     starts: Vec<usize>,
     /// Per cell: [`START`] (expanding one ends a batch so the starts are checked) and
     /// [`UNSETTLED`] (listed in `unsettled`).
@@ -176,7 +279,7 @@ impl DStarLite<IndexedHeap<Key>> {
     }
 }
 
-impl<Q: CellQueue<Key>> DStarLite<Q> {
+impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     /// A planner toward `goal` using queue type `Q` (for the queue comparison benchmark).
     pub fn with_queue(
         grid: &Grid,
@@ -196,6 +299,7 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
             queue: Q::with_capacity(n),
             km: 0,
             bounds: None,
+            boxed: Bounds::EVERYWHERE,
             starts: Vec::new(),
             start_flags: vec![0; n],
             unsettled: Vec::new(),
@@ -223,24 +327,52 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
         self.queue.len()
     }
 
+    /// The column and row of `cell` (32-bit division: grids hold at most 2^26 cells).
+    #[inline]
+    fn xy(&self, cell: usize) -> (u32, u32) {
+        let (c, w) = (cell as u32, self.width as u32);
+        (c % w, c / w)
+    }
+
     #[inline]
     fn h(&self, cell: usize) -> Cost {
-        match &self.bounds {
-            None => 0,
-            Some(b) => {
-                let (dx, dy) = b.outside((cell % self.width) as u32, (cell / self.width) as u32);
-                self.heuristic.estimate(dx, dy)
-            }
-        }
+        let (x, y) = self.xy(cell);
+        self.h_xy(x, y)
+    }
+
+    /// The heuristic of the cell at (x, y).
+    #[inline]
+    fn h_xy(&self, x: u32, y: u32) -> Cost {
+        let (dx, dy) = self.boxed.outside(x, y);
+        self.heuristic.estimate(dx, dy)
     }
 
     #[inline]
     fn key(&self, cell: usize) -> Key {
-        let m = self.g[cell].min(self.rhs[cell]);
+        let (x, y) = self.xy(cell);
+        self.key_xy(cell, x, y)
+    }
+
+    /// The key of `cell`, which lies at (x, y).
+    #[inline(always)]
+    fn key_xy(&self, cell: usize, x: u32, y: u32) -> Key {
+        let (g, rhs) = (self.g[cell], self.rhs[cell]);
+        let m = g.min(rhs);
         if m == INFINITY {
-            return INF_KEY;
+            return Key::INFINITE;
         }
-        (add(add(m, self.h(cell)), self.km), m)
+        let h = self.h_xy(x, y);
+        let k2 = if TOWARD_STARTS {
+            // Bit 63: not under-consistent; below it, larger m first (m is far below 2^63).
+            const LOW: Cost = (1 << 63) - 1;
+            (((g >= rhs) as Cost) << 63) | (LOW - m.min(LOW))
+        } else {
+            m
+        };
+        Key {
+            k1: add(add(m, h), self.km),
+            k2,
+        }
     }
 
     /// rhs(u) = min over successors of c(u, s) + g(s); 0 at the goal.
@@ -258,16 +390,53 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
 
     #[inline]
     fn update_vertex(&mut self, u: usize) {
+        let (x, y) = self.xy(u);
+        self.update_vertex_xy(u, x, y);
+    }
+
+    /// Queues `u` (at (x, y)) with its current key if it is inconsistent, else drops it.
+    #[inline]
+    fn update_vertex_xy(&mut self, u: usize, x: u32, y: u32) {
         if self.g[u] != self.rhs[u] {
-            let k = self.key(u);
-            self.queue.insert_or_update(u as u32, k);
-            self.rec.step(Step::Open(u as u32));
-            if self.start_flags[u] == START {
-                self.start_flags[u] |= UNSETTLED;
-                self.unsettled.push(u);
-            }
+            self.requeue(u, x, y);
         } else if self.queue.remove(u as u32) {
             self.rec.step(Step::Drop(u as u32));
+        }
+    }
+
+    /// Queues the inconsistent `u` (at (x, y)) with its current key.
+    #[inline]
+    fn requeue(&mut self, u: usize, x: u32, y: u32) {
+        let k = self.key_xy(u, x, y);
+        // Most requeued neighbours already hold this key: check before calling the queue.
+        if self.queue.queued_key(u as u32) != Some(k) {
+            self.queue.insert_or_update(u as u32, k);
+        }
+        self.opened(u);
+    }
+
+    /// [`requeue`](Self::requeue), but when `u` is new to the queue and `vacant` names a
+    /// cell still queued that should leave it, `u` takes that cell's place.
+    #[inline]
+    fn requeue_into(&mut self, u: usize, x: u32, y: u32, vacant: &mut Option<u32>) {
+        let k = self.key_xy(u, x, y);
+        match *vacant {
+            Some(v) if !self.queue.contains(u as u32) => {
+                self.queue.replace(v, u as u32, k);
+                *vacant = None;
+            }
+            _ => self.queue.insert_or_update(u as u32, k),
+        }
+        self.opened(u);
+    }
+
+    /// Records that `u` was queued or rekeyed; a start queued is unsettled again.
+    #[inline]
+    fn opened(&mut self, u: usize) {
+        self.rec.step(Step::Open(u as u32));
+        if self.start_flags[u] == START {
+            self.start_flags[u] |= UNSETTLED;
+            self.unsettled.push(u);
         }
     }
 
@@ -275,7 +444,7 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
     /// the largest key of the starts still unsettled as well. Settled starts leave the list:
     /// `top` never decreases within a compute, so they stay settled until they are queued.
     fn starts_settled(&mut self, top: Key) -> (bool, Key) {
-        let mut kmax = (0, 0);
+        let mut kmax = Key { k1: 0, k2: 0 };
         let mut i = 0;
         while i < self.unsettled.len() {
             let s = self.unsettled[i];
@@ -316,29 +485,34 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
         self.expanded.push(u as u32);
         if self.g[u] > self.rhs[u] {
             // Overconsistent: settle g, lower the lookahead of the predecessors.
-            self.g[u] = self.rhs[u];
+            let gu = self.rhs[u];
+            self.g[u] = gu;
             self.rec.step(Step::Expand(Expansion {
                 cell: u as u32,
                 kind: ExpansionKind::Lower,
-                cost: self.g[u],
+                cost: gu,
             }));
-            self.queue.remove(u as u32);
-            let gu = self.g[u];
-            let goal = self.goal;
-            let mut preds = [0usize; 8];
-            let mut n = 0;
-            grid.for_each_neighbor(u, self.conn, |s, c| {
-                if s != goal {
-                    let via = add(c, gu);
-                    if via < self.rhs[s] {
-                        self.rhs[s] = via;
+            // Only a neighbour whose rhs went down or that is queued needs its key set; a
+            // consistent one is not queued (queued cells are exactly the inconsistent ones).
+            // The goal's rhs is 0, never above `via`. u leaves the queue, its heap slot going
+            // to the first neighbour that enters it, if any: cheaper than a pop and a push.
+            let mut vacant = Some(u as u32);
+            grid.for_each_neighbor_xy(u, self.conn, |s, x, y, c| {
+                let via = add(c, gu);
+                let rhs = self.rhs[s];
+                if via < rhs {
+                    self.rhs[s] = via;
+                    if self.g[s] != via {
+                        self.requeue_into(s, x, y, &mut vacant);
+                    } else if self.queue.remove(s as u32) {
+                        self.rec.step(Step::Drop(s as u32));
                     }
+                } else if self.g[s] != rhs {
+                    self.requeue(s, x, y);
                 }
-                preds[n] = s;
-                n += 1;
             });
-            for &s in &preds[..n] {
-                self.update_vertex(s);
+            if let Some(u) = vacant {
+                self.queue.remove(u);
             }
         } else {
             // Underconsistent: raise g to infinity; predecessors that relied on u look again.
@@ -349,27 +523,25 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
                 kind: ExpansionKind::Raise,
                 cost: INFINITY,
             }));
-            let mut preds = [(0usize, 0 as Cost); 8];
-            let mut n = 0;
-            grid.for_each_neighbor(u, self.conn, |s, c| {
-                preds[n] = (s, c);
-                n += 1;
-            });
-            for &(s, c) in &preds[..n] {
-                if s != self.goal && self.rhs[s] == add(c, g_old) {
+            let goal = self.goal;
+            grid.for_each_neighbor_xy(u, self.conn, |s, x, y, c| {
+                if s != goal && self.rhs[s] == add(c, g_old) {
                     self.rhs[s] = self.lookahead(grid, s);
+                    self.update_vertex_xy(s, x, y);
+                } else if self.g[s] != self.rhs[s] {
+                    self.requeue(s, x, y);
                 }
-                self.update_vertex(s);
-            }
-            if u != self.goal {
-                self.rhs[u] = self.lookahead(grid, u);
-            }
+            });
+            // rhs(u) does not depend on g(u), so it stands; u is requeued or dropped.
+            debug_assert!(u == goal || self.rhs[u] == self.lookahead(grid, u));
             self.update_vertex(u);
         }
     }
 }
 
-impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
+impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool> GoalPlanner
+    for DStarLite<Q, TOWARD_STARTS>
+{
     fn goal(&self) -> usize {
         self.goal
     }
@@ -397,6 +569,7 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
             }
         }
         self.bounds = Some(new);
+        self.boxed = new;
     }
 
     fn cells_changed(&mut self, grid: &Grid, cells: &[usize]) {
@@ -478,7 +651,7 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
 
     fn inspect(&self, _grid: &Grid, cell: usize) -> Option<CellInfo> {
         let g = *self.g.get(cell)?;
-        let key = self.queue.queued_key(cell as u32);
+        let key = self.queue.queued_key(cell as u32).map(Into::into);
         Some(CellInfo {
             g,
             rhs: Some(self.rhs[cell]),
@@ -494,7 +667,7 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStarLite<Q> {
     }
 }
 
-impl<Q: CellQueue<Key>> DStarLite<Q> {
+impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     /// Makes this planner anew toward `goal`, exactly as [`DStarLite::with_queue`] would, but
     /// keeping its arrays when `grid` has the size it was made for: a pool of dropped planners
     /// serves new goals without allocating. Whether it records traces is kept.
@@ -520,6 +693,7 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
         self.queue.clear();
         self.km = 0;
         self.bounds = None;
+        self.boxed = Bounds::EVERYWHERE;
         self.starts.clear();
         self.start_flags.fill(0);
         self.unsettled.clear();
@@ -528,5 +702,94 @@ impl<Q: CellQueue<Key>> DStarLite<Q> {
         let k = self.key(goal);
         self.queue.insert_or_update(goal as u32, k);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Terrain;
+    use crate::search::dijkstra;
+    use proptest::prelude::*;
+
+    /// Random walls and weights, up to three agents stepping along their paths, one goal:
+    /// after every repair, [`DStarLiteTowardStarts`] must give every agent Dijkstra's cost.
+    fn check_ties_world(
+        (w, h): (u32, u32),
+        walls: Vec<(u32, u32)>,
+        agents: Vec<(u32, u32)>,
+        rounds: Vec<Vec<(u32, u32, u8)>>,
+    ) {
+        let conn = Connectivity::Eight;
+        let mut grid = Grid::new(w, h).unwrap();
+        let goal = Pos::new(w - 1, h - 1);
+        let mut agents: Vec<Pos> = agents
+            .into_iter()
+            .map(|(x, y)| Pos::new(x % w, y % h))
+            .filter(|&p| p != goal)
+            .collect();
+        for (x, y) in walls {
+            let p = Pos::new(x % w, y % h);
+            if p != goal && !agents.contains(&p) {
+                grid.set(p, Terrain::Wall).unwrap();
+            }
+        }
+        let mut planner =
+            DStarLiteTowardStarts::with_queue(&grid, goal, conn, Heuristic::Octile).unwrap();
+        let idx = |g: &Grid, v: &[Pos]| v.iter().map(|&p| g.index(p).unwrap()).collect::<Vec<_>>();
+        let check = |planner: &DStarLiteTowardStarts, grid: &Grid, agents: &[Pos]| {
+            for &a in agents {
+                let best = dijkstra(grid, a, goal, conn)
+                    .unwrap()
+                    .path
+                    .map_or(INFINITY, |p| p.cost);
+                assert_eq!(planner.cost_to_goal(grid.index(a).unwrap()), best);
+            }
+        };
+        planner.set_starts(&grid, &idx(&grid, &agents));
+        planner.compute(&grid);
+        check(&planner, &grid, &agents);
+        for round in rounds {
+            for a in agents.iter_mut() {
+                if let Some(n) = planner.next_step(&grid, grid.index(*a).unwrap()) {
+                    *a = grid.pos(n);
+                }
+            }
+            let mut changed = Vec::new();
+            for (x, y, weight) in round {
+                let p = Pos::new(x % w, y % h);
+                if p == goal || agents.contains(&p) {
+                    continue;
+                }
+                let t = if weight > 6 {
+                    Terrain::Wall
+                } else {
+                    Terrain::Weight(weight)
+                };
+                grid.set(p, t).unwrap();
+                changed.push(grid.index(p).unwrap());
+            }
+            planner.set_starts(&grid, &idx(&grid, &agents));
+            planner.cells_changed(&grid, &changed);
+            planner.compute(&grid);
+            check(&planner, &grid, &agents);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        #[test]
+        fn ties_toward_starts_matches_dijkstra_after_every_repair(
+            size in (2u32..24, 2u32..24),
+            walls in prop::collection::vec((0u32..24, 0u32..24), 0..120),
+            agents in prop::collection::vec((0u32..24, 0u32..24), 1..4),
+            rounds in prop::collection::vec(
+                prop::collection::vec((0u32..24, 0u32..24, 1u8..=9), 1..6),
+                1..8,
+            ),
+        ) {
+            check_ties_world(size, walls, agents, rounds);
+        }
     }
 }
