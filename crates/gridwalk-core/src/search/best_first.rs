@@ -13,7 +13,8 @@
 //! - Dijkstra, and A* with a heuristic admissible (hence consistent) for the connectivity, never
 //!   queue a key below the last one popped, so they use the [`RadixHeap`] keyed on g or f. An
 //!   improved cell is pushed again and its older entries are skipped when they come out
-//!   ([`SearchStats::stale_pops`]). Among equal f, the cell queued last comes out first.
+//!   ([`SearchStats::stale_pops`]). Among equal f the smaller h comes out first, then the
+//!   smaller cell: the indexed heap's order, so both queues expand the same cells in turn.
 //! - Greedy best-first, and A* with an inadmissible heuristic, use the [`IndexedHeap`]: an
 //!   improved cell has its key decreased in place. A* there orders by f, ties by smaller h.
 //!
@@ -466,4 +467,98 @@ pub fn dijkstra(
     conn: Connectivity,
 ) -> Result<SearchResult, GridError> {
     SearchSpace::new().search(grid, &SearchRequest::dijkstra(start, goal, conn), None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Terrain;
+    use proptest::prelude::*;
+
+    /// Runs `req` on `open` with a fresh generation and returns the trace and the path.
+    fn run_on<Q: OpenList>(
+        space: &mut SearchSpace,
+        grid: &Grid,
+        req: &SearchRequest,
+        open: &mut Q,
+    ) -> (Vec<Step>, Option<Path>) {
+        let s = grid.index(req.start).unwrap();
+        let t = grid.index(req.goal).unwrap();
+        space.prepare(grid.len());
+        let mut trace = Trace::default();
+        let found = space.run(grid, req, s, t, open, Some(&mut trace)).found;
+        let path = found.then(|| {
+            let mut cells = vec![req.goal];
+            let mut at = t;
+            while space.nodes[at].parent != NO_PARENT {
+                at = space.nodes[at].parent as usize;
+                cells.push(grid.pos(at));
+            }
+            cells.reverse();
+            Path {
+                cells,
+                cost: space.nodes[t].g,
+            }
+        });
+        (trace.steps, path)
+    }
+
+    /// A grid of up to 24×24 cells: walls with probability `walls`/8, and either plain ground
+    /// (many equal keys, so the tie order shows) or weights 1–9.
+    fn grid() -> impl Strategy<Value = Grid> {
+        (1u32..=24, 1u32..=24, 0u8..4, any::<bool>()).prop_flat_map(|(w, h, walls, weighted)| {
+            prop::collection::vec(0u8..8, (w * h) as usize).prop_map(move |cells| {
+                let mut g = Grid::new(w, h).unwrap();
+                for (i, &c) in cells.iter().enumerate() {
+                    let terrain = if c < walls {
+                        Terrain::Wall
+                    } else if weighted {
+                        Terrain::Weight(1 + (c * 7 + i as u8) % 9)
+                    } else {
+                        Terrain::FREE
+                    };
+                    g.set(g.pos(i), terrain).unwrap();
+                }
+                g
+            })
+        })
+    }
+
+    proptest! {
+        /// The radix heap and the indexed heap expand the same cells in the same order and
+        /// give the same path, for Dijkstra and A* with every consistent heuristic.
+        #[test]
+        fn radix_and_indexed_heaps_expand_alike(
+            grid in grid(),
+            ends in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..6),
+            eight in any::<bool>(),
+            pick in 0usize..6,
+        ) {
+            let conn = if eight { Connectivity::Eight } else { Connectivity::Four };
+            // 5: Dijkstra; an inadmissible pick is run as Dijkstra too.
+            let heuristic = Heuristic::ALL[pick.min(4)];
+            let mode = if pick < 5 && heuristic.is_admissible(conn) {
+                Mode::AStar
+            } else {
+                Mode::Dijkstra
+            };
+            // One space for each queue, reused across searches as the real ones are.
+            let (mut radix_space, mut heap_space) = (SearchSpace::new(), SearchSpace::new());
+            let (mut radix, mut heap) = (RadixHeap::new(), IndexedHeap::with_capacity(grid.len()));
+            for (a, b) in ends {
+                let start = grid.pos(a.index(grid.len()));
+                let goal = grid.pos(b.index(grid.len()));
+                let req = SearchRequest { start, goal, mode, connectivity: conn, heuristic };
+                prop_assert!(monotone(&req));
+                radix.clear();
+                heap.clear();
+                let by_radix = run_on(&mut radix_space, &grid, &req, &mut radix);
+                let by_heap = run_on(&mut heap_space, &grid, &req, &mut heap);
+                prop_assert_eq!(&by_radix, &by_heap);
+                // The public entry point takes the radix heap for this request.
+                let r = radix_space.search(&grid, &req, None).unwrap();
+                prop_assert_eq!(r.path, by_radix.1);
+            }
+        }
+    }
 }
