@@ -281,6 +281,19 @@ impl Grid {
         conn: Connectivity,
         mut f: impl FnMut(usize, u32, u32, Cost),
     ) {
+        self.for_each_neighbor_dir(idx, conn, |n, x, y, c, _| f(n, x, y, c));
+    }
+
+    /// [`for_each_neighbor_xy`](Self::for_each_neighbor_xy), also passing the direction of
+    /// each move: `f(neighbour, x, y, cost, dir)` with `dir` 0–7 for N, E, S, W, NE, SE, SW,
+    /// NW. `dir ^ 2` is the opposite direction, the way back (see [`step`](Self::step)).
+    #[inline]
+    pub fn for_each_neighbor_dir(
+        &self,
+        idx: usize,
+        conn: Connectivity,
+        mut f: impl FnMut(usize, u32, u32, Cost, u8),
+    ) {
         let here = self.cells[idx];
         if here == 0 {
             return;
@@ -302,7 +315,7 @@ impl Grid {
             let wn = self.cells[n];
             if wn != 0 {
                 open[d] = true;
-                f(n, nx as u32, ny as u32, step_cost(false, here, wn));
+                f(n, nx as u32, ny as u32, step_cost(false, here, wn), d as u8);
             }
         }
         if conn == Connectivity::Four {
@@ -319,9 +332,18 @@ impl Grid {
             let n = (ny * w + nx) as usize;
             let wn = self.cells[n];
             if wn != 0 {
-                f(n, nx as u32, ny as u32, step_cost(true, here, wn));
+                f(n, nx as u32, ny as u32, step_cost(true, here, wn), d as u8);
             }
         }
+    }
+
+    /// The cell one step from cell `idx` in direction `dir` (0–7, as in
+    /// [`for_each_neighbor_dir`](Self::for_each_neighbor_dir)). That cell must be on the grid.
+    #[inline]
+    pub fn step(&self, idx: usize, dir: u8) -> usize {
+        let d = dir as usize;
+        let delta = DY[d] as isize * self.width as isize + DX[d] as isize;
+        idx.wrapping_add_signed(delta)
     }
 
     /// The cost of moving from `a` to `b` directly, or `None` if that is not a legal move.
@@ -421,6 +443,17 @@ mod tests {
                 with_xy.push((n, c));
             });
             assert_eq!(plain, with_xy);
+        }
+    }
+
+    #[test]
+    fn directions_lead_to_the_neighbour_and_back() {
+        let g = Grid::new(5, 4).unwrap();
+        for idx in 0..g.len() {
+            g.for_each_neighbor_dir(idx, Connectivity::Eight, |n, _, _, _, dir| {
+                assert_eq!(g.step(idx, dir), n);
+                assert_eq!(g.step(n, dir ^ 2), idx);
+            });
         }
     }
 
