@@ -36,8 +36,9 @@ const SHIFT: u32 = 30;
 /// the dearest move (a diagonal between two weight-9 cells, about 2³⁶·⁷).
 const WINDOW: usize = 256;
 
-/// Words of the bitmap of non-empty buckets.
+/// Words of the bitmap of non-empty buckets (at most 64: one summary word covers them).
 const WORDS: usize = WINDOW / 64;
+const _: () = assert!(WORDS >= 1 && WORDS <= 64 && WINDOW.is_multiple_of(64));
 
 /// An entry: (key's low bits, tie, cell) from the most significant bits down.
 type Entry = u128;
@@ -58,9 +59,11 @@ fn pack(key: u64, tie: u64, cell: u32) -> Entry {
 pub struct RadixHeap {
     /// Bucket `s % WINDOW` holds the entries of slot `s`, for `s` in `slot + 1 .. slot +
     /// WINDOW`; that of `slot` itself is empty (its entries are in `current`).
-    buckets: [Vec<Entry>; WINDOW],
+    buckets: Box<[Vec<Entry>; WINDOW]>,
     /// Bit `i` of the word `i / 64` is set when bucket `i` is non-empty.
     occupied: [u64; WORDS],
+    /// Bit `w` is set when word `w` of `occupied` is non-zero.
+    summary: u64,
     /// The entries of slot `slot`, sorted, the smallest last.
     current: Vec<Entry>,
     /// Entries pushed into slot `slot` since the last pop.
@@ -85,8 +88,9 @@ impl RadixHeap {
     /// An empty queue.
     pub fn new() -> Self {
         RadixHeap {
-            buckets: std::array::from_fn(|_| Vec::new()),
+            buckets: Box::new([const { Vec::new() }; WINDOW]),
             occupied: [0; WORDS],
+            summary: 0,
             current: Vec::new(),
             pending: Vec::new(),
             far: BinaryHeap::new(),
@@ -110,7 +114,7 @@ impl RadixHeap {
         } else if ahead < WINDOW as u64 {
             let b = (key >> SHIFT) as usize % WINDOW;
             self.buckets[b].push(pack(key, tie, cell));
-            self.occupied[b / 64] |= 1 << (b % 64);
+            self.mark(b);
         } else {
             self.push_far(key, tie, cell);
         }
@@ -177,11 +181,14 @@ impl RadixHeap {
             self.far.pop();
             let b = (key >> SHIFT) as usize % WINDOW;
             self.buckets[b].push(pack(key, tie, cell));
-            self.occupied[b / 64] |= 1 << (b % 64);
+            self.mark(b);
             self.stats.sift_moves += 1;
         }
         let b = next as usize % WINDOW;
         self.occupied[b / 64] &= !(1 << (b % 64));
+        if self.occupied[b / 64] == 0 {
+            self.summary &= !(1 << (b / 64));
+        }
         // `current` is empty: swapping keeps both allocations.
         std::mem::swap(&mut self.current, &mut self.buckets[b]);
         self.current.sort_unstable_by(|a, b| b.cmp(a));
@@ -194,18 +201,30 @@ impl RadixHeap {
     fn next_occupied(&self) -> Option<usize> {
         let start = self.slot as usize % WINDOW;
         let (w0, bit0) = (start / 64, start % 64);
-        let first = self.occupied[w0] & (!0u64 << bit0);
-        if first != 0 {
-            return Some(w0 * 64 + first.trailing_zeros() as usize);
+        let first = |w: usize| w * 64 + self.occupied[w].trailing_zeros() as usize;
+        // Ring order: word w0 from bit0 on, the words after it, those before, then the low
+        // bits of w0.
+        let here = self.occupied[w0] & (!0u64 << bit0);
+        if here != 0 {
+            return Some(w0 * 64 + here.trailing_zeros() as usize);
         }
-        for k in 1..=WORDS {
-            let w = (w0 + k) % WORDS;
-            let bits = self.occupied[w];
-            if bits != 0 {
-                return Some(w * 64 + bits.trailing_zeros() as usize);
-            }
+        let after = self.summary & (!0u64).checked_shl(w0 as u32 + 1).unwrap_or(0);
+        if after != 0 {
+            return Some(first(after.trailing_zeros() as usize));
         }
-        None
+        let before = self.summary & ((1u64 << w0) - 1);
+        if before != 0 {
+            return Some(first(before.trailing_zeros() as usize));
+        }
+        let wrapped = self.occupied[w0] & ((1u64 << bit0) - 1);
+        (wrapped != 0).then(|| w0 * 64 + wrapped.trailing_zeros() as usize)
+    }
+
+    /// Marks bucket `b` non-empty.
+    #[inline(always)]
+    fn mark(&mut self, b: usize) {
+        self.occupied[b / 64] |= 1 << (b % 64);
+        self.summary |= 1 << (b / 64);
     }
 
     /// The last key popped: no entry is below it (0 before the first pop or after a clear).
@@ -225,14 +244,15 @@ impl RadixHeap {
 
     /// Empties the queue and resets the last key to 0, keeping memory and counters.
     pub fn clear(&mut self) {
-        for (w, &bits) in self.occupied.iter().enumerate() {
-            let mut bits = bits;
+        while self.summary != 0 {
+            let w = self.summary.trailing_zeros() as usize;
+            self.summary &= self.summary - 1;
+            let mut bits = std::mem::take(&mut self.occupied[w]);
             while bits != 0 {
                 self.buckets[w * 64 + bits.trailing_zeros() as usize].clear();
                 bits &= bits - 1;
             }
         }
-        self.occupied = [0; WORDS];
         self.current.clear();
         self.pending.clear();
         self.far.clear();
@@ -248,7 +268,7 @@ impl RadixHeap {
 
     /// Bytes held, for the memory report.
     pub fn memory_bytes(&self) -> usize {
-        std::mem::size_of_val(&self.buckets)
+        std::mem::size_of_val(&*self.buckets)
             + (self.current.capacity()
                 + self.pending.capacity()
                 + self.buckets.iter().map(Vec::capacity).sum::<usize>())

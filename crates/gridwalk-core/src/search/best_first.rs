@@ -226,12 +226,18 @@ fn monotone(req: &SearchRequest) -> bool {
     }
 }
 
-/// Reusable per-cell arrays for best-first searches on grids of up to `len` cells.
+/// The per-cell records, reset by bumping the generation.
 #[derive(Clone, Debug, Default)]
-pub struct SearchSpace {
+struct Cells {
     nodes: Vec<Node>,
     /// Bumped by [`GENERATION_STEP`] per search, so the low bits of a stamp are free.
     generation: u32,
+}
+
+/// Reusable per-cell arrays for best-first searches on grids of up to `len` cells.
+#[derive(Clone, Debug, Default)]
+pub struct SearchSpace {
+    cells: Cells,
     /// For greedy best-first and inadmissible heuristics; made on first use.
     open: Option<IndexedHeap<Key>>,
     /// For Dijkstra and A* with a consistent heuristic.
@@ -245,30 +251,21 @@ impl SearchSpace {
     }
 
     fn prepare(&mut self, len: usize) {
-        if self.nodes.len() != len {
-            self.nodes = vec![UNSEEN; len];
-            self.generation = 0;
+        let cells = &mut self.cells;
+        if cells.nodes.len() != len {
+            cells.nodes = vec![UNSEEN; len];
+            cells.generation = 0;
             self.open = None;
         }
-        self.generation = self.generation.wrapping_add(GENERATION_STEP);
-        if self.generation == 0 {
-            self.nodes.fill(UNSEEN);
-            self.generation = GENERATION_STEP;
+        cells.generation = cells.generation.wrapping_add(GENERATION_STEP);
+        if cells.generation == 0 {
+            cells.nodes.fill(UNSEEN);
+            cells.generation = GENERATION_STEP;
         }
         if let Some(open) = &mut self.open {
             open.clear();
         }
         self.radix.clear();
-    }
-
-    #[inline]
-    fn g(&self, i: usize) -> Cost {
-        let node = &self.nodes[i];
-        if node.stamp & !(CLOSED | BACK) == self.generation {
-            node.g
-        } else {
-            INFINITY
-        }
     }
 
     /// Runs the search `req`. Out-of-range cells are an error; a wall start or goal simply
@@ -288,16 +285,15 @@ impl SearchSpace {
         self.prepare(grid.len());
         let mut stats = SearchStats::default();
         let found = if monotone(req) {
-            let mut open = std::mem::take(&mut self.radix);
+            let open = &mut self.radix;
             let before = open.stats();
-            let work = self.run(grid, req, s, t, &mut open, trace);
+            let work = self.cells.run(grid, req, s, t, open, trace);
             stats.set_queue_work(before, open.stats());
             // A lazy decrease-key is a push; count it as the update it stands for.
             stats.pushes -= work.improved_again;
             stats.updates = work.improved_again;
             stats.expanded = work.expanded;
             stats.stale_pops = work.stale_pops;
-            self.radix = open;
             work.found
         } else {
             let mut open = self
@@ -305,7 +301,7 @@ impl SearchSpace {
                 .take()
                 .unwrap_or_else(|| IndexedHeap::with_capacity(grid.len()));
             let before = open.stats();
-            let work = self.run(grid, req, s, t, &mut open, trace);
+            let work = self.cells.run(grid, req, s, t, &mut open, trace);
             stats.set_queue_work(before, open.stats());
             stats.expanded = work.expanded;
             stats.stale_pops = work.stale_pops;
@@ -313,8 +309,30 @@ impl SearchSpace {
             work.found
         };
 
-        let path = found.then(|| self.path_to(grid, s, t));
+        let path = found.then(|| self.cells.path_to(grid, s, t));
         Ok(SearchResult { path, stats })
+    }
+
+    /// Cost of the cheapest known route from the last search's start to `pos`, if reached.
+    pub fn reached_cost(&self, grid: &Grid, pos: Pos) -> Option<Cost> {
+        let i = grid.index(pos).ok()?;
+        if self.cells.nodes.len() != grid.len() {
+            return None;
+        }
+        let g = self.cells.g(i);
+        (g != INFINITY).then_some(g)
+    }
+}
+
+impl Cells {
+    #[inline]
+    fn g(&self, i: usize) -> Cost {
+        let node = &self.nodes[i];
+        if node.stamp & !(CLOSED | BACK) == self.generation {
+            node.g
+        } else {
+            INFINITY
+        }
     }
 
     /// The path from `s` to `t` found by the last search, following the directions back.
@@ -431,16 +449,6 @@ impl SearchSpace {
         }
         work
     }
-
-    /// Cost of the cheapest known route from the last search's start to `pos`, if reached.
-    pub fn reached_cost(&self, grid: &Grid, pos: Pos) -> Option<Cost> {
-        let i = grid.index(pos).ok()?;
-        if self.nodes.len() != grid.len() {
-            return None;
-        }
-        let g = self.g(i);
-        (g != INFINITY).then_some(g)
-    }
 }
 
 /// A* from `start` to `goal`. Optimal when `heuristic` is admissible for `conn`.
@@ -494,8 +502,11 @@ mod tests {
         let t = grid.index(req.goal).unwrap();
         space.prepare(grid.len());
         let mut trace = Trace::default();
-        let found = space.run(grid, req, s, t, open, Some(&mut trace)).found;
-        (trace.steps, found.then(|| space.path_to(grid, s, t)))
+        let found = space
+            .cells
+            .run(grid, req, s, t, open, Some(&mut trace))
+            .found;
+        (trace.steps, found.then(|| space.cells.path_to(grid, s, t)))
     }
 
     /// A grid of up to 24×24 cells: walls with probability `walls`/8, and either plain ground
