@@ -52,7 +52,8 @@ fn pack(key: u64, tie: u64, cell: u32) -> Entry {
 /// the last key popped; one that is anyway is queued as if it were equal to it (see
 /// [`RadixHeap::push`]).
 ///
-/// [`SearchStats::pushes`] counts entries pushed, [`SearchStats::pops`] entries popped and
+/// [`SearchStats::pushes`] counts entries pushed, [`SearchStats::pops`] entries popped or
+/// dropped, [`SearchStats::stale_pops`] entries dropped by [`RadixHeap::pop_live`] and
 /// [`SearchStats::sift_moves`] entries sorted when their bucket became current, plus entries
 /// moved from the far list into a bucket.
 #[derive(Clone, Debug)]
@@ -132,11 +133,23 @@ impl RadixHeap {
     /// Removes and returns the entry with the smallest (key, tie, cell), as (key, cell).
     #[inline]
     pub fn pop(&mut self) -> Option<(u64, u32)> {
+        self.pop_live(|_, _, _| true)
+    }
+
+    /// [`pop`](Self::pop), where a bucket about to be sorted first drops its entries for which
+    /// `live(cell, key, tie)` is false: out-of-date ones, which a lazy decrease-key leaves
+    /// behind. Asking when the bucket comes up, for all its entries in one go, lets the
+    /// caller's look-ups overlap, and the sort and the stack skip them. They are counted as
+    /// [`SearchStats::stale_pops`] and [`SearchStats::pops`].
+    #[inline]
+    pub fn pop_live(&mut self, mut live: impl FnMut(u32, u64, u64) -> bool) -> Option<(u64, u32)> {
         if !self.pending.is_empty() {
             self.settle_pending();
         }
-        if self.current.is_empty() && !self.refill() {
-            return None;
+        while self.current.is_empty() {
+            if !self.refill(&mut live) {
+                return None;
+            }
         }
         let e = self.current.pop()?;
         self.last = self.slot << SHIFT | (e >> 96) as u64;
@@ -161,10 +174,11 @@ impl RadixHeap {
         }
     }
 
-    /// Makes the next non-empty slot current and sorts its entries onto the stack; returns
-    /// false when the queue is empty. `current` and `pending` are empty.
+    /// Makes the next non-empty slot current and sorts its live entries onto the stack (see
+    /// [`pop_live`](Self::pop_live)); returns false when the queue is empty. `current` and
+    /// `pending` are empty.
     #[cold]
-    fn refill(&mut self) -> bool {
+    fn refill(&mut self, mut live: impl FnMut(u32, u64, u64) -> bool) -> bool {
         let next = match self.next_occupied() {
             Some(b) => self.slot + ((b + WINDOW - self.slot as usize % WINDOW) % WINDOW) as u64,
             None => match self.far.peek() {
@@ -191,6 +205,14 @@ impl RadixHeap {
         }
         // `current` is empty: swapping keeps both allocations.
         std::mem::swap(&mut self.current, &mut self.buckets[b]);
+        let all = self.current.len();
+        let base = next << SHIFT;
+        self.current
+            .retain(|&e| live(e as u32, base | (e >> 96) as u64, (e >> 32) as u64));
+        let dropped = (all - self.current.len()) as u64;
+        self.len -= dropped as usize;
+        self.stats.pops += dropped;
+        self.stats.stale_pops += dropped;
         self.current.sort_unstable_by(|a, b| b.cmp(a));
         self.stats.sift_moves += self.current.len() as u64;
         true

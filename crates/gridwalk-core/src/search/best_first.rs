@@ -173,8 +173,9 @@ const UNSEEN: Node = Node {
 trait OpenList {
     /// Queues `cell` with `key`, or lowers its key.
     fn offer(&mut self, cell: u32, key: Key);
-    /// Takes out the cell with the smallest key.
-    fn take(&mut self) -> Option<u32>;
+    /// Takes out the cell with the smallest key. A lazy queue may skip entries that are out
+    /// of date in `cells` (see [`Cells::live`]), counting them in its stale pops.
+    fn take(&mut self, cells: &Cells) -> Option<u32>;
 }
 
 impl OpenList for IndexedHeap<Key> {
@@ -184,7 +185,7 @@ impl OpenList for IndexedHeap<Key> {
     }
 
     #[inline(always)]
-    fn take(&mut self) -> Option<u32> {
+    fn take(&mut self, _: &Cells) -> Option<u32> {
         self.pop().map(|(_, c)| c)
     }
 }
@@ -198,8 +199,10 @@ impl OpenList for RadixHeap {
     }
 
     #[inline(always)]
-    fn take(&mut self) -> Option<u32> {
-        self.pop().map(|(_, c)| c)
+    fn take(&mut self, cells: &Cells) -> Option<u32> {
+        // Key = g + tie for A* (f, h) and Dijkstra (g, 0).
+        self.pop_live(|cell, key, tie| cells.live(cell as usize, key - tie))
+            .map(|(_, c)| c)
     }
 }
 
@@ -288,12 +291,15 @@ impl SearchSpace {
             let open = &mut self.radix;
             let before = open.stats();
             let work = self.cells.run(grid, req, s, t, open, trace);
-            stats.set_queue_work(before, open.stats());
+            let after = open.stats();
+            stats.set_queue_work(before, after);
+            // Entries the queue dropped as out of date count as stale pops.
+            stats.stale_pops = after.stale_pops - before.stale_pops;
             // A lazy decrease-key is a push; count it as the update it stands for.
             stats.pushes -= work.improved_again;
             stats.updates = work.improved_again;
             stats.expanded = work.expanded;
-            stats.stale_pops = work.stale_pops;
+            stats.stale_pops += work.stale_pops;
             work.found
         } else {
             let mut open = self
@@ -325,6 +331,15 @@ impl SearchSpace {
 }
 
 impl Cells {
+    /// Whether a queue entry of cell `i` with cost `g` is still to be expanded: the cell is
+    /// reached in this search, not yet expanded, and `g` is its best cost.
+    #[inline(always)]
+    fn live(&self, i: usize, g: Cost) -> bool {
+        let node = self.nodes[i];
+        let g_now = node.g;
+        node.stamp & !BACK == self.generation && g_now == g
+    }
+
     #[inline]
     fn g(&self, i: usize) -> Cost {
         let node = &self.nodes[i];
@@ -396,7 +411,7 @@ impl Cells {
                 tr.steps.push(Step::Open(s as u32));
             }
         }
-        while let Some(u) = open.take() {
+        while let Some(u) = open.take(self) {
             let u = u as usize;
             let here = &mut self.nodes[u];
             if here.stamp & !BACK != generation {
