@@ -240,6 +240,12 @@ impl Grid {
         self.cells[idx]
     }
 
+    /// Every cell's weight (0 for a wall) by flat index, row after row.
+    #[inline]
+    pub fn weights(&self) -> &[u8] {
+        &self.cells
+    }
+
     /// Sets `pos` to `terrain` and returns what it was. Nothing changes on error.
     pub fn set(&mut self, pos: Pos, terrain: Terrain) -> Result<Terrain, GridError> {
         if let Terrain::Weight(w) = terrain

@@ -158,6 +158,15 @@ impl RadixHeap {
         Some((self.last, e as u32))
     }
 
+    /// A cell about to come out: the second on the stack (the first when it is alone), a hint
+    /// for prefetching. Two ahead gives the loads time to land; cells pushed meanwhile may
+    /// still come first.
+    #[inline(always)]
+    pub fn peek_cell(&self) -> Option<u32> {
+        let n = self.current.len();
+        (n > 0).then(|| self.current[n - n.min(2)] as u32)
+    }
+
     /// Puts the pending entries onto the stack in order: on top when all of them sort before
     /// its top (A*'s case), else each at its place.
     fn settle_pending(&mut self) {
