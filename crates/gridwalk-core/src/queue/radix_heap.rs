@@ -21,8 +21,9 @@
 //! Entries come out in exactly the order of (key, tie, cell), the order of the indexed heap
 //! with a (key, tie) key, so a search gives the same expansions and paths on either queue.
 //!
-//! There are no handles: a cell whose key improves is simply pushed again, and the caller
-//! skips the out-of-date entries when they come out (a "lazy" decrease-key).
+//! There are no handles: a cell whose key improves is simply pushed again (a "lazy"
+//! decrease-key). [`RadixHeap::pop_live`] lets the caller drop the out-of-date entries of a
+//! bucket all at once when it comes up, before the sort; any left are skipped as they come out.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
