@@ -240,6 +240,12 @@ impl Grid {
         self.cells[idx]
     }
 
+    /// Every cell's weight (0 for a wall) by flat index, row after row.
+    #[inline]
+    pub fn weights(&self) -> &[u8] {
+        &self.cells
+    }
+
     /// Sets `pos` to `terrain` and returns what it was. Nothing changes on error.
     pub fn set(&mut self, pos: Pos, terrain: Terrain) -> Result<Terrain, GridError> {
         if let Terrain::Weight(w) = terrain
@@ -322,6 +328,87 @@ impl Grid {
                 f(n, nx as u32, ny as u32, step_cost(true, here, wn));
             }
         }
+    }
+
+    /// [`for_each_neighbor_xy`](Self::for_each_neighbor_xy), also passing the direction of
+    /// each move: `f(neighbour, x, y, cost, dir)` with `dir` 0–7 for N, E, S, W, NE, SE, SW,
+    /// NW. `dir ^ 2` is the opposite direction, the way back (see [`step`](Self::step)).
+    #[inline]
+    pub fn for_each_neighbor_dir(
+        &self,
+        idx: usize,
+        conn: Connectivity,
+        mut f: impl FnMut(usize, u32, u32, Cost, u8),
+    ) {
+        let here = self.cells[idx];
+        if here == 0 {
+            return;
+        }
+        let (w, h) = (self.width, self.height);
+        // 32-bit arithmetic is exact (at most MAX_CELLS cells) and its division cheaper.
+        let (x, y) = (idx as u32 % w, idx as u32 / w);
+        let row = w as usize;
+        // Each neighbour's weight, 0 for a wall or off the grid; unrolled, so the closure is
+        // inlined at each move and no loop runs over a table of offsets.
+        let at = |ok: bool, n: usize| if ok { self.cells[n] } else { 0 };
+        let (up, down, left, right) = (y > 0, y + 1 < h, x > 0, x + 1 < w);
+        let wn = at(up, idx.wrapping_sub(row));
+        let we = at(right, idx + 1);
+        let ws = at(down, idx + row);
+        let ww = at(left, idx.wrapping_sub(1));
+        if wn != 0 {
+            f(idx - row, x, y - 1, step_cost(false, here, wn), 0);
+        }
+        if we != 0 {
+            f(idx + 1, x + 1, y, step_cost(false, here, we), 1);
+        }
+        if ws != 0 {
+            f(idx + row, x, y + 1, step_cost(false, here, ws), 2);
+        }
+        if ww != 0 {
+            f(idx - 1, x - 1, y, step_cost(false, here, ww), 3);
+        }
+        if conn == Connectivity::Four {
+            return;
+        }
+        // A diagonal needs both orthogonals beside it open (so it is on the grid too).
+        if wn != 0 && we != 0 {
+            let n = idx - row + 1;
+            let wd = self.cells[n];
+            if wd != 0 {
+                f(n, x + 1, y - 1, step_cost(true, here, wd), 4);
+            }
+        }
+        if ws != 0 && we != 0 {
+            let n = idx + row + 1;
+            let wd = self.cells[n];
+            if wd != 0 {
+                f(n, x + 1, y + 1, step_cost(true, here, wd), 5);
+            }
+        }
+        if ws != 0 && ww != 0 {
+            let n = idx + row - 1;
+            let wd = self.cells[n];
+            if wd != 0 {
+                f(n, x - 1, y + 1, step_cost(true, here, wd), 6);
+            }
+        }
+        if wn != 0 && ww != 0 {
+            let n = idx - row - 1;
+            let wd = self.cells[n];
+            if wd != 0 {
+                f(n, x - 1, y - 1, step_cost(true, here, wd), 7);
+            }
+        }
+    }
+
+    /// The cell one step from cell `idx` in direction `dir` (0–7, as in
+    /// [`for_each_neighbor_dir`](Self::for_each_neighbor_dir)). That cell must be on the grid.
+    #[inline]
+    pub fn step(&self, idx: usize, dir: u8) -> usize {
+        let d = dir as usize;
+        let delta = DY[d] as isize * self.width as isize + DX[d] as isize;
+        idx.wrapping_add_signed(delta)
     }
 
     /// The cost of moving from `a` to `b` directly, or `None` if that is not a legal move.
@@ -421,6 +508,35 @@ mod tests {
                 with_xy.push((n, c));
             });
             assert_eq!(plain, with_xy);
+        }
+    }
+
+    #[test]
+    fn the_directed_walk_matches_the_plain_one() {
+        let mut g = Grid::new(6, 5).unwrap();
+        for (x, y) in [(2, 1), (0, 3), (4, 4), (5, 0), (3, 2)] {
+            g.set(Pos::new(x, y), Terrain::Wall).unwrap();
+        }
+        g.set(Pos::new(1, 1), Terrain::Weight(7)).unwrap();
+        for conn in [Connectivity::Four, Connectivity::Eight] {
+            for idx in 0..g.len() {
+                let mut plain = Vec::new();
+                g.for_each_neighbor_xy(idx, conn, |n, x, y, c| plain.push((n, x, y, c)));
+                let mut directed = Vec::new();
+                g.for_each_neighbor_dir(idx, conn, |n, x, y, c, _| directed.push((n, x, y, c)));
+                assert_eq!(plain, directed, "{idx} {conn:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn directions_lead_to_the_neighbour_and_back() {
+        let g = Grid::new(5, 4).unwrap();
+        for idx in 0..g.len() {
+            g.for_each_neighbor_dir(idx, Connectivity::Eight, |n, _, _, _, dir| {
+                assert_eq!(g.step(idx, dir), n);
+                assert_eq!(g.step(n, dir ^ 2), idx);
+            });
         }
     }
 

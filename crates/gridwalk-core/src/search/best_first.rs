@@ -13,7 +13,8 @@
 //! - Dijkstra, and A* with a heuristic admissible (hence consistent) for the connectivity, never
 //!   queue a key below the last one popped, so they use the [`RadixHeap`] keyed on g or f. An
 //!   improved cell is pushed again and its older entries are skipped when they come out
-//!   ([`SearchStats::stale_pops`]). Among equal f, the cell queued last comes out first.
+//!   ([`SearchStats::stale_pops`]). Among equal f the smaller h comes out first, then the
+//!   smaller cell: the indexed heap's order, so both queues expand the same cells in turn.
 //! - Greedy best-first, and A* with an inadmissible heuristic, use the [`IndexedHeap`]: an
 //!   improved cell has its key decreased in place. A* there orders by f, ties by smaller h.
 //!
@@ -27,8 +28,6 @@ use crate::path::Path;
 use crate::queue::{CellQueue, IndexedHeap, RadixHeap};
 use crate::stats::SearchStats;
 use crate::trace::{Expansion, ExpansionKind, Step, Trace};
-
-const NO_PARENT: u32 = u32::MAX;
 
 // The stale-cell mask in `search` relies on this.
 const _: () = assert!(INFINITY == Cost::MAX);
@@ -141,23 +140,31 @@ impl PartialOrd for Key {
     }
 }
 
-/// What a search knows about one cell. Kept together so a neighbour costs one cache line.
+/// What a search knows about one cell, in 12 bytes (4-byte aligned), so that the nodes of a
+/// 512×512 map take 3 MB rather than 4 and a neighbour is one cache line more often.
 #[derive(Clone, Copy, Debug)]
+#[repr(C, packed(4))]
 struct Node {
     /// Best known cost from the start; valid only when `stamp` is of the current generation.
     g: Cost,
-    parent: u32,
-    /// The generation (even) that last reached the cell, plus [`CLOSED`] once it is expanded
-    /// with that g. A lower g clears the bit again.
+    /// The generation (a multiple of [`GENERATION_STEP`]) that last reached the cell, the
+    /// direction back to its parent times 2 ([`BACK`]), and [`CLOSED`] once it is expanded
+    /// with its g. A lower g clears that bit again.
     stamp: u32,
 }
 
 /// The low bit of [`Node::stamp`]: the cell was expanded with its current g.
 const CLOSED: u32 = 1;
 
+/// Bits 1–3 of [`Node::stamp`]: the direction from the cell to its parent, as numbered by
+/// [`Grid::for_each_neighbor_dir`] (the start has none; the path ends there).
+const BACK: u32 = 0b1110;
+
+/// What a search adds to the generation: the stamp's low bits are [`CLOSED`] and [`BACK`].
+const GENERATION_STEP: u32 = 16;
+
 const UNSEEN: Node = Node {
     g: INFINITY,
-    parent: NO_PARENT,
     stamp: 0,
 };
 
@@ -166,8 +173,13 @@ const UNSEEN: Node = Node {
 trait OpenList {
     /// Queues `cell` with `key`, or lowers its key.
     fn offer(&mut self, cell: u32, key: Key);
-    /// Takes out the cell with the smallest key.
-    fn take(&mut self) -> Option<u32>;
+    /// Takes out the cell with the smallest key. A lazy queue may skip entries that are out
+    /// of date in `cells` (see [`Cells::live`]), counting them in its stale pops.
+    fn take(&mut self, cells: &Cells) -> Option<u32>;
+    /// A cell likely to come out soon, if the queue can tell cheaply (for prefetching).
+    fn peek_cell(&self) -> Option<u32> {
+        None
+    }
 }
 
 impl OpenList for IndexedHeap<Key> {
@@ -177,7 +189,7 @@ impl OpenList for IndexedHeap<Key> {
     }
 
     #[inline(always)]
-    fn take(&mut self) -> Option<u32> {
+    fn take(&mut self, _: &Cells) -> Option<u32> {
         self.pop().map(|(_, c)| c)
     }
 }
@@ -191,8 +203,40 @@ impl OpenList for RadixHeap {
     }
 
     #[inline(always)]
-    fn take(&mut self) -> Option<u32> {
-        self.pop().map(|(_, c)| c)
+    fn take(&mut self, cells: &Cells) -> Option<u32> {
+        // Key = g + tie for A* (f, h) and Dijkstra (g, 0).
+        self.pop_live(|cell, key, tie| cells.live(cell as usize, key - tie))
+            .map(|(_, c)| c)
+    }
+
+    #[inline(always)]
+    fn peek_cell(&self) -> Option<u32> {
+        RadixHeap::peek_cell(self)
+    }
+}
+
+/// Asks the CPU to start loading the cache line of `slice[i]` (nothing happens if `i` is out
+/// of range).
+#[inline(always)]
+fn prefetch<T>(slice: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if i < slice.len() {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch is only a hint: it never faults, reads nothing into the program
+        // and writes nothing; the address is inside `slice` anyway.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(slice.as_ptr().add(i).cast()) };
+    }
+}
+
+/// Prefetches what expanding cell `c` reads: its neighbours' nodes and weights, on the rows
+/// above, through and below it.
+#[inline(always)]
+fn prefetch_around(nodes: &[Node], weights: &[u8], width: usize, c: usize) {
+    for row in [c.wrapping_sub(width), c, c + width] {
+        let left = row.wrapping_sub(1);
+        prefetch(nodes, left);
+        prefetch(nodes, row + 1);
+        prefetch(weights, left);
     }
 }
 
@@ -219,12 +263,18 @@ fn monotone(req: &SearchRequest) -> bool {
     }
 }
 
+/// The per-cell records, reset by bumping the generation.
+#[derive(Clone, Debug, Default)]
+struct Cells {
+    nodes: Vec<Node>,
+    /// Bumped by [`GENERATION_STEP`] per search, so the low bits of a stamp are free.
+    generation: u32,
+}
+
 /// Reusable per-cell arrays for best-first searches on grids of up to `len` cells.
 #[derive(Clone, Debug, Default)]
 pub struct SearchSpace {
-    nodes: Vec<Node>,
-    /// Even; bumped by 2 per search, so the low bit of a stamp is free for [`CLOSED`].
-    generation: u32,
+    cells: Cells,
     /// For greedy best-first and inadmissible heuristics; made on first use.
     open: Option<IndexedHeap<Key>>,
     /// For Dijkstra and A* with a consistent heuristic.
@@ -238,30 +288,21 @@ impl SearchSpace {
     }
 
     fn prepare(&mut self, len: usize) {
-        if self.nodes.len() != len {
-            self.nodes = vec![UNSEEN; len];
-            self.generation = 0;
+        let cells = &mut self.cells;
+        if cells.nodes.len() != len {
+            cells.nodes = vec![UNSEEN; len];
+            cells.generation = 0;
             self.open = None;
         }
-        self.generation = self.generation.wrapping_add(2);
-        if self.generation == 0 {
-            self.nodes.fill(UNSEEN);
-            self.generation = 2;
+        cells.generation = cells.generation.wrapping_add(GENERATION_STEP);
+        if cells.generation == 0 {
+            cells.nodes.fill(UNSEEN);
+            cells.generation = GENERATION_STEP;
         }
         if let Some(open) = &mut self.open {
             open.clear();
         }
         self.radix.clear();
-    }
-
-    #[inline]
-    fn g(&self, i: usize) -> Cost {
-        let node = &self.nodes[i];
-        if node.stamp & !CLOSED == self.generation {
-            node.g
-        } else {
-            INFINITY
-        }
     }
 
     /// Runs the search `req`. Out-of-range cells are an error; a wall start or goal simply
@@ -280,17 +321,42 @@ impl SearchSpace {
         let t = grid.index(req.goal)?;
         self.prepare(grid.len());
         let mut stats = SearchStats::default();
+        let (gx, gy) = (req.goal.x, req.goal.y);
+        let h = move |heuristic: Heuristic, x: u32, y: u32| {
+            heuristic.estimate(x.abs_diff(gx), y.abs_diff(gy))
+        };
+        // Each common (mode, heuristic) gets its own copy of the loop, with the key's
+        // arithmetic inlined instead of matched per neighbour.
         let found = if monotone(req) {
-            let mut open = std::mem::take(&mut self.radix);
+            let key_of = |g: Cost, h: Cost| Key {
+                first: g + h,
+                second: h,
+            };
+            let open = &mut self.radix;
             let before = open.stats();
-            let work = self.run(grid, req, s, t, &mut open, trace);
-            stats.set_queue_work(before, open.stats());
+            let cells = &mut self.cells;
+            // Dijkstra, or A* (greedy is never monotone).
+            let work = match (req.mode, req.heuristic) {
+                (Mode::Dijkstra, _) => cells.run(grid, req, (s, t), open, trace, |g, _, _| Key {
+                    first: g,
+                    second: 0,
+                }),
+                (_, Heuristic::Octile) => cells.run(grid, req, (s, t), open, trace, |g, x, y| {
+                    key_of(g, h(Heuristic::Octile, x, y))
+                }),
+                (_, heuristic) => cells.run(grid, req, (s, t), open, trace, |g, x, y| {
+                    key_of(g, h(heuristic, x, y))
+                }),
+            };
+            let after = open.stats();
+            stats.set_queue_work(before, after);
+            // Entries the queue dropped as out of date count as stale pops.
+            stats.stale_pops = after.stale_pops - before.stale_pops;
             // A lazy decrease-key is a push; count it as the update it stands for.
             stats.pushes -= work.improved_again;
             stats.updates = work.improved_again;
             stats.expanded = work.expanded;
-            stats.stale_pops = work.stale_pops;
-            self.radix = open;
+            stats.stale_pops += work.stale_pops;
             work.found
         } else {
             let mut open = self
@@ -298,7 +364,23 @@ impl SearchSpace {
                 .take()
                 .unwrap_or_else(|| IndexedHeap::with_capacity(grid.len()));
             let before = open.stats();
-            let work = self.run(grid, req, s, t, &mut open, trace);
+            let heuristic = req.heuristic;
+            let work = if req.mode == Mode::Greedy {
+                self.cells
+                    .run(grid, req, (s, t), &mut open, trace, |g, x, y| Key {
+                        first: h(heuristic, x, y),
+                        second: g,
+                    })
+            } else {
+                self.cells
+                    .run(grid, req, (s, t), &mut open, trace, |g, x, y| {
+                        let h = h(heuristic, x, y);
+                        Key {
+                            first: g + h,
+                            second: h,
+                        }
+                    })
+            };
             stats.set_queue_work(before, open.stats());
             stats.expanded = work.expanded;
             stats.stale_pops = work.stale_pops;
@@ -306,78 +388,96 @@ impl SearchSpace {
             work.found
         };
 
-        let path = found.then(|| {
-            let mut cells = vec![req.goal];
-            let mut at = t;
-            while self.nodes[at].parent != NO_PARENT {
-                at = self.nodes[at].parent as usize;
-                cells.push(grid.pos(at));
-            }
-            cells.reverse();
-            Path {
-                cells,
-                cost: self.nodes[t].g,
-            }
-        });
+        let path = found.then(|| self.cells.path_to(grid, s, t));
         Ok(SearchResult { path, stats })
     }
 
+    /// Cost of the cheapest known route from the last search's start to `pos`, if reached.
+    pub fn reached_cost(&self, grid: &Grid, pos: Pos) -> Option<Cost> {
+        let i = grid.index(pos).ok()?;
+        if self.cells.nodes.len() != grid.len() {
+            return None;
+        }
+        let g = self.cells.g(i);
+        (g != INFINITY).then_some(g)
+    }
+}
+
+impl Cells {
+    /// Whether a queue entry of cell `i` with cost `g` is still to be expanded: the cell is
+    /// reached in this search, not yet expanded, and `g` is its best cost.
+    #[inline(always)]
+    fn live(&self, i: usize, g: Cost) -> bool {
+        let node = self.nodes[i];
+        let g_now = node.g;
+        node.stamp & !BACK == self.generation && g_now == g
+    }
+
+    #[inline]
+    fn g(&self, i: usize) -> Cost {
+        let node = &self.nodes[i];
+        if node.stamp & !(CLOSED | BACK) == self.generation {
+            node.g
+        } else {
+            INFINITY
+        }
+    }
+
+    /// The path from `s` to `t` found by the last search, following the directions back.
+    fn path_to(&self, grid: &Grid, s: usize, t: usize) -> Path {
+        let mut cells = vec![grid.pos(t)];
+        let mut at = t;
+        while at != s {
+            at = grid.step(at, ((self.nodes[at].stamp & BACK) >> 1) as u8);
+            cells.push(grid.pos(at));
+        }
+        cells.reverse();
+        Path {
+            cells,
+            cost: self.nodes[t].g,
+        }
+    }
+
     /// The search loop on the open list `open` (empty, as are the nodes of this generation).
+    /// `(s, t)` are the start's and the goal's indices; `key(g, x, y)` is the open-list key
+    /// of cell (x, y) reached at cost g.
     #[inline(always)]
     fn run<Q: OpenList>(
         &mut self,
         grid: &Grid,
         req: &SearchRequest,
-        s: usize,
-        t: usize,
+        (s, t): (usize, usize),
         open: &mut Q,
         mut trace: Option<&mut Trace>,
+        key: impl Fn(Cost, u32, u32) -> Key,
     ) -> LoopWork {
-        let SearchRequest {
-            start,
-            goal,
-            mode,
-            connectivity: conn,
-            heuristic,
-        } = *req;
+        let (start, conn) = (req.start, req.connectivity);
         let mut work = LoopWork::default();
-        let (gx, gy) = (goal.x, goal.y);
-        let h = |x: u32, y: u32| -> Cost {
-            if mode == Mode::Dijkstra {
-                return 0;
-            }
-            heuristic.estimate(x.abs_diff(gx), y.abs_diff(gy))
-        };
-        let key = |g: Cost, h: Cost| -> Key {
-            let (first, second) = match mode {
-                Mode::AStar => (g + h, h),
-                Mode::Dijkstra => (g, 0),
-                Mode::Greedy => (h, g),
-            };
-            Key { first, second }
-        };
 
         let generation = self.generation;
         if grid.weight(s) != 0 && grid.weight(t) != 0 {
             self.nodes[s] = Node {
                 g: 0,
-                parent: NO_PARENT,
                 stamp: generation,
             };
-            open.offer(s as u32, key(0, h(start.x, start.y)));
+            open.offer(s as u32, key(0, start.x, start.y));
             if let Some(tr) = trace.as_deref_mut() {
                 tr.steps.push(Step::Open(s as u32));
             }
         }
-        while let Some(u) = open.take() {
+        let (weights, width) = (grid.weights(), grid.width() as usize);
+        while let Some(u) = open.take(self) {
+            if let Some(next) = open.peek_cell() {
+                prefetch_around(&self.nodes, weights, width, next as usize);
+            }
             let u = u as usize;
             let here = &mut self.nodes[u];
-            if here.stamp != generation {
+            if here.stamp & !BACK != generation {
                 // Expanded already with this g: an out-of-date entry of a lazy queue.
                 work.stale_pops += 1;
                 continue;
             }
-            here.stamp = generation | CLOSED;
+            here.stamp |= CLOSED;
             let gu = here.g;
             work.expanded += 1;
             if let Some(tr) = trace.as_deref_mut() {
@@ -394,25 +494,25 @@ impl SearchSpace {
             let nodes = &mut self.nodes;
             // Inlined at both of the grid's call sites (orthogonal and diagonal moves), so no
             // call per neighbour and no loop over a gathered list with an unpredictable length.
-            grid.for_each_neighbor_xy(
+            grid.for_each_neighbor_dir(
                 u,
                 conn,
                 #[inline(always)]
-                |n, nx, ny, c| {
+                |n, nx, ny, c, dir| {
                     let gn = gu + c;
                     let node = &mut nodes[n];
-                    // 0 when queued, 1 (CLOSED) when expanded, anything else when the cell is
-                    // from an older search: then its g counts as INFINITY, without a branch.
-                    let unseen = ((node.stamp ^ generation) > CLOSED) as Cost;
+                    // Below GENERATION_STEP when reached in this search (queued or expanded),
+                    // else the cell is from an older one: its g counts as INFINITY, without a
+                    // branch.
+                    let unseen = ((node.stamp ^ generation) >= GENERATION_STEP) as Cost;
                     let gold = node.g | unseen.wrapping_neg();
                     if gn < gold {
                         work.improved_again += 1 - unseen;
                         *node = Node {
                             g: gn,
-                            parent: u as u32,
-                            stamp: generation,
+                            stamp: generation | ((dir ^ 2) as u32) << 1,
                         };
-                        open.offer(n as u32, key(gn, h(nx, ny)));
+                        open.offer(n as u32, key(gn, nx, ny));
                         if let Some(tr) = trace.as_deref_mut() {
                             tr.steps.push(Step::Open(n as u32));
                         }
@@ -421,16 +521,6 @@ impl SearchSpace {
             );
         }
         work
-    }
-
-    /// Cost of the cheapest known route from the last search's start to `pos`, if reached.
-    pub fn reached_cost(&self, grid: &Grid, pos: Pos) -> Option<Cost> {
-        let i = grid.index(pos).ok()?;
-        if self.nodes.len() != grid.len() {
-            return None;
-        }
-        let g = self.g(i);
-        (g != INFINITY).then_some(g)
     }
 }
 
@@ -466,4 +556,95 @@ pub fn dijkstra(
     conn: Connectivity,
 ) -> Result<SearchResult, GridError> {
     SearchSpace::new().search(grid, &SearchRequest::dijkstra(start, goal, conn), None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Terrain;
+    use proptest::prelude::*;
+
+    /// Runs A* or Dijkstra `req` on the indexed heap, keys written out here rather than taken
+    /// from [`SearchSpace::search`], and returns the trace and the path.
+    fn on_indexed_heap(
+        space: &mut SearchSpace,
+        grid: &Grid,
+        req: &SearchRequest,
+    ) -> (Vec<Step>, Option<Path>) {
+        let s = grid.index(req.start).unwrap();
+        let t = grid.index(req.goal).unwrap();
+        space.prepare(grid.len());
+        let mut open = IndexedHeap::with_capacity(grid.len());
+        let mut trace = Trace::default();
+        let key = |g: Cost, x: u32, y: u32| {
+            let h = match req.mode {
+                Mode::Dijkstra => 0,
+                _ => req.heuristic.between(Pos::new(x, y), req.goal),
+            };
+            Key {
+                first: g + h,
+                second: h,
+            }
+        };
+        let found = space
+            .cells
+            .run(grid, req, (s, t), &mut open, Some(&mut trace), key)
+            .found;
+        (trace.steps, found.then(|| space.cells.path_to(grid, s, t)))
+    }
+
+    /// A grid of up to 24×24 cells: walls with probability `walls`/8, and either plain ground
+    /// (many equal keys, so the tie order shows) or weights 1–9.
+    fn grid() -> impl Strategy<Value = Grid> {
+        (1u32..=24, 1u32..=24, 0u8..4, any::<bool>()).prop_flat_map(|(w, h, walls, weighted)| {
+            prop::collection::vec(0u8..8, (w * h) as usize).prop_map(move |cells| {
+                let mut g = Grid::new(w, h).unwrap();
+                for (i, &c) in cells.iter().enumerate() {
+                    let terrain = if c < walls {
+                        Terrain::Wall
+                    } else if weighted {
+                        Terrain::Weight(1 + (c * 7 + i as u8) % 9)
+                    } else {
+                        Terrain::FREE
+                    };
+                    g.set(g.pos(i), terrain).unwrap();
+                }
+                g
+            })
+        })
+    }
+
+    proptest! {
+        /// The radix heap and the indexed heap expand the same cells in the same order and
+        /// give the same path, for Dijkstra and A* with every consistent heuristic.
+        #[test]
+        fn radix_and_indexed_heaps_expand_alike(
+            grid in grid(),
+            ends in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..6),
+            eight in any::<bool>(),
+            pick in 0usize..6,
+        ) {
+            let conn = if eight { Connectivity::Eight } else { Connectivity::Four };
+            // 5: Dijkstra; an inadmissible pick is run as Dijkstra too.
+            let heuristic = Heuristic::ALL[pick.min(4)];
+            let mode = if pick < 5 && heuristic.is_admissible(conn) {
+                Mode::AStar
+            } else {
+                Mode::Dijkstra
+            };
+            // One space for each queue, reused across searches as the real ones are.
+            let (mut radix_space, mut heap_space) = (SearchSpace::new(), SearchSpace::new());
+            for (a, b) in ends {
+                let start = grid.pos(a.index(grid.len()));
+                let goal = grid.pos(b.index(grid.len()));
+                let req = SearchRequest { start, goal, mode, connectivity: conn, heuristic };
+                // The public entry point takes the radix heap for this request.
+                prop_assert!(monotone(&req));
+                let mut trace = Trace::default();
+                let r = radix_space.search(&grid, &req, Some(&mut trace)).unwrap();
+                let by_heap = on_indexed_heap(&mut heap_space, &grid, &req);
+                prop_assert_eq!((trace.steps, r.path), by_heap);
+            }
+        }
+    }
 }
