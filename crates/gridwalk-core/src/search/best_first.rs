@@ -226,6 +226,8 @@ fn prefetch<T>(slice: &[T], i: usize) {
         // and writes nothing; the address is inside `slice` anyway.
         unsafe { _mm_prefetch::<_MM_HINT_T0>(slice.as_ptr().add(i).cast()) };
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (slice, i);
 }
 
 /// Prefetches what expanding cell `c` reads: its neighbours' nodes and weights, on the rows
