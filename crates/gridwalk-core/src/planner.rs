@@ -60,6 +60,13 @@ pub trait GoalPlanner: Send + Sync {
     /// The recording of the last [`compute`](Self::compute); empty when not recording.
     fn last_trace(&self) -> &Trace;
 
+    /// Moves the recording of the last compute out, leaving [`last_trace`](Self::last_trace)
+    /// empty: a caller that keeps it saves a copy, and the planner stops holding the memory
+    /// of its largest recording.
+    fn take_last_trace(&mut self) -> Trace {
+        self.last_trace().clone()
+    }
+
     /// What the planner holds for `cell`, for an inspector. `None` off the planner's map.
     fn inspect(&self, grid: &Grid, cell: usize) -> Option<CellInfo>;
 

@@ -233,9 +233,23 @@ struct Group {
     /// The cells whose memo is [`FRESH`].
     fresh: Vec<usize>,
     history: VecDeque<ComputeRecord>,
+    /// Unique per group made, so the history's eviction order can tell a goal's old group
+    /// from a newer one.
+    serial: u64,
     /// Cells changed while none of the group's agents walked: told to the planner only when
     /// one walks again, so a group whose agents all arrived costs nothing per edit.
     deferred: Vec<usize>,
+}
+
+/// The most memory the kept computes of all planners hold together after a replan, unless
+/// [`Simulation::set_history_budget`] says otherwise; the oldest are forgotten first.
+pub const HISTORY_BUDGET: usize = 64 << 20;
+
+/// Bytes a kept compute holds.
+fn record_bytes(r: &ComputeRecord) -> usize {
+    std::mem::size_of::<ComputeRecord>()
+        + r.trace.initial_open.capacity() * std::mem::size_of::<u32>()
+        + r.trace.steps.capacity() * std::mem::size_of::<crate::trace::Step>()
 }
 
 /// Above this many walking agents, [`SimConfig::measure_baseline`] measures nothing.
@@ -368,6 +382,13 @@ pub struct Simulation {
     mark_base: u32,
     /// Computes kept per planner (0: none).
     history: usize,
+    /// Bytes the kept computes hold, at most `history_budget` after a replan.
+    history_bytes: usize,
+    history_budget: usize,
+    /// (goal cell, group serial) of each kept compute, oldest first: whose to forget first
+    /// when over budget. Entries of computes already forgotten are skipped.
+    history_order: VecDeque<(usize, u64)>,
+    next_serial: u64,
     /// Whether every search run of a replan is recorded into `runs`.
     tracing: bool,
     runs: Vec<SearchRun>,
@@ -434,6 +455,10 @@ impl Simulation {
             listed: Vec::new(),
             mark_base: 0,
             history: 0,
+            history_bytes: 0,
+            history_budget: HISTORY_BUDGET,
+            history_order: VecDeque::new(),
+            next_serial: 0,
             tracing: false,
             runs: Vec::new(),
             seed: 0,
@@ -511,14 +536,35 @@ impl Simulation {
     }
 
     /// Keeps the last `computes` computes that expanded any cell, per planner, for
-    /// [`history`](Self::history); 0 turns it off. Recording costs time: off by default.
+    /// [`history`](Self::history); 0 turns it off. All planners' kept computes together
+    /// hold at most [`HISTORY_BUDGET`] bytes after a replan: past it, the oldest go first.
+    /// Recording costs time: off by default.
     pub fn set_history(&mut self, computes: usize) {
         self.history = computes;
         let on = self.history > 0 || self.tracing;
         for g in self.groups.values_mut() {
             g.planner.get_mut().set_tracing(on);
-            g.history.truncate(computes);
+            while g.history.len() > computes {
+                g.history.pop_front();
+            }
         }
+        self.history_bytes = self
+            .groups
+            .values()
+            .flat_map(|g| g.history.iter())
+            .map(record_bytes)
+            .sum();
+    }
+
+    /// Sets how many bytes all kept computes may hold together ([`HISTORY_BUDGET`] unless
+    /// set); the oldest are forgotten at the next replan.
+    pub fn set_history_budget(&mut self, bytes: usize) {
+        self.history_budget = bytes;
+    }
+
+    /// Bytes the kept computes hold now.
+    pub fn history_bytes(&self) -> usize {
+        self.history_bytes
     }
 
     /// Records every search run of each replan, for [`last_runs`](Self::last_runs).
@@ -754,6 +800,7 @@ impl Simulation {
 
     /// Keeps a dropped group's D* Lite arrays for the next new goal, up to [`POOL_MAX`].
     fn recycle(&mut self, group: Group) {
+        self.history_bytes -= group.history.iter().map(record_bytes).sum::<usize>();
         if let Planner::Lite(p) = group.planner
             && self.pool.len() < POOL_MAX
         {
@@ -884,7 +931,6 @@ impl Simulation {
         }
     }
 
-    /// A new planner toward `goal`, tracing as the simulation asks.
     /// A new planner toward `goal`, tracing as the simulation asks. D* Lite reuses a dropped
     /// planner's arrays when the pool has one.
     fn new_group(&mut self, goal: Pos) -> Option<Group> {
@@ -907,6 +953,10 @@ impl Simulation {
             memo: Vec::new(),
             fresh: Vec::new(),
             history: VecDeque::new(),
+            serial: {
+                self.next_serial += 1;
+                self.next_serial
+            },
             deferred: Vec::new(),
         })
     }
@@ -1010,19 +1060,28 @@ impl Simulation {
                     trace: planner.last_trace().clone(),
                 });
             }
-            if self.history > 0 && work.expanded > 0 {
-                if group.history.len() >= self.history {
-                    group.history.pop_front();
+            // Taken, not copied: thousands of planners must not each hold their largest trace.
+            let trace = (self.history > 0).then(|| planner.take_last_trace());
+            if let Some(trace) = trace
+                && work.expanded > 0
+            {
+                if group.history.len() >= self.history
+                    && let Some(old) = group.history.pop_front()
+                {
+                    self.history_bytes -= record_bytes(&old);
                 }
-                group.history.push_back(ComputeRecord {
+                let record = ComputeRecord {
                     tick: self.tick,
                     goal: self.grid.pos(goal),
-                    trace: planner.last_trace().clone(),
+                    trace,
                     stats: work,
                     km: planner.km(),
                     agents: n,
                     micros,
-                });
+                };
+                self.history_bytes += record_bytes(&record);
+                group.history.push_back(record);
+                self.history_order.push_back((goal, group.serial));
             }
             // Moves read g in the 3×3 block around them: an expanded cell's g changed.
             if let Planner::Lite(p) = &group.planner {
@@ -1050,6 +1109,36 @@ impl Simulation {
         }
         for &goal in self.groups.keys() {
             self.slot[goal] = NO_SLOT;
+        }
+        self.trim_history();
+    }
+
+    /// Forgets the oldest kept computes, whichever planner they belong to, until the rest
+    /// fit in the budget ([`HISTORY_BUDGET`] by default): with thousands of planners, 32 computes each would hold
+    /// gigabytes.
+    fn trim_history(&mut self) {
+        while self.history_bytes > self.history_budget {
+            let Some((goal, serial)) = self.history_order.pop_front() else {
+                break;
+            };
+            if let Some(group) = self.groups.get_mut(&goal)
+                && group.serial == serial
+                && let Some(old) = group.history.pop_front()
+            {
+                self.history_bytes -= record_bytes(&old);
+            }
+        }
+        // Entries of computes forgotten otherwise (a full history, a dropped planner) are
+        // left behind; drop them once they outnumber the kept ones.
+        let kept: usize = self.groups.values().map(|g| g.history.len()).sum();
+        if self.history_order.len() > 2 * kept + 1024 {
+            let mut order: Vec<(u64, usize, u64)> = self
+                .groups
+                .iter()
+                .flat_map(|(&goal, g)| g.history.iter().map(move |r| (r.tick, goal, g.serial)))
+                .collect();
+            order.sort_unstable();
+            self.history_order = order.into_iter().map(|(_, g, s)| (g, s)).collect();
         }
     }
 

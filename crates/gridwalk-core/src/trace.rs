@@ -173,6 +173,11 @@ impl Recorder {
     pub(crate) fn trace(&self) -> &Trace {
         &self.trace
     }
+
+    /// The last recording, moved out; the recorder starts the next one from empty.
+    pub(crate) fn take(&mut self) -> Trace {
+        std::mem::take(&mut self.trace)
+    }
 }
 
 #[cfg(test)]

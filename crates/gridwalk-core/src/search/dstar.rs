@@ -582,6 +582,10 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStar<Q> {
         self.rec.trace()
     }
 
+    fn take_last_trace(&mut self) -> Trace {
+        self.rec.take()
+    }
+
     fn inspect(&self, _grid: &Grid, cell: usize) -> Option<CellInfo> {
         let flags = *self.flags.get(cell)?;
         let open = flags & TAG_MASK == OPEN;

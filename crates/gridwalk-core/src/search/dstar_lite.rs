@@ -649,6 +649,10 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool> GoalPlanner
         self.rec.trace()
     }
 
+    fn take_last_trace(&mut self) -> Trace {
+        self.rec.take()
+    }
+
     fn inspect(&self, _grid: &Grid, cell: usize) -> Option<CellInfo> {
         let g = *self.g.get(cell)?;
         let key = self.queue.queued_key(cell as u32).map(Into::into);
