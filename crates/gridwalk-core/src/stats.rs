@@ -16,8 +16,8 @@ pub struct SearchStats {
     pub updates: u64,
     /// Removals of an element that is not the top.
     pub removes: u64,
-    /// Elements moved while restoring queue order (for a radix heap: entries moved to a
-    /// lower bucket).
+    /// Elements moved while restoring queue order (for the bucket queue: entries sorted when
+    /// their bucket became current).
     pub sift_moves: u64,
     /// Pops that found an out-of-date entry and threw it away (queues with lazy key changes);
     /// these are included in `pops`.

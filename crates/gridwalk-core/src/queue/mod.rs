@@ -1,23 +1,23 @@
 //! Priority queues of cells: the handle-based [`CellQueue`]s (insert, change key, remove) and
-//! the monotone [`RadixHeap`].
+//! the monotone [`BucketQueue`].
 //!
 //! [`IndexedHeap`] is the default handle-based queue: the incremental planners use it, and so
 //! do greedy best-first and A* with an inadmissible heuristic, whose keys can go down.
-//! [`RadixHeap`] is the open list of A* with a consistent heuristic and of Dijkstra, whose keys
+//! [`BucketQueue`] is the open list of A* with a consistent heuristic and of Dijkstra, whose keys
 //! never go below the last one popped; it has no handles (an improved cell is pushed again).
 //! [`SortedList`] and [`LazyHeap`] are **benchmark-only**: they implement the same trait so the
 //! queue comparison (`cargo bench -p gridwalk-core --bench compare`) can swap them in; nothing
 //! else should pick them.
 
 mod binary;
+mod bucket_queue;
 mod indexed_heap;
 mod lazy_heap;
-mod radix_heap;
 mod sorted_list;
 
+pub use bucket_queue::BucketQueue;
 pub use indexed_heap::IndexedHeap;
 pub use lazy_heap::LazyHeap;
-pub use radix_heap::RadixHeap;
 pub use sorted_list::SortedList;
 
 use crate::stats::SearchStats;

@@ -11,7 +11,7 @@
 //! The open list depends on whether keys can go down:
 //!
 //! - Dijkstra, and A* with a heuristic admissible (hence consistent) for the connectivity, never
-//!   queue a key below the last one popped, so they use the [`RadixHeap`] keyed on g or f. An
+//!   queue a key below the last one popped, so they use the [`BucketQueue`] keyed on g or f. An
 //!   improved cell is pushed again and its older entries are skipped when they come out
 //!   ([`SearchStats::stale_pops`]). Among equal f the smaller h comes out first, then the
 //!   smaller cell: the indexed heap's order, so both queues expand the same cells in turn.
@@ -25,7 +25,7 @@ use crate::cost::{Cost, INFINITY};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
 use crate::heuristic::Heuristic;
 use crate::path::Path;
-use crate::queue::{CellQueue, IndexedHeap, RadixHeap};
+use crate::queue::{BucketQueue, CellQueue, IndexedHeap};
 use crate::stats::SearchStats;
 use crate::trace::{Expansion, ExpansionKind, Step, Trace};
 
@@ -169,7 +169,7 @@ const UNSEEN: Node = Node {
 };
 
 /// An open list the search loop can drive: the indexed heap (keys change in place) or the
-/// radix heap (an improved cell is pushed again and its old entries come out stale).
+/// bucket queue (an improved cell is pushed again and its old entries come out stale).
 trait OpenList {
     /// Queues `cell` with `key`, or lowers its key.
     fn offer(&mut self, cell: u32, key: Key);
@@ -196,7 +196,7 @@ impl OpenList for IndexedHeap<Key> {
 
 /// Keyed by the first component, ties by the second and then the cell: the indexed heap's
 /// order, so both queues expand the same cells in the same order.
-impl OpenList for RadixHeap {
+impl OpenList for BucketQueue {
     #[inline(always)]
     fn offer(&mut self, cell: u32, key: Key) {
         self.push(key.first, key.second, cell);
@@ -211,7 +211,7 @@ impl OpenList for RadixHeap {
 
     #[inline(always)]
     fn peek_cell(&self) -> Option<u32> {
-        RadixHeap::peek_cell(self)
+        BucketQueue::peek_cell(self)
     }
 }
 
@@ -248,13 +248,13 @@ struct LoopWork {
     /// Whether the goal was expanded.
     found: bool,
     expanded: u64,
-    /// Improvements of a cell that was already reached (lazy decrease-keys for the radix heap).
+    /// Improvements of a cell that was already reached (lazy decrease-keys for the bucket queue).
     improved_again: u64,
     /// Pops of a cell already expanded with its current g.
     stale_pops: u64,
 }
 
-/// Whether `req`'s keys never go below the last one popped, so the radix heap can order them:
+/// Whether `req`'s keys never go below the last one popped, so the bucket queue can order them:
 /// Dijkstra, and A* with a heuristic admissible for the connectivity (every admissible pick in
 /// [`crate::heuristic`] is also consistent, so f = g + h never decreases along a move).
 fn monotone(req: &SearchRequest) -> bool {
@@ -280,7 +280,7 @@ pub struct SearchSpace {
     /// For greedy best-first and inadmissible heuristics; made on first use.
     open: Option<IndexedHeap<Key>>,
     /// For Dijkstra and A* with a consistent heuristic.
-    radix: RadixHeap,
+    buckets: BucketQueue,
 }
 
 impl SearchSpace {
@@ -304,7 +304,7 @@ impl SearchSpace {
         if let Some(open) = &mut self.open {
             open.clear();
         }
-        self.radix.clear();
+        self.buckets.clear();
     }
 
     /// Runs the search `req`. Out-of-range cells are an error; a wall start or goal simply
@@ -334,7 +334,7 @@ impl SearchSpace {
                 first: g + h,
                 second: h,
             };
-            let open = &mut self.radix;
+            let open = &mut self.buckets;
             let before = open.stats();
             let cells = &mut self.cells;
             // Dijkstra, or A* (greedy is never monotone).
@@ -617,10 +617,10 @@ mod tests {
     }
 
     proptest! {
-        /// The radix heap and the indexed heap expand the same cells in the same order and
+        /// The bucket queue and the indexed heap expand the same cells in the same order and
         /// give the same path, for Dijkstra and A* with every consistent heuristic.
         #[test]
-        fn radix_and_indexed_heaps_expand_alike(
+        fn bucket_queue_and_indexed_heap_expand_alike(
             grid in grid(),
             ends in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..6),
             eight in any::<bool>(),
@@ -635,15 +635,15 @@ mod tests {
                 Mode::Dijkstra
             };
             // One space for each queue, reused across searches as the real ones are.
-            let (mut radix_space, mut heap_space) = (SearchSpace::new(), SearchSpace::new());
+            let (mut bucket_space, mut heap_space) = (SearchSpace::new(), SearchSpace::new());
             for (a, b) in ends {
                 let start = grid.pos(a.index(grid.len()));
                 let goal = grid.pos(b.index(grid.len()));
                 let req = SearchRequest { start, goal, mode, connectivity: conn, heuristic };
-                // The public entry point takes the radix heap for this request.
+                // The public entry point takes the bucket queue for this request.
                 prop_assert!(monotone(&req));
                 let mut trace = Trace::default();
-                let r = radix_space.search(&grid, &req, Some(&mut trace)).unwrap();
+                let r = bucket_space.search(&grid, &req, Some(&mut trace)).unwrap();
                 let by_heap = on_indexed_heap(&mut heap_space, &grid, &req);
                 prop_assert_eq!((trace.steps, r.path), by_heap);
             }

@@ -11,7 +11,7 @@
 //! two entries of one slot compares (key, tie, cell). The current slot's entries are sorted
 //! into a stack, the smallest on top; when it runs dry, the next non-empty bucket (found
 //! through a bitmap) is sorted into its place. Each entry is written once and sorted once,
-//! where a radix heap moves it from bucket to bucket several times.
+//! where a radix heap would move it from bucket to bucket several times.
 //!
 //! Entries pushed into the current slot wait until the next pop, then go onto the stack in
 //! order. In A* they are the children of the cell just expanded with the same f, so their h,
@@ -22,7 +22,7 @@
 //! with a (key, tie) key, so a search gives the same expansions and paths on either queue.
 //!
 //! There are no handles: a cell whose key improves is simply pushed again (a "lazy"
-//! decrease-key). [`RadixHeap::pop_live`] lets the caller drop the out-of-date entries of a
+//! decrease-key). [`BucketQueue::pop_live`] lets the caller drop the out-of-date entries of a
 //! bucket all at once when it comes up, before the sort; any left are skipped as they come out.
 
 use std::cmp::Reverse;
@@ -51,14 +51,14 @@ fn pack(key: u64, tie: u64, cell: u32) -> Entry {
 
 /// A queue of (key, tie, cell) entries popped in that order. Keys pushed must not be below
 /// the last key popped; one that is anyway is queued as if it were equal to it (see
-/// [`RadixHeap::push`]).
+/// [`BucketQueue::push`]).
 ///
 /// [`SearchStats::pushes`] counts entries pushed, [`SearchStats::pops`] entries popped or
-/// dropped, [`SearchStats::stale_pops`] entries dropped by [`RadixHeap::pop_live`] and
+/// dropped, [`SearchStats::stale_pops`] entries dropped by [`BucketQueue::pop_live`] and
 /// [`SearchStats::sift_moves`] entries sorted when their bucket became current, plus entries
 /// moved from the far list into a bucket.
 #[derive(Clone, Debug)]
-pub struct RadixHeap {
+pub struct BucketQueue {
     /// Bucket `s % WINDOW` holds the entries of slot `s`, for `s` in `slot + 1 .. slot +
     /// WINDOW`; that of `slot` itself is empty (its entries are in `current`).
     buckets: Box<[Vec<Entry>; WINDOW]>,
@@ -80,16 +80,16 @@ pub struct RadixHeap {
     stats: SearchStats,
 }
 
-impl Default for RadixHeap {
+impl Default for BucketQueue {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl RadixHeap {
+impl BucketQueue {
     /// An empty queue.
     pub fn new() -> Self {
-        RadixHeap {
+        BucketQueue {
             buckets: Box::new([const { Vec::new() }; WINDOW]),
             occupied: [0; WORDS],
             summary: 0,
@@ -317,7 +317,7 @@ mod tests {
 
     #[test]
     fn pops_by_key_then_tie_then_cell() {
-        let mut q = RadixHeap::new();
+        let mut q = BucketQueue::new();
         assert_eq!(q.pop(), None);
         for (k, t, c) in [
             (7, 0, 0),
@@ -349,7 +349,7 @@ mod tests {
 
     #[test]
     fn a_low_key_counts_as_the_last_and_clear_forgets_it() {
-        let mut q = RadixHeap::new();
+        let mut q = BucketQueue::new();
         q.push(10, 0, 0);
         q.push(20, 0, 1);
         assert_eq!(q.pop(), Some((10, 0)));
@@ -391,7 +391,7 @@ mod tests {
         /// returns the smallest (key, tie, cell), and the counts agree.
         #[test]
         fn matches_an_ordered_model(ops in prop::collection::vec(op(), 0..400)) {
-            let mut q = RadixHeap::new();
+            let mut q = BucketQueue::new();
             // (key, tie, cell, push number): the push number keeps duplicates apart.
             let mut model: BTreeSet<(u64, u64, u32, usize)> = BTreeSet::new();
             let mut last = 0u64;
