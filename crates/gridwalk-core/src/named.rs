@@ -1,5 +1,6 @@
 //! Small macros for repeated impls: enums named on the command line and in menus get their
-//! `Display` and `FromStr` (an error lists every accepted name); counters get `AddAssign`.
+//! `Display` and `FromStr` (an error lists every accepted name); counters get `AddAssign`;
+//! queue keys of two costs get a branch-free order.
 
 /// `"a, b or c"`.
 pub(crate) fn one_of(names: &[&str]) -> String {
@@ -43,6 +44,63 @@ macro_rules! add_fields {
         impl std::ops::AddAssign for $ty {
             fn add_assign(&mut self, o: $ty) {
                 $(self.$field += o.$field;)+
+            }
+        }
+    };
+}
+
+/// Implements `Eq` and `Ord` for `$ty`, a key of two [`crate::cost::Cost`] fields ordered like
+/// the tuple `($first, $second)`, by comparing them as one 128-bit number: a couple of
+/// branch-free instructions where the tuple comparison branches.
+macro_rules! wide_order {
+    ($ty:ident: $first:ident, $second:ident) => {
+        impl $ty {
+            #[inline(always)]
+            fn wide(self) -> u128 {
+                ((self.$first as u128) << 64) | self.$second as u128
+            }
+        }
+
+        impl PartialEq for $ty {
+            #[inline(always)]
+            fn eq(&self, other: &Self) -> bool {
+                self.wide() == other.wide()
+            }
+        }
+
+        impl Eq for $ty {}
+
+        impl Ord for $ty {
+            #[inline(always)]
+            fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+                self.wide().cmp(&other.wide())
+            }
+        }
+
+        impl PartialOrd for $ty {
+            #[inline(always)]
+            fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+                Some(self.cmp(other))
+            }
+
+            #[inline(always)]
+            fn lt(&self, other: &Self) -> bool {
+                self.wide() < other.wide()
+            }
+
+            #[inline(always)]
+            fn le(&self, other: &Self) -> bool {
+                self.wide() <= other.wide()
+            }
+
+            #[inline(always)]
+            fn gt(&self, other: &Self) -> bool {
+                self.wide() > other.wide()
+            }
+
+            #[inline(always)]
+            fn ge(&self, other: &Self) -> bool {
+                self.wide() >= other.wide()
             }
         }
     };

@@ -106,39 +106,14 @@ impl SearchRequest {
 }
 
 /// An open-list key: ordered by `first`, then `second`, exactly like the tuple
-/// `(first, second)`. Compared as one 128-bit number, which compiles to a couple of
-/// branch-free instructions where the tuple comparison branches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// `(first, second)`.
+#[derive(Clone, Copy, Debug)]
 struct Key {
     first: Cost,
     second: Cost,
 }
 
-impl Key {
-    #[inline(always)]
-    fn wide(self) -> u128 {
-        ((self.first as u128) << 64) | self.second as u128
-    }
-}
-
-impl Ord for Key {
-    #[inline(always)]
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.wide().cmp(&other.wide())
-    }
-}
-
-impl PartialOrd for Key {
-    #[inline(always)]
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-
-    #[inline(always)]
-    fn lt(&self, other: &Self) -> bool {
-        self.wide() < other.wide()
-    }
-}
+wide_order!(Key: first, second);
 
 /// What a search knows about one cell, in 12 bytes (4-byte aligned), so that the nodes of a
 /// 512×512 map take 3 MB rather than 4 and a neighbour is one cache line more often.

@@ -90,55 +90,9 @@ impl Key {
         k1: INFINITY,
         k2: INFINITY,
     };
-
-    #[inline(always)]
-    fn wide(self) -> u128 {
-        ((self.k1 as u128) << 64) | self.k2 as u128
-    }
 }
 
-impl PartialEq for Key {
-    #[inline(always)]
-    fn eq(&self, other: &Self) -> bool {
-        self.wide() == other.wide()
-    }
-}
-
-impl Eq for Key {}
-
-impl Ord for Key {
-    #[inline(always)]
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.wide().cmp(&other.wide())
-    }
-}
-
-impl PartialOrd for Key {
-    #[inline(always)]
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-
-    #[inline(always)]
-    fn lt(&self, other: &Self) -> bool {
-        self.wide() < other.wide()
-    }
-
-    #[inline(always)]
-    fn le(&self, other: &Self) -> bool {
-        self.wide() <= other.wide()
-    }
-
-    #[inline(always)]
-    fn gt(&self, other: &Self) -> bool {
-        self.wide() > other.wide()
-    }
-
-    #[inline(always)]
-    fn ge(&self, other: &Self) -> bool {
-        self.wide() >= other.wide()
-    }
-}
+wide_order!(Key: k1, k2);
 
 impl From<Key> for (Cost, Cost) {
     fn from(k: Key) -> (Cost, Cost) {
