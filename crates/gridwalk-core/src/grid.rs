@@ -287,47 +287,7 @@ impl Grid {
         conn: Connectivity,
         mut f: impl FnMut(usize, u32, u32, Cost),
     ) {
-        let here = self.cells[idx];
-        if here == 0 {
-            return;
-        }
-        let w = self.width as i32;
-        let h = self.height as i32;
-        // A grid has at most MAX_CELLS (2^26) cells, so 32-bit arithmetic is exact here and
-        // its division is much cheaper than the 64-bit one.
-        let x = (idx as u32 % self.width) as i32;
-        let y = (idx as u32 / self.width) as i32;
-        // Passability of the four orthogonal neighbours, reused by the diagonal rule.
-        let mut open = [false; 4];
-        for d in 0..4 {
-            let (nx, ny) = (x + DX[d], y + DY[d]);
-            if nx < 0 || ny < 0 || nx >= w || ny >= h {
-                continue;
-            }
-            let n = (ny * w + nx) as usize;
-            let wn = self.cells[n];
-            if wn != 0 {
-                open[d] = true;
-                f(n, nx as u32, ny as u32, step_cost(false, here, wn));
-            }
-        }
-        if conn == Connectivity::Four {
-            return;
-        }
-        // NE needs N and E open, SE needs S and E, SW needs S and W, NW needs N and W.
-        const NEEDS: [(usize, usize); 4] = [(0, 1), (2, 1), (2, 3), (0, 3)];
-        for (k, &(a, b)) in NEEDS.iter().enumerate() {
-            if !(open[a] && open[b]) {
-                continue;
-            }
-            let d = 4 + k;
-            let (nx, ny) = (x + DX[d], y + DY[d]);
-            let n = (ny * w + nx) as usize;
-            let wn = self.cells[n];
-            if wn != 0 {
-                f(n, nx as u32, ny as u32, step_cost(true, here, wn));
-            }
-        }
+        self.for_each_neighbor_dir(idx, conn, |n, x, y, c, _| f(n, x, y, c));
     }
 
     /// [`for_each_neighbor_xy`](Self::for_each_neighbor_xy), also passing the direction of
@@ -511,8 +471,42 @@ mod tests {
         }
     }
 
+    /// The move rule written plainly: each of the 8 directions in order, on the grid and onto
+    /// ground; a diagonal also needs both orthogonal cells beside it to be ground.
+    fn reference_moves(
+        g: &Grid,
+        idx: usize,
+        conn: Connectivity,
+    ) -> Vec<(usize, u32, u32, Cost, u8)> {
+        let p = g.pos(idx);
+        let ground = |x: i32, y: i32| {
+            x >= 0
+                && y >= 0
+                && (x as u32) < g.width()
+                && (y as u32) < g.height()
+                && g.weight(g.index(Pos::new(x as u32, y as u32)).unwrap()) != 0
+        };
+        let (x, y) = (p.x as i32, p.y as i32);
+        let mut out = Vec::new();
+        if !ground(x, y) {
+            return out;
+        }
+        let dirs = if conn == Connectivity::Four { 4 } else { 8 };
+        for d in 0..dirs {
+            let (nx, ny) = (x + DX[d], y + DY[d]);
+            let diagonal = d >= 4;
+            if !ground(nx, ny) || (diagonal && !(ground(nx, y) && ground(x, ny))) {
+                continue;
+            }
+            let n = g.index(Pos::new(nx as u32, ny as u32)).unwrap();
+            let cost = step_cost(diagonal, g.weight(idx), g.weight(n));
+            out.push((n, nx as u32, ny as u32, cost, d as u8));
+        }
+        out
+    }
+
     #[test]
-    fn the_directed_walk_matches_the_plain_one() {
+    fn the_unrolled_walk_follows_the_move_rule() {
         let mut g = Grid::new(6, 5).unwrap();
         for (x, y) in [(2, 1), (0, 3), (4, 4), (5, 0), (3, 2)] {
             g.set(Pos::new(x, y), Terrain::Wall).unwrap();
@@ -520,11 +514,16 @@ mod tests {
         g.set(Pos::new(1, 1), Terrain::Weight(7)).unwrap();
         for conn in [Connectivity::Four, Connectivity::Eight] {
             for idx in 0..g.len() {
+                let mut directed = Vec::new();
+                g.for_each_neighbor_dir(idx, conn, |n, x, y, c, d| directed.push((n, x, y, c, d)));
+                assert_eq!(directed, reference_moves(&g, idx, conn), "{idx} {conn:?}");
                 let mut plain = Vec::new();
                 g.for_each_neighbor_xy(idx, conn, |n, x, y, c| plain.push((n, x, y, c)));
-                let mut directed = Vec::new();
-                g.for_each_neighbor_dir(idx, conn, |n, x, y, c, _| directed.push((n, x, y, c)));
-                assert_eq!(plain, directed, "{idx} {conn:?}");
+                let without_dir: Vec<_> = directed
+                    .iter()
+                    .map(|&(n, x, y, c, _)| (n, x, y, c))
+                    .collect();
+                assert_eq!(plain, without_dir, "{idx} {conn:?}");
             }
         }
     }
