@@ -207,9 +207,8 @@ pub struct DStarLite<Q: CellQueue<Key> = IndexedHeap<Key>, const TOWARD_STARTS: 
     rhs: Vec<Cost>,
     queue: Q,
     km: Cost,
-    bounds: Option<Bounds>,
-    /// `bounds`, or before any start a box covering every cell, so that h is 0 there.
-    boxed: Bounds,
+    /// The starts' box; before any start, a box covering every cell, so that h is 0 there.
+    bounds: Bounds,
     starts: Vec<usize>,
     /// Per cell: [`START`] (expanding one ends a batch so the starts are checked) and
     /// [`UNSETTLED`] (listed in `unsettled`).
@@ -252,18 +251,22 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
             rhs: vec![INFINITY; n],
             queue: Q::with_capacity(n),
             km: 0,
-            bounds: None,
-            boxed: Bounds::EVERYWHERE,
+            bounds: Bounds::EVERYWHERE,
             starts: Vec::new(),
             start_flags: vec![0; n],
             unsettled: Vec::new(),
             expanded: Vec::new(),
             rec: Recorder::default(),
         };
-        planner.rhs[goal] = 0;
-        let k = planner.key(goal);
-        planner.queue.insert_or_update(goal as u32, k);
+        planner.queue_goal();
         Ok(planner)
+    }
+
+    /// The first step of every search: the goal's rhs is 0, and it is queued.
+    fn queue_goal(&mut self) {
+        self.rhs[self.goal] = 0;
+        let k = self.key(self.goal);
+        self.queue.insert_or_update(self.goal as u32, k);
     }
 
     /// The planner's `g` value of `cell` (cost to goal as last expanded), for overlays.
@@ -297,7 +300,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     /// The heuristic of the cell at (x, y).
     #[inline]
     fn h_xy(&self, x: u32, y: u32) -> Cost {
-        let (dx, dy) = self.boxed.outside(x, y);
+        let (dx, dy) = self.bounds.outside(x, y);
         self.heuristic.estimate(dx, dy)
     }
 
@@ -513,17 +516,13 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool> GoalPlanner
         let Some(new) = Bounds::of(grid, starts) else {
             return;
         };
-        if let Some(old) = self.bounds
-            && old != new
-        {
-            let (dx, dy) = old.overshoot(&new);
-            if dx > 0 || dy > 0 {
-                let slack = self.heuristic.floors() as Cost;
-                self.km = add(self.km, add(self.heuristic.estimate(dx, dy), slack));
-            }
+        // From the first box (every cell) the overshoot is 0: keys made with h = 0 stay below.
+        let (dx, dy) = self.bounds.overshoot(&new);
+        if dx > 0 || dy > 0 {
+            let slack = self.heuristic.floors() as Cost;
+            self.km = add(self.km, add(self.heuristic.estimate(dx, dy), slack));
         }
-        self.bounds = Some(new);
-        self.boxed = new;
+        self.bounds = new;
     }
 
     fn cells_changed(&mut self, grid: &Grid, cells: &[usize]) {
@@ -650,15 +649,12 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         self.rhs.fill(INFINITY);
         self.queue.clear();
         self.km = 0;
-        self.bounds = None;
-        self.boxed = Bounds::EVERYWHERE;
+        self.bounds = Bounds::EVERYWHERE;
         self.starts.clear();
         self.start_flags.fill(0);
         self.unsettled.clear();
         self.expanded.clear();
-        self.rhs[goal] = 0;
-        let k = self.key(goal);
-        self.queue.insert_or_update(goal as u32, k);
+        self.queue_goal();
         Ok(())
     }
 }
