@@ -730,6 +730,40 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_reset_planner_searches_like_a_new_one() {
+        let conn = Connectivity::Eight;
+        let mut grid = Grid::new(20, 12).unwrap();
+        for y in 0..9 {
+            grid.set(Pos::new(9, y), Terrain::Wall).unwrap();
+        }
+        let cell = |g: &Grid, x, y| g.index(Pos::new(x, y)).unwrap();
+        // Used first: another goal, agents that move (km grows), an edit.
+        let mut used = DStarLite::new(&grid, Pos::new(18, 2), conn, Heuristic::Octile).unwrap();
+        used.set_tracing(true);
+        for x in 0..4 {
+            used.set_starts(&grid, &[cell(&grid, x, 1), cell(&grid, x, 10)]);
+            used.compute(&grid);
+        }
+        assert!(used.km() > 0);
+        grid.set(Pos::new(9, 10), Terrain::Wall).unwrap();
+        used.cells_changed(&grid, &[cell(&grid, 9, 10)]);
+        used.compute(&grid);
+
+        used.reset(&grid, Pos::new(15, 6), conn, Heuristic::Octile)
+            .unwrap();
+        let mut new = DStarLite::new(&grid, Pos::new(15, 6), conn, Heuristic::Octile).unwrap();
+        new.set_tracing(true);
+        for p in [&mut used, &mut new] {
+            p.set_starts(&grid, &[cell(&grid, 2, 3), cell(&grid, 5, 8)]);
+            p.compute(&grid);
+        }
+        assert_eq!(used.km(), new.km());
+        assert_eq!(used.last_trace(), new.last_trace());
+        assert_eq!(used.g, new.g);
+        assert_eq!(used.rhs, new.rhs);
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
