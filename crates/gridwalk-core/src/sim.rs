@@ -388,6 +388,8 @@ pub struct Simulation {
     /// (goal cell, group serial) of each kept compute, oldest first: whose to forget first
     /// when over budget. Entries of computes already forgotten are skipped.
     history_order: VecDeque<(usize, u64)>,
+    /// `history_order`'s length past which it is rebuilt without its forgotten entries.
+    history_rebuild_at: usize,
     next_serial: u64,
     /// Whether every search run of a replan is recorded into `runs`.
     tracing: bool,
@@ -458,6 +460,7 @@ impl Simulation {
             history_bytes: 0,
             history_budget: HISTORY_BUDGET,
             history_order: VecDeque::new(),
+            history_rebuild_at: 1024,
             next_serial: 0,
             tracing: false,
             runs: Vec::new(),
@@ -1114,8 +1117,8 @@ impl Simulation {
     }
 
     /// Forgets the oldest kept computes, whichever planner they belong to, until the rest
-    /// fit in the budget ([`HISTORY_BUDGET`] by default): with thousands of planners, 32 computes each would hold
-    /// gigabytes.
+    /// fit in the budget ([`HISTORY_BUDGET`] by default): with thousands of planners, 32
+    /// computes each would hold gigabytes.
     fn trim_history(&mut self) {
         while self.history_bytes > self.history_budget {
             let Some((goal, serial)) = self.history_order.pop_front() else {
@@ -1129,9 +1132,9 @@ impl Simulation {
             }
         }
         // Entries of computes forgotten otherwise (a full history, a dropped planner) are
-        // left behind; drop them once they outnumber the kept ones.
-        let kept: usize = self.groups.values().map(|g| g.history.len()).sum();
-        if self.history_order.len() > 2 * kept + 1024 {
+        // left behind: rebuilt from the kept computes each time the list doubles, so the
+        // rebuild costs O(1) per compute kept.
+        if self.history_order.len() > self.history_rebuild_at {
             let mut order: Vec<(u64, usize, u64)> = self
                 .groups
                 .iter()
@@ -1139,6 +1142,7 @@ impl Simulation {
                 .collect();
             order.sort_unstable();
             self.history_order = order.into_iter().map(|(_, g, s)| (g, s)).collect();
+            self.history_rebuild_at = 2 * self.history_order.len() + 1024;
         }
     }
 
@@ -1161,10 +1165,7 @@ impl Simulation {
                     && self.components.size_at(grid, c, conn) <= POCKET_MAX
                     && let Some(cells) = self.flood.within(grid, c, conn, POCKET_MAX)
                 {
-                    self.next_pocket = self.next_pocket.wrapping_add(1) % NO_POCKET;
-                    for &u in cells {
-                        self.pocket[u] = self.next_pocket;
-                    }
+                    mark_pocket(&mut self.pocket, &mut self.next_pocket, cells);
                 }
             }
             return;
@@ -1194,10 +1195,7 @@ impl Simulation {
                 }
             }
             if released && let Some(cells) = self.flood.within(grid, c, conn, POCKET_MAX) {
-                self.next_pocket = self.next_pocket.wrapping_add(1) % NO_POCKET;
-                for &u in cells {
-                    self.pocket[u] = self.next_pocket;
-                }
+                mark_pocket(&mut self.pocket, &mut self.next_pocket, cells);
             }
         }
         // A new wall can only close pockets when the cells around it no longer reach each
@@ -1223,10 +1221,7 @@ impl Simulation {
                 }
                 match self.flood.within(grid, v, conn, POCKET_MAX) {
                     Some(cells) => {
-                        self.next_pocket = self.next_pocket.wrapping_add(1) % NO_POCKET;
-                        for &u in cells {
-                            self.pocket[u] = self.next_pocket;
-                        }
+                        mark_pocket(&mut self.pocket, &mut self.next_pocket, cells);
                     }
                     // Too large to prove anything; its other cells around `c` need no flood.
                     None => {
@@ -1542,6 +1537,14 @@ impl Simulation {
             .search(&self.grid, &self.request(a, mode), Some(&mut trace))
             .ok()?;
         Some((trace, r.path))
+    }
+}
+
+/// Marks `cells`, a pocket a flood proved closed, with the next pocket number.
+fn mark_pocket(pocket: &mut [u32], next: &mut u32, cells: &[usize]) {
+    *next = next.wrapping_add(1) % NO_POCKET;
+    for &u in cells {
+        pocket[u] = *next;
     }
 }
 

@@ -302,13 +302,14 @@ impl SearchSpace {
         let h = move |heuristic: Heuristic, x: u32, y: u32| {
             heuristic.estimate(x.abs_diff(gx), y.abs_diff(gy))
         };
+        // A*'s key: f, ties by smaller h.
+        let key_of = |g: Cost, h: Cost| Key {
+            first: g + h,
+            second: h,
+        };
         // Each common (mode, heuristic) gets its own copy of the loop, with the key's
         // arithmetic inlined instead of matched per neighbour.
         let found = if monotone(req) {
-            let key_of = |g: Cost, h: Cost| Key {
-                first: g + h,
-                second: h,
-            };
             let open = &mut self.buckets;
             let before = open.stats();
             let cells = &mut self.cells;
@@ -351,11 +352,7 @@ impl SearchSpace {
             } else {
                 self.cells
                     .run(grid, req, (s, t), &mut open, trace, |g, x, y| {
-                        let h = h(heuristic, x, y);
-                        Key {
-                            first: g + h,
-                            second: h,
-                        }
+                        key_of(g, h(heuristic, x, y))
                     })
             };
             stats.set_queue_work(before, open.stats());
