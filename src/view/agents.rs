@@ -62,8 +62,8 @@ fn configure_gizmos(mut store: ResMut<GizmoConfigStore>) {
     markers.line.width = 2.0;
 }
 
-/// A white disc with a soft edge and a dark rim, tinted per agent; `hollow` makes the inside
-/// faint, the look of an agent that has arrived.
+/// A white disc with a soft edge and a dark rim, tinted per agent; `hollow` leaves its inside
+/// clear, the look of an agent that has arrived (its goal mark shows through).
 fn disc_image(hollow: bool) -> Image {
     const N: u32 = 32;
     let mut data = Vec::with_capacity((N * N * 4) as usize);
