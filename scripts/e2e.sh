@@ -36,8 +36,8 @@ cli="$target/release/gridwalk-cli"
 work=$(mktemp -d)
 record="$work/session.ron"
 shot="${E2E_SCREENSHOT:-$work/e2e.png}"
-display=":$((90 + RANDOM % 9))"
-Xvfb "$display" -screen 0 1600x1000x24 >"$work/xvfb.log" 2>&1 &
+# Xvfb picks a free display itself and writes its number once it accepts connections.
+Xvfb -displayfd 3 -screen 0 1600x1000x24 3>"$work/display" >"$work/xvfb.log" 2>&1 &
 xvfb=$!
 game_pid=""
 cleanup() {
@@ -45,8 +45,14 @@ cleanup() {
     kill "$xvfb" 2>/dev/null || true
 }
 trap cleanup EXIT
-export DISPLAY="$display"
-for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.2; done
+for _ in $(seq 300); do
+    [ -s "$work/display" ] && break
+    kill -0 "$xvfb" 2>/dev/null || { cat "$work/xvfb.log"; echo "e2e: Xvfb did not start"; exit 1; }
+    sleep 0.1
+done
+[ -s "$work/display" ] || { cat "$work/xvfb.log"; echo "e2e: Xvfb gave no display in 30 s"; exit 1; }
+export DISPLAY=":$(head -n 1 "$work/display")"
+xdotool getmouselocation >/dev/null || { echo "e2e: cannot reach the X server on $DISPLAY"; exit 1; }
 
 "$game" --map scripts/e2e-map.ron --agents 0 --on-arrival stay --record "$record" >"$work/game.log" 2>&1 &
 game_pid=$!
