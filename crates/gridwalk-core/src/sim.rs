@@ -373,8 +373,14 @@ pub struct Simulation {
     expanded: Vec<u32>,
     /// Per group, in goal order, the cells of its walking agents: refilled each replan.
     starts: Vec<Vec<usize>>,
-    /// Per group, its walking agents' places in the slab: refilled each replan.
+    /// Per group, its walking agents' places in the slab, up to [`MEMO_MIN_AGENTS`] of
+    /// them: refilled each replan. A group with more is settled in agent order instead.
     members: Vec<Vec<u32>>,
+    /// Per group, how many walking agents it serves: refilled each replan.
+    counts: Vec<u32>,
+    /// Per agent place in the slab, its group's slot if it is among the group's walking
+    /// agents this replan, else [`NO_SLOT`].
+    member_slot: Vec<u32>,
     /// Per cell, the group slot of the goal there during a replan; [`NO_SLOT`] elsewhere.
     slot: Vec<u32>,
     /// Per cell, `mark_base + 1 + slot` of the group whose starts listed it last.
@@ -453,6 +459,8 @@ impl Simulation {
             expanded: Vec::new(),
             starts: Vec::new(),
             members: Vec::new(),
+            counts: Vec::new(),
+            member_slot: Vec::new(),
             slot: Vec::new(),
             listed: Vec::new(),
             mark_base: 0,
@@ -1002,6 +1010,10 @@ impl Simulation {
         self.starts.iter_mut().for_each(Vec::clear);
         self.members.resize_with(groups, Vec::new);
         self.members.iter_mut().for_each(Vec::clear);
+        self.counts.clear();
+        self.counts.resize(groups, 0);
+        self.member_slot.clear();
+        self.member_slot.resize(self.agents.len(), NO_SLOT);
         if self.listed.len() != self.grid.len()
             || self.mark_base.checked_add(2 * groups as u32 + 1).is_none()
         {
@@ -1023,17 +1035,26 @@ impl Simulation {
                 Self::settle(a, || None);
                 continue;
             }
-            self.members[k as usize].push(i as u32);
+            self.member_slot[i] = k;
+            let (n, members) = (&mut self.counts[k as usize], &mut self.members[k as usize]);
+            if (*n as usize) < MEMO_MIN_AGENTS {
+                members.push(i as u32);
+            }
+            *n += 1;
             if self.listed[cell] != base + k {
                 self.listed[cell] = base + k;
                 self.starts[k as usize].push(cell);
             }
         }
         let agents = self.agents.as_mut_slice();
-        for (((&goal, group), starts), members) in
-            self.groups.iter_mut().zip(&self.starts).zip(&self.members)
+        for ((((&goal, group), starts), members), &n) in self
+            .groups
+            .iter_mut()
+            .zip(&self.starts)
+            .zip(&self.members)
+            .zip(&self.counts)
         {
-            let n = members.len();
+            let n = n as usize;
             if n == 0 {
                 group.deferred.extend_from_slice(&self.changed);
                 // Deduplicated only past twice the map, so the sort is amortised over edits.
@@ -1099,21 +1120,54 @@ impl Simulation {
                     group.memo = vec![UNKNOWN; self.grid.len()];
                 }
             }
-            // Its agents' answers now, while the planner's memory is in cache.
-            for &i in members {
-                let a = &mut agents[i as usize];
-                let (pos, cell) = (a.pos, a.cell as usize);
-                let carried = a.remaining.filter(|_| a.carried);
-                Self::settle(a, || next_move(group, &self.grid, pos, cell, carried));
+            // A small group's agents' answers now, while the planner's memory is in cache; a
+            // large group's read its memo, in agent order below.
+            if n < MEMO_MIN_AGENTS {
+                for &i in members {
+                    Self::settle_member(&mut agents[i as usize], group, &self.grid);
+                }
+                for c in group.fresh.drain(..) {
+                    group.memo[c] &= !FRESH;
+                }
             }
-            for c in group.fresh.drain(..) {
-                group.memo[c] &= !FRESH;
-            }
+        }
+        if self.counts.iter().any(|&n| n as usize >= MEMO_MIN_AGENTS) {
+            self.settle_large_groups();
         }
         for &goal in self.groups.keys() {
             self.slot[goal] = NO_SLOT;
         }
         self.trim_history();
+    }
+
+    /// Settles the walking agents of the groups with at least [`MEMO_MIN_AGENTS`] of them, in
+    /// agent order: the agents are read once, front to back, while the groups' memos stay
+    /// in cache. Then the moves computed here are no longer [`FRESH`].
+    fn settle_large_groups(&mut self) {
+        let mut large: Vec<Option<&mut Group>> = self
+            .groups
+            .values_mut()
+            .zip(&self.counts)
+            .map(|(g, &n)| (n as usize >= MEMO_MIN_AGENTS).then_some(g))
+            .collect();
+        for (a, &k) in self.agents.values_mut().zip(&self.member_slot) {
+            if let Some(Some(group)) = large.get_mut(k as usize) {
+                Self::settle_member(a, group, &self.grid);
+            }
+        }
+        for group in large.into_iter().flatten() {
+            for c in group.fresh.drain(..) {
+                group.memo[c] &= !FRESH;
+            }
+        }
+    }
+
+    /// Settles walking agent `a` of `group` by the group's answer for its cell.
+    #[inline]
+    fn settle_member(a: &mut Agent, group: &mut Group, grid: &Grid) {
+        let (pos, cell) = (a.pos, a.cell as usize);
+        let carried = a.remaining.filter(|_| a.carried);
+        Self::settle(a, || next_move(group, grid, pos, cell, carried));
     }
 
     /// Forgets the oldest kept computes, whichever planner they belong to, until the rest
