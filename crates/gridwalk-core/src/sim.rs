@@ -103,13 +103,10 @@ pub struct Agent {
     pub home: Pos,
     /// The goal it was given first: a patrol's far end.
     pub away: Pos,
-    /// Flat indices of `pos`, `goal` and `next` (while `next` is set): the per-tick loops
-    /// read them without a multiply or a bounds check.
-    cell: u32,
-    goal_cell: u32,
+    /// Flat index of `next`, while it is set.
     next_cell: u32,
-    /// `remaining` is its planner's `g` of `cell` as of the last replan: it took the planned
-    /// step, whose cost is the difference of the two cells' `g`.
+    /// `remaining` is its planner's `g` of its cell as of the last replan: it took the
+    /// planned step, whose cost is the difference of the two cells' `g`.
     carried: bool,
 }
 
@@ -117,6 +114,14 @@ impl HasId for Agent {
     fn id(&self) -> u32 {
         self.id
     }
+}
+
+/// Flat indices of an agent's `pos` and `goal`, kept beside it in the [`Slab`]: what the
+/// per-tick loops read for every agent, 8 bytes each, without a multiply or a bounds check.
+#[derive(Clone, Copy, Debug)]
+struct Place {
+    cell: u32,
+    goal: u32,
 }
 
 /// One compute of one goal planner, kept for explaining it afterwards.
@@ -191,6 +196,10 @@ type Move = u8;
 const UNKNOWN: Move = u8::MAX;
 /// [`Move`]: the planner has no move from the cell (the direction code of staying put).
 const NO_MOVE: Move = 4;
+/// [`Simulation::moves`] of an agent that no large group settles.
+const SKIP: Move = 0xFE;
+/// [`Simulation::moves`] of an agent of a large group without a memo (not D* Lite).
+const GENERIC: Move = 0xFD;
 /// The (dx, dy) of each [`Move`] code.
 const DIRECTIONS: [(i32, i32); 9] = [
     (-1, -1),
@@ -358,7 +367,7 @@ pub struct TickReport {
 pub struct Simulation {
     grid: Grid,
     config: SimConfig,
-    agents: Slab<Agent>,
+    agents: Slab<Agent, Place>,
     next_id: AgentId,
     /// Incremental planners by goal cell.
     groups: BTreeMap<usize, Group>,
@@ -381,6 +390,12 @@ pub struct Simulation {
     /// Per agent place in the slab, its group's slot if it is among the group's walking
     /// agents this replan, else [`NO_SLOT`].
     member_slot: Vec<u32>,
+    /// The last replan left the agents of large groups to be settled as they move (see
+    /// [`tick`](Simulation::tick)).
+    settle_pending: bool,
+    /// Per agent place, its memoised move while settling and moving at once: see
+    /// [`settle_and_advance`](Simulation::settle_and_advance).
+    moves: Vec<Move>,
     /// Per cell, the group slot of the goal there during a replan; [`NO_SLOT`] elsewhere.
     slot: Vec<u32>,
     /// Per cell, `mark_base + 1 + slot` of the group whose starts listed it last.
@@ -461,6 +476,8 @@ impl Simulation {
             members: Vec::new(),
             counts: Vec::new(),
             member_slot: Vec::new(),
+            settle_pending: false,
+            moves: Vec::new(),
             slot: Vec::new(),
             listed: Vec::new(),
             mark_base: 0,
@@ -728,7 +745,7 @@ impl Simulation {
         let id = self.next_id;
         self.next_id += 1;
         let arrived = start == goal;
-        self.agents.insert(Agent {
+        let agent = Agent {
             id,
             pos: start,
             goal,
@@ -743,19 +760,22 @@ impl Simulation {
             on_arrival,
             home: start,
             away: goal,
-            cell: s as u32,
-            goal_cell: g as u32,
             next_cell: 0,
             carried: false,
-        });
+        };
+        let place = Place {
+            cell: s as u32,
+            goal: g as u32,
+        };
+        self.agents.insert(agent, place);
         Ok(id)
     }
 
     /// Removes an agent; its goal's planner goes with its last agent.
     pub fn remove_agent(&mut self, id: AgentId) -> Result<(), SimError> {
-        let agent = self.agents.remove(&id).ok_or(SimError::NoSuchAgent(id))?;
-        self.occupied[agent.cell as usize] -= 1;
-        self.goals[agent.goal_cell as usize] -= 1;
+        let (agent, place) = self.agents.remove(&id).ok_or(SimError::NoSuchAgent(id))?;
+        self.occupied[place.cell as usize] -= 1;
+        self.goals[place.goal as usize] -= 1;
         self.fresh_paths.remove(&id);
         self.drop_group_if_unused(agent.goal);
         Ok(())
@@ -775,9 +795,12 @@ impl Simulation {
     /// Sends an agent to a new goal.
     pub fn set_goal(&mut self, id: AgentId, goal: Pos) -> Result<(), SimError> {
         let g = self.check_cell(goal)?;
-        let agent = self.agents.get_mut(&id).ok_or(SimError::NoSuchAgent(id))?;
+        let (agent, place) = self
+            .agents
+            .get_both_mut(&id)
+            .ok_or(SimError::NoSuchAgent(id))?;
         let old = std::mem::replace(&mut agent.goal, goal);
-        let old_cell = std::mem::replace(&mut agent.goal_cell, g as u32) as usize;
+        let old_cell = std::mem::replace(&mut place.goal, g as u32) as usize;
         agent.status = if agent.pos == goal {
             AgentStatus::Arrived
         } else {
@@ -894,6 +917,12 @@ impl Simulation {
     /// Lets every planner repair, then updates each agent's status, remaining cost and next
     /// cell.
     pub fn replan(&mut self) -> TickStats {
+        self.replan_deferring(false)
+    }
+
+    /// [`replan`](Self::replan); with `defer`, the agents of large groups are left unsettled
+    /// for [`settle_and_advance`](Self::settle_and_advance), which must come next.
+    fn replan_deferring(&mut self, defer: bool) -> TickStats {
         let mut stats = TickStats {
             replans: 1,
             ..TickStats::default()
@@ -902,7 +931,7 @@ impl Simulation {
         self.runs.clear();
         let started = Instant::now();
         if self.config.algorithm.is_incremental() {
-            self.replan_incremental(&mut stats);
+            self.replan_incremental(&mut stats, defer);
         } else {
             self.replan_fresh(&mut stats);
         }
@@ -972,12 +1001,12 @@ impl Simulation {
         })
     }
 
-    fn replan_incremental(&mut self, stats: &mut TickStats) {
+    fn replan_incremental(&mut self, stats: &mut TickStats, defer: bool) {
         // Planners for goals new since the last replan (or for every goal, after they were
         // dropped).
         let mut new_goals = std::mem::take(&mut self.new_goals);
         if std::mem::take(&mut self.rescan_goals) {
-            new_goals.extend(self.agents.values().map(|a| a.goal_cell as usize));
+            new_goals.extend(self.agents.hot().iter().map(|p| p.goal as usize));
         }
         for &g in &new_goals {
             if self.goals[g] > 0
@@ -1022,17 +1051,16 @@ impl Simulation {
         }
         let base = self.mark_base + 1;
         self.mark_base += groups as u32;
-        for (i, a) in self.agents.values_mut().enumerate() {
-            let k = self.slot[a.goal_cell as usize];
-            let cell = a.cell as usize;
-            if a.status == AgentStatus::Arrived
-                || k as usize >= groups
-                || self.pocket[cell] != self.pocket[a.goal_cell as usize]
-            {
+        let (agents, places) = self.agents.as_mut_slices();
+        for (i, p) in places.iter().enumerate() {
+            let (cell, goal) = (p.cell as usize, p.goal as usize);
+            let k = self.slot[goal];
+            // (An agent has arrived exactly when it stands on its goal.)
+            if cell == goal || k as usize >= groups || self.pocket[cell] != self.pocket[goal] {
                 // On its goal; or proven apart from it: in a closed pocket without it (or it in
                 // one without the agent), left out of the starts so the group's search stays
                 // focused on the agents it can serve.
-                Self::settle(a, || None);
+                Self::settle(&mut agents[i], || None);
                 continue;
             }
             self.member_slot[i] = k;
@@ -1046,7 +1074,6 @@ impl Simulation {
                 self.starts[k as usize].push(cell);
             }
         }
-        let agents = self.agents.as_mut_slice();
         for ((((&goal, group), starts), members), &n) in self
             .groups
             .iter_mut()
@@ -1124,7 +1151,8 @@ impl Simulation {
             // large group's read its memo, in agent order below.
             if n < MEMO_MIN_AGENTS {
                 for &i in members {
-                    Self::settle_member(&mut agents[i as usize], group, &self.grid);
+                    let (a, cell) = (&mut agents[i as usize], places[i as usize].cell);
+                    Self::settle_member(a, cell, group, &self.grid);
                 }
                 for c in group.fresh.drain(..) {
                     group.memo[c] &= !FRESH;
@@ -1132,7 +1160,11 @@ impl Simulation {
             }
         }
         if self.counts.iter().any(|&n| n as usize >= MEMO_MIN_AGENTS) {
-            self.settle_large_groups();
+            if defer {
+                self.settle_pending = true;
+            } else {
+                self.settle_large_groups();
+            }
         }
         for &goal in self.groups.keys() {
             self.slot[goal] = NO_SLOT;
@@ -1144,28 +1176,20 @@ impl Simulation {
     /// agent order: the agents are read once, front to back, while the groups' memos stay
     /// in cache. Then the moves computed here are no longer [`FRESH`].
     fn settle_large_groups(&mut self) {
-        let mut large: Vec<Option<&mut Group>> = self
-            .groups
-            .values_mut()
-            .zip(&self.counts)
-            .map(|(g, &n)| (n as usize >= MEMO_MIN_AGENTS).then_some(g))
-            .collect();
-        for (a, &k) in self.agents.values_mut().zip(&self.member_slot) {
+        let mut large = large_groups(&mut self.groups, &self.counts);
+        let (agents, places) = self.agents.as_mut_slices();
+        for ((a, p), &k) in agents.iter_mut().zip(places).zip(&self.member_slot) {
             if let Some(Some(group)) = large.get_mut(k as usize) {
-                Self::settle_member(a, group, &self.grid);
+                Self::settle_member(a, p.cell, group, &self.grid);
             }
         }
-        for group in large.into_iter().flatten() {
-            for c in group.fresh.drain(..) {
-                group.memo[c] &= !FRESH;
-            }
-        }
+        unfresh(large);
     }
 
-    /// Settles walking agent `a` of `group` by the group's answer for its cell.
+    /// Settles walking agent `a`, on `cell`, by its `group`'s answer for the cell.
     #[inline]
-    fn settle_member(a: &mut Agent, group: &mut Group, grid: &Grid) {
-        let (pos, cell) = (a.pos, a.cell as usize);
+    fn settle_member(a: &mut Agent, cell: u32, group: &mut Group, grid: &Grid) {
+        let (pos, cell) = (a.pos, cell as usize);
         let carried = a.remaining.filter(|_| a.carried);
         Self::settle(a, || next_move(group, grid, pos, cell, carried));
     }
@@ -1371,46 +1395,127 @@ impl Simulation {
     /// their policy and the dynamic world act. A planned step that is no longer legal (the map
     /// changed since the replan) is not taken: the agent waits for the next replan.
     pub fn advance(&mut self) {
-        let conn = self.config.connectivity;
-        // Unless the map changed since the replan, every planned step is legal at its cost.
-        let planned = self.changed.is_empty();
-        let fresh = !self.fresh_paths.is_empty();
         self.arrived.clear();
-        for a in self.agents.values_mut() {
-            a.carried = false;
-            if let Some(next) = a.next.take() {
-                let (from, to) = (a.cell as usize, a.next_cell as usize);
-                let step = match planned {
-                    true => Some(a.step_cost),
-                    false => self.grid.move_cost(from, to, conn),
-                };
-                a.carried = step == Some(a.step_cost);
-                if let Some(step) = step {
-                    self.occupied[from] -= 1;
-                    self.occupied[to] += 1;
-                    a.pos = next;
-                    a.cell = to as u32;
-                    a.remaining = a.remaining.map(|r| r.saturating_sub(step));
-                    if a.pos == a.goal {
-                        a.status = AgentStatus::Arrived;
-                        a.remaining = Some(0);
-                    }
-                    if fresh
-                        && let Some(p) = self.fresh_paths.get_mut(&a.id)
-                        && p.cells.len() > 1
-                    {
-                        p.cells.remove(0);
-                        p.cost = p.cost.saturating_sub(step);
-                    }
-                }
-            }
-            if a.pos == a.goal && a.on_arrival != OnArrival::Stay {
-                self.arrived.push(a.id);
-            }
+        let mut mover = Mover {
+            grid: &self.grid,
+            conn: self.config.connectivity,
+            // Unless the map changed since the replan, every planned step is legal at its cost.
+            planned: self.changed.is_empty(),
+            occupied: &mut self.occupied,
+            fresh_paths: (!self.fresh_paths.is_empty()).then_some(&mut self.fresh_paths),
+            arrived: &mut self.arrived,
+        };
+        let (agents, places) = self.agents.as_mut_slices();
+        for (a, p) in agents.iter_mut().zip(places) {
+            mover.step(a, p);
         }
+        self.after_moves();
+    }
+
+    /// The end of [`advance`](Self::advance), once the agents moved.
+    fn after_moves(&mut self) {
         self.arrivals();
         self.dynamic_world();
         self.tick += 1;
+    }
+
+    /// [`advance`](Self::advance) right after a replan that left the agents of large groups
+    /// unsettled ([`replan_deferring`](Self::replan_deferring)): each is settled by its memo
+    /// and moved at once, so that the agents are read once per tick, not twice.
+    fn settle_and_advance(&mut self) {
+        debug_assert!(self.changed.is_empty() && self.fresh_paths.is_empty());
+        let grid = &self.grid;
+        let mut large = large_groups(&mut self.groups, &self.counts);
+        // First every member's memoised move, in a loop of its own so that the lookups of
+        // many agents overlap.
+        self.moves.clear();
+        self.moves.resize(self.agents.len(), SKIP);
+        for ((m, p), &k) in self
+            .moves
+            .iter_mut()
+            .zip(self.agents.hot())
+            .zip(&self.member_slot)
+        {
+            if let Some(Some(group)) = large.get_mut(k as usize) {
+                *m = match group.memo.is_empty() {
+                    true => GENERIC,
+                    false => memo_move(group, grid, p.cell as usize),
+                };
+            }
+        }
+        self.arrived.clear();
+        let mut mover = Mover {
+            grid,
+            conn: self.config.connectivity,
+            planned: true,
+            occupied: &mut self.occupied,
+            fresh_paths: None,
+            arrived: &mut self.arrived,
+        };
+        let width = grid.width() as isize;
+        let (agents, places) = self.agents.as_mut_slices();
+        let members = agents.iter_mut().zip(places).zip(&self.moves);
+        for (((a, p), &m), &k) in members.zip(&self.member_slot) {
+            match m {
+                SKIP => {}
+                GENERIC => {
+                    if let Some(Some(group)) = large.get_mut(k as usize) {
+                        Self::settle_member(a, p.cell, group, grid);
+                    }
+                }
+                _ => {
+                    // As `settle_member` then `Mover::step` would: a member walks (it is not
+                    // on its goal) and, the map unchanged since the replan, takes its step.
+                    let cell = p.cell as usize;
+                    let cost = match (m & FRESH == 0 && a.carried, a.remaining) {
+                        (true, Some(g)) => g,
+                        _ => match large.get(k as usize) {
+                            Some(Some(Group {
+                                planner: Planner::Lite(planner),
+                                ..
+                            })) => planner.g(cell),
+                            _ => INFINITY,
+                        },
+                    };
+                    let dir = m & !FRESH;
+                    if dir == NO_MOVE || cost == INFINITY {
+                        a.status = AgentStatus::NoPath;
+                        a.remaining = None;
+                        a.next = None;
+                        a.carried = false;
+                        continue;
+                    }
+                    let (dx, dy) = DIRECTIONS[dir as usize];
+                    let n = cell.wrapping_add_signed(dy as isize * width + dx as isize);
+                    let step = step_cost(dx != 0 && dy != 0, grid.weight(cell), grid.weight(n));
+                    mover.occupied[cell] -= 1;
+                    mover.occupied[n] += 1;
+                    a.pos = Pos::new(
+                        a.pos.x.wrapping_add_signed(dx),
+                        a.pos.y.wrapping_add_signed(dy),
+                    );
+                    p.cell = n as u32;
+                    a.next = None;
+                    a.next_cell = n as u32;
+                    a.step_cost = step;
+                    a.carried = true;
+                    if n as u32 == p.goal {
+                        a.status = AgentStatus::Arrived;
+                        a.remaining = Some(0);
+                        if a.on_arrival != OnArrival::Stay {
+                            mover.arrived.push(a.id);
+                        }
+                    } else {
+                        a.status = AgentStatus::Walking;
+                        a.remaining = Some(cost.saturating_sub(step));
+                    }
+                    continue;
+                }
+            }
+            mover.step(a, p);
+        }
+        unfresh(large);
+        self.after_moves();
     }
 
     /// Gives every arrived agent with a wander or patrol policy (listed by
@@ -1419,7 +1524,7 @@ impl Simulation {
         let conn = self.config.connectivity;
         let ids = std::mem::take(&mut self.arrived);
         for &id in &ids {
-            let Some(a) = self.agents.get(&id) else {
+            let Some((a, p)) = self.agents.get_both(&id) else {
                 continue;
             };
             let goal = match a.on_arrival {
@@ -1434,7 +1539,7 @@ impl Simulation {
                 OnArrival::Wander => {
                     // Any reachable cell but its own (the flood's first), in the order of
                     // `world::reachable`: the flood stops at the cell drawn.
-                    let cell = a.cell as usize;
+                    let cell = p.cell as usize;
                     let len = self.components.size_at(&self.grid, cell, conn);
                     if len < 2 {
                         continue;
@@ -1513,8 +1618,13 @@ impl Simulation {
                 refused.push((pos, e));
             }
         }
-        let stats = self.replan();
-        self.advance();
+        // With no baseline to measure on the replan's agents, the agents of large groups are
+        // settled as they move: one pass over them instead of two.
+        let stats = self.replan_deferring(!self.config.measure_baseline);
+        match std::mem::take(&mut self.settle_pending) {
+            true => self.settle_and_advance(),
+            false => self.advance(),
+        }
         TickReport { refused, stats }
     }
 
@@ -1602,10 +1712,114 @@ fn mark_pocket(pocket: &mut [u32], next: &mut u32, cells: &[usize]) {
     }
 }
 
+/// The groups (in slot order) with at least [`MEMO_MIN_AGENTS`] walking agents by `counts`;
+/// `None` for the others.
+fn large_groups<'a>(
+    groups: &'a mut BTreeMap<usize, Group>,
+    counts: &[u32],
+) -> Vec<Option<&'a mut Group>> {
+    groups
+        .values_mut()
+        .zip(counts)
+        .map(|(g, &n)| (n as usize >= MEMO_MIN_AGENTS).then_some(g))
+        .collect()
+}
+
+/// Clears the [`FRESH`] bits of the moves the groups computed, once their agents are settled.
+fn unfresh(groups: Vec<Option<&mut Group>>) {
+    for group in groups.into_iter().flatten() {
+        for c in group.fresh.drain(..) {
+            group.memo[c] &= !FRESH;
+        }
+    }
+}
+
 /// Forgets the memoised moves that cell `c` can change: those of its 3×3 block.
 fn forget_moves(memo: &mut [Move], grid: &Grid, c: usize) {
     for v in grid.affected_by(c) {
         memo[v] = UNKNOWN;
+    }
+}
+
+/// The [`Move`] of `cell` in `group`, whose memo is on (a large D* Lite group), computed
+/// now if unknown.
+#[inline]
+fn memo_move(group: &mut Group, grid: &Grid, cell: usize) -> Move {
+    let m = group.memo[cell];
+    if m != UNKNOWN {
+        return m;
+    }
+    let Planner::Lite(p) = &group.planner else {
+        unreachable!("only D* Lite groups memoise moves");
+    };
+    group.fresh.push(cell);
+    let m = FRESH | direction(p, grid, cell);
+    group.memo[cell] = m;
+    m
+}
+
+/// The direction code of D* Lite's next move from `cell`, or [`NO_MOVE`].
+fn direction(p: &DStarLite, grid: &Grid, cell: usize) -> Move {
+    match p.next_move(grid, cell) {
+        Some((next, _)) => {
+            let w = grid.width() as usize;
+            let (dx, dy) = (
+                (next % w) as isize - (cell % w) as isize,
+                next as isize / w as isize - (cell / w) as isize,
+            );
+            ((dy + 1) * 3 + dx + 1) as Move
+        }
+        None => NO_MOVE,
+    }
+}
+
+/// Moves agents one cell along their plans: [`Simulation::advance`]'s borrows.
+struct Mover<'a> {
+    grid: &'a Grid,
+    conn: Connectivity,
+    /// The map has not changed since the replan: every planned step is legal at its cost.
+    planned: bool,
+    occupied: &'a mut [u32],
+    /// The paths of the from-scratch algorithms, when there are any.
+    fresh_paths: Option<&'a mut BTreeMap<AgentId, Path>>,
+    /// Agents on their goal with a wander or patrol policy.
+    arrived: &'a mut Vec<AgentId>,
+}
+
+impl Mover<'_> {
+    /// Moves `a` (on `p`) to its next cell if it has one and the step is still legal.
+    #[inline]
+    fn step(&mut self, a: &mut Agent, p: &mut Place) {
+        a.carried = false;
+        if let Some(next) = a.next.take() {
+            let (from, to) = (p.cell as usize, a.next_cell as usize);
+            let step = match self.planned {
+                true => Some(a.step_cost),
+                false => self.grid.move_cost(from, to, self.conn),
+            };
+            a.carried = step == Some(a.step_cost);
+            if let Some(step) = step {
+                self.occupied[from] -= 1;
+                self.occupied[to] += 1;
+                a.pos = next;
+                p.cell = to as u32;
+                a.remaining = a.remaining.map(|r| r.saturating_sub(step));
+                if a.pos == a.goal {
+                    a.status = AgentStatus::Arrived;
+                    a.remaining = Some(0);
+                }
+                if let Some(paths) = self.fresh_paths.as_deref_mut()
+                    && let Some(p) = paths.get_mut(&a.id)
+                    && p.cells.len() > 1
+                {
+                    p.cells.remove(0);
+                    p.cost = p.cost.saturating_sub(step);
+                }
+            }
+        }
+        if a.pos == a.goal && a.on_arrival != OnArrival::Stay {
+            self.arrived.push(a.id);
+        }
     }
 }
 
@@ -1629,18 +1843,7 @@ fn next_move(
             };
             if *memo == UNKNOWN {
                 group.fresh.push(cell);
-                *memo = FRESH
-                    | match p.next_move(grid, cell) {
-                        Some((next, _)) => {
-                            let w = grid.width() as usize;
-                            let (dx, dy) = (
-                                (next % w) as isize - (cell % w) as isize,
-                                next as isize / w as isize - (cell / w) as isize,
-                            );
-                            ((dy + 1) * 3 + dx + 1) as Move
-                        }
-                        None => NO_MOVE,
-                    };
+                *memo = FRESH | direction(p, grid, cell);
             }
             let cost = match carried {
                 Some(g) if *memo & FRESH == 0 => g,

@@ -1,6 +1,8 @@
 //! Items with ids in one dense vector ordered by id: the simulation's agents, so that its
 //! per-tick loops walk contiguous memory and a lookup by id is a binary search. Ids only
-//! grow, so appending keeps the order.
+//! grow, so appending keeps the order. Beside each item, at the same place in a second
+//! vector, a small record of the fields those loops read most, so that they can walk it
+//! alone.
 
 /// Something stored by its id.
 pub(crate) trait HasId {
@@ -8,31 +10,45 @@ pub(crate) trait HasId {
     fn id(&self) -> u32;
 }
 
-/// Items by id, densely stored.
+/// Items by id, densely stored, each with its hot record.
 #[derive(Clone, Debug)]
-pub(crate) struct Slab<T> {
+pub(crate) struct Slab<T, H> {
     agents: Vec<T>,
+    hot: Vec<H>,
 }
 
-impl<T> Default for Slab<T> {
+impl<T, H> Default for Slab<T, H> {
     fn default() -> Self {
-        Slab { agents: Vec::new() }
+        Slab {
+            agents: Vec::new(),
+            hot: Vec::new(),
+        }
     }
 }
 
-impl<T: HasId> Slab<T> {
+impl<T: HasId, H> Slab<T, H> {
     fn find(&self, id: u32) -> Result<usize, usize> {
         self.agents.binary_search_by_key(&id, |a| a.id())
     }
 
-    /// Adds `agent`; an id above every id held (ids are handed out in order) is appended.
-    pub fn insert(&mut self, agent: T) {
+    /// Adds `agent` and its hot record; an id above every id held (ids are handed out in
+    /// order) is appended.
+    pub fn insert(&mut self, agent: T, hot: H) {
         match self.agents.last() {
             Some(last) if last.id() >= agent.id() => match self.find(agent.id()) {
-                Ok(i) => self.agents[i] = agent,
-                Err(i) => self.agents.insert(i, agent),
+                Ok(i) => {
+                    self.agents[i] = agent;
+                    self.hot[i] = hot;
+                }
+                Err(i) => {
+                    self.agents.insert(i, agent);
+                    self.hot.insert(i, hot);
+                }
             },
-            _ => self.agents.push(agent),
+            _ => {
+                self.agents.push(agent);
+                self.hot.push(hot);
+            }
         }
     }
 
@@ -44,21 +60,36 @@ impl<T: HasId> Slab<T> {
         self.find(*id).ok().map(|i| &mut self.agents[i])
     }
 
-    pub fn remove(&mut self, id: &u32) -> Option<T> {
-        self.find(*id).ok().map(|i| self.agents.remove(i))
+    /// The item and its hot record.
+    pub fn get_both(&self, id: &u32) -> Option<(&T, &H)> {
+        self.find(*id).ok().map(|i| (&self.agents[i], &self.hot[i]))
+    }
+
+    /// The item and its hot record, to change.
+    pub fn get_both_mut(&mut self, id: &u32) -> Option<(&mut T, &mut H)> {
+        self.find(*id)
+            .ok()
+            .map(|i| (&mut self.agents[i], &mut self.hot[i]))
+    }
+
+    pub fn remove(&mut self, id: &u32) -> Option<(T, H)> {
+        self.find(*id)
+            .ok()
+            .map(|i| (self.agents.remove(i), self.hot.remove(i)))
     }
 
     pub fn values(&self) -> std::slice::Iter<'_, T> {
         self.agents.iter()
     }
 
-    pub fn values_mut(&mut self) -> std::slice::IterMut<'_, T> {
-        self.agents.iter_mut()
+    /// The hot records, in the items' order.
+    pub fn hot(&self) -> &[H] {
+        &self.hot
     }
 
-    /// The items in id order, to be reached by their place.
-    pub fn as_mut_slice(&mut self) -> &mut [T] {
-        &mut self.agents
+    /// The items and their hot records in id order, to be reached by their place.
+    pub fn as_mut_slices(&mut self) -> (&mut [T], &mut [H]) {
+        (&mut self.agents, &mut self.hot)
     }
 
     pub fn keys(&self) -> impl Iterator<Item = u32> + '_ {
@@ -71,5 +102,6 @@ impl<T: HasId> Slab<T> {
 
     pub fn clear(&mut self) {
         self.agents.clear();
+        self.hot.clear();
     }
 }
