@@ -382,9 +382,11 @@ pub struct Simulation {
     expanded: Vec<u32>,
     /// Per group, in goal order, the cells of its walking agents: refilled each replan.
     starts: Vec<Vec<usize>>,
-    /// Per group, its walking agents' places in the slab, up to [`MEMO_MIN_AGENTS`] of
-    /// them: refilled each replan. A group with more is settled in agent order instead.
+    /// Per group with fewer than [`MEMO_MIN_AGENTS`] walking agents, their places in the
+    /// slab: refilled each replan. A group with more is settled in agent order instead.
     members: Vec<Vec<u32>>,
+    /// Scratch of the replan's starts loop: per agent, at most, (group slot, cell).
+    firsts: Vec<(u32, u32)>,
     /// Per group, how many walking agents it serves: refilled each replan.
     counts: Vec<u32>,
     /// Per agent place in the slab, its group's slot if it is among the group's walking
@@ -474,6 +476,7 @@ impl Simulation {
             expanded: Vec::new(),
             starts: Vec::new(),
             members: Vec::new(),
+            firsts: Vec::new(),
             counts: Vec::new(),
             member_slot: Vec::new(),
             settle_pending: false,
@@ -1031,49 +1034,8 @@ impl Simulation {
             }
         }
         self.update_pockets();
-        // The cells of every agent still walking, bucketed by its goal's slot: no sort. Agents
-        // of a goal walk in clumps, so a cell just listed for the same group is not listed
-        // again (a planner's starts are a set: repeats only cost it time).
-        let groups = self.groups.len();
-        self.starts.resize_with(groups, Vec::new);
-        self.starts.iter_mut().for_each(Vec::clear);
-        self.members.resize_with(groups, Vec::new);
-        self.members.iter_mut().for_each(Vec::clear);
-        self.counts.clear();
-        self.counts.resize(groups, 0);
-        self.member_slot.clear();
-        self.member_slot.resize(self.agents.len(), NO_SLOT);
-        if self.listed.len() != self.grid.len()
-            || self.mark_base.checked_add(2 * groups as u32 + 1).is_none()
-        {
-            self.listed = vec![0; self.grid.len()];
-            self.mark_base = 0;
-        }
-        let base = self.mark_base + 1;
-        self.mark_base += groups as u32;
+        self.list_starts();
         let (agents, places) = self.agents.as_mut_slices();
-        for (i, p) in places.iter().enumerate() {
-            let (cell, goal) = (p.cell as usize, p.goal as usize);
-            let k = self.slot[goal];
-            // (An agent has arrived exactly when it stands on its goal.)
-            if cell == goal || k as usize >= groups || self.pocket[cell] != self.pocket[goal] {
-                // On its goal; or proven apart from it: in a closed pocket without it (or it in
-                // one without the agent), left out of the starts so the group's search stays
-                // focused on the agents it can serve.
-                Self::settle(&mut agents[i], || None);
-                continue;
-            }
-            self.member_slot[i] = k;
-            let (n, members) = (&mut self.counts[k as usize], &mut self.members[k as usize]);
-            if (*n as usize) < MEMO_MIN_AGENTS {
-                members.push(i as u32);
-            }
-            *n += 1;
-            if self.listed[cell] != base + k {
-                self.listed[cell] = base + k;
-                self.starts[k as usize].push(cell);
-            }
-        }
         for ((((&goal, group), starts), members), &n) in self
             .groups
             .iter_mut()
@@ -1170,6 +1132,74 @@ impl Simulation {
             self.slot[goal] = NO_SLOT;
         }
         self.trim_history();
+    }
+
+    /// Lists each group's starts, its walking agents' cells, and counts them; settles the
+    /// agents no group serves now.
+    fn list_starts(&mut self) {
+        let groups = self.groups.len();
+        // The cells of every agent still walking, bucketed by its goal's slot: no sort. Agents
+        // of a goal walk in clumps, so a cell just listed for the same group is not listed
+        // again (a planner's starts are a set: repeats only cost it time).
+        self.starts.resize_with(groups, Vec::new);
+        self.starts.iter_mut().for_each(Vec::clear);
+        self.members.resize_with(groups, Vec::new);
+        self.members.iter_mut().for_each(Vec::clear);
+        self.counts.clear();
+        self.counts.resize(groups, 0);
+        // Every entry is written below.
+        self.member_slot.resize(self.agents.len(), NO_SLOT);
+        self.firsts.resize(self.agents.len(), (0, 0));
+        if self.listed.len() != self.grid.len()
+            || self.mark_base.checked_add(2 * groups as u32 + 1).is_none()
+        {
+            self.listed = vec![0; self.grid.len()];
+            self.mark_base = 0;
+        }
+        let base = self.mark_base + 1;
+        self.mark_base += groups as u32;
+        let (agents, places) = self.agents.as_mut_slices();
+        let (slot, pocket, listed) = (&self.slot[..], &self.pocket[..], &mut self.listed[..]);
+        let counts = &mut self.counts[..];
+        // (slot, cell) of each cell listed, in agent order: written for every agent, kept
+        // (`firsts` grows) only for the first of its group on its cell, without a branch.
+        let mut firsts = 0;
+        for (i, (p, member)) in places.iter().zip(&mut self.member_slot).enumerate() {
+            let (cell, goal) = (p.cell as usize, p.goal as usize);
+            let k = slot[goal];
+            // (An agent has arrived exactly when it stands on its goal.)
+            if cell == goal || k as usize >= groups || pocket[cell] != pocket[goal] {
+                // On its goal; or proven apart from it: in a closed pocket without it (or it in
+                // one without the agent), left out of the starts so the group's search stays
+                // focused on the agents it can serve.
+                *member = NO_SLOT;
+                Self::settle(&mut agents[i], || None);
+                continue;
+            }
+            *member = k;
+            counts[k as usize] += 1;
+            let mark = base + k;
+            let first = std::mem::replace(&mut listed[cell], mark) != mark;
+            self.firsts[firsts] = (k, cell as u32);
+            firsts += first as usize;
+        }
+        for &(k, cell) in &self.firsts[..firsts] {
+            self.starts[k as usize].push(cell as usize);
+        }
+        // The small groups' members, to settle right after their computes.
+        if counts
+            .iter()
+            .any(|&n| n > 0 && (n as usize) < MEMO_MIN_AGENTS)
+        {
+            for (i, &k) in self.member_slot.iter().enumerate() {
+                if counts
+                    .get(k as usize)
+                    .is_some_and(|&n| (n as usize) < MEMO_MIN_AGENTS)
+                {
+                    self.members[k as usize].push(i as u32);
+                }
+            }
+        }
     }
 
     /// Settles the walking agents of the groups with at least [`MEMO_MIN_AGENTS`] of them, in
