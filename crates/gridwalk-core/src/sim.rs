@@ -41,7 +41,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::cost::{Cost, INFINITY, step_cost};
+use crate::cost::{Cost, DIAGONAL, INFINITY, STRAIGHT, step_cost};
 use crate::format::{AgentSpec, DynamicSpec, Scenario};
 use crate::grid::{Connectivity, Grid, GridError, Pos, Terrain};
 use crate::heuristic::Heuristic;
@@ -395,9 +395,10 @@ pub struct Simulation {
     /// The last replan left the agents of large groups to be settled as they move (see
     /// [`tick`](Simulation::tick)).
     settle_pending: bool,
-    /// Per agent place, its memoised move while settling and moving at once: see
-    /// [`settle_and_advance`](Simulation::settle_and_advance).
-    moves: Vec<Move>,
+    /// Per agent place, its memoised move and its cost where the move is [`FRESH`], while
+    /// settling and moving at once: see [`settle_and_advance`](Simulation::settle_and_advance).
+    moves: Vec<Planned>,
+    costs: Vec<Cost>,
     /// Per cell, the group slot of the goal there during a replan; [`NO_SLOT`] elsewhere.
     slot: Vec<u32>,
     /// Per cell, `mark_base + 1 + slot` of the group whose starts listed it last.
@@ -481,6 +482,7 @@ impl Simulation {
             member_slot: Vec::new(),
             settle_pending: false,
             moves: Vec::new(),
+            costs: Vec::new(),
             slot: Vec::new(),
             listed: Vec::new(),
             mark_base: 0,
@@ -1456,22 +1458,35 @@ impl Simulation {
         debug_assert!(self.changed.is_empty() && self.fresh_paths.is_empty());
         let grid = &self.grid;
         let mut large = large_groups(&mut self.groups, &self.counts);
-        // First every member's memoised move, in a loop of its own so that the lookups of
-        // many agents overlap.
+        let n = self.agents.len();
         self.moves.clear();
-        self.moves.resize(self.agents.len(), SKIP);
-        for ((m, p), &k) in self
-            .moves
-            .iter_mut()
-            .zip(self.agents.hot())
-            .zip(&self.member_slot)
-        {
-            if let Some(Some(group)) = large.get_mut(k as usize) {
-                *m = match group.memo.is_empty() {
-                    true => GENERIC,
-                    false => memo_move(group, grid, p.cell as usize),
-                };
+        self.moves.resize(n, Planned::SKIP);
+        self.costs.resize(n, INFINITY);
+        // First every member's memoised move, its step's weights, the counts of the cells it
+        // leaves and enters, and its cost where its planner may have changed it: in a loop of
+        // its own, so that these scattered reads of many agents overlap.
+        let width = grid.width() as isize;
+        let offsets = DIRECTIONS.map(|(dx, dy)| dy as isize * width + dx as isize);
+        let hot = self.agents.hot().iter().zip(&self.member_slot);
+        for (i, (planned, (p, &k))) in self.moves.iter_mut().zip(hot).enumerate() {
+            let Some(Some(group)) = large.get_mut(k as usize) else {
+                continue;
+            };
+            if group.memo.is_empty() {
+                planned.m = GENERIC;
+                continue;
             }
+            let cell = p.cell as usize;
+            let m = memo_move(group, grid, cell);
+            let dir = m & !FRESH;
+            if dir != NO_MOVE {
+                let n = cell.wrapping_add_signed(offsets[dir as usize]);
+                planned.weights = grid.weight(cell) + grid.weight(n);
+            }
+            if m & FRESH != 0 {
+                self.costs[i] = group_g(group, cell);
+            }
+            planned.m = m;
         }
         self.arrived.clear();
         let mut mover = Mover {
@@ -1482,10 +1497,10 @@ impl Simulation {
             fresh_paths: None,
             arrived: &mut self.arrived,
         };
-        let width = grid.width() as isize;
         let (agents, places) = self.agents.as_mut_slices();
         let members = agents.iter_mut().zip(places).zip(&self.moves);
-        for (((a, p), &m), &k) in members.zip(&self.member_slot) {
+        for (i, (((a, p), &planned), &k)) in members.zip(&self.member_slot).enumerate() {
+            let m = planned.m;
             match m {
                 SKIP => {}
                 GENERIC => {
@@ -1497,14 +1512,12 @@ impl Simulation {
                     // As `settle_member` then `Mover::step` would: a member walks (it is not
                     // on its goal) and, the map unchanged since the replan, takes its step.
                     let cell = p.cell as usize;
-                    let cost = match (m & FRESH == 0 && a.carried, a.remaining) {
-                        (true, Some(g)) => g,
+                    let cost = match (m & FRESH != 0, a.carried, a.remaining) {
+                        (true, _, _) => self.costs[i],
+                        (false, true, Some(g)) => g,
                         _ => match large.get(k as usize) {
-                            Some(Some(Group {
-                                planner: Planner::Lite(planner),
-                                ..
-                            })) => planner.g(cell),
-                            _ => INFINITY,
+                            Some(Some(group)) => group_g(group, cell),
+                            None | Some(None) => INFINITY,
                         },
                     };
                     let dir = m & !FRESH;
@@ -1516,14 +1529,19 @@ impl Simulation {
                         continue;
                     }
                     let (dx, dy) = DIRECTIONS[dir as usize];
-                    let n = cell.wrapping_add_signed(dy as isize * width + dx as isize);
-                    let step = step_cost(dx != 0 && dy != 0, grid.weight(cell), grid.weight(n));
-                    mover.occupied[cell] -= 1;
-                    mover.occupied[n] += 1;
+                    let n = cell.wrapping_add_signed(offsets[dir as usize]);
+                    let unit = if dx != 0 && dy != 0 {
+                        DIAGONAL
+                    } else {
+                        STRAIGHT
+                    };
+                    let step = unit * planned.weights as Cost;
                     a.pos = Pos::new(
                         a.pos.x.wrapping_add_signed(dx),
                         a.pos.y.wrapping_add_signed(dy),
                     );
+                    mover.occupied[cell] -= 1;
+                    mover.occupied[n] += 1;
                     p.cell = n as u32;
                     a.next = None;
                     a.next_cell = n as u32;
@@ -1800,6 +1818,31 @@ fn direction(p: &DStarLite, grid: &Grid, cell: usize) -> Move {
             ((dy + 1) * 3 + dx + 1) as Move
         }
         None => NO_MOVE,
+    }
+}
+
+/// An agent's [`Move`] in a large group and the summed weights of the two cells of its step
+/// (0 with no step): [`Simulation::moves`].
+#[derive(Clone, Copy, Debug)]
+struct Planned {
+    m: Move,
+    weights: u8,
+}
+
+impl Planned {
+    /// An agent that no large group settles.
+    const SKIP: Planned = Planned {
+        m: SKIP,
+        weights: 0,
+    };
+}
+
+/// The group planner's cost to the goal from `cell` (D* Lite's `g`).
+#[inline]
+fn group_g(group: &Group, cell: usize) -> Cost {
+    match &group.planner {
+        Planner::Lite(p) => p.g(cell),
+        Planner::Other(p) => p.cost_to_goal(cell),
     }
 }
 
