@@ -196,10 +196,16 @@ type Move = u8;
 const UNKNOWN: Move = u8::MAX;
 /// [`Move`]: the planner has no move from the cell (the direction code of staying put).
 const NO_MOVE: Move = 4;
+/// [`Move`] of a cell in a pocket without the goal, while a tracked group's agents are
+/// settled: they have no path.
+const CUT: Move = 0xFB;
 /// [`Simulation::moves`] of an agent that no large group settles.
 const SKIP: Move = 0xFE;
 /// [`Simulation::moves`] of an agent of a large group without a memo (not D* Lite).
 const GENERIC: Move = 0xFD;
+/// [`Simulation::moves`] of an agent of a tracked group that its group does not serve now
+/// (on its goal, or in a pocket without it).
+const EXCLUDED: Move = 0xFC;
 /// The (dx, dy) of each [`Move`] code.
 const DIRECTIONS: [(i32, i32); 9] = [
     (-1, -1),
@@ -248,6 +254,46 @@ struct Group {
     /// Cells changed while none of the group's agents walked: told to the planner only when
     /// one walks again, so a group whose agents all arrived costs nothing per edit.
     deferred: Vec<usize>,
+    /// Per cell, how many of the agents heading to this goal stand there: kept, for a group
+    /// with a memo, while ticks move its agents (see [`Simulation::tick`]), so that its
+    /// starts are found among the cells, not among the agents. Empty when not kept.
+    here: Vec<u32>,
+    /// The cells where `here` may be above 0, with repeats and stale ones.
+    spots: Vec<u32>,
+    /// The cells of its agents in a pocket without its goal, found by
+    /// [`Simulation::list_tracked_starts`]: their memo reads [`CUT`] while they are settled.
+    cut: Vec<u32>,
+}
+
+impl Group {
+    /// Whether [`here`](Group::here) is kept.
+    fn tracked(&self) -> bool {
+        !self.here.is_empty()
+    }
+
+    /// One more of its agents stands on `cell`.
+    fn enter(&mut self, cell: usize) {
+        if let Some(h) = self.here.get_mut(cell) {
+            if *h == 0 {
+                self.spots.push(cell as u32);
+            }
+            *h += 1;
+        }
+    }
+
+    /// One of its agents no longer stands on `cell`.
+    fn leave(&mut self, cell: usize) {
+        if let Some(h) = self.here.get_mut(cell) {
+            *h -= 1;
+        }
+    }
+
+    /// Stops keeping [`here`](Group::here).
+    fn untrack(&mut self) {
+        self.here = Vec::new();
+        self.spots = Vec::new();
+        self.cut = Vec::new();
+    }
 }
 
 /// The most memory the kept computes of all planners hold together after a replan, unless
@@ -395,6 +441,18 @@ pub struct Simulation {
     /// The last replan left the agents of large groups to be settled as they move (see
     /// [`tick`](Simulation::tick)).
     settle_pending: bool,
+    /// Per group slot, whether its walking agents are settled after all computes (in agent
+    /// order) rather than right after its own: set each replan.
+    settle_late: Vec<bool>,
+    /// Every agent heads to a tracked group ([`Group::here`]) in this replan: no loop over
+    /// the agents lists the starts.
+    all_tracked: bool,
+    /// Some group is tracked.
+    tracking: bool,
+    /// The goal cells given a slot by the last replan.
+    slotted: Vec<usize>,
+    /// Scratch: (cell, next cell, agents) of each tracked start that moves.
+    shifts: Vec<(u32, u32, u32)>,
     /// Per agent place, its memoised move and its cost where the move is [`FRESH`], while
     /// settling and moving at once: see [`settle_and_advance`](Simulation::settle_and_advance).
     moves: Vec<Planned>,
@@ -481,6 +539,11 @@ impl Simulation {
             counts: Vec::new(),
             member_slot: Vec::new(),
             settle_pending: false,
+            settle_late: Vec::new(),
+            all_tracked: false,
+            tracking: false,
+            slotted: Vec::new(),
+            shifts: Vec::new(),
             moves: Vec::new(),
             costs: Vec::new(),
             slot: Vec::new(),
@@ -773,12 +836,18 @@ impl Simulation {
             goal: g as u32,
         };
         self.agents.insert(agent, place);
+        if let Some(group) = self.groups.get_mut(&g) {
+            group.enter(s);
+        }
         Ok(id)
     }
 
     /// Removes an agent; its goal's planner goes with its last agent.
     pub fn remove_agent(&mut self, id: AgentId) -> Result<(), SimError> {
         let (agent, place) = self.agents.remove(&id).ok_or(SimError::NoSuchAgent(id))?;
+        if let Some(group) = self.groups.get_mut(&(place.goal as usize)) {
+            group.leave(place.cell as usize);
+        }
         self.occupied[place.cell as usize] -= 1;
         self.goals[place.goal as usize] -= 1;
         self.fresh_paths.remove(&id);
@@ -806,6 +875,7 @@ impl Simulation {
             .ok_or(SimError::NoSuchAgent(id))?;
         let old = std::mem::replace(&mut agent.goal, goal);
         let old_cell = std::mem::replace(&mut place.goal, g as u32) as usize;
+        let cell = place.cell as usize;
         agent.status = if agent.pos == goal {
             AgentStatus::Arrived
         } else {
@@ -814,6 +884,12 @@ impl Simulation {
         agent.remaining = (agent.pos == goal).then_some(0);
         agent.next = None;
         agent.carried = false;
+        if let Some(group) = self.groups.get_mut(&old_cell) {
+            group.leave(cell);
+        }
+        if let Some(group) = self.groups.get_mut(&g) {
+            group.enter(cell);
+        }
         self.goals[old_cell] -= 1;
         self.count_goal(g);
         self.drop_group_if_unused(old);
@@ -1003,6 +1079,9 @@ impl Simulation {
                 self.next_serial
             },
             deferred: Vec::new(),
+            here: Vec::new(),
+            spots: Vec::new(),
+            cut: Vec::new(),
         })
     }
 
@@ -1026,6 +1105,12 @@ impl Simulation {
         if self.slot.len() != self.grid.len() {
             self.slot = vec![NO_SLOT; self.grid.len()];
         }
+        // Slots stay set until the next replan: settling after it reads them.
+        for &goal in &self.slotted {
+            self.slot[goal] = NO_SLOT;
+        }
+        self.slotted.clear();
+        self.slotted.extend(self.groups.keys());
         for (k, (&goal, group)) in self.groups.iter_mut().enumerate() {
             self.slot[goal] = k as u32;
             // An edit changes the moves of its 3×3 block.
@@ -1036,14 +1121,29 @@ impl Simulation {
             }
         }
         self.update_pockets();
-        self.list_starts();
+        let tracked: usize = (self.groups.iter())
+            .filter(|(_, g)| g.tracked())
+            .map(|(&goal, _)| self.goals[goal] as usize)
+            .sum();
+        self.all_tracked = defer && tracked == self.agents.len() && tracked > 0;
+        debug_assert!(self.trackers_agree());
+        match self.all_tracked {
+            true => self.list_tracked_starts(),
+            false => self.list_starts(),
+        }
+        self.settle_late.clear();
+        self.settle_late.extend(
+            (self.groups.values().zip(&self.counts))
+                .map(|(g, &n)| n as usize >= MEMO_MIN_AGENTS || (defer && g.tracked())),
+        );
         let (agents, places) = self.agents.as_mut_slices();
-        for ((((&goal, group), starts), members), &n) in self
+        for (((((&goal, group), starts), members), &n), &late) in self
             .groups
             .iter_mut()
             .zip(&self.starts)
             .zip(&self.members)
             .zip(&self.counts)
+            .zip(&self.settle_late)
         {
             let n = n as usize;
             if n == 0 {
@@ -1106,6 +1206,7 @@ impl Simulation {
                     }
                     if n < MEMO_MIN_AGENTS / 4 {
                         group.memo = Vec::new();
+                        group.untrack();
                     }
                 } else if n >= MEMO_MIN_AGENTS {
                     group.memo = vec![UNKNOWN; self.grid.len()];
@@ -1113,7 +1214,7 @@ impl Simulation {
             }
             // A small group's agents' answers now, while the planner's memory is in cache; a
             // large group's read its memo, in agent order below.
-            if n < MEMO_MIN_AGENTS {
+            if !late {
                 for &i in members {
                     let (a, cell) = (&mut agents[i as usize], places[i as usize].cell);
                     Self::settle_member(a, cell, group, &self.grid);
@@ -1123,17 +1224,123 @@ impl Simulation {
                 }
             }
         }
-        if self.counts.iter().any(|&n| n as usize >= MEMO_MIN_AGENTS) {
+        if self.settle_late.iter().any(|&late| late) {
             if defer {
                 self.settle_pending = true;
+                self.track_groups();
             } else {
                 self.settle_large_groups();
             }
         }
-        for &goal in self.groups.keys() {
-            self.slot[goal] = NO_SLOT;
-        }
         self.trim_history();
+    }
+
+    /// A fresh range of `groups` marks in `listed`, returned as its base: `base + slot`.
+    fn fresh_marks(&mut self, groups: usize) -> u32 {
+        if self.listed.len() != self.grid.len()
+            || self.mark_base.checked_add(groups as u32 + 1).is_none()
+        {
+            self.listed = vec![0; self.grid.len()];
+            self.mark_base = 0;
+        }
+        let base = self.mark_base + 1;
+        self.mark_base += groups as u32;
+        base
+    }
+
+    /// [`list_starts`](Self::list_starts) when every agent's group is tracked: each group's
+    /// starts are the cells where its agents stand ([`Group::here`]), but its goal and cells
+    /// in a pocket without it ([`Group::cut`]). Settles no agent: that waits for
+    /// [`settle_and_advance`](Self::settle_and_advance).
+    fn list_tracked_starts(&mut self) {
+        let groups = self.groups.len();
+        self.starts.resize_with(groups, Vec::new);
+        self.starts.iter_mut().for_each(Vec::clear);
+        self.members.iter_mut().for_each(Vec::clear);
+        self.counts.clear();
+        self.counts.resize(groups, 0);
+        let base = self.fresh_marks(groups);
+        let (listed, pocket) = (&mut self.listed[..], &self.pocket[..]);
+        for (k, (&goal, group)) in self.groups.iter_mut().enumerate() {
+            let mark = base + k as u32;
+            let here = &group.here;
+            group.spots.retain(|&c| {
+                here[c as usize] > 0 && std::mem::replace(&mut listed[c as usize], mark) != mark
+            });
+            group.cut.clear();
+            for &c in &group.spots {
+                let c = c as usize;
+                if c == goal {
+                    continue;
+                }
+                if pocket[c] != pocket[goal] {
+                    group.cut.push(c as u32);
+                    continue;
+                }
+                self.starts[k].push(c);
+                self.counts[k] += here[c];
+            }
+        }
+    }
+
+    /// Starts tracking ([`Group::here`]) the groups not tracked yet, in a tick, when every
+    /// group with agents is tracked or can be: it is settled late, has a memo and at least
+    /// two agents per start. Their agents are counted once here, then followed as they move.
+    /// Tracking pays only when it spares the loop over the agents that lists the starts: all
+    /// groups with agents are tracked, or none.
+    fn track_groups(&mut self) {
+        if self.all_tracked {
+            return;
+        }
+        let starts = self.counts.iter().zip(&self.starts);
+        let all = (self.groups.iter().zip(&self.settle_late).zip(starts)).all(
+            |(((&goal, g), &late), (&n, starts))| {
+                self.goals[goal] == 0
+                    || g.tracked()
+                    || (late && !g.memo.is_empty() && crowded(n, starts.len(), 1.5))
+            },
+        );
+        if !all {
+            self.untrack_all();
+            return;
+        }
+        let slot = &self.slot;
+        let goals = &self.goals;
+        let mut new: Vec<Option<&mut Group>> = (self.groups.iter_mut())
+            .map(|(&goal, g)| (goals[goal] > 0 && !g.tracked()).then_some(g))
+            .collect();
+        for g in new.iter_mut().flatten() {
+            g.here = vec![0; self.grid.len()];
+        }
+        for p in self.agents.hot() {
+            if let Some(Some(g)) = new.get_mut(slot[p.goal as usize] as usize) {
+                g.enter(p.cell as usize);
+            }
+        }
+        self.tracking = true;
+    }
+
+    /// Stops tracking every group.
+    fn untrack_all(&mut self) {
+        if std::mem::take(&mut self.tracking) {
+            self.groups.values_mut().for_each(Group::untrack);
+        }
+    }
+
+    /// Whether every tracked group's counts match its agents (for debug assertions).
+    fn trackers_agree(&self) -> bool {
+        self.groups
+            .iter()
+            .filter(|(_, g)| g.tracked())
+            .all(|(&goal, g)| {
+                let mut here = vec![0; self.grid.len()];
+                for p in self.agents.hot().iter().filter(|p| p.goal as usize == goal) {
+                    here[p.cell as usize] += 1;
+                }
+                let spots: std::collections::HashSet<u32> = g.spots.iter().copied().collect();
+                here == g.here
+                    && (0..here.len()).all(|c| here[c] == 0 || spots.contains(&(c as u32)))
+            })
     }
 
     /// Lists each group's starts, its walking agents' cells, and counts them; settles the
@@ -1152,14 +1359,7 @@ impl Simulation {
         // Every entry is written below.
         self.member_slot.resize(self.agents.len(), NO_SLOT);
         self.firsts.resize(self.agents.len(), (0, 0));
-        if self.listed.len() != self.grid.len()
-            || self.mark_base.checked_add(2 * groups as u32 + 1).is_none()
-        {
-            self.listed = vec![0; self.grid.len()];
-            self.mark_base = 0;
-        }
-        let base = self.mark_base + 1;
-        self.mark_base += groups as u32;
+        let base = self.fresh_marks(groups);
         let (agents, places) = self.agents.as_mut_slices();
         let (slot, pocket, listed) = (&self.slot[..], &self.pocket[..], &mut self.listed[..]);
         let counts = &mut self.counts[..];
@@ -1208,14 +1408,14 @@ impl Simulation {
     /// agent order: the agents are read once, front to back, while the groups' memos stay
     /// in cache. Then the moves computed here are no longer [`FRESH`].
     fn settle_large_groups(&mut self) {
-        let mut large = large_groups(&mut self.groups, &self.counts);
+        let mut large = large_groups(&mut self.groups, &self.settle_late);
         let (agents, places) = self.agents.as_mut_slices();
         for ((a, p), &k) in agents.iter_mut().zip(places).zip(&self.member_slot) {
             if let Some(Some(group)) = large.get_mut(k as usize) {
                 Self::settle_member(a, p.cell, group, &self.grid);
             }
         }
-        unfresh(large);
+        unfresh(large.into_iter().flatten());
     }
 
     /// Settles walking agent `a`, on `cell`, by its `group`'s answer for the cell.
@@ -1427,6 +1627,8 @@ impl Simulation {
     /// their policy and the dynamic world act. A planned step that is no longer legal (the map
     /// changed since the replan) is not taken: the agent waits for the next replan.
     pub fn advance(&mut self) {
+        // Agents moved one by one are not followed by the groups' counts.
+        self.untrack_all();
         self.arrived.clear();
         let mut mover = Mover {
             grid: &self.grid,
@@ -1456,37 +1658,73 @@ impl Simulation {
     /// and moved at once, so that the agents are read once per tick, not twice.
     fn settle_and_advance(&mut self) {
         debug_assert!(self.changed.is_empty() && self.fresh_paths.is_empty());
+        // Marks to list each tracked group's starts once below.
+        let base = self.fresh_marks(self.groups.len());
         let grid = &self.grid;
-        let mut large = large_groups(&mut self.groups, &self.counts);
+        let mut large = large_groups(&mut self.groups, &self.settle_late);
         let n = self.agents.len();
         self.moves.clear();
         self.moves.resize(n, Planned::SKIP);
         self.costs.resize(n, INFINITY);
-        // First every member's memoised move, its step's weights, the counts of the cells it
-        // leaves and enters, and its cost where its planner may have changed it: in a loop of
-        // its own, so that these scattered reads of many agents overlap.
+        self.member_slot.resize(n, NO_SLOT);
+        // First every member's memoised move, its step's weights, and its cost where its
+        // planner may have changed it: in a loop of its own, so that these scattered reads of
+        // many agents overlap. With every group tracked, the members are found here.
         let width = grid.width() as isize;
         let offsets = DIRECTIONS.map(|(dx, dy)| dy as isize * width + dx as isize);
-        let hot = self.agents.hot().iter().zip(&self.member_slot);
-        for (i, (planned, (p, &k))) in self.moves.iter_mut().zip(hot).enumerate() {
-            let Some(Some(group)) = large.get_mut(k as usize) else {
+        if self.all_tracked {
+            for group in large.iter_mut().flatten() {
+                for &c in &group.cut {
+                    group.memo[c as usize] = CUT;
+                }
+            }
+        }
+        let gather = Gather {
+            places: self.agents.hot(),
+            slot: &self.slot,
+            pocket: &self.pocket,
+            grid,
+            offsets: &offsets,
+        };
+        let out = (
+            &mut self.moves[..],
+            &mut self.costs[..],
+            &mut self.member_slot[..],
+        );
+        match self.all_tracked {
+            true => gather.run::<true>(out, &mut large),
+            false => gather.run::<false>(out, &mut large),
+        }
+        // A tracked group's agents on a start all take its move: the counts of cells move
+        // once per start, not once per agent (all leave, then all enter).
+        for (k, (group, starts)) in large.iter_mut().zip(&self.starts).enumerate() {
+            let Some(group) = group.as_deref_mut().filter(|g| g.tracked()) else {
                 continue;
             };
-            if group.memo.is_empty() {
-                planned.m = GENERIC;
-                continue;
+            let mark = base + k as u32;
+            self.shifts.clear();
+            for &c in starts {
+                if std::mem::replace(&mut self.listed[c], mark) == mark {
+                    continue;
+                }
+                // Its agents looked its move up above.
+                let dir = group.memo[c] & !FRESH;
+                debug_assert!((dir as usize) < DIRECTIONS.len());
+                if dir != NO_MOVE {
+                    let n = c.wrapping_add_signed(offsets[dir as usize]);
+                    self.shifts.push((c as u32, n as u32, group.here[c]));
+                }
             }
-            let cell = p.cell as usize;
-            let m = memo_move(group, grid, cell);
-            let dir = m & !FRESH;
-            if dir != NO_MOVE {
-                let n = cell.wrapping_add_signed(offsets[dir as usize]);
-                planned.weights = grid.weight(cell) + grid.weight(n);
+            for &(c, _, count) in &self.shifts {
+                group.here[c as usize] -= count;
+                self.occupied[c as usize] -= count;
             }
-            if m & FRESH != 0 {
-                self.costs[i] = group_g(group, cell);
+            for &(_, n, count) in &self.shifts {
+                // Listed even if already there: the next listing drops repeats.
+                group.spots.push(n);
+                group.here[n as usize] += count;
+                self.occupied[n as usize] += count;
             }
-            planned.m = m;
         }
         self.arrived.clear();
         let mut mover = Mover {
@@ -1503,6 +1741,7 @@ impl Simulation {
             let m = planned.m;
             match m {
                 SKIP => {}
+                EXCLUDED => Self::settle(a, || None),
                 GENERIC => {
                     if let Some(Some(group)) = large.get_mut(k as usize) {
                         Self::settle_member(a, p.cell, group, grid);
@@ -1512,16 +1751,26 @@ impl Simulation {
                     // As `settle_member` then `Mover::step` would: a member walks (it is not
                     // on its goal) and, the map unchanged since the replan, takes its step.
                     let cell = p.cell as usize;
+                    let group = large.get_mut(k as usize).and_then(Option::as_deref_mut);
                     let cost = match (m & FRESH != 0, a.carried, a.remaining) {
                         (true, _, _) => self.costs[i],
                         (false, true, Some(g)) => g,
-                        _ => match large.get(k as usize) {
-                            Some(Some(group)) => group_g(group, cell),
-                            None | Some(None) => INFINITY,
-                        },
+                        _ => group.as_deref().map_or(INFINITY, |g| group_g(g, cell)),
                     };
+                    let tracked = group.as_deref().is_some_and(Group::tracked);
                     let dir = m & !FRESH;
                     if dir == NO_MOVE || cost == INFINITY {
+                        if dir != NO_MOVE
+                            && tracked
+                            && let Some(group) = group
+                        {
+                            // Counted as moving with its start: it stays after all.
+                            let n = cell.wrapping_add_signed(offsets[dir as usize]);
+                            group.leave(n);
+                            group.enter(cell);
+                            mover.occupied[n] -= 1;
+                            mover.occupied[cell] += 1;
+                        }
                         a.status = AgentStatus::NoPath;
                         a.remaining = None;
                         a.next = None;
@@ -1540,8 +1789,10 @@ impl Simulation {
                         a.pos.x.wrapping_add_signed(dx),
                         a.pos.y.wrapping_add_signed(dy),
                     );
-                    mover.occupied[cell] -= 1;
-                    mover.occupied[n] += 1;
+                    if !tracked {
+                        mover.occupied[cell] -= 1;
+                        mover.occupied[n] += 1;
+                    }
                     p.cell = n as u32;
                     a.next = None;
                     a.next_cell = n as u32;
@@ -1562,7 +1813,24 @@ impl Simulation {
             }
             mover.step(a, p);
         }
-        unfresh(large);
+        unfresh(large.iter_mut().flatten().map(|g| &mut **g));
+        if self.all_tracked {
+            for group in large.iter_mut().flatten() {
+                for &c in &group.cut {
+                    group.memo[c as usize] = UNKNOWN;
+                }
+            }
+        }
+        // Counting by cell pays while agents share cells: once a group spreads out, none is
+        // tracked.
+        let groups = large.iter().zip(&self.counts).zip(&self.starts);
+        let spread = groups.into_iter().any(|((group, &n), starts)| {
+            group.as_deref().is_some_and(Group::tracked) && !crowded(n, starts.len(), 1.25)
+        });
+        if spread {
+            self.groups.values_mut().for_each(Group::untrack);
+            self.tracking = false;
+        }
         self.after_moves();
     }
 
@@ -1760,22 +2028,28 @@ fn mark_pocket(pocket: &mut [u32], next: &mut u32, cells: &[usize]) {
     }
 }
 
-/// The groups (in slot order) with at least [`MEMO_MIN_AGENTS`] walking agents by `counts`;
-/// `None` for the others.
+/// The groups (in slot order) settled late ([`Simulation::settle_late`]); `None` for the
+/// others.
 fn large_groups<'a>(
     groups: &'a mut BTreeMap<usize, Group>,
-    counts: &[u32],
+    late: &[bool],
 ) -> Vec<Option<&'a mut Group>> {
     groups
         .values_mut()
-        .zip(counts)
-        .map(|(g, &n)| (n as usize >= MEMO_MIN_AGENTS).then_some(g))
+        .zip(late)
+        .map(|(g, &late)| late.then_some(g))
         .collect()
 }
 
+/// Whether `agents` on `starts` cells are at least `share` per cell: enough that counting
+/// them by cell ([`Group::here`]) costs less than reading each.
+fn crowded(agents: u32, starts: usize, share: f64) -> bool {
+    agents as f64 >= share * starts as f64
+}
+
 /// Clears the [`FRESH`] bits of the moves the groups computed, once their agents are settled.
-fn unfresh(groups: Vec<Option<&mut Group>>) {
-    for group in groups.into_iter().flatten() {
+fn unfresh<'a>(groups: impl Iterator<Item = &'a mut Group>) {
+    for group in groups {
         for c in group.fresh.drain(..) {
             group.memo[c] &= !FRESH;
         }
@@ -1791,12 +2065,18 @@ fn forget_moves(memo: &mut [Move], grid: &Grid, c: usize) {
 
 /// The [`Move`] of `cell` in `group`, whose memo is on (a large D* Lite group), computed
 /// now if unknown.
-#[inline]
+#[inline(always)]
 fn memo_move(group: &mut Group, grid: &Grid, cell: usize) -> Move {
-    let m = group.memo[cell];
-    if m != UNKNOWN {
-        return m;
+    match group.memo[cell] {
+        UNKNOWN => learn_move(group, grid, cell),
+        m => m,
     }
+}
+
+/// [`memo_move`] of a cell whose move is unknown: asks the planner and memoises the answer.
+#[cold]
+#[inline(never)]
+fn learn_move(group: &mut Group, grid: &Grid, cell: usize) -> Move {
     let Planner::Lite(p) = &group.planner else {
         unreachable!("only D* Lite groups memoise moves");
     };
@@ -1843,6 +2123,63 @@ fn group_g(group: &Group, cell: usize) -> Cost {
     match &group.planner {
         Planner::Lite(p) => p.g(cell),
         Planner::Other(p) => p.cost_to_goal(cell),
+    }
+}
+
+/// What the first loop of [`Simulation::settle_and_advance`] reads.
+struct Gather<'a> {
+    places: &'a [Place],
+    slot: &'a [u32],
+    pocket: &'a [u32],
+    grid: &'a Grid,
+    /// Flat offset of each [`Move`] code.
+    offsets: &'a [isize; 9],
+}
+
+impl Gather<'_> {
+    /// Fills, per agent, its [`Planned`] move, its cost where the move is [`FRESH`], and its
+    /// group's slot: found here when `ALL` groups are tracked, else already there.
+    #[inline(always)]
+    fn run<const ALL: bool>(
+        &self,
+        (moves, costs, member_slot): (&mut [Planned], &mut [Cost], &mut [u32]),
+        large: &mut [Option<&mut Group>],
+    ) {
+        let agents = moves.iter_mut().zip(costs).zip(member_slot);
+        for (((planned, cost), k), p) in agents.zip(self.places) {
+            let cell = p.cell as usize;
+            if ALL {
+                let goal = p.goal as usize;
+                *k = self.slot[goal];
+                if cell == goal {
+                    planned.m = EXCLUDED;
+                    continue;
+                }
+            }
+            let Some(Some(group)) = large.get_mut(*k as usize) else {
+                continue;
+            };
+            if group.memo.is_empty() {
+                // (A group that dropped its memo in this replan: no longer tracked.)
+                let apart = ALL && self.pocket[cell] != self.pocket[p.goal as usize];
+                planned.m = if apart { EXCLUDED } else { GENERIC };
+                continue;
+            }
+            let m = memo_move(group, self.grid, cell);
+            if ALL && m == CUT {
+                planned.m = EXCLUDED;
+                continue;
+            }
+            let dir = m & !FRESH;
+            if dir != NO_MOVE {
+                let n = cell.wrapping_add_signed(self.offsets[dir as usize]);
+                planned.weights = self.grid.weight(cell) + self.grid.weight(n);
+            }
+            if m & FRESH != 0 {
+                *cost = group_g(group, cell);
+            }
+            planned.m = m;
+        }
     }
 }
 
