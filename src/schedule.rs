@@ -13,10 +13,10 @@ pub enum SimSystems {
     Gather,
     /// New agents appear, then the edits apply.
     ApplyEdits,
-    /// The planners repair.
-    Plan,
-    /// Every agent with a path moves one cell; arrivals and the dynamic world follow.
-    Move,
+    /// The planners repair, then every agent with a path moves one cell; arrivals and the
+    /// dynamic world follow. One step, so that large groups' agents are read once
+    /// (`Simulation::step`).
+    Step,
     /// Agent entities follow the simulation.
     Sync,
 }
@@ -56,8 +56,7 @@ impl Plugin for SchedulePlugin {
             (
                 SimSystems::Gather,
                 SimSystems::ApplyEdits,
-                SimSystems::Plan,
-                SimSystems::Move,
+                SimSystems::Step,
                 SimSystems::Sync,
             )
                 .chain(),

@@ -8,9 +8,9 @@
 //!
 //! 1. [`SimSystems::ApplyEdits`]: agents asked for since the last tick appear, then the edits
 //!    apply; refusals go to [`Notices`];
-//! 2. [`SimSystems::Plan`]: the planners repair;
-//! 3. [`SimSystems::Move`]: every agent with a path moves one cell;
-//! 4. [`SimSystems::Sync`]: agent entities follow the simulation.
+//! 2. [`SimSystems::Step`]: the planners repair, then every agent with a path moves one cell
+//!    ([`Simulation::step`]);
+//! 3. [`SimSystems::Sync`]: agent entities follow the simulation.
 //!
 //! Whole-world changes (a new map, another planner, removing every agent) arrive as
 //! [`SimCommand`]s in `Update`. Each rebuilds the simulation from the current state and starts
@@ -43,7 +43,7 @@ pub use sync::{AgentEntities, AgentMarker, Glide};
 use clock::apply_rate;
 use commands::apply_commands;
 use sync::{sync_after_rebuild, sync_agents};
-use tick::{advance, apply_edits, gather_input, plan};
+use tick::{apply_edits, gather_input, step};
 
 use crate::maps::{self, MapRng};
 use crate::notices::{NoticeKind, Notices, report_refusals};
@@ -78,8 +78,7 @@ impl Plugin for SimPlugin {
                 (
                     gather_input.in_set(SimSystems::Gather),
                     apply_edits.in_set(SimSystems::ApplyEdits).run_if(ticking),
-                    plan.in_set(SimSystems::Plan).run_if(ticking),
-                    advance.in_set(SimSystems::Move).run_if(ticking),
+                    step.in_set(SimSystems::Step).run_if(ticking),
                     sync_agents.in_set(SimSystems::Sync).run_if(ticking),
                 ),
             )

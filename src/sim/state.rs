@@ -357,14 +357,10 @@ impl SimState {
         n
     }
 
-    /// Replans every agent (the tick's third step).
-    pub fn replan(&mut self) {
-        self.sim.replan();
-    }
-
-    /// Moves every agent one cell (the tick's last step).
-    pub fn advance(&mut self) {
-        self.sim.advance();
+    /// Replans every agent and moves each one cell ([`Simulation::step`]): the tick's last
+    /// step.
+    pub fn step(&mut self) {
+        self.sim.step();
         self.ticks += 1;
     }
 

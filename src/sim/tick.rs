@@ -1,4 +1,4 @@
-//! The tick's systems, in `FixedUpdate`: gather input, apply edits, plan, move.
+//! The tick's systems, in `FixedUpdate`: gather input, apply edits, then plan and move.
 
 use super::*;
 
@@ -89,12 +89,7 @@ fn take_due(script: &mut Script, tick: u64) -> (Vec<AgentSpec>, Vec<EditSpec>, V
     (due_a, due_e, due_d)
 }
 
-/// Step 2 of a tick.
-pub(super) fn plan(mut state: ResMut<SimState>) {
-    state.replan();
-}
-
-/// Step 3 of a tick.
-pub(super) fn advance(mut state: ResMut<SimState>) {
-    state.advance();
+/// Step 2 of a tick: the planners repair and every agent with a path moves.
+pub(super) fn step(mut state: ResMut<SimState>) {
+    state.step();
 }

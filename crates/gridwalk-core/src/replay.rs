@@ -209,7 +209,11 @@ impl Replay {
                 refused.push([pos.x, pos.y]);
             }
         }
-        let stats = self.sim.replan();
+        // Tick 0 plans before anyone moves; later ticks repair and move in one step.
+        let stats = match tick {
+            0 => self.sim.replan(),
+            _ => self.sim.step(),
+        };
         let trace = self.trace.then(|| {
             self.sim
                 .last_runs()
@@ -217,9 +221,6 @@ impl Replay {
                 .map(|r| TraceEntry::of(r, self.sim.grid(), &self.index_of))
                 .collect()
         });
-        if tick > 0 {
-            self.sim.advance();
-        }
         let agents = self
             .ids
             .iter()

@@ -11,9 +11,12 @@
 //! At the end of [`advance`](Simulation::advance), agents that stand on their goal follow
 //! their [`OnArrival`] policy (in id order), then the dynamic world, if on, drops or lifts its
 //! walls (see [`crate::world`]); planners learn of those edits at the next replan. Callers that
-//! drive the phases themselves (the game) call [`edit`](Simulation::edit) or
-//! [`edit_batch`](Simulation::edit_batch), [`replan`](Simulation::replan) and
-//! [`advance`](Simulation::advance) in that order, exactly as [`tick`](Simulation::tick) does.
+//! drive the phases themselves (the game, `gridwalk-cli simulate`) call
+//! [`edit`](Simulation::edit) or [`edit_batch`](Simulation::edit_batch), then
+//! [`step`](Simulation::step), exactly as [`tick`](Simulation::tick) does. `step` is
+//! `replan` then `advance` in one pass (`tests/tick_paths.rs` holds the two equal); the
+//! separate calls are there for a first plan before anyone moves, and for callers that look
+//! at the plans before the agents move.
 //!
 //! ```
 //! use gridwalk_core::sim::{AgentStatus, SimConfig, Simulation};
@@ -1018,12 +1021,7 @@ impl Simulation {
         }
         stats.micros = started.elapsed().as_micros() as u64;
         self.changed.clear();
-        let walking = || {
-            self.agents
-                .values()
-                .filter(|a| a.status != AgentStatus::Arrived)
-        };
-        if self.config.measure_baseline && walking().count() <= BASELINE_MAX_AGENTS {
+        if self.baseline_due() {
             let t = Instant::now();
             for a in self.agents.values() {
                 if a.status == AgentStatus::Arrived {
@@ -1039,6 +1037,15 @@ impl Simulation {
         self.last = stats;
         self.total += stats;
         stats
+    }
+
+    /// Whether a replan now measures A* from scratch ([`SimConfig::measure_baseline`]): asked
+    /// for, and at most [`BASELINE_MAX_AGENTS`] agents off their goal (those a replan leaves
+    /// walking or with no path).
+    fn baseline_due(&self) -> bool {
+        let walking = self.agents.hot().iter().filter(|p| p.cell != p.goal);
+        self.config.measure_baseline
+            && walking.take(BASELINE_MAX_AGENTS + 1).count() <= BASELINE_MAX_AGENTS
     }
 
     /// The search request for agent `a` in `mode`, with the configured moves and heuristic.
@@ -1934,14 +1941,24 @@ impl Simulation {
                 refused.push((pos, e));
             }
         }
-        // With no baseline to measure on the replan's agents, the agents of large groups are
-        // settled as they move: one pass over them instead of two.
-        let stats = self.replan_deferring(!self.config.measure_baseline);
+        let stats = self.step();
+        TickReport { refused, stats }
+    }
+
+    /// A tick after its edits: every planner repairs, then every agent with a path moves one
+    /// cell, arrived agents follow their policy and the dynamic world acts. Exactly
+    /// [`replan`](Self::replan) then [`advance`](Self::advance), but faster: unless a baseline
+    /// is measured, the agents of large groups are settled by their memo as they move, in one
+    /// pass over the agents instead of two. The game, `gridwalk-cli simulate` and
+    /// [`tick`](Self::tick) all take this path.
+    pub fn step(&mut self) -> TickStats {
+        // The baseline plans from settled agents: with one due, they are settled first.
+        let stats = self.replan_deferring(!self.baseline_due());
         match std::mem::take(&mut self.settle_pending) {
             true => self.settle_and_advance(),
             false => self.advance(),
         }
-        TickReport { refused, stats }
+        stats
     }
 
     /// The agent's current planned path, from its cell to its goal. Valid between ticks too:
