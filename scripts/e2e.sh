@@ -37,7 +37,10 @@ work=$(mktemp -d)
 record="$work/session.ron"
 shot="${E2E_SCREENSHOT:-$work/e2e.png}"
 # Xvfb picks a free display itself and writes its number once it accepts connections.
-Xvfb -displayfd 3 -screen 0 1600x1000x24 3>"$work/display" >"$work/xvfb.log" 2>&1 &
+# -noreset: by default the server resets when its last client leaves, and a client that
+# connects during the reset is refused (a CI run lost the game's XOpenDisplay that way,
+# right after the `xdotool getmouselocation` probe below disconnected).
+Xvfb -displayfd 3 -noreset -screen 0 1600x1000x24 3>"$work/display" >"$work/xvfb.log" 2>&1 &
 xvfb=$!
 game_pid=""
 cleanup() {
@@ -58,7 +61,7 @@ xdotool getmouselocation >/dev/null || { echo "e2e: cannot reach the X server on
 game_pid=$!
 win=""
 for _ in $(seq 150); do
-    kill -0 "$game_pid" 2>/dev/null || { cat "$work/game.log"; echo "e2e: the game exited early"; exit 1; }
+    kill -0 "$game_pid" 2>/dev/null || { cat "$work/game.log" "$work/xvfb.log"; echo "e2e: the game exited early"; exit 1; }
     for w in $(xdotool search --onlyvisible --name '^gridwalk' 2>/dev/null || true); do
         if xdotool getwindowgeometry "$w" 2>/dev/null | grep -q 'Geometry: 1400x900'; then
             win=$w
@@ -125,7 +128,7 @@ PY
 find_window() {
     local log=$1 w found=""
     for _ in $(seq 300); do
-        kill -0 "$game_pid" 2>/dev/null || { cat "$log" >&2; echo "e2e: the game exited early" >&2; return 1; }
+        kill -0 "$game_pid" 2>/dev/null || { cat "$log" "$work/xvfb.log" >&2; echo "e2e: the game exited early" >&2; return 1; }
         for w in $(xdotool search --onlyvisible --name '^gridwalk' 2>/dev/null || true); do
             if xdotool getwindowgeometry "$w" 2>/dev/null | grep -q 'Geometry: 1400x900'; then
                 found=$w
