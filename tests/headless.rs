@@ -607,3 +607,33 @@ fn the_recording_is_written_at_start_and_on_exit() {
     assert_eq!(last.edits[0].cells, vec![Pos::new(10, 3)]);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The real binary, run without a window: bad input and a missing display end with status 2
+/// and a message naming what is wrong, never winit's panic.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_binary_explains_what_keeps_it_from_opening_a_window() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_gridwalk"))
+            .args(args)
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .output()
+            .expect("the game binary runs")
+    };
+    let no_display = run(&["--agents", "3"]);
+    let err = String::from_utf8_lossy(&no_display.stderr);
+    assert_eq!(no_display.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("DISPLAY") && !err.contains("panicked"),
+        "{err}"
+    );
+
+    let missing = run(&["--map", "no/such/map.ron"]);
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert_eq!(missing.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no/such/map.ron") && !err.contains("panicked"),
+        "{err}"
+    );
+}
