@@ -141,6 +141,8 @@ pub struct Grid {
     width: u32,
     height: u32,
     cells: Vec<u8>,
+    /// How many cells weigh more than 1: none on a plain map, whose every step costs its unit.
+    heavy: usize,
 }
 
 impl Grid {
@@ -151,6 +153,7 @@ impl Grid {
             width,
             height,
             cells: vec![1; width as usize * height as usize],
+            heavy: 0,
         })
     }
 
@@ -254,9 +257,17 @@ impl Grid {
             return Err(GridError::BadWeight(w));
         }
         let i = self.index(pos)?;
-        let old = Terrain::from_byte(self.cells[i]);
-        self.cells[i] = terrain.to_byte();
-        Ok(old)
+        let (old, new) = (self.cells[i], terrain.to_byte());
+        self.heavy = self.heavy + (new > 1) as usize - (old > 1) as usize;
+        self.cells[i] = new;
+        Ok(Terrain::from_byte(old))
+    }
+
+    /// Whether every passable cell weighs 1, so that a step costs its unit (straight or
+    /// diagonal) alone.
+    #[inline]
+    pub fn unweighted(&self) -> bool {
+        self.heavy == 0
     }
 
     /// Number of walls.
@@ -554,5 +565,28 @@ mod tests {
         let g = Grid::new(4, 3).unwrap();
         assert_eq!(g.affected_by(0).count(), 4);
         assert_eq!(g.affected_by(g.index(Pos::new(1, 1)).unwrap()).count(), 9);
+    }
+
+    #[test]
+    fn unweighted_follows_every_set() {
+        let mut g = Grid::new(3, 2).unwrap();
+        let mut x = 12345u64;
+        for _ in 0..500 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let pos = g.pos((x >> 33) as usize % g.len());
+            let t = match (x >> 20) % 4 {
+                0 => Terrain::Wall,
+                1 | 2 => Terrain::FREE,
+                _ => Terrain::Weight(2 + (x >> 40) as u8 % 8),
+            };
+            g.set(pos, t).unwrap();
+            assert_eq!(g.unweighted(), g.weights().iter().all(|&w| w <= 1));
+        }
+        // A refused set changes nothing.
+        let before = g.clone();
+        assert!(g.set(Pos::new(0, 0), Terrain::Weight(12)).is_err());
+        assert_eq!(g, before);
     }
 }

@@ -268,8 +268,13 @@ impl Gather<'_> {
             }
             let dir = m & !FRESH;
             if dir != NO_MOVE {
-                let n = cell.wrapping_add_signed(self.offsets[dir as usize]);
-                planned.weights = self.grid.weight(cell) + self.grid.weight(n);
+                // On a plain map every cell weighs 1: no scattered reads of the step's cells.
+                planned.weights = if self.grid.unweighted() {
+                    2
+                } else {
+                    let n = cell.wrapping_add_signed(self.offsets[dir as usize]);
+                    self.grid.weight(cell) + self.grid.weight(n)
+                };
             }
             if m & FRESH != 0 {
                 *cost = group_g(group, cell);
