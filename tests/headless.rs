@@ -613,27 +613,21 @@ fn the_recording_is_written_at_start_and_on_exit() {
 #[cfg(target_os = "linux")]
 #[test]
 fn the_binary_explains_what_keeps_it_from_opening_a_window() {
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_gridwalk"))
+    // Runs the game with `args` and no display; it must exit 2 with `needle` in its message.
+    let refused = |args: &[&str], needle: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gridwalk"))
             .args(args)
             .env_remove("DISPLAY")
             .env_remove("WAYLAND_DISPLAY")
             .output()
-            .expect("the game binary runs")
+            .expect("the game binary runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(needle) && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
     };
-    let no_display = run(&["--agents", "3"]);
-    let err = String::from_utf8_lossy(&no_display.stderr);
-    assert_eq!(no_display.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("DISPLAY") && !err.contains("panicked"),
-        "{err}"
-    );
-
-    let missing = run(&["--map", "no/such/map.ron"]);
-    let err = String::from_utf8_lossy(&missing.stderr);
-    assert_eq!(missing.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("no/such/map.ron") && !err.contains("panicked"),
-        "{err}"
-    );
+    refused(&["--agents", "3"], "DISPLAY");
+    refused(&["--map", "no/such/map.ron"], "no/such/map.ron");
 }
