@@ -74,7 +74,8 @@ pub enum Step {
 /// The recording of one search or repair. See the module docs.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Trace {
-    /// The cells queued when the search began.
+    /// The cells queued when the search began. The incremental planners record it only once
+    /// their compute takes a step, so it is empty for a compute that changed nothing.
     pub initial_open: Vec<u32>,
     /// Every step, in order.
     pub steps: Vec<Step>,
@@ -127,6 +128,8 @@ impl Trace {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Recorder {
     on: bool,
+    /// The recording begun last still wants its queue.
+    due: bool,
     trace: Trace,
 }
 
@@ -135,14 +138,25 @@ impl Recorder {
     pub(crate) fn set(&mut self, on: bool) {
         self.on = on;
         if !on {
+            self.due = false;
             self.trace = Trace::default();
         }
     }
 
-    /// Starts a new recording with `initial_open` as the queue (only called when on).
-    pub(crate) fn begin(&mut self, initial_open: impl FnOnce(&mut Vec<u32>)) {
+    /// Starts a new recording, whose queue [`snapshot`](Self::snapshot) takes before the first
+    /// step: an incremental planner's compute often takes none, and copying its whole queue
+    /// each time would be most of what recording costs a busy world.
+    pub(crate) fn begin(&mut self) {
         self.trace.clear();
-        if self.on {
+        self.due = self.on;
+    }
+
+    /// Records `initial_open` as the queue, if the recording begun last has none yet (nothing
+    /// when off).
+    #[inline]
+    pub(crate) fn snapshot(&mut self, initial_open: impl FnOnce(&mut Vec<u32>)) {
+        if self.due {
+            self.due = false;
             initial_open(&mut self.trace.initial_open);
         }
     }

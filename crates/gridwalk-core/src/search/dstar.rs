@@ -510,7 +510,7 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStar<Q> {
     fn compute(&mut self, grid: &Grid) -> SearchStats {
         self.sync(grid);
         self.expanded.clear();
-        self.rec.begin(|out| self.open.queued_cells(out));
+        self.rec.begin();
         let before = self.open.stats();
         let mut stats = SearchStats::default();
         if self.goal_open(grid).is_some() {
@@ -522,6 +522,8 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStar<Q> {
                 if self.bound.is_some_and(|m| k_min >= m) {
                     break;
                 }
+                let open = &self.open;
+                self.rec.snapshot(|out| open.queued_cells(out));
                 self.process_state(grid);
                 stats.expanded += 1;
             }

@@ -538,7 +538,7 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool> GoalPlanner
 
     fn compute(&mut self, grid: &Grid) -> SearchStats {
         self.expanded.clear();
-        self.rec.begin(|out| self.queue.queued_cells(out));
+        self.rec.begin();
         let before = self.queue.stats();
         let mut stats = SearchStats::default();
         self.unsettle_all();
@@ -547,6 +547,8 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool> GoalPlanner
             if settled {
                 break;
             }
+            let queue = &self.queue;
+            self.rec.snapshot(|out| queue.queued_cells(out));
             // Expand in a batch while the top key is not above the largest start key and no
             // start has been expanded, then check the starts again: a start settles either
             // when the top key passes its key or when it is expanded.

@@ -1060,10 +1060,10 @@ impl Simulation {
                 });
             }
             // Taken, not copied: thousands of planners must not each hold their largest trace.
-            let trace = (self.history > 0).then(|| planner.take_last_trace());
-            if let Some(trace) = trace
-                && work.expanded > 0
-            {
+            // A compute that expanded nothing is not kept, and its trace stays in the planner,
+            // whose next compute clears it and reuses its room.
+            if self.history > 0 && work.expanded > 0 {
+                let trace = planner.take_last_trace();
                 if group.history.len() >= self.history
                     && let Some(old) = group.history.pop_front()
                 {
