@@ -137,10 +137,7 @@ fn bad_input_names_file_and_line_and_exits_2() {
 
 #[test]
 fn movingai_summarises_and_fails_on_mismatch() {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/movingai"
-    ));
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/movingai"));
     let (map, scen) = (dir.join("arena.map"), dir.join("arena.map.scen"));
     let out = cli()
         .arg("movingai")

@@ -10,11 +10,7 @@ use gridwalk_core::format::movingai::{load_map, load_scen};
 use gridwalk_core::search::best_first::SearchSpace;
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/movingai"
-    ))
-    .join(name)
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/movingai")).join(name)
 }
 
 /// Solves every problem of `map` with `algorithm`; returns the mismatches as messages.

@@ -15,7 +15,7 @@ use proptest::sample::Index;
 
 use common::check_error;
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/movingai");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/movingai");
 
 fn data(name: &str) -> PathBuf {
     Path::new(DATA).join(name)
