@@ -1,6 +1,6 @@
 //! The CLI contract: JSON lines from `simulate`, the summary of `movingai`, exit codes.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;
