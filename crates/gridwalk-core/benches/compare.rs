@@ -20,9 +20,8 @@ use std::hint::black_box;
 use std::path::{Path as FsPath, PathBuf};
 use std::time::{Duration, Instant};
 
-use gridwalk_core::check::matches_printed;
 use gridwalk_core::cost::{self, Cost};
-use gridwalk_core::format::movingai::{self, ScenProblem};
+use gridwalk_core::format::movingai::{self, ScenProblem, matches_printed};
 use gridwalk_core::search::{SearchRequest, SearchSpace};
 use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, SearchStats, Terrain};
 use serde_json::{Map, Value, json};

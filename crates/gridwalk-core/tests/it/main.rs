@@ -1,13 +1,11 @@
 //! The core's integration tests, linked as one test binary: one module per subject, and
 //! `common`, the helpers they share. The Moving AI files they read are in `tests/data/`.
 
-mod cli;
 mod common;
 mod default_map;
 mod dstar;
 mod dstar_lite;
 mod history;
-mod movingai;
 mod movingai_format;
 mod pockets;
 mod scenario_format;

@@ -1,6 +1,5 @@
 //! The Moving AI `.map` and `.scen` formats: the real benchmark files, precise errors, fuzzing.
 
-
 use std::path::{Path, PathBuf};
 
 use gridwalk_core::format::movingai::{

@@ -1,7 +1,6 @@
 //! "No path, proven locally" (issue 8): an agent walled into a pocket without its goal gets
 //! its `no_path` from a bounded flood, and its group's search is not spent proving it.
 
-
 use crate::common::reference_costs;
 use gridwalk_core::cost::INFINITY;
 use gridwalk_core::sim::{AgentStatus, SimConfig, Simulation};

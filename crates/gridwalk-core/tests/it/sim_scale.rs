@@ -2,7 +2,6 @@
 //! cell, costs carried from the last tick, starts listed once per cell) give every agent
 //! exactly what its planner says, on random maps with random edits.
 
-
 use crate::common::reference_costs;
 use gridwalk_core::sim::{AgentStatus, SimConfig, Simulation};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
