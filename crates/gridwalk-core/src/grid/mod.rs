@@ -11,8 +11,8 @@
 //! flat indices are the planner's own protocol ([`crate::GoalPlanner`]: `set_starts`,
 //! `cells_changed`, `last_expanded`, called per planner and per tick with thousands of cells)
 //! and the grid's index arithmetic ([`Grid::index`], [`Grid::pos`], [`Grid::weight`]); they
-//! stay flat on purpose, for speed. [`reach`] holds the grid's connectivity (floods and
-//! components), also over flat indices.
+//! stay flat on purpose, for speed. The grid's connectivity ([`Flood`], [`Components`],
+//! [`ring_connected`], in `reach.rs`) works over flat indices too.
 
 mod reach;
 

@@ -106,11 +106,11 @@ impl Planner {
 /// of thousands of wandering agents, without holding much memory idle.
 const POOL_MAX: usize = 128;
 
-/// Makes the simulation's planners, and keeps up to [`POOL_MAX`] dropped D\* Lite planners
+/// Makes the simulation's planners, and keeps up to 128 dropped D\* Lite planners
 /// whose arrays new goals reuse. Boxed as the simulation holds them, so a planner moves in and
 /// out of the pool as a pointer.
 #[derive(Default)]
-pub struct PlannerPool {
+pub(crate) struct PlannerPool {
     #[allow(clippy::vec_box)]
     kept: Vec<Box<DStarLite>>,
 }
@@ -142,14 +142,11 @@ impl PlannerPool {
     }
 
     /// How many planners are kept.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.kept.len()
     }
 
-    /// Whether none is kept.
-    pub fn is_empty(&self) -> bool {
-        self.kept.is_empty()
-    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The one home of the planner choice: the interface shared by the incremental planners
 //! ([`GoalPlanner`]), the algorithm menu ([`Algorithm`], which says what each algorithm can
 //! do, so callers ask it instead of matching on variants), and the only factory
-//! ([`PlannerPool`] for the simulation, [`new_planner`] for one-off planners).
+//! (`PlannerPool` for the simulation, [`new_planner`] for one-off planners).
 //!
 //! A planner serves one goal and every agent heading to it. It keeps its own arrays and never
 //! borrows the grid: each call receives the grid, and [`GoalPlanner::cells_changed`] tells it
@@ -14,8 +14,8 @@ mod algorithm;
 mod factory;
 
 pub use algorithm::{Algorithm, ExpansionNames};
-pub(crate) use factory::Planner;
-pub use factory::{PlannerError, PlannerPool, new_planner};
+pub use factory::{PlannerError, new_planner};
+pub(crate) use factory::{Planner, PlannerPool};
 
 use crate::cost::Cost;
 use crate::grid::Grid;

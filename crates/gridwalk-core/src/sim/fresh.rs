@@ -77,9 +77,9 @@ impl Simulation {
         }
     }
 
-    /// Sets status, remaining and next from the planner's answer `(cost, next cell, its index,
-    /// step cost)`.
-
+    /// The agent's current planned path, from its cell to its goal. Valid between ticks too:
+    /// after [`advance`](Self::advance) it starts from the cell the agent moved to. It is the
+    /// plan of the last replan: while [`changes_pending`](Self::changes_pending), an edit may
     /// cross it until the next replan repairs it.
     pub fn path(&self, id: AgentId) -> Option<Path> {
         let a = self.agents.slab.get(&id)?;

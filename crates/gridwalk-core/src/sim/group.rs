@@ -270,9 +270,9 @@ mod tests {
             .map(|c| next_move(&mut group, &grid, grid.pos(c), c, None))
             .collect();
         group.memo = vec![UNKNOWN; grid.len()];
-        for c in 0..grid.len() {
+        for (c, want) in plain.iter().enumerate() {
             let m = next_move(&mut group, &grid, grid.pos(c), c, None);
-            assert_eq!(m, plain[c], "cell {c}");
+            assert_eq!(&m, want, "cell {c}");
             assert_eq!(group.memo[c] & FRESH, FRESH, "learnt now");
             assert_eq!(memo_move(&mut group, &grid, c), group.memo[c], "memoised");
         }

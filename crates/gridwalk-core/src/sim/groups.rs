@@ -20,7 +20,7 @@ use super::SimConfig;
 use super::group::Group;
 use super::history::History;
 use super::settle::Planned;
-use crate::cost::Cost;
+use crate::cost::{Cost, INFINITY};
 use crate::grid::{Grid, Pos};
 use crate::planner::PlannerPool;
 
@@ -78,6 +78,16 @@ pub(super) struct Scratch {
     /// settling and moving at once.
     pub(super) moves: Vec<Planned>,
     pub(super) costs: Vec<Cost>,
+}
+
+impl Scratch {
+    /// Sizes the per-agent moves for `n` agents, every one skipped until gathered.
+    pub(super) fn size_moves(&mut self, n: usize) {
+        self.moves.clear();
+        self.moves.resize(n, Planned::SKIP);
+        self.costs.resize(n, INFINITY);
+        self.member_slot.resize(n, NO_SLOT);
+    }
 }
 
 impl Groups {

@@ -62,25 +62,33 @@ impl Pockets {
     /// next to its cells opens: then that pocket is forgotten and flooded again.
     pub(super) fn update(&mut self, grid: &Grid, conn: Connectivity) {
         if !self.ready {
-            // Every component small enough, once: the component sizes say which.
-            self.ready = true;
-            self.opened.clear();
-            self.walled.clear();
-            self.pocket.clear();
-            self.pocket.resize(grid.len(), NO_POCKET);
-            for c in 0..grid.len() {
-                if self.pocket[c] == NO_POCKET
-                    && grid.weight(c) != 0
-                    && self.components.size_at(grid, c, conn) <= POCKET_MAX
-                    && let Some(cells) = self.flood.within(grid, c, conn, POCKET_MAX)
-                {
-                    mark_pocket(&mut self.pocket, &mut self.next, cells);
-                }
-            }
-            return;
+            return self.fill(grid, conn);
         }
-        // An opened cell joins the cells of its 3×3 block (every move it opens starts there):
-        // their pockets are forgotten, then what they became is flooded again.
+        self.release_opened(grid, conn);
+        self.close_walled(grid, conn);
+    }
+
+    /// Every component small enough, once: the component sizes say which.
+    fn fill(&mut self, grid: &Grid, conn: Connectivity) {
+        self.ready = true;
+        self.opened.clear();
+        self.walled.clear();
+        self.pocket.clear();
+        self.pocket.resize(grid.len(), NO_POCKET);
+        for c in 0..grid.len() {
+            if self.pocket[c] == NO_POCKET
+                && grid.weight(c) != 0
+                && self.components.size_at(grid, c, conn) <= POCKET_MAX
+                && let Some(cells) = self.flood.within(grid, c, conn, POCKET_MAX)
+            {
+                mark_pocket(&mut self.pocket, &mut self.next, cells);
+            }
+        }
+    }
+
+    /// An opened cell joins the cells of its 3×3 block (every move it opens starts there):
+    /// their pockets are forgotten, then what they became is flooded again.
+    fn release_opened(&mut self, grid: &Grid, conn: Connectivity) {
         for c in std::mem::take(&mut self.opened) {
             if grid.weight(c) == 0 {
                 continue;
@@ -107,8 +115,11 @@ impl Pockets {
                 mark_pocket(&mut self.pocket, &mut self.next, cells);
             }
         }
-        // A new wall can only close pockets when the cells around it no longer reach each
-        // other next to it; then each side is flooded, up to the bound.
+    }
+
+    /// A new wall can only close pockets when the cells around it no longer reach each other
+    /// next to it; then each side is flooded, up to the bound.
+    fn close_walled(&mut self, grid: &Grid, conn: Connectivity) {
         let first = self.next.wrapping_add(1);
         for c in std::mem::take(&mut self.walled) {
             if grid.weight(c) != 0 {

@@ -73,7 +73,7 @@ impl From<GridError> for SimError {
     }
 }
 
-/// What [`Simulation::tick`] did.
+/// What [`Simulation::tick`](super::Simulation::tick) did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TickReport {
     /// The edits refused, with why.

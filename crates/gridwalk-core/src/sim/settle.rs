@@ -12,7 +12,7 @@ use super::group::{
     CUT, DIRECTIONS, EXCLUDED, FRESH, GENERIC, Group, Move, NO_MOVE, SKIP, UNKNOWN, crowded,
     group_g, memo_move, next_move, unfresh,
 };
-use super::groups::{NO_SLOT, Scratch};
+use super::groups::Scratch;
 use super::living::OnArrival;
 use crate::cost::{Cost, DIAGONAL, INFINITY, STRAIGHT};
 use crate::grid::{Connectivity, Grid, Pos};
@@ -220,11 +220,7 @@ impl Simulation {
         let all_tracked = groups.all_tracked;
         let mut large = large_groups(&mut groups.by_goal, &groups.scratch.settle_late);
         let scratch = &mut groups.scratch;
-        let n = self.agents.slab.len();
-        scratch.moves.clear();
-        scratch.moves.resize(n, Planned::SKIP);
-        scratch.costs.resize(n, INFINITY);
-        scratch.member_slot.resize(n, NO_SLOT);
+        scratch.size_moves(self.agents.slab.len());
         // First every member's memoised move, its step's weights, and its cost where its
         // planner may have changed it: in a loop of its own, so that these scattered reads of
         // many agents overlap. With every group tracked, the members are found here.
@@ -287,17 +283,7 @@ impl Simulation {
             }
             mover.step(a, p);
         }
-        unfresh(large.iter_mut().flatten().map(|g| &mut **g));
-        if all_tracked {
-            mark_cut(&mut large, UNKNOWN);
-        }
-        // Counting by cell pays while agents share cells: once a group spreads out, none is
-        // tracked.
-        let sizes = large.iter().zip(&scratch.counts).zip(&scratch.starts);
-        let spread = sizes.into_iter().any(|((group, &n), starts)| {
-            group.as_deref().is_some_and(Group::tracked) && !crowded(n, starts.len(), 1.25)
-        });
-        if spread {
+        if after_large_moves(&mut large, scratch, all_tracked) {
             groups.by_goal.values_mut().for_each(Group::untrack);
             groups.tracking = false;
         }
@@ -310,6 +296,20 @@ impl Simulation {
         self.dynamic_world();
         self.tick += 1;
     }
+}
+
+/// After the large groups' agents moved: their fresh moves are no longer [`FRESH`], and
+/// their cut cells' moves unknown again. Returns whether some tracked group spread out:
+/// counting by cell pays while agents share cells; once a group spreads out, none is tracked.
+fn after_large_moves(large: &mut [Option<&mut Group>], scratch: &Scratch, all: bool) -> bool {
+    unfresh(large.iter_mut().flatten().map(|g| &mut **g));
+    if all {
+        mark_cut(large, UNKNOWN);
+    }
+    let sizes = large.iter().zip(&scratch.counts).zip(&scratch.starts);
+    sizes.into_iter().any(|((group, &n), starts)| {
+        group.as_deref().is_some_and(Group::tracked) && !crowded(n, starts.len(), 1.25)
+    })
 }
 
 /// Sets the memo of every large group's cells in a pocket without its goal ([`Group::cut`])
