@@ -9,10 +9,12 @@
 //! simulation's agent records) live inside the searches and the simulation, where a multiply
 //! and a bounds check per neighbour would cost. The few public faces that still take or give
 //! flat indices are the planner's own protocol ([`crate::GoalPlanner`]: `set_starts`,
-//! `cells_changed`, `last_expanded`, called per planner and per tick with thousands of cells)
-//! and the grid's index arithmetic ([`Grid::index`], [`Grid::pos`], [`Grid::weight`]); they
-//! stay flat on purpose, for speed. The grid's connectivity ([`Flood`], [`Components`],
-//! [`ring_connected`], in `reach.rs`) works over flat indices too.
+//! `cells_changed`, `last_expanded`, called per planner and per tick with thousands of cells),
+//! the simulation's list of expanded cells (`Simulation::last_expanded`, drawn by the game
+//! every frame) and the grid's index arithmetic ([`Grid::index`], [`Grid::pos`],
+//! [`Grid::weight`]); they stay flat on purpose: turning each into a `Pos` would cost a
+//! division per cell, or a copy, on the hottest paths. The grid's connectivity ([`Flood`],
+//! [`Components`], [`ring_connected`], in `reach.rs`) works over flat indices too.
 
 mod reach;
 
