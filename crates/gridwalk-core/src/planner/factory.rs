@@ -146,7 +146,6 @@ impl PlannerPool {
     pub(crate) fn len(&self) -> usize {
         self.kept.len()
     }
-
 }
 
 #[cfg(test)]

@@ -14,8 +14,8 @@ mod algorithm;
 mod factory;
 
 pub use algorithm::{Algorithm, ExpansionNames};
-pub use factory::{PlannerError, new_planner};
 pub(crate) use factory::{Planner, PlannerPool};
+pub use factory::{PlannerError, new_planner};
 
 use crate::cost::Cost;
 use crate::grid::Grid;

@@ -170,6 +170,7 @@ impl Agents {
 
     /// Sends agent `id` to `goal` (cell `g`), unplanned. Returns its old goal, the old goal's
     /// cell and its own cell.
+    #[inline]
     pub(super) fn retarget(
         &mut self,
         id: AgentId,

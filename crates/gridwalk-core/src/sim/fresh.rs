@@ -153,3 +153,38 @@ impl Simulation {
         Some((trace, r.path))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Grid, Pos, Terrain};
+    use crate::planner::Algorithm;
+    use crate::sim::SimConfig;
+
+    #[test]
+    fn a_fresh_path_shortens_as_its_agent_walks_and_goes_with_it() {
+        let config = SimConfig {
+            algorithm: Algorithm::AStar,
+            ..SimConfig::default()
+        };
+        let mut sim = Simulation::new(Grid::new(6, 3).unwrap(), config);
+        let id = sim.add_agent(Pos::new(0, 1), Pos::new(5, 1)).unwrap();
+        sim.replan();
+        let before = sim.fresh.paths[&id].clone();
+        assert_eq!((before.cells.len(), before.cells[0]), (6, Pos::new(0, 1)));
+        sim.advance();
+        let after = &sim.fresh.paths[&id];
+        assert_eq!(
+            after.cells[..],
+            before.cells[1..],
+            "one cell shorter, from the new cell"
+        );
+        assert_eq!(sim.path(id).as_ref(), Some(after));
+        // A wall ahead: the next replan plans around it.
+        sim.edit(Pos::new(3, 1), Terrain::Wall).unwrap();
+        sim.replan();
+        assert!(!sim.fresh.paths[&id].cells.contains(&Pos::new(3, 1)));
+        sim.remove_agent(id).unwrap();
+        assert!(sim.fresh.paths.is_empty(), "the path goes with its agent");
+    }
+}

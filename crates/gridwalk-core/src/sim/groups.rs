@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 
 use super::SimConfig;
-use super::group::Group;
+use super::group::{Group, forget_moves};
 use super::history::History;
 use super::settle::Planned;
 use crate::cost::{Cost, INFINITY};
@@ -143,8 +143,11 @@ impl Groups {
         base
     }
 
-    /// Gives every group its slot, its rank in goal order, clearing the last replan's.
-    pub(super) fn assign_slots(&mut self, cells: usize) {
+    /// Gives every group its slot, its rank in goal order, clearing the last replan's; a
+    /// group's memo forgets the moves that the `changed` cells of `grid` can change.
+    #[inline]
+    pub(super) fn assign_slots(&mut self, grid: &Grid, changed: &[usize]) {
+        let cells = grid.len();
         if self.slot.len() != cells {
             self.slot = vec![NO_SLOT; cells];
         }
@@ -154,8 +157,14 @@ impl Groups {
         }
         self.slotted.clear();
         self.slotted.extend(self.by_goal.keys());
-        for (k, &goal) in self.by_goal.keys().enumerate() {
+        for (k, (&goal, group)) in self.by_goal.iter_mut().enumerate() {
             self.slot[goal] = k as u32;
+            // An edit changes the moves of its 3×3 block.
+            if !group.memo.is_empty() {
+                for &c in changed {
+                    forget_moves(&mut group.memo, grid, c);
+                }
+            }
         }
     }
 
@@ -199,7 +208,7 @@ mod tests {
             let group = groups.make(&grid, &config, grid.pos(g), false).unwrap();
             groups.by_goal.insert(g, group);
         }
-        groups.assign_slots(grid.len());
+        groups.assign_slots(&grid, &[]);
         assert_eq!(
             (groups.slot[4], groups.slot[17], groups.slot[30]),
             (0, 1, 2)
@@ -208,7 +217,7 @@ mod tests {
         assert_eq!(groups.by_goal.len(), 3, "17 still has an agent");
         groups.drop_if_unused(17, 0, &mut history);
         assert_eq!((groups.by_goal.len(), groups.pool.len()), (2, 1));
-        groups.assign_slots(grid.len());
+        groups.assign_slots(&grid, &[]);
         assert_eq!(
             (groups.slot[4], groups.slot[17], groups.slot[30]),
             (0, NO_SLOT, 1)

@@ -117,6 +117,7 @@ impl Living {
     }
 
     /// A cell edited from a wall to `pos`'s new terrain: no longer the dynamic world's to lift.
+    #[inline]
     pub(super) fn forget_door(&mut self, pos: Pos) {
         self.doors.standing.retain(|&(p, _)| p != pos);
     }

@@ -40,6 +40,7 @@ pub(super) struct Pockets {
 impl Pockets {
     /// Cell `i` of `grid` changed from a wall or not (`was_wall`) to a wall or not
     /// (`is_wall`).
+    #[inline]
     pub(super) fn edited(&mut self, grid: &Grid, i: usize, was_wall: bool, is_wall: bool) {
         self.components.changed(grid, i, !was_wall);
         match (was_wall, is_wall) {

@@ -75,15 +75,7 @@ impl Simulation {
     /// are left for [`settle_and_advance`](Self::settle_and_advance).
     fn replan_incremental(&mut self, stats: &mut TickStats, defer: bool) {
         self.make_new_groups();
-        self.groups.assign_slots(self.grid.len());
-        // An edit changes the moves of its 3×3 block.
-        for group in self.groups.by_goal.values_mut() {
-            if !group.memo.is_empty() {
-                for &c in &self.changed {
-                    forget_moves(&mut group.memo, &self.grid, c);
-                }
-            }
-        }
+        self.groups.assign_slots(&self.grid, &self.changed);
         (self.pockets).update(&self.grid, self.config.connectivity);
         let tracked: usize = (self.groups.by_goal.iter())
             .filter(|(_, g)| g.tracked())
