@@ -222,6 +222,7 @@ impl Agents {
 
 /// Sets status, remaining and next from the planner's answer `(cost, next cell, its index,
 /// step cost)`.
+#[inline(always)]
 pub(super) fn settle(a: &mut Agent, answer: impl FnOnce() -> Option<(Cost, Pos, u32, Cost)>) {
     if a.pos == a.goal {
         a.status = AgentStatus::Arrived;

@@ -324,6 +324,7 @@ fn mark_cut(large: &mut [Option<&mut Group>], m: Move) {
 
 /// A tracked group's agents on a start all take its move: the counts of cells move once per
 /// start, not once per agent (all leave, then all enter).
+#[inline(always)]
 fn shift_tracked_starts(
     large: &mut [Option<&mut Group>],
     scratch: &mut Scratch,
