@@ -76,9 +76,10 @@ impl Algorithm {
         }
     }
 
-    /// The one-shot search that plans (or, for explain, replays from scratch) like this
-    /// algorithm: A\* with the heuristic when it takes one, else Dijkstra.
-    pub(crate) fn fresh_mode(self) -> Mode {
+    /// The one-shot search ([`Mode`]) that plans like this algorithm from scratch: A\* with
+    /// the heuristic when it takes one, else Dijkstra. The simulation plans A\* and Dijkstra
+    /// with it, and explain replays any algorithm's search from scratch with it.
+    pub fn fresh_mode(self) -> Mode {
         match self.uses_heuristic() {
             true => Mode::AStar,
             false => Mode::Dijkstra,

@@ -7,6 +7,9 @@
 //! borrows the grid: each call receives the grid, and [`GoalPlanner::cells_changed`] tells it
 //! which cells changed since the last call, so it can repair only what they affect.
 //!
+//! The one-shot searches keep their own knob, [`crate::search::Mode`] (which also has greedy
+//! best-first, no menu entry): [`Algorithm::fresh_mode`] is the one mapping from the menu to it.
+//!
 //! Cells here are flat indices (`usize`, `u32` in expansion lists), not [`crate::Pos`]: the
 //! protocol is called per planner and per tick with thousands of cells (see [`crate::grid`]).
 
