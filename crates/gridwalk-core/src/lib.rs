@@ -1,8 +1,10 @@
 //! gridwalk-core: engine-free grid pathfinding for the gridwalk demo.
 //!
 //! - [`grid`]: cells, weights, connectivity and the move rule; [`cost`]: fixed-point costs.
+//! - [`rng`]: the seeded generator every random draw comes from.
+//! - [`planner`]: the planner menu, the incremental planners' interface, and their factory.
 //! - [`heuristic`]: distance estimates and their admissibility.
-//! - [`queue`]: the indexed heap, and two slower queues kept for comparison.
+//! - [`queue`]: the indexed heap and the bucket queue (two slower ones behind `bench-queues`).
 //! - [`search`]: A*, Dijkstra, greedy best-first, D* Lite and D*.
 //! - [`trace`]: recorded search steps, for `--trace` and the game's explain mode.
 //! - [`sim`]: agents, goals shared by groups, edits and ticks: the semantics of the game and
@@ -21,17 +23,26 @@ pub mod path;
 pub mod planner;
 pub mod queue;
 pub mod replay;
+pub mod rng;
 pub mod search;
 pub mod sim;
 mod slab;
 pub mod stats;
 pub mod trace;
-pub mod world;
 
 pub use cost::Cost;
 pub use grid::{Connectivity, Grid, GridError, Pos, Terrain};
 pub use heuristic::Heuristic;
 pub use path::Path;
+pub use planner::new_planner;
 pub use planner::{Algorithm, CellInfo, GoalPlanner};
-pub use search::new_planner;
 pub use stats::SearchStats;
+
+/// transitional, removed at integration: `world.rs` was split into [`grid`] (connectivity),
+/// [`sim::living`] (arrival policy, dynamic world, doors) and [`rng`].
+#[doc(hidden)]
+pub mod world {
+    pub use crate::grid::{Components, Flood, reachable, ring_connected};
+    pub use crate::rng::Rng;
+    pub use crate::sim::{Doors, DynamicWorld, OnArrival};
+}

@@ -108,7 +108,7 @@ macro_rules! wide_order {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Algorithm, world::OnArrival};
+    use crate::{Algorithm, sim::OnArrival};
 
     #[test]
     fn names_round_trip_and_errors_list_them_all() {

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use gridwalk_core::format::Scenario;
+use gridwalk_core::sim::{DynamicWorld, OnArrival};
 use gridwalk_core::sim::{SimConfig, Simulation};
-use gridwalk_core::world::{DynamicWorld, OnArrival};
 use gridwalk_core::{Algorithm, Pos};
 
 use super::{Config, Report, Rng, Samples, Series, random_reachable_pairs};

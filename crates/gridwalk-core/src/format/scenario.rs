@@ -44,7 +44,7 @@
 //! - `seed` (default 0): seeds wander's goals and the dynamic world's walls.
 //! - `dynamic`: from `tick` on (default 0), every `every` ticks a wall drops on a walking
 //!   agent's path ahead of it, and the oldest is lifted once more than `walls` (default 6)
-//!   stand; `every: 0` turns the dynamic world off. See [`crate::world`].
+//!   stand; `every: 0` turns the dynamic world off. See [`crate::sim::living`].
 //!
 //! A file without the last three fields means what it always meant: agents stay, the world
 //! only changes by `edits`.
@@ -67,7 +67,7 @@ use super::locate::Locator;
 use super::{FormatError, display_name, read_text, strip_bom};
 use crate::grid::{Connectivity, Grid, Pos, Terrain};
 use crate::heuristic::Heuristic;
-use crate::world::{DynamicWorld, OnArrival};
+use crate::sim::{DynamicWorld, OnArrival, Simulation};
 
 /// What an edit makes its cells: exactly a wall, plain ground, or ground of a weight.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -658,5 +658,30 @@ fn create_temp(dir: &Path, base: &str) -> std::io::Result<(PathBuf, fs::File)> {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
             Err(e) => return Err(e),
         }
+    }
+}
+
+/// Here, not in `sim`, so that the simulation does not depend on its file format.
+impl Simulation {
+    /// The world as it stands, as a scenario that starts now: the map, moves, heuristic, seed
+    /// and dynamic world, and every agent on its cell heading to its goal with its policy.
+    /// Saved and loaded, it starts the same world (planners start afresh).
+    pub fn to_scenario(&self) -> Scenario {
+        let mut s = Scenario::with_moves(
+            self.grid().clone(),
+            self.config().connectivity,
+            Some(self.config().heuristic),
+        );
+        s.agents = (self.agents())
+            .map(|a| AgentSpec {
+                on_arrival: a.on_arrival,
+                ..AgentSpec::new(a.pos, a.goal)
+            })
+            .collect();
+        s.seed = self.seed();
+        if let Some(d) = self.dynamic() {
+            s.dynamic = vec![DynamicSpec::new(0, Some(d))];
+        }
+        s
     }
 }

@@ -5,19 +5,24 @@
 //! do greedy best-first and A* with an inadmissible heuristic, whose keys can go down.
 //! [`BucketQueue`] is the open list of A* with a consistent heuristic and of Dijkstra, whose keys
 //! never go below the last one popped; it has no handles (an improved cell is pushed again).
-//! [`SortedList`] and [`LazyHeap`] are **benchmark-only**: they implement the same trait so the
+//! `SortedList` and `LazyHeap` are **benchmark-only**, behind the `bench-queues` feature
+//! (which the compare bench and the tests turn on): they implement the same trait so the
 //! queue comparison (`cargo bench -p gridwalk-core --bench compare`) can swap them in; nothing
 //! else should pick them.
 
 mod binary;
 mod bucket_queue;
 mod indexed_heap;
+#[cfg(feature = "bench-queues")]
 mod lazy_heap;
+#[cfg(feature = "bench-queues")]
 mod sorted_list;
 
 pub use bucket_queue::BucketQueue;
 pub use indexed_heap::IndexedHeap;
+#[cfg(feature = "bench-queues")]
 pub use lazy_heap::LazyHeap;
+#[cfg(feature = "bench-queues")]
 pub use sorted_list::SortedList;
 
 use crate::stats::SearchStats;
@@ -31,6 +36,7 @@ pub(crate) fn less<K: Ord>(a: &(K, u32), b: &(K, u32)) -> bool {
 }
 
 /// Appends the index of every `Some` in `keys` to `out`.
+#[cfg(feature = "bench-queues")]
 fn keyed_cells<K>(keys: &[Option<K>], out: &mut Vec<u32>) {
     out.extend(
         keys.iter()
@@ -158,11 +164,13 @@ mod tests {
             check::<IndexedHeap<u32>>(&ops);
         }
 
+        #[cfg(feature = "bench-queues")]
         #[test]
         fn sorted_list_matches_a_model(ops in prop::collection::vec(op(), 0..300)) {
             check::<SortedList<u32>>(&ops);
         }
 
+        #[cfg(feature = "bench-queues")]
         #[test]
         fn lazy_heap_matches_a_model(ops in prop::collection::vec(op(), 0..300)) {
             check::<LazyHeap<u32>>(&ops);

@@ -254,22 +254,12 @@ impl<Q: CellQueue<Key>> DStar<Q> {
         (self.tag(cell) == Tag::Open).then(|| self.k[cell])
     }
 
-    /// Whether `cell` is a RAISE state: OPEN with k(X) < h(X), its cost gone up.
-    pub fn is_raise(&self, cell: usize) -> bool {
-        self.key(cell).is_some_and(|k| k < self.h[cell])
-    }
-
     /// The back-pointer b(X) of `cell`: the neighbour its cost came from.
     pub fn back_pointer(&self, cell: usize) -> Option<usize> {
         match self.b.get(cell) {
             Some(&p) if p != NONE => Some(p as usize),
             _ => None,
         }
-    }
-
-    /// Number of OPEN states.
-    pub fn open_len(&self) -> usize {
-        self.open.len()
     }
 
     #[inline]

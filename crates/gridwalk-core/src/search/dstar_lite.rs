@@ -279,11 +279,6 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         self.rhs[cell]
     }
 
-    /// Number of queued vertices.
-    pub fn queue_len(&self) -> usize {
-        self.queue.len()
-    }
-
     /// The column and row of `cell` (32-bit division: grids hold at most 2^26 cells).
     #[inline]
     fn xy(&self, cell: usize) -> (u32, u32) {

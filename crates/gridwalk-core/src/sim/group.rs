@@ -1,30 +1,22 @@
-//! A goal's group: its planner, the per-cell memo of its next moves that large groups keep,
-//! and the passes that settle and move agents by it (see [`Simulation::step`]).
+//! A goal's group: its planner, its kept computes, and the per-cell memo of its next moves
+//! that large groups keep, with the reads that settle agents by it.
+//!
+//! Invariants of a [`Group`]:
+//! - `memo` is empty (off) or has one [`Move`] per cell; a cell's move is [`UNKNOWN`] or is
+//!   what the planner's `next_move` answers now: every compute forgets the moves of the 3×3
+//!   blocks of the cells it expanded, every edit those of its block;
+//! - `fresh` lists the cells whose memo has the [`FRESH`] bit, cleared once agents are settled;
+//! - `here` is empty (untracked) or counts, per cell, the group's agents there; `spots` then
+//!   holds every cell where `here` is above 0 (with repeats and stale ones);
+//! - `deferred` holds the cells changed while none of its agents walked, for its next compute.
 
-use super::*;
+use std::collections::VecDeque;
 
-/// A goal's planner: D* Lite by its own type, so that per-agent reads are direct calls; any
-/// other through the trait.
-pub(super) enum Planner {
-    Lite(Box<DStarLite>),
-    Other(Box<dyn GoalPlanner>),
-}
-
-impl Planner {
-    pub(super) fn get(&self) -> &dyn GoalPlanner {
-        match self {
-            Planner::Lite(p) => &**p,
-            Planner::Other(p) => &**p,
-        }
-    }
-
-    pub(super) fn get_mut(&mut self) -> &mut dyn GoalPlanner {
-        match self {
-            Planner::Lite(p) => &mut **p,
-            Planner::Other(p) => &mut **p,
-        }
-    }
-}
+use super::history::ComputeRecord;
+use crate::cost::{Cost, INFINITY, step_cost};
+use crate::grid::{Grid, Pos};
+use crate::planner::{GoalPlanner, Planner};
+use crate::search::dstar_lite::DStarLite;
 
 /// A memoised [`GoalPlanner::next_move`] of one cell, one byte: the direction of the move,
 /// `(dy + 1) * 3 + (dx + 1)`, or [`NO_MOVE`], or [`UNKNOWN`]. A byte per cell keeps a goal's
@@ -38,11 +30,11 @@ pub(super) const NO_MOVE: Move = 4;
 /// [`Move`] of a cell in a pocket without the goal, while a tracked group's agents are
 /// settled: they have no path.
 pub(super) const CUT: Move = 0xFB;
-/// [`Simulation::moves`] of an agent that no large group settles.
+/// [`Scratch::moves`](super::groups::Scratch::moves) of an agent that no large group settles.
 pub(super) const SKIP: Move = 0xFE;
-/// [`Simulation::moves`] of an agent of a large group without a memo (not D* Lite).
+/// [`Scratch::moves`](super::groups::Scratch::moves) of an agent of a large group without a memo (not D* Lite).
 pub(super) const GENERIC: Move = 0xFD;
-/// [`Simulation::moves`] of an agent of a tracked group that its group does not serve now
+/// [`Scratch::moves`](super::groups::Scratch::moves) of an agent of a tracked group that its group does not serve now
 /// (on its goal, or in a pocket without it).
 pub(super) const EXCLUDED: Move = 0xFC;
 /// The (dx, dy) of each [`Move`] code.
@@ -83,17 +75,32 @@ pub(super) struct Group {
     /// one walks again, so a group whose agents all arrived costs nothing per edit.
     pub(super) deferred: Vec<usize>,
     /// Per cell, how many of the agents heading to this goal stand there: kept, for a group
-    /// with a memo, while ticks move its agents (see [`Simulation::tick`]), so that its
+    /// with a memo, while ticks move its agents (see [`Simulation::tick`](super::Simulation::tick)), so that its
     /// starts are found among the cells, not among the agents. Empty when not kept.
     pub(super) here: Vec<u32>,
     /// The cells where `here` may be above 0, with repeats and stale ones.
     pub(super) spots: Vec<u32>,
     /// The cells of its agents in a pocket without its goal, found by
-    /// [`Simulation::list_tracked_starts`]: their memo reads [`CUT`] while they are settled.
+    /// [`Simulation::list_tracked_starts`](super::Simulation::list_tracked_starts): their memo reads [`CUT`] while they are settled.
     pub(super) cut: Vec<u32>,
 }
 
 impl Group {
+    /// A group around `planner`, with nothing memoised, kept or tracked yet.
+    pub(super) fn new(planner: Planner, serial: u64) -> Group {
+        Group {
+            planner,
+            memo: Vec::new(),
+            fresh: Vec::new(),
+            history: VecDeque::new(),
+            serial,
+            deferred: Vec::new(),
+            here: Vec::new(),
+            spots: Vec::new(),
+            cut: Vec::new(),
+        }
+    }
+
     /// Whether [`here`](Group::here) is kept.
     pub(super) fn tracked(&self) -> bool {
         !self.here.is_empty()
@@ -122,19 +129,6 @@ impl Group {
         self.spots = Vec::new();
         self.cut = Vec::new();
     }
-}
-
-/// The groups (in slot order) settled late ([`Simulation::settle_late`]); `None` for the
-/// others.
-pub(super) fn large_groups<'a>(
-    groups: &'a mut BTreeMap<usize, Group>,
-    late: &[bool],
-) -> Vec<Option<&'a mut Group>> {
-    groups
-        .values_mut()
-        .zip(late)
-        .map(|(g, &late)| late.then_some(g))
-        .collect()
 }
 
 /// Whether `agents` on `starts` cells are at least `share` per cell: enough that counting
@@ -197,140 +191,12 @@ pub(super) fn direction(p: &DStarLite, grid: &Grid, cell: usize) -> Move {
     }
 }
 
-/// An agent's [`Move`] in a large group and the summed weights of the two cells of its step
-/// (0 with no step): [`Simulation::moves`].
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Planned {
-    pub(super) m: Move,
-    pub(super) weights: u8,
-}
-
-impl Planned {
-    /// An agent that no large group settles.
-    pub(super) const SKIP: Planned = Planned {
-        m: SKIP,
-        weights: 0,
-    };
-}
-
 /// The group planner's cost to the goal from `cell` (D* Lite's `g`).
 #[inline]
 pub(super) fn group_g(group: &Group, cell: usize) -> Cost {
     match &group.planner {
         Planner::Lite(p) => p.g(cell),
         Planner::Other(p) => p.cost_to_goal(cell),
-    }
-}
-
-/// What the first loop of [`Simulation::settle_and_advance`] reads.
-pub(super) struct Gather<'a> {
-    pub(super) places: &'a [Place],
-    pub(super) slot: &'a [u32],
-    pub(super) pocket: &'a [u32],
-    pub(super) grid: &'a Grid,
-    /// Flat offset of each [`Move`] code.
-    pub(super) offsets: &'a [isize; 9],
-}
-
-impl Gather<'_> {
-    /// Fills, per agent, its [`Planned`] move, its cost where the move is [`FRESH`], and its
-    /// group's slot: found here when `ALL` groups are tracked, else already there.
-    #[inline(always)]
-    pub(super) fn run<const ALL: bool>(
-        &self,
-        (moves, costs, member_slot): (&mut [Planned], &mut [Cost], &mut [u32]),
-        large: &mut [Option<&mut Group>],
-    ) {
-        let agents = moves.iter_mut().zip(costs).zip(member_slot);
-        for (((planned, cost), k), p) in agents.zip(self.places) {
-            let cell = p.cell as usize;
-            if ALL {
-                let goal = p.goal as usize;
-                *k = self.slot[goal];
-                if cell == goal {
-                    planned.m = EXCLUDED;
-                    continue;
-                }
-            }
-            let Some(Some(group)) = large.get_mut(*k as usize) else {
-                continue;
-            };
-            if group.memo.is_empty() {
-                // (A group that dropped its memo in this replan: no longer tracked.)
-                let apart = ALL && self.pocket[cell] != self.pocket[p.goal as usize];
-                planned.m = if apart { EXCLUDED } else { GENERIC };
-                continue;
-            }
-            let m = memo_move(group, self.grid, cell);
-            if ALL && m == CUT {
-                planned.m = EXCLUDED;
-                continue;
-            }
-            let dir = m & !FRESH;
-            if dir != NO_MOVE {
-                // On a plain map every cell weighs 1: no scattered reads of the step's cells.
-                planned.weights = if self.grid.unweighted() {
-                    2
-                } else {
-                    let n = cell.wrapping_add_signed(self.offsets[dir as usize]);
-                    self.grid.weight(cell) + self.grid.weight(n)
-                };
-            }
-            if m & FRESH != 0 {
-                *cost = group_g(group, cell);
-            }
-            planned.m = m;
-        }
-    }
-}
-
-/// Moves agents one cell along their plans: [`Simulation::advance`]'s borrows.
-pub(super) struct Mover<'a> {
-    pub(super) grid: &'a Grid,
-    pub(super) conn: Connectivity,
-    /// The map has not changed since the replan: every planned step is legal at its cost.
-    pub(super) planned: bool,
-    pub(super) occupied: &'a mut [u32],
-    /// The paths of the from-scratch algorithms, when there are any.
-    pub(super) fresh_paths: Option<&'a mut BTreeMap<AgentId, Path>>,
-    /// Agents on their goal with a wander or patrol policy.
-    pub(super) arrived: &'a mut Vec<AgentId>,
-}
-
-impl Mover<'_> {
-    /// Moves `a` (on `p`) to its next cell if it has one and the step is still legal.
-    #[inline]
-    pub(super) fn step(&mut self, a: &mut Agent, p: &mut Place) {
-        a.carried = false;
-        if let Some(next) = a.next.take() {
-            let (from, to) = (p.cell as usize, a.next_cell as usize);
-            let step = match self.planned {
-                true => Some(a.step_cost),
-                false => self.grid.move_cost(from, to, self.conn),
-            };
-            a.carried = step == Some(a.step_cost);
-            if let Some(step) = step {
-                self.occupied[from] -= 1;
-                self.occupied[to] += 1;
-                a.pos = next;
-                p.cell = to as u32;
-                a.remaining = a.remaining.map(|r| r.saturating_sub(step));
-                if a.pos == a.goal {
-                    a.status = AgentStatus::Arrived;
-                    a.remaining = Some(0);
-                }
-                if let Some(paths) = self.fresh_paths.as_deref_mut()
-                    && let Some(p) = paths.get_mut(&a.id)
-                    && p.cells.len() > 1
-                {
-                    p.cells.remove(0);
-                    p.cost = p.cost.saturating_sub(step);
-                }
-            }
-        }
-        if a.pos == a.goal && a.on_arrival != OnArrival::Stay {
-            self.arrived.push(a.id);
-        }
     }
 }
 
@@ -378,304 +244,61 @@ pub(super) fn next_move(
     }
 }
 
-/// The passes of large groups: their starts from the counts of agents per cell, and their
-/// agents settled by the memo as they move.
-impl Simulation {
-    /// [`list_starts`](Self::list_starts) when every agent's group is tracked: each group's
-    /// starts are the cells where its agents stand ([`Group::here`]), but its goal and cells
-    /// in a pocket without it ([`Group::cut`]). Settles no agent: that waits for
-    /// [`settle_and_advance`](Self::settle_and_advance).
-    pub(super) fn list_tracked_starts(&mut self) {
-        let groups = self.groups.len();
-        self.starts.resize_with(groups, Vec::new);
-        self.starts.iter_mut().for_each(Vec::clear);
-        self.members.iter_mut().for_each(Vec::clear);
-        self.counts.clear();
-        self.counts.resize(groups, 0);
-        let base = self.fresh_marks(groups);
-        let (listed, pocket) = (&mut self.listed[..], &self.pocket[..]);
-        for (k, (&goal, group)) in self.groups.iter_mut().enumerate() {
-            let mark = base + k as u32;
-            let here = &group.here;
-            group.spots.retain(|&c| {
-                here[c as usize] > 0 && std::mem::replace(&mut listed[c as usize], mark) != mark
-            });
-            group.cut.clear();
-            for &c in &group.spots {
-                let c = c as usize;
-                if c == goal {
-                    continue;
-                }
-                if pocket[c] != pocket[goal] {
-                    group.cut.push(c as u32);
-                    continue;
-                }
-                self.starts[k].push(c);
-                self.counts[k] += here[c];
-            }
-        }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::planner::{Algorithm, PlannerPool};
+    use crate::{Connectivity, Heuristic, Terrain};
+
+    fn lite_group(grid: &Grid, goal: Pos) -> Group {
+        let (conn, h) = (Connectivity::Eight, Heuristic::Octile);
+        let p = PlannerPool::default().make(Algorithm::DStarLite, grid, goal, conn, h);
+        Group::new(p.unwrap(), 1)
     }
 
-    /// Starts tracking ([`Group::here`]) the groups not tracked yet, in a tick, when every
-    /// group with agents is tracked or can be: it is settled late, has a memo and at least
-    /// two agents per start. Their agents are counted once here, then followed as they move.
-    /// Tracking pays only when it spares the loop over the agents that lists the starts: all
-    /// groups with agents are tracked, or none.
-    pub(super) fn track_groups(&mut self) {
-        if self.all_tracked {
-            return;
-        }
-        let starts = self.counts.iter().zip(&self.starts);
-        let all = (self.groups.iter().zip(&self.settle_late).zip(starts)).all(
-            |(((&goal, g), &late), (&n, starts))| {
-                self.goals[goal] == 0
-                    || g.tracked()
-                    || (late && !g.memo.is_empty() && crowded(n, starts.len(), 1.5))
-            },
-        );
-        if !all {
-            self.untrack_all();
-            return;
-        }
-        let slot = &self.slot;
-        let goals = &self.goals;
-        let mut new: Vec<Option<&mut Group>> = (self.groups.iter_mut())
-            .map(|(&goal, g)| (goals[goal] > 0 && !g.tracked()).then_some(g))
+    #[test]
+    fn the_memo_answers_as_the_planner_does() {
+        let mut grid = Grid::new(8, 5).unwrap();
+        grid.set(Pos::new(4, 2), Terrain::Wall).unwrap();
+        let goal = Pos::new(7, 2);
+        let mut group = lite_group(&grid, goal);
+        let starts: Vec<usize> = (0..grid.len()).filter(|&c| grid.weight(c) != 0).collect();
+        let planner = group.planner.get_mut();
+        planner.set_starts(&grid, &starts);
+        planner.compute(&grid);
+        let plain: Vec<_> = (0..grid.len())
+            .map(|c| next_move(&mut group, &grid, grid.pos(c), c, None))
             .collect();
-        for g in new.iter_mut().flatten() {
-            g.here = vec![0; self.grid.len()];
+        group.memo = vec![UNKNOWN; grid.len()];
+        for (c, want) in plain.iter().enumerate() {
+            let m = next_move(&mut group, &grid, grid.pos(c), c, None);
+            assert_eq!(&m, want, "cell {c}");
+            assert_eq!(group.memo[c] & FRESH, FRESH, "learnt now");
+            assert_eq!(memo_move(&mut group, &grid, c), group.memo[c], "memoised");
         }
-        for p in self.agents.hot() {
-            if let Some(Some(g)) = new.get_mut(slot[p.goal as usize] as usize) {
-                g.enter(p.cell as usize);
-            }
-        }
-        self.tracking = true;
+        unfresh(std::iter::once(&mut group));
+        assert!(group.fresh.is_empty() && group.memo.iter().all(|&m| m & FRESH == 0));
+        forget_moves(&mut group.memo, &grid, grid.index(Pos::new(4, 2)).unwrap());
+        let unknown = group.memo.iter().filter(|&&m| m == UNKNOWN).count();
+        assert_eq!(unknown, 9, "an edit forgets its 3×3 block");
     }
 
-    /// Stops tracking every group.
-    pub(super) fn untrack_all(&mut self) {
-        if std::mem::take(&mut self.tracking) {
-            self.groups.values_mut().for_each(Group::untrack);
-        }
-    }
-
-    /// Whether every tracked group's counts match its agents (for debug assertions).
-    pub(super) fn trackers_agree(&self) -> bool {
-        self.groups
-            .iter()
-            .filter(|(_, g)| g.tracked())
-            .all(|(&goal, g)| {
-                let mut here = vec![0; self.grid.len()];
-                for p in self.agents.hot().iter().filter(|p| p.goal as usize == goal) {
-                    here[p.cell as usize] += 1;
-                }
-                let spots: std::collections::HashSet<u32> = g.spots.iter().copied().collect();
-                here == g.here
-                    && (0..here.len()).all(|c| here[c] == 0 || spots.contains(&(c as u32)))
-            })
-    }
-
-    /// Settles the walking agents of the groups with at least [`MEMO_MIN_AGENTS`] of them, in
-    /// agent order: the agents are read once, front to back, while the groups' memos stay
-    /// in cache. Then the moves computed here are no longer [`FRESH`].
-    pub(super) fn settle_large_groups(&mut self) {
-        let mut large = large_groups(&mut self.groups, &self.settle_late);
-        let (agents, places) = self.agents.as_mut_slices();
-        for ((a, p), &k) in agents.iter_mut().zip(places).zip(&self.member_slot) {
-            if let Some(Some(group)) = large.get_mut(k as usize) {
-                Self::settle_member(a, p.cell, group, &self.grid);
-            }
-        }
-        unfresh(large.into_iter().flatten());
-    }
-
-    /// Settles walking agent `a`, on `cell`, by its `group`'s answer for the cell.
-    #[inline]
-    pub(super) fn settle_member(a: &mut Agent, cell: u32, group: &mut Group, grid: &Grid) {
-        let (pos, cell) = (a.pos, cell as usize);
-        let carried = a.remaining.filter(|_| a.carried);
-        Self::settle(a, || next_move(group, grid, pos, cell, carried));
-    }
-
-    /// [`advance`](Self::advance) right after a replan that left the agents of large groups
-    /// unsettled ([`replan_deferring`](Self::replan_deferring)): each is settled by its memo
-    /// and moved at once, so that the agents are read once per tick, not twice.
-    pub(super) fn settle_and_advance(&mut self) {
-        debug_assert!(self.changed.is_empty() && self.fresh_paths.is_empty());
-        // Marks to list each tracked group's starts once below.
-        let base = self.fresh_marks(self.groups.len());
-        let grid = &self.grid;
-        let mut large = large_groups(&mut self.groups, &self.settle_late);
-        let n = self.agents.len();
-        self.moves.clear();
-        self.moves.resize(n, Planned::SKIP);
-        self.costs.resize(n, INFINITY);
-        self.member_slot.resize(n, NO_SLOT);
-        // First every member's memoised move, its step's weights, and its cost where its
-        // planner may have changed it: in a loop of its own, so that these scattered reads of
-        // many agents overlap. With every group tracked, the members are found here.
-        let width = grid.width() as isize;
-        let offsets = DIRECTIONS.map(|(dx, dy)| dy as isize * width + dx as isize);
-        if self.all_tracked {
-            for group in large.iter_mut().flatten() {
-                for &c in &group.cut {
-                    group.memo[c as usize] = CUT;
-                }
-            }
-        }
-        let gather = Gather {
-            places: self.agents.hot(),
-            slot: &self.slot,
-            pocket: &self.pocket,
-            grid,
-            offsets: &offsets,
-        };
-        let out = (
-            &mut self.moves[..],
-            &mut self.costs[..],
-            &mut self.member_slot[..],
+    #[test]
+    fn tracking_counts_agents_per_cell() {
+        let grid = Grid::new(4, 4).unwrap();
+        let mut group = lite_group(&grid, Pos::new(0, 0));
+        group.enter(3);
+        assert!(
+            !group.tracked() && group.spots.is_empty(),
+            "untracked: nothing counted"
         );
-        match self.all_tracked {
-            true => gather.run::<true>(out, &mut large),
-            false => gather.run::<false>(out, &mut large),
-        }
-        // A tracked group's agents on a start all take its move: the counts of cells move
-        // once per start, not once per agent (all leave, then all enter).
-        for (k, (group, starts)) in large.iter_mut().zip(&self.starts).enumerate() {
-            let Some(group) = group.as_deref_mut().filter(|g| g.tracked()) else {
-                continue;
-            };
-            let mark = base + k as u32;
-            self.shifts.clear();
-            for &c in starts {
-                if std::mem::replace(&mut self.listed[c], mark) == mark {
-                    continue;
-                }
-                // Its agents looked its move up above.
-                let dir = group.memo[c] & !FRESH;
-                debug_assert!((dir as usize) < DIRECTIONS.len());
-                if dir != NO_MOVE {
-                    let n = c.wrapping_add_signed(offsets[dir as usize]);
-                    self.shifts.push((c as u32, n as u32, group.here[c]));
-                }
-            }
-            for &(c, _, count) in &self.shifts {
-                group.here[c as usize] -= count;
-                self.occupied[c as usize] -= count;
-            }
-            for &(_, n, count) in &self.shifts {
-                // Listed even if already there: the next listing drops repeats.
-                group.spots.push(n);
-                group.here[n as usize] += count;
-                self.occupied[n as usize] += count;
-            }
-        }
-        self.arrived.clear();
-        let mut mover = Mover {
-            grid,
-            conn: self.config.connectivity,
-            planned: true,
-            occupied: &mut self.occupied,
-            fresh_paths: None,
-            arrived: &mut self.arrived,
-        };
-        let (agents, places) = self.agents.as_mut_slices();
-        let members = agents.iter_mut().zip(places).zip(&self.moves);
-        for (i, (((a, p), &planned), &k)) in members.zip(&self.member_slot).enumerate() {
-            let m = planned.m;
-            match m {
-                SKIP => {}
-                EXCLUDED => Self::settle(a, || None),
-                GENERIC => {
-                    if let Some(Some(group)) = large.get_mut(k as usize) {
-                        Self::settle_member(a, p.cell, group, grid);
-                    }
-                }
-                _ => {
-                    // As `settle_member` then `Mover::step` would: a member walks (it is not
-                    // on its goal) and, the map unchanged since the replan, takes its step.
-                    let cell = p.cell as usize;
-                    let group = large.get_mut(k as usize).and_then(Option::as_deref_mut);
-                    let cost = match (m & FRESH != 0, a.carried, a.remaining) {
-                        (true, _, _) => self.costs[i],
-                        (false, true, Some(g)) => g,
-                        _ => group.as_deref().map_or(INFINITY, |g| group_g(g, cell)),
-                    };
-                    let tracked = group.as_deref().is_some_and(Group::tracked);
-                    let dir = m & !FRESH;
-                    if dir == NO_MOVE || cost == INFINITY {
-                        if dir != NO_MOVE
-                            && tracked
-                            && let Some(group) = group
-                        {
-                            // Counted as moving with its start: it stays after all.
-                            let n = cell.wrapping_add_signed(offsets[dir as usize]);
-                            group.leave(n);
-                            group.enter(cell);
-                            mover.occupied[n] -= 1;
-                            mover.occupied[cell] += 1;
-                        }
-                        a.status = AgentStatus::NoPath;
-                        a.remaining = None;
-                        a.next = None;
-                        a.carried = false;
-                        continue;
-                    }
-                    let (dx, dy) = DIRECTIONS[dir as usize];
-                    let n = cell.wrapping_add_signed(offsets[dir as usize]);
-                    let unit = if dx != 0 && dy != 0 {
-                        DIAGONAL
-                    } else {
-                        STRAIGHT
-                    };
-                    let step = unit * planned.weights as Cost;
-                    a.pos = Pos::new(
-                        a.pos.x.wrapping_add_signed(dx),
-                        a.pos.y.wrapping_add_signed(dy),
-                    );
-                    if !tracked {
-                        mover.occupied[cell] -= 1;
-                        mover.occupied[n] += 1;
-                    }
-                    p.cell = n as u32;
-                    a.next = None;
-                    a.next_cell = n as u32;
-                    a.step_cost = step;
-                    a.carried = true;
-                    if n as u32 == p.goal {
-                        a.status = AgentStatus::Arrived;
-                        a.remaining = Some(0);
-                        if a.on_arrival != OnArrival::Stay {
-                            mover.arrived.push(a.id);
-                        }
-                    } else {
-                        a.status = AgentStatus::Walking;
-                        a.remaining = Some(cost.saturating_sub(step));
-                    }
-                    continue;
-                }
-            }
-            mover.step(a, p);
-        }
-        unfresh(large.iter_mut().flatten().map(|g| &mut **g));
-        if self.all_tracked {
-            for group in large.iter_mut().flatten() {
-                for &c in &group.cut {
-                    group.memo[c as usize] = UNKNOWN;
-                }
-            }
-        }
-        // Counting by cell pays while agents share cells: once a group spreads out, none is
-        // tracked.
-        let groups = large.iter().zip(&self.counts).zip(&self.starts);
-        let spread = groups.into_iter().any(|((group, &n), starts)| {
-            group.as_deref().is_some_and(Group::tracked) && !crowded(n, starts.len(), 1.25)
-        });
-        if spread {
-            self.groups.values_mut().for_each(Group::untrack);
-            self.tracking = false;
-        }
-        self.after_moves();
+        group.here = vec![0; grid.len()];
+        group.enter(3);
+        group.enter(3);
+        group.leave(3);
+        assert_eq!((group.here[3], group.spots.clone()), (1, vec![3]));
+        group.untrack();
+        assert!(!group.tracked());
+        assert!(crowded(3, 2, 1.5) && !crowded(2, 2, 1.5));
     }
 }

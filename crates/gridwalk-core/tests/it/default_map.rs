@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use gridwalk_core::format::{AgentSpec, DynamicSpec, Scenario};
 use gridwalk_core::search::dijkstra;
-use gridwalk_core::world::{DynamicWorld, OnArrival};
+use gridwalk_core::sim::{DynamicWorld, OnArrival};
 use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
 
 const WIDTH: u32 = 110;

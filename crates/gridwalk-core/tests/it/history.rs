@@ -1,8 +1,8 @@
 //! Explain mode's history of computes: kept per planner, and within a memory budget across all
 //! planners, the oldest forgotten first.
 
+use gridwalk_core::sim::OnArrival;
 use gridwalk_core::sim::{SimConfig, Simulation};
-use gridwalk_core::world::OnArrival;
 use gridwalk_core::{Grid, Pos, Terrain};
 
 /// A 60×40 open map, 60 wandering agents with goals of their own, and a wall dropped each tick

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use gridwalk_core::format::scenario::DynamicSpec;
 use gridwalk_core::format::{AgentSpec, CellSet, EditSpec, FormatError, Scenario};
-use gridwalk_core::world::OnArrival;
+use gridwalk_core::sim::OnArrival;
 use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, Terrain};
 use proptest::prelude::*;
 use proptest::sample::Index;

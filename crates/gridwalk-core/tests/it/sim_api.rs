@@ -6,7 +6,7 @@
 use gridwalk_core::cost::INFINITY;
 use gridwalk_core::search::dijkstra;
 use gridwalk_core::sim::{AgentStatus, SimConfig, Simulation};
-use gridwalk_core::world::{DynamicWorld, OnArrival};
+use gridwalk_core::sim::{DynamicWorld, OnArrival};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
 use proptest::prelude::*;
 

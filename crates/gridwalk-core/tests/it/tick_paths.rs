@@ -8,8 +8,8 @@
 //! start cells (so counting turns on), and rings of walls shut some of them in (so pockets cut
 //! their cells out of the group's starts).
 
+use gridwalk_core::sim::{DynamicWorld, OnArrival};
 use gridwalk_core::sim::{SimConfig, Simulation};
-use gridwalk_core::world::{DynamicWorld, OnArrival};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
 use proptest::prelude::*;
 

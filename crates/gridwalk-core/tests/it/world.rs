@@ -5,8 +5,8 @@
 use gridwalk_core::format::{AgentSpec, DynamicSpec, Scenario};
 use gridwalk_core::replay::Replay;
 use gridwalk_core::search::dijkstra;
+use gridwalk_core::sim::{DynamicWorld, OnArrival};
 use gridwalk_core::sim::{SimConfig, Simulation};
-use gridwalk_core::world::{DynamicWorld, OnArrival};
 use gridwalk_core::{Algorithm, Pos, Terrain};
 
 const MAP: &str = r#"(

@@ -2,6 +2,23 @@
 //!
 //! Cells are addressed as (x, y) with (0, 0) the top-left cell and y growing downward, the
 //! Moving AI convention. Internally a cell is the flat index `y * width + x`.
+//!
+//! **One cell type in the public API: [`Pos`].** What a caller names (an agent's cell, a goal,
+//! an edit, a path) is a `Pos`, checked against the grid once ([`Grid::index`]). Flat indices
+//! (`usize`, or `u32` where a cell is stored by the million: queues, expansion lists, the
+//! simulation's agent records) live inside the searches and the simulation, where a multiply
+//! and a bounds check per neighbour would cost. The few public faces that still take or give
+//! flat indices are the planner's own protocol ([`crate::GoalPlanner`]: `set_starts`,
+//! `cells_changed`, `last_expanded`, called per planner and per tick with thousands of cells),
+//! the simulation's list of expanded cells (`Simulation::last_expanded`, drawn by the game
+//! every frame) and the grid's index arithmetic ([`Grid::index`], [`Grid::pos`],
+//! [`Grid::weight`]); they stay flat on purpose: turning each into a `Pos` would cost a
+//! division per cell, or a copy, on the hottest paths. The grid's connectivity ([`Flood`],
+//! [`Components`], [`ring_connected`], in `reach.rs`) works over flat indices too.
+
+mod reach;
+
+pub use reach::{Components, Flood, reachable, ring_connected};
 
 use std::fmt;
 

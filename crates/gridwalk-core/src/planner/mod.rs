@@ -1,10 +1,24 @@
-//! The interface shared by the incremental planners (D* Lite and D*), and the algorithm menu.
+//! The one home of the planner choice: the interface shared by the incremental planners
+//! ([`GoalPlanner`]), the algorithm menu ([`Algorithm`], which says what each algorithm can
+//! do, so callers ask it instead of matching on variants), and the only factory
+//! (`PlannerPool` for the simulation, [`new_planner`] for one-off planners).
 //!
 //! A planner serves one goal and every agent heading to it. It keeps its own arrays and never
 //! borrows the grid: each call receives the grid, and [`GoalPlanner::cells_changed`] tells it
 //! which cells changed since the last call, so it can repair only what they affect.
+//!
+//! The one-shot searches keep their own knob, [`crate::search::Mode`] (which also has greedy
+//! best-first, no menu entry): [`Algorithm::fresh_mode`] is the one mapping from the menu to it.
+//!
+//! Cells here are flat indices (`usize`, `u32` in expansion lists), not [`crate::Pos`]: the
+//! protocol is called per planner and per tick with thousands of cells (see [`crate::grid`]).
 
-use serde::{Deserialize, Serialize};
+mod algorithm;
+mod factory;
+
+pub use algorithm::{Algorithm, ExpansionNames};
+pub(crate) use factory::{Planner, PlannerPool};
+pub use factory::{PlannerError, new_planner};
 
 use crate::cost::Cost;
 use crate::grid::Grid;
@@ -101,54 +115,3 @@ impl CellInfo {
         self.rhs.is_some_and(|rhs| rhs != self.g)
     }
 }
-
-/// Which planner the simulation and the CLI run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Algorithm {
-    /// D* Lite (Koenig & Likhachev), optimized version: repairs. One search per goal.
-    #[default]
-    DStarLite,
-    /// D* (Stentz 1994): repairs. One search per goal.
-    DStar,
-    /// A* from scratch for every agent, every tick.
-    AStar,
-    /// Dijkstra from scratch for every agent, every tick.
-    Dijkstra,
-}
-
-impl Algorithm {
-    /// Every algorithm, in menu order.
-    pub const ALL: [Algorithm; 4] = [
-        Algorithm::DStarLite,
-        Algorithm::DStar,
-        Algorithm::AStar,
-        Algorithm::Dijkstra,
-    ];
-
-    /// The CLI name: `dstar-lite`, `dstar`, `astar`, `dijkstra`.
-    pub fn cli_name(self) -> &'static str {
-        match self {
-            Algorithm::DStarLite => "dstar-lite",
-            Algorithm::DStar => "dstar",
-            Algorithm::AStar => "astar",
-            Algorithm::Dijkstra => "dijkstra",
-        }
-    }
-
-    /// A human label: `D* Lite`, `D*`, `A* (replan)`, `Dijkstra (replan)`.
-    pub fn label(self) -> &'static str {
-        match self {
-            Algorithm::DStarLite => "D* Lite",
-            Algorithm::DStar => "D*",
-            Algorithm::AStar => "A* (replan)",
-            Algorithm::Dijkstra => "Dijkstra (replan)",
-        }
-    }
-
-    /// Whether it repairs one shared search instead of planning again.
-    pub fn is_incremental(self) -> bool {
-        matches!(self, Algorithm::DStarLite | Algorithm::DStar)
-    }
-}
-
-named_enum!(Algorithm, cli_name, "algorithm");

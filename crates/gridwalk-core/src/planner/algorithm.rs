@@ -1,0 +1,132 @@
+//! The algorithm menu: which planner the simulation and the CLI run, and what each can do
+//! (repair or plan again, take a heuristic, what its expansions are called), so that the
+//! game's panels and the simulation ask [`Algorithm`] rather than match on its variants.
+
+use serde::{Deserialize, Serialize};
+
+use crate::search::best_first::Mode;
+
+/// Which planner the simulation and the CLI run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Algorithm {
+    /// D* Lite (Koenig & Likhachev), optimized version: repairs. One search per goal.
+    #[default]
+    DStarLite,
+    /// D* (Stentz 1994): repairs. One search per goal.
+    DStar,
+    /// A* from scratch for every agent, every tick.
+    AStar,
+    /// Dijkstra from scratch for every agent, every tick.
+    Dijkstra,
+}
+
+impl Algorithm {
+    /// Every algorithm, in menu order.
+    pub const ALL: [Algorithm; 4] = [
+        Algorithm::DStarLite,
+        Algorithm::DStar,
+        Algorithm::AStar,
+        Algorithm::Dijkstra,
+    ];
+
+    /// The CLI name: `dstar-lite`, `dstar`, `astar`, `dijkstra`.
+    pub fn cli_name(self) -> &'static str {
+        match self {
+            Algorithm::DStarLite => "dstar-lite",
+            Algorithm::DStar => "dstar",
+            Algorithm::AStar => "astar",
+            Algorithm::Dijkstra => "dijkstra",
+        }
+    }
+
+    /// A human label: `D* Lite`, `D*`, `A* (replan)`, `Dijkstra (replan)`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Algorithm::DStarLite => "D* Lite",
+            Algorithm::DStar => "D*",
+            Algorithm::AStar => "A* (replan)",
+            Algorithm::Dijkstra => "Dijkstra (replan)",
+        }
+    }
+
+    /// Whether it repairs one shared search per goal (D\* Lite, D\*) instead of planning
+    /// again from scratch for every agent, every tick (A\*, Dijkstra).
+    pub fn is_incremental(self) -> bool {
+        matches!(self, Algorithm::DStarLite | Algorithm::DStar)
+    }
+
+    /// Whether it is guided by the configured [`crate::Heuristic`] (D\* Lite, A\*); D\* and
+    /// Dijkstra use none.
+    pub fn uses_heuristic(self) -> bool {
+        matches!(self, Algorithm::DStarLite | Algorithm::AStar)
+    }
+
+    /// What explain calls its search and the two kinds of its expansions.
+    pub fn expansion_names(self) -> ExpansionNames {
+        let (search, lowered, raised) = match self {
+            Algorithm::DStarLite => ("D* Lite", "lowered", Some("raised")),
+            Algorithm::DStar => ("D*", "LOWER", Some("RAISE")),
+            Algorithm::AStar => ("A*", "expanded", None),
+            Algorithm::Dijkstra => ("Dijkstra", "expanded", None),
+        };
+        ExpansionNames {
+            search,
+            lowered,
+            raised,
+        }
+    }
+
+    /// The one-shot search ([`Mode`]) that plans like this algorithm from scratch: A\* with
+    /// the heuristic when it takes one, else Dijkstra. The simulation plans A\* and Dijkstra
+    /// with it, and explain replays any algorithm's search from scratch with it.
+    pub fn fresh_mode(self) -> Mode {
+        match self.uses_heuristic() {
+            true => Mode::AStar,
+            false => Mode::Dijkstra,
+        }
+    }
+}
+
+/// The names explain gives an algorithm's search and its expansions
+/// ([`Algorithm::expansion_names`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExpansionNames {
+    /// The search's short name: `D* Lite`, `D*`, `A*`, `Dijkstra`.
+    pub search: &'static str,
+    /// An expansion that lowers a cost (D\*'s `LOWER`, D\* Lite's over-consistent cell), or
+    /// any expansion of a search from scratch (`expanded`).
+    pub lowered: &'static str,
+    /// An expansion that raises a cost (D\*'s `RAISE`, D\* Lite's under-consistent cell);
+    /// `None` for a search from scratch, which never raises one.
+    pub raised: Option<&'static str>,
+}
+
+named_enum!(Algorithm, cli_name, "algorithm");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_menu_says_what_each_algorithm_can_do() {
+        use Algorithm::*;
+        let incremental: Vec<_> = Algorithm::ALL.map(Algorithm::is_incremental).to_vec();
+        assert_eq!(incremental, [true, true, false, false]);
+        let heuristic: Vec<_> = Algorithm::ALL.map(Algorithm::uses_heuristic).to_vec();
+        assert_eq!(heuristic, [true, false, true, false]);
+        assert_eq!(DStar.expansion_names().lowered, "LOWER");
+        assert_eq!(DStar.expansion_names().raised, Some("RAISE"));
+        assert_eq!(DStarLite.expansion_names().raised, Some("raised"));
+        assert_eq!(Dijkstra.expansion_names().search, "Dijkstra");
+        assert_eq!(AStar.expansion_names().raised, None);
+        assert_eq!(AStar.fresh_mode(), Mode::AStar);
+        assert_eq!(DStar.fresh_mode(), Mode::Dijkstra);
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for a in Algorithm::ALL {
+            assert_eq!(a.cli_name().parse::<Algorithm>(), Ok(a));
+        }
+    }
+}

@@ -1,0 +1,333 @@
+//! The agents part of a [`Simulation`](super::Simulation): every agent in a slab by id, with
+//! the per-cell counts that make an edit's check O(1), and the arrivals found while moving.
+//!
+//! Invariants, after every public call of the simulation:
+//! - ids only grow ([`Agents::next_id`] is above every id held), so the slab stays in id order;
+//! - each agent's [`Place`] holds the flat indices of its `pos` and `goal`;
+//! - `occupied[c]` is the number of agents on cell `c`, and `goals[c]` the number heading to it;
+//! - `new_goals` lists (with repeats) every goal cell whose count rose from 0 since the last
+//!   replan, unless `rescan_goals` asks the replan to look at every agent's goal.
+
+use serde::{Deserialize, Serialize};
+
+use super::SimError;
+use super::living::OnArrival;
+use crate::cost::Cost;
+use crate::grid::Pos;
+use crate::slab::{HasId, Slab};
+
+/// An agent's identifier, unique within a simulation, in order of creation.
+pub type AgentId = u32;
+
+/// What an agent is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AgentStatus {
+    /// It has a path and moves along it.
+    Walking,
+    /// It stands on its goal.
+    Arrived,
+    /// Its goal is unreachable; it waits until a path opens.
+    NoPath,
+}
+
+impl AgentStatus {
+    /// `walking`, `arrived` or `no_path`, as the CLI prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            AgentStatus::Walking => "walking",
+            AgentStatus::Arrived => "arrived",
+            AgentStatus::NoPath => "no_path",
+        }
+    }
+}
+
+/// One agent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Agent {
+    /// Its identifier.
+    pub id: AgentId,
+    /// The cell it stands on.
+    pub pos: Pos,
+    /// The cell it walks to.
+    pub goal: Pos,
+    /// What it is doing.
+    pub status: AgentStatus,
+    /// Cost of its current path from `pos` to `goal`; `None` when it has none.
+    pub remaining: Option<Cost>,
+    /// The cell it moves to next, if it has a path and has not arrived.
+    pub next: Option<Pos>,
+    /// The cost of the move to `next`, as planned: the move takes it unless the map changed.
+    pub(super) step_cost: Cost,
+    /// What it does on arrival.
+    pub on_arrival: OnArrival,
+    /// Where it appeared: a patrol's other end.
+    pub home: Pos,
+    /// The goal it was given first: a patrol's far end.
+    pub away: Pos,
+    /// Flat index of `next`, while it is set.
+    pub(super) next_cell: u32,
+    /// `remaining` is its planner's `g` of its cell as of the last replan: it took the
+    /// planned step, whose cost is the difference of the two cells' `g`.
+    pub(super) carried: bool,
+}
+
+impl HasId for Agent {
+    fn id(&self) -> u32 {
+        self.id
+    }
+}
+
+/// Flat indices of an agent's `pos` and `goal`, kept beside it in the [`Slab`]: what the
+/// per-tick loops read for every agent, 8 bytes each, without a multiply or a bounds check.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Place {
+    pub(super) cell: u32,
+    pub(super) goal: u32,
+}
+
+/// Every agent, and per cell how many stand there and how many head there.
+#[derive(Default)]
+pub(super) struct Agents {
+    /// The agents by id, each with its [`Place`].
+    pub(super) slab: Slab<Agent, Place>,
+    /// The id the next agent gets.
+    pub(super) next_id: AgentId,
+    /// Agents standing on each cell.
+    pub(super) occupied: Vec<u32>,
+    /// Agents heading to each cell.
+    pub(super) goals: Vec<u32>,
+    /// Goal cells whose count of agents rose from 0 since the last replan: the goals that may
+    /// need a planner, so a replan need not look at every agent for new goals.
+    pub(super) new_goals: Vec<usize>,
+    /// Every agent's goal needs a planner again (the planners were dropped).
+    pub(super) rescan_goals: bool,
+    /// Agents on their goal with a wander or patrol policy, found while moving them.
+    pub(super) arrived: Vec<AgentId>,
+}
+
+impl Agents {
+    /// No agents on a map of `cells` cells.
+    pub(super) fn new(cells: usize) -> Agents {
+        Agents {
+            occupied: vec![0; cells],
+            goals: vec![0; cells],
+            ..Agents::default()
+        }
+    }
+
+    /// Adds an agent on `start` (cell `s`) heading to `goal` (cell `g`); returns its id.
+    pub(super) fn insert(
+        &mut self,
+        (start, s): (Pos, usize),
+        (goal, g): (Pos, usize),
+        on_arrival: OnArrival,
+    ) -> AgentId {
+        self.occupied[s] += 1;
+        self.count_goal(g);
+        let id = self.next_id;
+        self.next_id += 1;
+        let arrived = start == goal;
+        let agent = Agent {
+            id,
+            pos: start,
+            goal,
+            status: match arrived {
+                true => AgentStatus::Arrived,
+                false => AgentStatus::Walking,
+            },
+            remaining: arrived.then_some(0),
+            next: None,
+            step_cost: 0,
+            on_arrival,
+            home: start,
+            away: goal,
+            next_cell: 0,
+            carried: false,
+        };
+        let place = Place {
+            cell: s as u32,
+            goal: g as u32,
+        };
+        self.slab.insert(agent, place);
+        id
+    }
+
+    /// Removes agent `id` and its counts.
+    pub(super) fn remove(&mut self, id: AgentId) -> Result<(Agent, Place), SimError> {
+        let (agent, place) = self.slab.remove(&id).ok_or(SimError::NoSuchAgent(id))?;
+        self.occupied[place.cell as usize] -= 1;
+        self.goals[place.goal as usize] -= 1;
+        Ok((agent, place))
+    }
+
+    /// Removes every agent.
+    pub(super) fn clear(&mut self) {
+        self.slab.clear();
+        self.occupied.fill(0);
+        self.goals.fill(0);
+        self.new_goals.clear();
+    }
+
+    /// Sends agent `id` to `goal` (cell `g`), unplanned. Returns its old goal, the old goal's
+    /// cell and its own cell.
+    #[inline]
+    pub(super) fn retarget(
+        &mut self,
+        id: AgentId,
+        (goal, g): (Pos, usize),
+    ) -> Result<(Pos, usize, usize), SimError> {
+        let (agent, place) = self
+            .slab
+            .get_both_mut(&id)
+            .ok_or(SimError::NoSuchAgent(id))?;
+        let old = std::mem::replace(&mut agent.goal, goal);
+        let old_cell = std::mem::replace(&mut place.goal, g as u32) as usize;
+        let cell = place.cell as usize;
+        agent.status = match agent.pos == goal {
+            true => AgentStatus::Arrived,
+            false => AgentStatus::Walking,
+        };
+        agent.remaining = (agent.pos == goal).then_some(0);
+        agent.next = None;
+        agent.carried = false;
+        self.goals[old_cell] -= 1;
+        self.count_goal(g);
+        Ok((old, old_cell, cell))
+    }
+
+    /// One more agent heads to goal cell `g`; a goal new to the agents is listed for a planner.
+    fn count_goal(&mut self, g: usize) {
+        if self.goals[g] == 0 {
+            self.new_goals.push(g);
+        }
+        self.goals[g] += 1;
+    }
+
+    /// Why an edit of `pos` (cell `i`) would be refused, if it would. O(1) when it is not: the
+    /// per-cell counts say so; only a refusal looks up which agent.
+    pub(super) fn check_edit(&self, pos: Pos, i: usize) -> Result<(), SimError> {
+        if self.occupied[i] > 0
+            && let Some(a) = self.slab.values().find(|a| a.pos == pos)
+        {
+            return Err(SimError::HoldsAgent { pos, agent: a.id });
+        }
+        if self.goals[i] > 0
+            && let Some(a) = self.slab.values().find(|a| a.goal == pos)
+        {
+            return Err(SimError::IsGoal { pos, agent: a.id });
+        }
+        Ok(())
+    }
+}
+
+/// Sets status, remaining and next from the planner's answer `(cost, next cell, its index,
+/// step cost)`.
+#[inline(always)]
+pub(super) fn settle(a: &mut Agent, answer: impl FnOnce() -> Option<(Cost, Pos, u32, Cost)>) {
+    if a.pos == a.goal {
+        a.status = AgentStatus::Arrived;
+        a.remaining = Some(0);
+        a.next = None;
+        return;
+    }
+    match answer() {
+        Some((cost, next, next_cell, step)) => {
+            a.status = AgentStatus::Walking;
+            a.remaining = Some(cost);
+            a.next = Some(next);
+            a.next_cell = next_cell;
+            a.step_cost = step;
+        }
+        None => {
+            a.status = AgentStatus::NoPath;
+            a.remaining = None;
+            a.next = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The counts, recomputed from the slab.
+    fn recount(agents: &Agents) -> (Vec<u32>, Vec<u32>) {
+        let (mut occupied, mut goals) =
+            (vec![0; agents.occupied.len()], vec![0; agents.goals.len()]);
+        for p in agents.slab.hot() {
+            occupied[p.cell as usize] += 1;
+            goals[p.goal as usize] += 1;
+        }
+        (occupied, goals)
+    }
+
+    #[test]
+    fn counts_follow_inserts_retargets_and_removals() {
+        let mut agents = Agents::new(10);
+        let at = |i: u32| (Pos::new(i, 0), i as usize);
+        let a = agents.insert(at(1), at(5), OnArrival::Stay);
+        let b = agents.insert(at(1), at(5), OnArrival::Wander);
+        let c = agents.insert(at(7), at(7), OnArrival::Stay);
+        assert_eq!((a, b, c), (0, 1, 2), "ids in order of creation");
+        assert_eq!(agents.new_goals, vec![5, 7], "a goal is new once");
+        assert_eq!(agents.slab.get(&c).unwrap().status, AgentStatus::Arrived);
+        assert_eq!(
+            recount(&agents),
+            (agents.occupied.clone(), agents.goals.clone())
+        );
+        assert_eq!(agents.retarget(b, at(9)).unwrap(), (Pos::new(5, 0), 5, 1));
+        assert_eq!(agents.new_goals, vec![5, 7, 9]);
+        agents.remove(a).unwrap();
+        assert_eq!(agents.remove(a).unwrap_err(), SimError::NoSuchAgent(a));
+        assert_eq!(
+            recount(&agents),
+            (agents.occupied.clone(), agents.goals.clone())
+        );
+        assert_eq!(agents.goals[5], 0);
+        agents.clear();
+        assert!(agents.occupied.iter().chain(&agents.goals).all(|&n| n == 0));
+    }
+
+    #[test]
+    fn an_edit_under_an_agent_or_on_a_goal_is_refused() {
+        let mut agents = Agents::new(10);
+        let id = agents.insert((Pos::new(2, 0), 2), (Pos::new(4, 0), 4), OnArrival::Stay);
+        let holds = agents.check_edit(Pos::new(2, 0), 2);
+        assert_eq!(
+            holds,
+            Err(SimError::HoldsAgent {
+                pos: Pos::new(2, 0),
+                agent: id
+            })
+        );
+        let goal = agents.check_edit(Pos::new(4, 0), 4);
+        assert_eq!(
+            goal,
+            Err(SimError::IsGoal {
+                pos: Pos::new(4, 0),
+                agent: id
+            })
+        );
+        assert_eq!(agents.check_edit(Pos::new(3, 0), 3), Ok(()));
+    }
+
+    #[test]
+    fn settling_reads_the_answer_unless_on_the_goal() {
+        let mut agents = Agents::new(10);
+        let id = agents.insert((Pos::new(2, 0), 2), (Pos::new(4, 0), 4), OnArrival::Stay);
+        let a = agents.slab.get_mut(&id).unwrap();
+        settle(a, || Some((20, Pos::new(3, 0), 3, 10)));
+        assert_eq!(
+            (a.status, a.remaining, a.next),
+            (AgentStatus::Walking, Some(20), Some(Pos::new(3, 0)))
+        );
+        settle(a, || None);
+        assert_eq!(
+            (a.status, a.remaining, a.next),
+            (AgentStatus::NoPath, None, None)
+        );
+        a.pos = a.goal;
+        settle(a, || unreachable!("an agent on its goal asks nothing"));
+        assert_eq!((a.status, a.remaining), (AgentStatus::Arrived, Some(0)));
+    }
+}

@@ -1,0 +1,190 @@
+//! Planning from scratch (A*, Dijkstra), and the queries that answer for any algorithm: an
+//! agent's path, its cost field, and the recorded searches that explain it.
+//!
+//! Invariants of [`Fresh`]: `paths` holds, for the from-scratch algorithms, the path of the
+//! last replan of every agent that has one, shortened by one cell each time the agent moves;
+//! it is empty for the incremental algorithms.
+
+use std::collections::BTreeMap;
+
+use super::agents::{Agent, AgentId, AgentStatus, settle};
+use super::history::{RunSource, SearchRun};
+use super::{Simulation, TickStats};
+use crate::cost::{Cost, INFINITY};
+use crate::path::Path;
+use crate::search::best_first::{Mode, SearchSpace};
+use crate::trace::Trace;
+
+/// The from-scratch algorithms' paths and the search buffers.
+#[derive(Default)]
+pub(super) struct Fresh {
+    /// Paths of the from-scratch algorithms, by agent.
+    pub(super) paths: BTreeMap<AgentId, Path>,
+    /// The buffers of the from-scratch searches.
+    pub(super) space: SearchSpace,
+    /// The buffers of the baseline's A* ([`SimConfig::measure_baseline`](super::SimConfig)).
+    pub(super) baseline: SearchSpace,
+}
+
+impl Simulation {
+    /// The replan of A* and Dijkstra: a search per agent off its goal.
+    pub(super) fn replan_fresh(&mut self, stats: &mut TickStats) {
+        // Pockets are the incremental planners' business; they are found afresh if one comes.
+        self.pockets.invalidate();
+        let mode = self.config.algorithm.fresh_mode();
+        self.fresh.paths.clear();
+        let mut trace = Trace::default();
+        let ids: Vec<AgentId> = self.agents.slab.keys().collect();
+        for id in ids {
+            let Some(a) = self.agents.slab.get(&id) else {
+                continue;
+            };
+            if a.pos == a.goal {
+                if let Some(a) = self.agents.slab.get_mut(&id) {
+                    settle(a, || None);
+                }
+                continue;
+            }
+            let req = self.request(a, mode);
+            let r = self.fresh.space.search(&self.grid, &req, Some(&mut trace));
+            let Some(a) = self.agents.slab.get_mut(&id) else {
+                continue;
+            };
+            let Ok(r) = r else {
+                settle(a, || None);
+                continue;
+            };
+            stats.search += r.stats;
+            self.expanded.extend(trace.expansions().map(|e| e.cell));
+            if self.history.tracing {
+                self.history.runs.push(SearchRun {
+                    source: RunSource::Agent(id),
+                    trace: trace.clone(),
+                });
+            }
+            let path = r.path;
+            let (grid, conn) = (&self.grid, self.config.connectivity);
+            settle(a, || {
+                let p = path.as_ref()?;
+                let (from, to) = (grid.index(p.cells[0]).ok()?, *p.cells.get(1)?);
+                let next = grid.index(to).ok()?;
+                let step = grid.move_cost(from, next, conn)?;
+                Some((p.cost, to, next as u32, step))
+            });
+            if let Some(p) = path {
+                self.fresh.paths.insert(a.id, p);
+            }
+        }
+    }
+
+    /// The agent's current planned path, from its cell to its goal. Valid between ticks too:
+    /// after [`advance`](Self::advance) it starts from the cell the agent moved to. It is the
+    /// plan of the last replan: while [`changes_pending`](Self::changes_pending), an edit may
+    /// cross it until the next replan repairs it.
+    pub fn path(&self, id: AgentId) -> Option<Path> {
+        let a = self.agents.slab.get(&id)?;
+        if a.pos == a.goal {
+            return Some(Path {
+                cells: vec![a.pos],
+                cost: 0,
+            });
+        }
+        if a.status == AgentStatus::NoPath {
+            return None;
+        }
+        if self.config.algorithm.is_incremental() {
+            let goal = self.grid.index(a.goal).ok()?;
+            let from = self.grid.index(a.pos).ok()?;
+            self.groups
+                .by_goal
+                .get(&goal)?
+                .planner
+                .get()
+                .path(&self.grid, from)
+        } else {
+            self.fresh.paths.get(&id).cloned()
+        }
+    }
+
+    /// The selected agent's cost field, one value per cell ([`INFINITY`] where unknown): its
+    /// planner's costs to the goal, or for the from-scratch algorithms the costs from the
+    /// agent found by a fresh A*.
+    pub fn cost_field(&self, id: AgentId) -> Option<Vec<Cost>> {
+        let a = self.agents.slab.get(&id)?;
+        if self.config.algorithm.is_incremental() {
+            let goal = self.grid.index(a.goal).ok()?;
+            let p = self.groups.by_goal.get(&goal)?.planner.get();
+            Some((0..self.grid.len()).map(|i| p.cost_to_goal(i)).collect())
+        } else {
+            let mut space = SearchSpace::new();
+            space
+                .search(&self.grid, &self.request(a, Mode::AStar), None)
+                .ok()?;
+            Some(
+                (0..self.grid.len())
+                    .map(|i| {
+                        space
+                            .reached_cost(&self.grid, self.grid.pos(i))
+                            .unwrap_or(INFINITY)
+                    })
+                    .collect(),
+            )
+        }
+    }
+
+    /// A fresh search from the agent's cell to its goal with every open and close recorded,
+    /// for replaying it step by step: Dijkstra for Dijkstra and D*, A* otherwise (the ghost of
+    /// what planning from scratch costs).
+    pub fn explain(&self, id: AgentId) -> Option<(Trace, Option<Path>)> {
+        let a = self.agents.slab.get(&id)?;
+        self.fresh_search(a, self.config.algorithm.fresh_mode())
+    }
+
+    /// The A* from scratch from the agent's cell to its goal on the current map, recorded.
+    pub fn astar_from_scratch(&self, id: AgentId) -> Option<(Trace, Option<Path>)> {
+        self.fresh_search(self.agents.slab.get(&id)?, Mode::AStar)
+    }
+
+    fn fresh_search(&self, a: &Agent, mode: Mode) -> Option<(Trace, Option<Path>)> {
+        let mut trace = Trace::default();
+        let r = SearchSpace::new()
+            .search(&self.grid, &self.request(a, mode), Some(&mut trace))
+            .ok()?;
+        Some((trace, r.path))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Grid, Pos, Terrain};
+    use crate::planner::Algorithm;
+    use crate::sim::SimConfig;
+
+    #[test]
+    fn a_fresh_path_shortens_as_its_agent_walks_and_goes_with_it() {
+        let config = SimConfig {
+            algorithm: Algorithm::AStar,
+            ..SimConfig::default()
+        };
+        let mut sim = Simulation::new(Grid::new(6, 3).unwrap(), config);
+        let id = sim.add_agent(Pos::new(0, 1), Pos::new(5, 1)).unwrap();
+        sim.replan();
+        let before = sim.fresh.paths[&id].clone();
+        assert_eq!((before.cells.len(), before.cells[0]), (6, Pos::new(0, 1)));
+        sim.advance();
+        let after = &sim.fresh.paths[&id];
+        assert_eq!(
+            after.cells[..],
+            before.cells[1..],
+            "one cell shorter, from the new cell"
+        );
+        assert_eq!(sim.path(id).as_ref(), Some(after));
+        // A wall ahead: the next replan plans around it.
+        sim.edit(Pos::new(3, 1), Terrain::Wall).unwrap();
+        sim.replan();
+        assert!(!sim.fresh.paths[&id].cells.contains(&Pos::new(3, 1)));
+        sim.remove_agent(id).unwrap();
+        assert!(sim.fresh.paths.is_empty(), "the path goes with its agent");
+    }
+}

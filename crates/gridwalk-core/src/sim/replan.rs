@@ -1,0 +1,327 @@
+//! The replan phase of a tick: new goals get their groups, the pockets catch up with the
+//! edits, each group's starts are listed and its planner repairs, and the agents are
+//! settled by their group's answer (those of large groups may wait for the move phase, see
+//! [`settle`](super::settle)). The from-scratch algorithms plan in [`fresh`](super::fresh).
+
+use std::time::Instant;
+
+use super::agents::{Agent, AgentStatus, settle};
+use super::group::{FRESH, Group, MEMO_MIN_AGENTS, UNKNOWN, forget_moves};
+use super::groups::NO_SLOT;
+use super::history::{ComputeRecord, History, RunSource, SearchRun};
+use super::settle::settle_member;
+use super::{BASELINE_MAX_AGENTS, Simulation, TickStats};
+use crate::grid::Grid;
+use crate::planner::{GoalPlanner, Planner};
+use crate::search::best_first::{Mode, SearchRequest};
+
+impl Simulation {
+    /// [`replan`](Self::replan); with `defer`, the agents of large groups are left unsettled
+    /// for [`settle_and_advance`](Self::settle_and_advance), which must come next.
+    pub(super) fn replan_deferring(&mut self, defer: bool) -> TickStats {
+        let mut stats = TickStats {
+            replans: 1,
+            ..TickStats::default()
+        };
+        self.expanded.clear();
+        self.history.runs.clear();
+        let started = Instant::now();
+        if self.config.algorithm.is_incremental() {
+            self.replan_incremental(&mut stats, defer);
+        } else {
+            self.replan_fresh(&mut stats);
+        }
+        stats.micros = started.elapsed().as_micros() as u64;
+        self.changed.clear();
+        if self.baseline_due() {
+            let t = Instant::now();
+            for a in self.agents.slab.values() {
+                if a.status == AgentStatus::Arrived {
+                    continue;
+                }
+                let req = self.request(a, Mode::AStar);
+                if let Ok(r) = self.fresh.baseline.search(&self.grid, &req, None) {
+                    stats.baseline_expanded += r.stats.expanded;
+                }
+            }
+            stats.baseline_micros = t.elapsed().as_micros() as u64;
+        }
+        self.last = stats;
+        self.total += stats;
+        stats
+    }
+
+    /// Whether a replan now measures A* from scratch ([`SimConfig::measure_baseline`]): asked
+    /// for, and at most [`BASELINE_MAX_AGENTS`] agents off their goal (those a replan leaves
+    /// walking or with no path).
+    pub(super) fn baseline_due(&self) -> bool {
+        let walking = self.agents.slab.hot().iter().filter(|p| p.cell != p.goal);
+        self.config.measure_baseline
+            && walking.take(BASELINE_MAX_AGENTS + 1).count() <= BASELINE_MAX_AGENTS
+    }
+
+    /// The search request for agent `a` in `mode`, with the configured moves and heuristic.
+    pub(super) fn request(&self, a: &Agent, mode: Mode) -> SearchRequest {
+        SearchRequest {
+            start: a.pos,
+            goal: a.goal,
+            mode,
+            connectivity: self.config.connectivity,
+            heuristic: self.config.heuristic,
+        }
+    }
+
+    /// The replan of D* Lite and D*: one repair per goal. With `defer`, large groups' agents
+    /// are left for [`settle_and_advance`](Self::settle_and_advance).
+    fn replan_incremental(&mut self, stats: &mut TickStats, defer: bool) {
+        self.make_new_groups();
+        self.groups.assign_slots(&self.grid, &self.changed);
+        (self.pockets).update(&self.grid, self.config.connectivity);
+        let tracked: usize = (self.groups.by_goal.iter())
+            .filter(|(_, g)| g.tracked())
+            .map(|(&goal, _)| self.agents.goals[goal] as usize)
+            .sum();
+        self.groups.all_tracked = defer && tracked == self.agents.slab.len() && tracked > 0;
+        debug_assert!(self.trackers_agree());
+        match self.groups.all_tracked {
+            true => self.list_tracked_starts(),
+            false => self.list_starts(),
+        }
+        let scratch = &mut self.groups.scratch;
+        scratch.settle_late.clear();
+        scratch.settle_late.extend(
+            (self.groups.by_goal.values().zip(&scratch.counts))
+                .map(|(g, &n)| n as usize >= MEMO_MIN_AGENTS || (defer && g.tracked())),
+        );
+        self.compute_groups(stats);
+        if self.groups.scratch.settle_late.iter().any(|&late| late) {
+            if defer {
+                self.groups.settle_pending = true;
+                self.track_groups();
+            } else {
+                self.settle_large_groups();
+            }
+        }
+        self.history.trim(&mut self.groups.by_goal);
+    }
+
+    /// Groups for the goals new since the last replan (or for every goal, after the groups
+    /// were dropped).
+    fn make_new_groups(&mut self) {
+        let mut new_goals = std::mem::take(&mut self.agents.new_goals);
+        if std::mem::take(&mut self.agents.rescan_goals) {
+            new_goals.extend(self.agents.slab.hot().iter().map(|p| p.goal as usize));
+        }
+        let trace = self.history.planners_trace();
+        for &g in &new_goals {
+            if self.agents.goals[g] > 0
+                && !self.groups.by_goal.contains_key(&g)
+                && let Some(group) =
+                    (self.groups).make(&self.grid, &self.config, self.grid.pos(g), trace)
+            {
+                self.groups.by_goal.insert(g, group);
+            }
+        }
+        new_goals.clear();
+        self.agents.new_goals = new_goals;
+    }
+
+    /// Every group with walking agents repairs for their cells; a small group's agents are
+    /// settled right after its compute, while the planner's memory is in cache (a large
+    /// group's read its memo later, in agent order).
+    fn compute_groups(&mut self, stats: &mut TickStats) {
+        let mut computes = Computes {
+            grid: &self.grid,
+            changed: &self.changed,
+            tick: self.tick,
+            history: &mut self.history,
+            expanded: &mut self.expanded,
+            stats,
+        };
+        let scratch = &self.groups.scratch;
+        let (agents, places) = self.agents.slab.as_mut_slices();
+        for (((((&goal, group), starts), members), &n), &late) in (self.groups.by_goal.iter_mut())
+            .zip(&scratch.starts)
+            .zip(&scratch.members)
+            .zip(&scratch.counts)
+            .zip(&scratch.settle_late)
+        {
+            let n = n as usize;
+            if n == 0 {
+                computes.defer(group);
+                continue;
+            }
+            computes.run(goal, group, starts, n);
+            refresh_memo(group, computes.grid, n);
+            if !late {
+                for &i in members {
+                    let (a, cell) = (&mut agents[i as usize], places[i as usize].cell);
+                    settle_member(a, cell, group, computes.grid);
+                }
+                for c in group.fresh.drain(..) {
+                    group.memo[c] &= !FRESH;
+                }
+            }
+        }
+    }
+
+    /// Lists each group's starts, its walking agents' cells, and counts them; settles the
+    /// agents no group serves now.
+    pub(super) fn list_starts(&mut self) {
+        let groups = self.groups.by_goal.len();
+        // The cells of every agent still walking, bucketed by its goal's slot: no sort. Agents
+        // of a goal walk in clumps, so a cell just listed for the same group is not listed
+        // again (a planner's starts are a set: repeats only cost it time).
+        self.groups.scratch.starts.resize_with(groups, Vec::new);
+        self.groups.scratch.starts.iter_mut().for_each(Vec::clear);
+        self.groups.scratch.members.resize_with(groups, Vec::new);
+        self.groups.scratch.members.iter_mut().for_each(Vec::clear);
+        self.groups.scratch.counts.clear();
+        self.groups.scratch.counts.resize(groups, 0);
+        // Every entry is written below.
+        self.groups
+            .scratch
+            .member_slot
+            .resize(self.agents.slab.len(), NO_SLOT);
+        self.groups
+            .scratch
+            .firsts
+            .resize(self.agents.slab.len(), (0, 0));
+        let base = self.groups.fresh_marks(self.grid.len(), groups);
+        let (agents, places) = self.agents.slab.as_mut_slices();
+        let (slot, pocket, listed) = (
+            &self.groups.slot[..],
+            &self.pockets.pocket[..],
+            &mut self.groups.listed[..],
+        );
+        let counts = &mut self.groups.scratch.counts[..];
+        // (slot, cell) of each cell listed, in agent order: written for every agent, kept
+        // (`firsts` grows) only for the first of its group on its cell, without a branch.
+        let mut firsts = 0;
+        for (i, (p, member)) in places
+            .iter()
+            .zip(&mut self.groups.scratch.member_slot)
+            .enumerate()
+        {
+            let (cell, goal) = (p.cell as usize, p.goal as usize);
+            let k = slot[goal];
+            // (An agent has arrived exactly when it stands on its goal.)
+            if cell == goal || k as usize >= groups || pocket[cell] != pocket[goal] {
+                // On its goal; or proven apart from it: in a closed pocket without it (or it in
+                // one without the agent), left out of the starts so the group's search stays
+                // focused on the agents it can serve.
+                *member = NO_SLOT;
+                settle(&mut agents[i], || None);
+                continue;
+            }
+            *member = k;
+            counts[k as usize] += 1;
+            let mark = base + k;
+            let first = std::mem::replace(&mut listed[cell], mark) != mark;
+            self.groups.scratch.firsts[firsts] = (k, cell as u32);
+            firsts += first as usize;
+        }
+        for &(k, cell) in &self.groups.scratch.firsts[..firsts] {
+            self.groups.scratch.starts[k as usize].push(cell as usize);
+        }
+        // The small groups' members, to settle right after their computes.
+        if counts
+            .iter()
+            .any(|&n| n > 0 && (n as usize) < MEMO_MIN_AGENTS)
+        {
+            for (i, &k) in self.groups.scratch.member_slot.iter().enumerate() {
+                if counts
+                    .get(k as usize)
+                    .is_some_and(|&n| (n as usize) < MEMO_MIN_AGENTS)
+                {
+                    self.groups.scratch.members[k as usize].push(i as u32);
+                }
+            }
+        }
+    }
+}
+
+/// What the computes of one replan read, and where they add their work.
+struct Computes<'a> {
+    grid: &'a Grid,
+    /// The cells changed since the last replan.
+    changed: &'a [usize],
+    tick: u64,
+    history: &'a mut History,
+    expanded: &'a mut Vec<u32>,
+    stats: &'a mut TickStats,
+}
+
+impl Computes<'_> {
+    /// Keeps the changes for a group none of whose agents walks, to tell its planner when one
+    /// walks again.
+    fn defer(&self, group: &mut Group) {
+        group.deferred.extend_from_slice(self.changed);
+        // Deduplicated only past twice the map, so the sort is amortised over edits.
+        if group.deferred.len() > 2 * self.grid.len() {
+            group.deferred.sort_unstable();
+            group.deferred.dedup();
+        }
+    }
+
+    /// Repairs `group`'s planner for `starts` (its `n` walking agents' cells), and records the
+    /// compute: its work, its expansions, its run when tracing and its record when kept.
+    fn run(&mut self, goal: usize, group: &mut Group, starts: &[usize], n: usize) {
+        let grid = self.grid;
+        let planner = group.planner.get_mut();
+        planner.set_starts(grid, starts);
+        if !group.deferred.is_empty() {
+            planner.cells_changed(grid, &group.deferred);
+            group.deferred = Vec::new();
+        }
+        if !self.changed.is_empty() {
+            planner.cells_changed(grid, self.changed);
+        }
+        let t = Instant::now();
+        let work = planner.compute(grid);
+        let micros = t.elapsed().as_micros() as u64;
+        self.stats.search += work;
+        self.expanded.extend_from_slice(planner.last_expanded());
+        if self.history.tracing {
+            self.history.runs.push(SearchRun {
+                source: RunSource::Goal(grid.pos(goal)),
+                trace: planner.last_trace().clone(),
+            });
+        }
+        // Taken, not copied: thousands of planners must not each hold their largest trace.
+        // A compute that expanded nothing is not kept, and its trace stays in the planner,
+        // whose next compute clears it and reuses its room.
+        if self.history.keep > 0 && work.expanded > 0 {
+            let trace = planner.take_last_trace();
+            let record = ComputeRecord {
+                tick: self.tick,
+                goal: grid.pos(goal),
+                trace,
+                stats: work,
+                km: planner.km(),
+                agents: n,
+                micros,
+            };
+            self.history.push(group, goal, record);
+        }
+    }
+}
+
+/// After a compute of a D* Lite `group` with `n` walking agents: moves read `g` in the 3×3
+/// block around them, so an expanded cell's block is forgotten; a group that grew large
+/// starts a memo, one that shrank well below drops it (and stops being tracked).
+fn refresh_memo(group: &mut Group, grid: &Grid, n: usize) {
+    if let Planner::Lite(p) = &group.planner {
+        if !group.memo.is_empty() {
+            for &u in p.last_expanded() {
+                forget_moves(&mut group.memo, grid, u as usize);
+            }
+            if n < MEMO_MIN_AGENTS / 4 {
+                group.memo = Vec::new();
+                group.untrack();
+            }
+        } else if n >= MEMO_MIN_AGENTS {
+            group.memo = vec![UNKNOWN; grid.len()];
+        }
+    }
+}
