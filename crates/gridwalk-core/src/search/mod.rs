@@ -7,7 +7,3 @@ pub mod dstar_lite;
 
 pub use best_first::{Mode, SearchRequest, SearchResult, SearchSpace, astar, dijkstra};
 pub use dstar::DStar;
-
-// transitional, removed at integration: the factory moved to `crate::planner`.
-#[doc(hidden)]
-pub use crate::planner::{PlannerError, new_planner};
