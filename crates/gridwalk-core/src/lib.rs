@@ -16,6 +16,7 @@ mod named;
 pub mod check;
 pub mod cost;
 pub mod format;
+pub mod gppc;
 pub mod grid;
 pub mod heuristic;
 pub mod path;
