@@ -208,6 +208,11 @@ fn answer(
     space: &mut SearchSpace,
     planners: &mut Planners,
 ) -> Result<(Option<Path>, u64), String> {
+    // A path only crosses passable cells, so a blocked end has none, even to itself (D* Lite
+    // would answer a blocked goal asked from itself with the one-cell path).
+    if !grid.is_passable(q.start) || !grid.is_passable(q.goal) {
+        return Ok((None, 0));
+    }
     if algorithm.is_incremental() {
         return planners.path(algorithm, grid, q.start, q.goal);
     }
@@ -439,6 +444,16 @@ mod tests {
         let r = run(&i, None, Algorithm::DStarLite).unwrap();
         assert_eq!(r.mismatches, []);
         assert_eq!(r.planners_made, 6);
+    }
+
+    #[test]
+    fn walls_at_the_ends_have_no_path_with_any_algorithm() {
+        // Patch 1 walls (2, 0)–(2, 2): queries from, to and between walls.
+        let i = instance("P 0 0 0 0\nP 0 1 2 0\nQ 0 2 0 5 0 -1\nQ 0 0 0 2 1 -1\nQ 0 2 1 2 1 -1\n");
+        for algorithm in Algorithm::ALL {
+            let r = run(&i, None, algorithm).unwrap();
+            assert_eq!(r.mismatches, [], "{algorithm}");
+        }
     }
 
     #[test]

@@ -896,6 +896,25 @@ mod tests {
         assert_eq!(grid, before);
     }
 
+    proptest::proptest! {
+        /// Hostile input: any cut and any byte changed of valid files gives a value or an
+        /// error with a line, never a panic.
+        #[test]
+        fn damaged_files_never_panic(cut in 0usize..200, at in 0usize..200, byte in 0u8..128) {
+            for text in [SCEN, PATCHES] {
+                let mut bytes = text.as_bytes()[..cut.min(text.len())].to_vec();
+                if let Some(b) = bytes.get_mut(at) {
+                    *b = byte;
+                }
+                let text = String::from_utf8(bytes).unwrap();
+                for e in [parse_scen(&text, "t").err(), parse_patches(&text, "t").err()].into_iter().flatten() {
+                    proptest::prop_assert!(e.line.is_some() || text.trim().is_empty(), "{e}");
+                }
+                let _ = parse_map(&text, "t");
+            }
+        }
+    }
+
     #[test]
     fn map_uses_gppc_characters() {
         let g = parse_map("type octile\nheight 1\nwidth 4\nmap\n.SW@\n", "t.map").unwrap();
