@@ -101,7 +101,8 @@ pub struct Report {
     /// The largest difference between a length found and the file's, over the queries where
     /// both have a path.
     pub max_error: f64,
-    /// Time spent applying patches and answering queries (not reading the files).
+    /// Time spent applying patches and answering queries (not reading the files, nor making
+    /// the first map).
     pub elapsed: Duration,
     /// Cells expanded by all the searches.
     pub expanded: u64,
@@ -226,8 +227,8 @@ fn answer(
     Ok((r.path, r.stats.expanded))
 }
 
-/// The map the commands start from: `map`, which must have the header's size, or else an
-/// empty map that the first command, a patch covering it whole, is about to fill.
+/// The map the commands start from (see [`Runner::new`]): `map`, or an open map that the
+/// first command, a patch covering it whole, is about to fill.
 fn first_map(instance: &Instance, map: Option<Grid>) -> Result<Grid, FormatError> {
     let (scen, file) = (&instance.scen, instance.scen_file.as_str());
     let (w, h) = (scen.width, scen.height);
@@ -270,48 +271,117 @@ fn first_map(instance: &Instance, map: Option<Grid>) -> Result<Grid, FormatError
     Grid::new(w, h).map_err(|e| FormatError::at(file, scen.size_line, e.to_string()))
 }
 
-/// Runs `instance` with `algorithm`, starting from `map` (see [`first_map`] when `None`):
-/// every patch is applied in order and every query answered and checked. An error means the
-/// instance cannot be run (it names the line); mismatches are in the report.
+/// Runs `instance` with `algorithm`, starting from `map` (see [`Runner::new`]): every patch
+/// is applied in order and every query answered and checked. An error means the instance
+/// cannot be run (it names the line); mismatches are in the report.
 pub fn run(
     instance: &Instance,
     map: Option<Grid>,
     algorithm: Algorithm,
 ) -> Result<Report, FormatError> {
-    let mut grid = first_map(instance, map)?;
-    let file = instance.scen_file.as_str();
-    let mut space = SearchSpace::new();
-    let mut planners = Planners::default();
-    let mut changed = Vec::new();
-    let mut report = Report::default();
-    let clock = Instant::now();
-    for command in &instance.scen.commands {
-        match command {
-            Command::Patch(p) => {
-                let patch = instance.patches.get(p.patch).ok_or_else(|| {
-                    FormatError::at(file, p.line, format!("patch {} does not exist", p.patch))
-                })?;
-                patch
-                    .apply(&mut grid, p.at, &mut changed)
-                    .map_err(|e| FormatError::at(file, p.line, e.to_string()))?;
-                report.patches += 1;
-            }
-            Command::Query(q) => {
-                if !changed.is_empty() {
-                    planners.changed(&changed);
-                    changed.clear();
+    let mut runner = Runner::new(instance, map, algorithm)?;
+    while runner.step()? {}
+    Ok(runner.finish())
+}
+
+/// [`run`] one query at a time, for callers that time or inspect each query.
+pub struct Runner<'a> {
+    instance: &'a Instance,
+    algorithm: Algorithm,
+    grid: Grid,
+    space: SearchSpace,
+    planners: Planners,
+    /// Cells changed by the patches since the last query.
+    changed: Vec<usize>,
+    /// The next command to run.
+    next: usize,
+    report: Report,
+}
+
+impl<'a> Runner<'a> {
+    /// A runner at the start of `instance`'s commands. The map is `map`, which must have the
+    /// header's size; without one, the first command must be a patch covering the whole map.
+    pub fn new(
+        instance: &'a Instance,
+        map: Option<Grid>,
+        algorithm: Algorithm,
+    ) -> Result<Self, FormatError> {
+        Ok(Runner {
+            instance,
+            algorithm,
+            grid: first_map(instance, map)?,
+            space: SearchSpace::new(),
+            planners: Planners::default(),
+            changed: Vec::new(),
+            next: 0,
+            report: Report::default(),
+        })
+    }
+
+    /// Applies the patches up to the next query and answers it, into the report. Returns
+    /// false once no query is left (after applying any trailing patches).
+    pub fn step(&mut self) -> Result<bool, FormatError> {
+        let clock = Instant::now();
+        let file = self.instance.scen_file.as_str();
+        let mut answered = false;
+        while let Some(command) = self.instance.scen.commands.get(self.next) {
+            self.next += 1;
+            match command {
+                Command::Patch(p) => {
+                    let patch = self.instance.patches.get(p.patch).ok_or_else(|| {
+                        FormatError::at(file, p.line, format!("patch {} does not exist", p.patch))
+                    })?;
+                    patch
+                        .apply(&mut self.grid, p.at, &mut self.changed)
+                        .map_err(|e| FormatError::at(file, p.line, e.to_string()))?;
+                    self.report.patches += 1;
                 }
-                let (path, expanded) = answer(algorithm, &grid, q, &mut space, &mut planners)
-                    .map_err(|e| FormatError::at(file, q.line, e))?;
-                report.queries += 1;
-                report.expanded += expanded;
-                check_answer(&grid, q, path.as_ref(), &mut report);
+                Command::Query(q) => {
+                    self.query(q)
+                        .map_err(|e| FormatError::at(file, q.line, e))?;
+                    answered = true;
+                    break;
+                }
             }
         }
+        self.report.elapsed += clock.elapsed();
+        Ok(answered)
     }
-    report.elapsed = clock.elapsed();
-    report.planners_made = planners.made;
-    Ok(report)
+
+    /// Answers `q` on the map as it stands and checks the answer.
+    fn query(&mut self, q: &Query) -> Result<(), String> {
+        if !self.changed.is_empty() {
+            self.planners.changed(&self.changed);
+            self.changed.clear();
+        }
+        let (path, expanded) = answer(
+            self.algorithm,
+            &self.grid,
+            q,
+            &mut self.space,
+            &mut self.planners,
+        )?;
+        self.report.queries += 1;
+        self.report.expanded += expanded;
+        self.report.planners_made = self.planners.made;
+        check_answer(&self.grid, q, path.as_ref(), &mut self.report);
+        Ok(())
+    }
+
+    /// The map as it stands.
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    /// What the runner found so far.
+    pub fn report(&self) -> &Report {
+        &self.report
+    }
+
+    /// The report, once done.
+    pub fn finish(self) -> Report {
+        self.report
+    }
 }
 
 /// Compares the answer `path` to query `q` with the file's length, into `report`.
