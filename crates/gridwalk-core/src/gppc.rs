@@ -68,12 +68,12 @@ pub struct Mismatch {
 }
 
 impl fmt::Display for Mismatch {
+    /// `from (x, y) to (x, y): expected E, found F (off by D)`; the caller names the line.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let show = |l: Option<f64>| l.map_or("no path".to_string(), |v| v.to_string());
         write!(
             f,
-            "line {}: from {} to {}: expected {}, found {}",
-            self.line,
+            "from {} to {}: expected {}, found {}",
             self.start,
             self.goal,
             show(self.expected),
@@ -246,16 +246,8 @@ fn first_map(instance: &Instance, map: Option<Grid>) -> Result<Grid, FormatError
         }
         return Ok(map);
     }
-    let first = scen.commands.first();
-    let covering = match first {
-        Some(Command::Patch(p)) => instance
-            .patches
-            .get(p.patch)
-            .is_some_and(|patch| patch.covers(p.at, w, h)),
-        _ => false,
-    };
-    if !covering {
-        let line = match first {
+    if !instance.starts_with_whole_map() {
+        let line = match scen.commands.first() {
             Some(Command::Patch(p)) => p.line,
             Some(Command::Query(q)) => q.line,
             None => scen.patch_line,
@@ -470,7 +462,7 @@ mod tests {
             assert_eq!(lines, [11], "{algorithm}: {:?}", r.mismatches);
             assert_eq!(
                 r.mismatches[0].to_string(),
-                "line 11: from (0, 0) to (1, 0): expected 1.5, found 1 (off by 5.000e-1)"
+                "from (0, 0) to (1, 0): expected 1.5, found 1 (off by 5.000e-1)"
             );
         }
         let i = instance("P 0 0 0 0\nQ 0 0 0 5 0 -1\n");

@@ -42,9 +42,10 @@ pub fn gppc(cfg: &Config) -> Result<Report, String> {
         let r = runner.report();
         if let Some(m) = r.mismatches.first() {
             return Err(format!(
-                "gppc {name}: {} mismatches, first {}:{m}",
+                "gppc {name}: {} mismatches, first {}:{}: {m}",
                 r.mismatches.len(),
-                instance.scen_file
+                instance.scen_file,
+                m.line
             ));
         }
         report

@@ -189,6 +189,21 @@ pub struct Instance {
     pub patch_file: String,
 }
 
+impl Instance {
+    /// Whether the first command pastes a patch over the whole map, so that the instance
+    /// needs no map of its own.
+    pub fn starts_with_whole_map(&self) -> bool {
+        let (w, h) = (self.scen.width, self.scen.height);
+        match self.scen.commands.first() {
+            Some(Command::Patch(p)) => self
+                .patches
+                .get(p.patch)
+                .is_some_and(|patch| patch.covers(p.at, w, h)),
+            _ => false,
+        }
+    }
+}
+
 /// The passability of a GPPC map character: `Some(1)` passable, `Some(0)` blocked, `None`
 /// not one of the format's.
 fn cell_of(c: char) -> Option<u8> {
