@@ -8,8 +8,8 @@
 //! - any other word: run only the workloads whose key contains it (e.g. `one_shot`).
 //!
 //! Correctness is checked before anything is timed; a mismatch aborts with exit code 1.
-//! The Moving AI maps are read from `shared/movingai` beside the workspace (or from
-//! `GRIDWALK_MOVINGAI_DIR`); when they are missing, those problems are skipped with a note.
+//! The Moving AI maps are the repository's copies in `tests/data/movingai` (or the folder named
+//! by `GRIDWALK_MOVINGAI_DIR`); a missing file is an error, not a skip.
 //!
 //! To add a workload: write `fn my_workload(cfg: &Config) -> Result<Report, String>` that
 //! builds its problems, checks them, times them with [`time_interleaved`] (or
@@ -20,9 +20,8 @@ use std::hint::black_box;
 use std::path::{Path as FsPath, PathBuf};
 use std::time::{Duration, Instant};
 
-use gridwalk_core::check::matches_printed;
 use gridwalk_core::cost::{self, Cost};
-use gridwalk_core::format::movingai::{self, ScenProblem};
+use gridwalk_core::format::movingai::{self, ScenProblem, matches_printed};
 use gridwalk_core::search::{SearchRequest, SearchSpace};
 use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, SearchStats, Terrain};
 use serde_json::{Map, Value, json};
@@ -558,12 +557,12 @@ fn random_reachable_pairs(grid: &Grid, n: usize, rng: &mut Rng) -> Vec<(Pos, Pos
     pairs
 }
 
-/// Where the shared Moving AI files are: `shared/movingai` beside the workspace, or the
+/// Where the Moving AI files are: the repository's copies in `tests/data/movingai`, or the
 /// folder named by the environment variable `GRIDWALK_MOVINGAI_DIR`.
 fn movingai_dir() -> PathBuf {
     match std::env::var_os("GRIDWALK_MOVINGAI_DIR") {
         Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/movingai"),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/movingai"),
     }
 }
 
@@ -647,15 +646,6 @@ fn one_shot_astar(cfg: &Config) -> Result<Report, String> {
     // Every problem of two Moving AI maps (every 5th or 10th in a quick run).
     let dir = movingai_dir();
     for (name, quick_step) in [("lak304d", 5), ("64room_000", 10)] {
-        if !dir.join(format!("{name}.map")).exists() {
-            let note = format!(
-                "{name} skipped: no Moving AI files at {} (expected shared/movingai beside the workspace)",
-                dir.display()
-            );
-            eprintln!("note: {note}");
-            report.notes.push(note);
-            continue;
-        }
         let (grid, scen) = load_movingai(&dir, name)?;
         let step = if cfg.quick { quick_step } else { 1 };
         let scen: Vec<ScenProblem> = scen.into_iter().step_by(step).collect();

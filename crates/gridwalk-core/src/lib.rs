@@ -13,7 +13,6 @@
 #[macro_use]
 mod named;
 
-pub mod check;
 pub mod cost;
 pub mod format;
 pub mod gppc;

@@ -1,10 +1,12 @@
 //! Runs a RON scenario tick by tick with the semantics of [`crate::sim`]: the engine of
-//! `gridwalk-cli simulate`, and the way a game recording is replayed.
+//! `gridwalk-cli simulate` (which prints each tick as a JSON line), and the way a game
+//! recording is replayed.
 //!
 //! ```
-//! use gridwalk_core::Algorithm;
 //! use gridwalk_core::format::Scenario;
 //! use gridwalk_core::replay::Replay;
+//! use gridwalk_core::sim::AgentStatus;
+//! use gridwalk_core::{Algorithm, Pos};
 //!
 //! let text = r#"(
 //!     rows: ["......", "..#...", "......"],
@@ -13,111 +15,41 @@
 //! )"#;
 //! let scenario = Scenario::parse(text, "example.ron").unwrap();
 //! let mut replay = Replay::new(scenario, Algorithm::DStarLite).with_trace();
-//! let mut lines = vec![replay.step()]; // tick 0 plans
+//! let mut ticks = vec![replay.step()]; // tick 0 plans
+//! // With the trace, the tick's search runs list every expansion it counted.
+//! let traced = |r: &Replay| -> usize {
+//!     r.sim().last_runs().iter().map(|run| run.trace.expansions().count()).sum()
+//! };
+//! assert_eq!(traced(&replay) as u64, ticks[0].stats.search.expanded);
 //! while !replay.finished() {
-//!     lines.push(replay.step());
+//!     ticks.push(replay.step());
+//!     assert_eq!(traced(&replay) as u64, ticks.last().unwrap().stats.search.expanded);
 //! }
-//! let last = &lines.last().unwrap().agents[0];
-//! assert_eq!((last.pos, last.status), ([5, 1], "arrived"));
-//! // With the trace, every expansion of every tick is listed.
-//! for l in &lines {
-//!     let events: usize = l.trace.as_ref().unwrap().iter().map(|t| t.events.len()).sum();
-//!     assert_eq!(events as u64, l.expanded);
-//! }
+//! let (index, id) = replay.agents().next().unwrap();
+//! let last = replay.sim().agent(id).unwrap();
+//! assert_eq!((index, last.pos, last.status), (0, Pos::new(5, 1), AgentStatus::Arrived));
 //! ```
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
-
-use crate::cost::{Cost, to_f64};
 use crate::format::Scenario;
-use crate::grid::{Grid, Pos, Terrain};
+use crate::grid::{Pos, Terrain};
 use crate::planner::Algorithm;
-use crate::sim::{AgentId, RunSource, SearchRun, SimConfig, SimError, Simulation};
+use crate::sim::{AgentId, SimConfig, SimError, Simulation, TickStats};
 
 /// The default tick limit of a run that waits for every agent to arrive.
 pub const DEFAULT_TICK_LIMIT: u64 = 10_000;
 
-/// One agent as a tick line reports it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct AgentLine {
-    /// The agent's id: its index in the scenario's agent list.
-    pub id: usize,
-    /// Its cell.
-    pub pos: [u32; 2],
-    /// Its goal.
-    pub goal: [u32; 2],
-    /// `walking`, `arrived` or `no_path`.
-    pub status: &'static str,
-    /// The cost of its current path, rounded to 6 decimals; `None` without a path.
-    pub remaining: Option<f64>,
-}
-
-/// What one tick did, as one JSON line.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct TickLine {
+/// What one tick of a replay did, besides moving the agents (read those from
+/// [`Replay::sim`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TickReport {
     /// The tick number; 0 is the first planning, before any move.
     pub tick: u64,
-    /// Every agent present, by id.
-    pub agents: Vec<AgentLine>,
-    /// Cells whose edit was refused this tick.
-    pub refused: Vec<[u32; 2]>,
-    /// Cells expanded by the planners this tick.
-    pub expanded: u64,
-    /// Planner time this tick, in microseconds.
-    pub micros: u64,
-    /// With `--trace`: every search run of this tick's planning, in order.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub trace: Option<Vec<TraceEntry>>,
-}
-
-/// One search run in a tick line's `trace`: a goal's shared planner or one agent's fresh
-/// search, and its expansions as `[x, y, kind, cost]` (cost `null` when infinite).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct TraceEntry {
-    /// The goal of an incremental planner.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub goal: Option<[u32; 2]>,
-    /// The agent (its index in the scenario) of a fresh search.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub agent: Option<usize>,
-    /// Every expansion, in order.
-    pub events: Vec<(u32, u32, &'static str, Option<f64>)>,
-}
-
-/// A cost as tick lines print it: rounded to 6 decimals.
-pub fn printed_cost(c: Cost) -> f64 {
-    (to_f64(c) * 1e6).round() / 1e6
-}
-
-impl TraceEntry {
-    fn of(run: &SearchRun, grid: &Grid, index_of: &BTreeMap<AgentId, usize>) -> TraceEntry {
-        let (goal, agent) = match run.source {
-            RunSource::Goal(p) => (Some([p.x, p.y]), None),
-            RunSource::Agent(id) => (None, index_of.get(&id).copied()),
-        };
-        let events = run
-            .trace
-            .expansions()
-            .map(|e| {
-                let p = grid.pos(e.cell as usize);
-                (p.x, p.y, e.kind.name(), e.finite_cost().map(printed_cost))
-            })
-            .collect();
-        TraceEntry {
-            goal,
-            agent,
-            events,
-        }
-    }
-}
-
-impl TickLine {
-    /// The line as compact JSON.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).expect("a tick line always serialises")
-    }
+    /// Cells whose edit was refused this tick, in the scenario's order.
+    pub refused: Vec<Pos>,
+    /// The planners' work and time this tick.
+    pub stats: TickStats,
 }
 
 /// A scenario being played.
@@ -173,9 +105,28 @@ impl Replay {
         &self.sim
     }
 
+    /// Whether the simulation records every search run's expansions ([`Replay::with_trace`]).
+    pub fn tracing(&self) -> bool {
+        self.trace
+    }
+
+    /// The agents that have appeared, in the scenario's order: each one's index in the
+    /// scenario's agent list and its simulation id.
+    pub fn agents(&self) -> impl Iterator<Item = (usize, AgentId)> + '_ {
+        self.ids
+            .iter()
+            .enumerate()
+            .filter_map(|(i, id)| Some((i, (*id)?)))
+    }
+
+    /// The index in the scenario's agent list of the agent with simulation id `id`.
+    pub fn index_of(&self, id: AgentId) -> Option<usize> {
+        self.index_of.get(&id).copied()
+    }
+
     /// Runs the next tick (tick 0 first: agents of tick 0 appear, edits of tick 0 apply,
     /// the planners plan, nobody moves) and reports it.
-    pub fn step(&mut self) -> TickLine {
+    pub fn step(&mut self) -> TickReport {
         let tick = if self.started { self.tick + 1 } else { 0 };
         self.started = true;
         self.tick = tick;
@@ -206,7 +157,7 @@ impl Replay {
             .collect();
         for (pos, terrain) in edits {
             if self.sim.edit(pos, terrain).is_err() {
-                refused.push([pos.x, pos.y]);
+                refused.push(pos);
             }
         }
         // Tick 0 plans before anyone moves; later ticks repair and move in one step.
@@ -214,35 +165,10 @@ impl Replay {
             0 => self.sim.replan(),
             _ => self.sim.step(),
         };
-        let trace = self.trace.then(|| {
-            self.sim
-                .last_runs()
-                .iter()
-                .map(|r| TraceEntry::of(r, self.sim.grid(), &self.index_of))
-                .collect()
-        });
-        let agents = self
-            .ids
-            .iter()
-            .enumerate()
-            .filter_map(|(i, id)| {
-                let a = self.sim.agent((*id)?)?;
-                Some(AgentLine {
-                    id: i,
-                    pos: [a.pos.x, a.pos.y],
-                    goal: [a.goal.x, a.goal.y],
-                    status: a.status.name(),
-                    remaining: a.remaining.map(printed_cost),
-                })
-            })
-            .collect();
-        TickLine {
+        TickReport {
             tick,
-            agents,
             refused,
-            expanded: stats.search.expanded,
-            micros: stats.micros,
-            trace,
+            stats,
         }
     }
 

@@ -1,6 +1,6 @@
 //! The CLI contract: JSON lines from `simulate`, the summary of `movingai`, exit codes.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -137,10 +137,7 @@ fn bad_input_names_file_and_line_and_exits_2() {
 
 #[test]
 fn movingai_summarises_and_fails_on_mismatch() {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/movingai"
-    ));
+    let dir = PathBuf::from(crate::MOVINGAI);
     let (map, scen) = (dir.join("arena.map"), dir.join("arena.map.scen"));
     let out = cli()
         .arg("movingai")
@@ -194,9 +191,7 @@ fn costs_to(
     let g = grid.index(goal).unwrap();
     common::reference_costs(grid, g, conn)
         .into_iter()
-        .map(|d| {
-            (d != gridwalk_core::cost::INFINITY).then(|| gridwalk_core::replay::printed_cost(d))
-        })
+        .map(|d| (d != gridwalk_core::cost::INFINITY).then(|| gridwalk_cli::lines::printed_cost(d)))
         .collect()
 }
 

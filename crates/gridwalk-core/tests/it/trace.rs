@@ -8,7 +8,7 @@
 //! - every A* and Dijkstra `close` carries the cell's true cost from the start;
 //! - the expansions add up to the reported count, and replaying the steps gives the queue.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 
@@ -18,8 +18,8 @@ use gridwalk_core::trace::{ExpansionKind, Trace};
 use gridwalk_core::{Algorithm, Grid, Heuristic, Pos, Terrain, new_planner};
 use proptest::prelude::*;
 
-use common::reference_costs as reference;
-use common::{World, WorldShape};
+use crate::common::reference_costs as reference;
+use crate::common::{World, WorldShape};
 
 fn world() -> impl Strategy<Value = World> {
     common::world(WorldShape {

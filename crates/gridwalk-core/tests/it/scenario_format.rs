@@ -1,6 +1,6 @@
 //! The RON scenario format: round trips, precise errors, crash-safe saving, and fuzzing.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 
@@ -11,7 +11,7 @@ use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, Terrain};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
-use common::check_error;
+use crate::common::check_error;
 
 static EXAMPLE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| common::example(&[]));
 

@@ -1,6 +1,6 @@
 //! Helpers shared by the integration tests: an independent reference for costs, random
 //! worlds, a scenario example and error checks.
-#![allow(dead_code)] // each test crate uses its own part
+#![allow(dead_code)] // the CLI's tests include this file too, and use only part of it
 
 use std::ops::RangeInclusive;
 

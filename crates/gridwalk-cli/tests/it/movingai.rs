@@ -3,18 +3,14 @@
 
 use std::path::PathBuf;
 
+use gridwalk_cli::check::solve;
 use gridwalk_core::Algorithm;
-use gridwalk_core::check::{matches_printed, solve};
 use gridwalk_core::cost::to_f64;
-use gridwalk_core::format::movingai::{load_map, load_scen};
+use gridwalk_core::format::movingai::{load_map, load_scen, matches_printed};
 use gridwalk_core::search::best_first::SearchSpace;
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/movingai"
-    ))
-    .join(name)
+    PathBuf::from(crate::MOVINGAI).join(name)
 }
 
 /// Solves every problem of `map` with `algorithm`; returns the mismatches as messages.

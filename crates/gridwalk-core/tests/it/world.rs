@@ -3,7 +3,7 @@
 //! save and load, respect the edit rules, and give goals that can be reached.
 
 use gridwalk_core::format::{AgentSpec, DynamicSpec, Scenario};
-use gridwalk_core::replay::{Replay, TickLine};
+use gridwalk_core::replay::Replay;
 use gridwalk_core::search::dijkstra;
 use gridwalk_core::sim::{SimConfig, Simulation};
 use gridwalk_core::world::{DynamicWorld, OnArrival};
@@ -42,14 +42,25 @@ fn scenario(policy: OnArrival, dynamic: Option<DynamicWorld>, seed: u64) -> Scen
     s
 }
 
-/// Tick lines without the timings, for comparing runs.
+/// What each tick did without the timings, for comparing runs: the tick, its refused edits,
+/// the cells expanded, and every agent present (its scenario index, cell, goal, status and
+/// remaining cost), as the tick lines of `gridwalk-cli simulate` report them.
 fn play(s: &Scenario, algo: Algorithm, ticks: usize) -> (Vec<String>, Replay) {
     let mut r = Replay::new(s.clone(), algo);
     let mut out = Vec::new();
     for _ in 0..=ticks {
-        let mut line: TickLine = r.step();
-        line.micros = 0;
-        out.push(line.to_json());
+        let tick = r.step();
+        let agents: Vec<_> = r
+            .agents()
+            .filter_map(|(i, id)| {
+                let a = r.sim().agent(id)?;
+                Some((i, a.pos, a.goal, a.status, a.remaining))
+            })
+            .collect();
+        out.push(format!(
+            "{} {:?} {} {agents:?}",
+            tick.tick, tick.refused, tick.stats.search.expanded
+        ));
         check_rules(&r, s);
     }
     (out, r)

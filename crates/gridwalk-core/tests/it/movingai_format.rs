@@ -1,7 +1,5 @@
 //! The Moving AI `.map` and `.scen` formats: the real benchmark files, precise errors, fuzzing.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 use gridwalk_core::format::movingai::{
@@ -13,9 +11,9 @@ use gridwalk_core::{Connectivity, Grid, Pos, Terrain, cost};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
-use common::check_error;
+use crate::common::check_error;
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/movingai");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/movingai");
 
 fn data(name: &str) -> PathBuf {
     Path::new(DATA).join(name)

@@ -1,8 +1,8 @@
 //! D* Lite against Dijkstra: random grids, random edits, agents moving, shared goals.
 
-mod common;
+use crate::common;
 
-use common::{World, WorldShape};
+use crate::common::{World, WorldShape};
 use gridwalk_core::cost::INFINITY;
 use gridwalk_core::queue::{LazyHeap, SortedList};
 use gridwalk_core::search::dijkstra;

@@ -1,9 +1,7 @@
 //! "No path, proven locally" (issue 8): an agent walled into a pocket without its goal gets
 //! its `no_path` from a bounded flood, and its group's search is not spent proving it.
 
-mod common;
-
-use common::reference_costs;
+use crate::common::reference_costs;
 use gridwalk_core::cost::INFINITY;
 use gridwalk_core::sim::{AgentStatus, SimConfig, Simulation};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};

@@ -2,9 +2,7 @@
 //! cell, costs carried from the last tick, starts listed once per cell) give every agent
 //! exactly what its planner says, on random maps with random edits.
 
-mod common;
-
-use common::reference_costs;
+use crate::common::reference_costs;
 use gridwalk_core::sim::{AgentStatus, SimConfig, Simulation};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
 use proptest::prelude::*;

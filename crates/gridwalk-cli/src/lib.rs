@@ -1,0 +1,14 @@
+//! gridwalk-cli: headless runs of the gridwalk planners, one module per command.
+//!
+//! - [`simulate`]: plays a RON scenario and prints one JSON line per tick ([`lines`]).
+//! - [`movingai`]: solves every problem of a Moving AI scenario file and checks the optimal
+//!   lengths ([`check`]).
+//!
+//! The binary (`src/main.rs`) holds the command line and calls these; a new command is a new
+//! module here and one variant there.
+#![warn(missing_docs)]
+
+pub mod check;
+pub mod lines;
+pub mod movingai;
+pub mod simulate;

@@ -1,0 +1,73 @@
+//! gridwalk-cli: headless runs of the planner core.
+//!
+//! - `simulate FILE.ron` plays a scenario and prints one JSON line per tick.
+//! - `movingai MAP SCEN` solves every problem of a Moving AI scenario file and compares each
+//!   cost with the benchmark's optimal length.
+//!
+//! Bad input prints `file:line: problem` on stderr and exits with code 2.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use gridwalk_cli::{movingai, simulate};
+use gridwalk_core::Algorithm;
+
+#[derive(Parser)]
+#[command(
+    name = "gridwalk-cli",
+    version,
+    about = "Headless runs of the gridwalk planners"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play a RON scenario; print one JSON object per tick.
+    Simulate {
+        /// The scenario file (.ron).
+        file: PathBuf,
+        /// dstar-lite, dstar, astar or dijkstra.
+        #[arg(long, default_value = "dstar-lite")]
+        algo: Algorithm,
+        /// Ticks to run after tick 0 (default: until every agent arrives, at most 10,000).
+        #[arg(long)]
+        ticks: Option<u64>,
+        /// Add every search run's expansions to each tick line, as "trace".
+        #[arg(long)]
+        trace: bool,
+    },
+    /// Solve every problem of a Moving AI scenario and check the optimal lengths.
+    Movingai {
+        /// The map (.map).
+        map: PathBuf,
+        /// The scenarios (.scen).
+        scen: PathBuf,
+        /// dstar-lite, dstar, astar or dijkstra.
+        #[arg(long, default_value = "astar")]
+        algo: Algorithm,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Simulate {
+            file,
+            algo,
+            ticks,
+            trace,
+        } => simulate::run(&file, algo, ticks, trace),
+        Command::Movingai { map, scen, algo } => movingai::run(&map, &scen, algo),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("gridwalk-cli: {message}");
+            ExitCode::from(2)
+        }
+    }
+}

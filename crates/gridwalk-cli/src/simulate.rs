@@ -1,0 +1,77 @@
+//! `gridwalk-cli simulate FILE.ron`: plays a scenario and prints one JSON line per tick.
+
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use gridwalk_core::Algorithm;
+use gridwalk_core::format::Scenario;
+use gridwalk_core::replay::{DEFAULT_TICK_LIMIT, Replay};
+
+use crate::lines::TickLine;
+
+/// Plays `file` with `algo` for `ticks` ticks after tick 0 (or until every agent arrives, at
+/// most [`DEFAULT_TICK_LIMIT`]), printing each tick's line on stdout; `trace` adds every
+/// search run's expansions. Warnings and agents that could not appear go to stderr; an
+/// unreadable scenario is an `Err` with its `file:line: problem`.
+pub fn run(
+    file: &Path,
+    algo: Algorithm,
+    ticks: Option<u64>,
+    trace: bool,
+) -> Result<ExitCode, String> {
+    let scenario = Scenario::load(file).map_err(|e| e.to_string())?;
+    let heuristic = scenario.effective_heuristic();
+    if !heuristic.is_admissible(scenario.connectivity) {
+        eprintln!(
+            "gridwalk-cli: warning: {}: the {} heuristic overestimates with {:?} moves; paths may not be optimal",
+            file.display(),
+            heuristic.name(),
+            scenario.connectivity
+        );
+    }
+    let names: Vec<String> = scenario
+        .agents
+        .iter()
+        .map(|a| format!("agent with start {} and goal {}", a.start, a.goal))
+        .collect();
+    let mut replay = Replay::new(scenario, algo);
+    if trace {
+        replay = replay.with_trace();
+    }
+    let out = std::io::stdout();
+    let mut out = BufWriter::new(out.lock());
+    let mut reported = 0;
+    let mut emit = |replay: &mut Replay, out: &mut BufWriter<_>| -> Result<(), String> {
+        let tick = replay.step();
+        for (i, e) in &replay.rejected[reported..] {
+            eprintln!(
+                "gridwalk-cli: {}: {} at tick {} could not appear: {e}",
+                file.display(),
+                names[*i],
+                tick.tick
+            );
+        }
+        reported = replay.rejected.len();
+        let line = TickLine::of(replay, &tick);
+        writeln!(out, "{}", line.to_json()).map_err(|e| format!("writing output: {e}"))
+    };
+    emit(&mut replay, &mut out)?;
+    match ticks {
+        Some(n) => {
+            for _ in 0..n {
+                emit(&mut replay, &mut out)?;
+            }
+        }
+        None => {
+            for _ in 0..DEFAULT_TICK_LIMIT {
+                if replay.finished() {
+                    break;
+                }
+                emit(&mut replay, &mut out)?;
+            }
+        }
+    }
+    out.flush().map_err(|e| format!("writing output: {e}"))?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,16 @@
+//! The CLI's integration tests, linked as one test binary: the command line's contract
+//! (`cli`), and every Moving AI reference length solved as `gridwalk-cli movingai` does
+//! (`movingai`).
+
+/// The core's test helpers: the independent reference costs and the example scenario.
+#[path = "../../../gridwalk-core/tests/it/common.rs"]
+mod common;
+
+mod cli;
+mod movingai;
+
+/// The repository's copies of the Moving AI benchmark files (see their README).
+const MOVINGAI: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../gridwalk-core/tests/data/movingai"
+);

@@ -1,0 +1,17 @@
+//! The core's integration tests, linked as one test binary: one module per subject, and
+//! `common`, the helpers they share. The Moving AI files they read are in `tests/data/`.
+
+mod common;
+mod default_map;
+mod dstar;
+mod dstar_lite;
+mod history;
+mod movingai_format;
+mod pockets;
+mod scenario_format;
+mod sim;
+mod sim_api;
+mod sim_scale;
+mod tick_paths;
+mod trace;
+mod world;
