@@ -8,6 +8,8 @@
 //! Every patch tells each kept planner which cells it changed, so a goal asked again repairs
 //! its search instead of starting over.
 //!
+//! A 3×3 open map, then a wall over (1, 0) and (1, 1): with no corner cutting, the way from
+//! (0, 0) to (2, 0) goes round by the bottom row, 6 straight moves.
 //! ```
 //! use gridwalk_core::Algorithm;
 //! use gridwalk_core::format::gppc::{Instance, check, parse_patches, parse_scen};
@@ -16,7 +18,7 @@
 //! let patches = "type patch\npatches 2\npatch 0\nheight 3\nwidth 3\nmap\n...\n...\n...\n\
 //!                patch 1\nheight 2\nwidth 1\nmap\n@\n@\n";
 //! let scen = "version 2\nheight 3\nwidth 3\ncost 1 octile\npatch p\ncommands\n\
-//!             P 0 0 0 0\nQ 0 0 0 2 0 2\nP 0 1 1 0\nQ 0 0 0 2 0 4.8284271247\n";
+//!             P 0 0 0 0\nQ 0 0 0 2 0 2\nP 0 1 1 0\nQ 0 0 0 2 0 6\n";
 //! let instance = Instance {
 //!     scen: parse_scen(scen, "t.scen").unwrap(),
 //!     patches: parse_patches(patches, "p").unwrap(),
