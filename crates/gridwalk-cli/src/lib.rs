@@ -3,12 +3,14 @@
 //! - [`simulate`]: plays a RON scenario and prints one JSON line per tick ([`lines`]).
 //! - [`movingai`]: solves every problem of a Moving AI scenario file and checks the optimal
 //!   lengths ([`check`]).
+//! - [`gppc`]: runs an instance of the GPPC dynamic track and checks every query's length.
 //!
 //! The binary (`src/main.rs`) holds the command line and calls these; a new command is a new
 //! module here and one variant there.
 #![warn(missing_docs)]
 
 pub mod check;
+pub mod gppc;
 pub mod lines;
 pub mod movingai;
 pub mod simulate;

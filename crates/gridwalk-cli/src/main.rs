@@ -3,6 +3,8 @@
 //! - `simulate FILE.ron` plays a scenario and prints one JSON line per tick.
 //! - `movingai MAP SCEN` solves every problem of a Moving AI scenario file and compares each
 //!   cost with the benchmark's optimal length.
+//! - `gppc SCEN` runs an instance of the GPPC dynamic track: patches applied in order, every
+//!   query's length checked.
 //!
 //! Bad input prints `file:line: problem` on stderr and exits with code 2.
 
@@ -10,7 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use gridwalk_cli::{movingai, simulate};
+use gridwalk_cli::{gppc, movingai, simulate};
 use gridwalk_core::Algorithm;
 
 #[derive(Parser)]
@@ -50,6 +52,17 @@ enum Command {
         #[arg(long, default_value = "astar")]
         algo: Algorithm,
     },
+    /// Run a GPPC dynamic-track instance: apply its patches in order, check every query.
+    Gppc {
+        /// The version-2 scenario (.scen); its patch file is read from beside it.
+        scen: PathBuf,
+        /// The starting map (.map), unless the first command pastes a patch over the whole map.
+        #[arg(long)]
+        map: Option<PathBuf>,
+        /// dstar-lite, dstar, astar or dijkstra.
+        #[arg(long, default_value = "astar")]
+        algo: Algorithm,
+    },
 }
 
 fn main() -> ExitCode {
@@ -62,6 +75,7 @@ fn main() -> ExitCode {
             trace,
         } => simulate::run(&file, algo, ticks, trace),
         Command::Movingai { map, scen, algo } => movingai::run(&map, &scen, algo),
+        Command::Gppc { scen, map, algo } => gppc::run(&scen, map.as_deref(), algo),
     };
     match result {
         Ok(code) => code,

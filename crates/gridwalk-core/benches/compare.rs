@@ -26,6 +26,8 @@ use gridwalk_core::search::{SearchRequest, SearchSpace};
 use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, SearchStats, Terrain};
 use serde_json::{Map, Value, json};
 
+#[path = "workloads/gppc.rs"]
+mod gppc;
 #[path = "workloads/incremental.rs"]
 mod incremental;
 #[path = "workloads/living.rs"]
@@ -86,6 +88,10 @@ const WORKLOADS: &[Workload] = &[
     Workload {
         key: "living",
         run: living::living,
+    },
+    Workload {
+        key: "gppc",
+        run: gppc::gppc,
     },
 ];
 

@@ -17,6 +17,7 @@ mod named;
 
 pub mod cost;
 pub mod format;
+pub mod gppc;
 pub mod grid;
 pub mod heuristic;
 pub mod path;

@@ -1,16 +1,23 @@
 //! The CLI's integration tests, linked as one test binary: the command line's contract
-//! (`cli`), and every Moving AI reference length solved as `gridwalk-cli movingai` does
-//! (`movingai`).
+//! (`cli`), every Moving AI reference length solved as `gridwalk-cli movingai` does
+//! (`movingai`), and the GPPC instance run by `gridwalk-cli gppc` (`gppc`).
 
 /// The core's test helpers: the independent reference costs and the example scenario.
 #[path = "../../../gridwalk-core/tests/it/common.rs"]
 mod common;
 
 mod cli;
+mod gppc;
 mod movingai;
 
 /// The repository's copies of the Moving AI benchmark files (see their README).
 const MOVINGAI: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../gridwalk-core/tests/data/movingai"
+);
+
+/// The repository's copy of a GPPC dynamic-track instance (see its README).
+const GPPC: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../gridwalk-core/tests/data/gppc"
 );

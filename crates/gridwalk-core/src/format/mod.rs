@@ -14,6 +14,7 @@
 use std::fmt;
 use std::path::Path;
 
+pub mod gppc;
 mod locate;
 pub mod movingai;
 pub mod scenario;

@@ -1,10 +1,12 @@
 //! The core's integration tests, linked as one test binary: one module per subject, and
-//! `common`, the helpers they share. The Moving AI files they read are in `tests/data/`.
+//! `common`, the helpers they share. The Moving AI and GPPC files they read are in
+//! `tests/data/`.
 
 mod common;
 mod default_map;
 mod dstar;
 mod dstar_lite;
+mod gppc;
 mod history;
 mod movingai_format;
 mod pockets;
