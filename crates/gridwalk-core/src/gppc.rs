@@ -41,9 +41,9 @@ use crate::format::gppc::{Command, Instance, Query};
 use crate::grid::{Connectivity, Grid, Pos};
 use crate::heuristic::Heuristic;
 use crate::path::Path;
+use crate::planner::new_planner;
 use crate::planner::{Algorithm, GoalPlanner};
 use crate::search::best_first::{Mode, SearchRequest, SearchSpace};
-use crate::search::new_planner;
 
 /// How many incremental planners [`run`] keeps, by goal: about 90 MB of D\* Lite state on a
 /// 1024×1024 map.
