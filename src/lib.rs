@@ -19,7 +19,8 @@
 //! - [`controls`]: the table of controls, documented by input and listed by the panel.
 //! - [`view`]: all drawing: tiles, agents, goals, paths, overlays and explain's marks.
 //! - [`panel`]: the egui side panel, with the plot and the inspector. It reads `observe`,
-//!   `ui_state`, `theme` and `sim`, never `view` or `input`.
+//!   `ui_state`, `theme`, `sim` and the explain, notices and record resources, never `view`
+//!   or `input`.
 //! - [`record`]: `--record`, the session written as a scenario.
 //! - [`capture`]: `--screenshot` and `--exit-after-frames`.
 //! - [`timings`]: `--timings`, where a frame's CPU time goes.
