@@ -114,39 +114,7 @@ where
 /// map's own), else the map's own, else 8 random ones.
 pub fn setup(args: &Args) -> Result<SimSetup, String> {
     let seed = args.seed.unwrap_or(maps::DEFAULT_SEED);
-    let random = || {
-        let density = args.density.unwrap_or(maps::DEFAULT_DENSITY);
-        let grid = maps::random_grid(maps::DEFAULT_WIDTH, maps::DEFAULT_HEIGHT, density, seed);
-        let name = format!(
-            "random {}×{}, {:.0} % walls, seed {seed}",
-            maps::DEFAULT_WIDTH,
-            maps::DEFAULT_HEIGHT,
-            density * 100.0
-        );
-        (Scenario::from_grid(grid), name)
-    };
-    let wants_random = args.seed.is_some() || args.density.is_some();
-    let (scenario, name) = match &args.map {
-        Some(path) => {
-            let s = maps::load_map_file(path)?;
-            let name = path.file_name().map_or_else(
-                || path.display().to_string(),
-                |n| n.to_string_lossy().into(),
-            );
-            (s, name)
-        }
-        None if wants_random => random(),
-        None => match maps::default_map() {
-            Some(p) => match maps::load_map_file(&p) {
-                Ok(s) => (s, "default.ron".to_string()),
-                Err(e) => {
-                    eprintln!("gridwalk: warning: {e}; starting on a random map");
-                    random()
-                }
-            },
-            None => random(),
-        },
-    };
+    let (scenario, name) = starting_map(args, seed)?;
     let config = SimConfig {
         connectivity: scenario.connectivity,
         heuristic: scenario.effective_heuristic(),
@@ -195,6 +163,44 @@ pub fn setup(args: &Args) -> Result<SimSetup, String> {
         rate_hz: crate::sim::SimClock::DEFAULT_RATE,
         seed,
         paused: false,
+    })
+}
+
+/// The starting map and its name: `--map`, else a random map when `--seed` or `--density` is
+/// given, else `maps/default.ron`, else a random map.
+fn starting_map(args: &Args, seed: u64) -> Result<(Scenario, String), String> {
+    let random = || {
+        let density = args.density.unwrap_or(maps::DEFAULT_DENSITY);
+        let grid = maps::random_grid(maps::DEFAULT_WIDTH, maps::DEFAULT_HEIGHT, density, seed);
+        let name = format!(
+            "random {}×{}, {:.0} % walls, seed {seed}",
+            maps::DEFAULT_WIDTH,
+            maps::DEFAULT_HEIGHT,
+            density * 100.0
+        );
+        (Scenario::from_grid(grid), name)
+    };
+    let wants_random = args.seed.is_some() || args.density.is_some();
+    Ok(match &args.map {
+        Some(path) => {
+            let s = maps::load_map_file(path)?;
+            let name = path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into(),
+            );
+            (s, name)
+        }
+        None if wants_random => random(),
+        None => match maps::default_map() {
+            Some(p) => match maps::load_map_file(&p) {
+                Ok(s) => (s, "default.ron".to_string()),
+                Err(e) => {
+                    eprintln!("gridwalk: warning: {e}; starting on a random map");
+                    random()
+                }
+            },
+            None => random(),
+        },
     })
 }
 

@@ -13,9 +13,14 @@
 //!   Headless: tests and the `tick` benchmark load it alone with `MinimalPlugins`.
 //! - [`input`]: cursor, mouse and keys into messages.
 //! - [`explain`]: the replay of a planner's recorded repairs (the model and its control).
-//! - [`overlay_data`]: what the overlay shows, gathered from the simulation.
+//! - [`observe`]: what is derived from the simulation for display: the overlay's data and
+//!   the paths; read by the view and the panel.
+//! - [`theme`]: every colour, for the map and the panel.
+//! - [`controls`]: the table of controls, documented by input and listed by the panel.
 //! - [`view`]: all drawing: tiles, agents, goals, paths, overlays and explain's marks.
-//! - [`panel`]: the egui side panel, with the plot and the inspector.
+//! - [`panel`]: the egui side panel, with the plot and the inspector. It reads `observe`,
+//!   `ui_state`, `theme`, `sim` and the explain, notices and record resources, never `view`
+//!   or `input`.
 //! - [`record`]: `--record`, the session written as a scenario.
 //! - [`capture`]: `--screenshot` and `--exit-after-frames`.
 //! - [`timings`]: `--timings`, where a frame's CPU time goes.
@@ -26,16 +31,18 @@
 
 pub mod capture;
 pub mod cli;
+pub mod controls;
 pub mod explain;
 pub mod input;
 pub mod map_frame;
 pub mod maps;
 pub mod notices;
-pub mod overlay_data;
+pub mod observe;
 pub mod panel;
 pub mod record;
 pub mod schedule;
 pub mod sim;
+pub mod theme;
 pub mod timings;
 pub mod ui_state;
 pub mod view;
@@ -57,7 +64,13 @@ impl Plugin for GamePlugin {
         app.add_plugins(sim::SimPlugin {
             setup: self.setup.clone(),
         })
-        .add_plugins((input::plugin, view::plugin, explain::plugin, panel::plugin));
+        .add_plugins((
+            input::plugin,
+            observe::plugin,
+            view::plugin,
+            explain::plugin,
+            panel::plugin,
+        ));
         if let Some(path) = &self.args.record {
             app.add_plugins(record::RecordPlugin { path: path.clone() });
         }

@@ -34,7 +34,7 @@ pub enum FrameSystems {
     Explain,
     /// The recording is saved.
     Record,
-    /// What the overlay shows is gathered from the simulation.
+    /// What the view and the panel show is derived from the simulation ([`crate::observe`]).
     Observe,
     /// Everything is drawn.
     View,

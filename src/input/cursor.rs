@@ -1,6 +1,11 @@
 //! The cursor: window → world → cell, with the map camera.
 
-use super::*;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+
+use crate::map_frame::{MapCamera, world_to_cell};
+use crate::sim::SimState;
+use crate::ui_state::{CursorTile, UiRects};
 
 /// Cursor → world → cell. Needs a window and the map camera; without them (headless tests)
 /// it does not run and [`CursorTile`](crate::ui_state::CursorTile) keeps what the test put there.

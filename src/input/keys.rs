@@ -1,6 +1,14 @@
 //! Keys: pause, steps, speed, brush, world commands, selection, overlays, explain.
 
-use super::*;
+use bevy::app::AppExit;
+use bevy::prelude::*;
+use gridwalk_core::Terrain;
+use gridwalk_core::sim::AgentId;
+
+use crate::explain::ExplainControl;
+use crate::notices::{NoticeKind, Notices};
+use crate::sim::{ClearWalls, SimClock, SimCommand, SimState};
+use crate::ui_state::{Brush, Inspector, Overlays, PendingStart, Selection, WorldSettings};
 
 /// Esc cancels a placed start, or else quits.
 pub fn escape_key(

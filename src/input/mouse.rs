@@ -1,6 +1,12 @@
 //! Clicks and strokes: starts, goals, walls and erasing.
 
-use super::*;
+use bevy::prelude::*;
+use gridwalk_core::{Pos, Terrain};
+
+use crate::map_frame::{cell_to_tile, line_cells};
+use crate::notices::{NoticeKind, Notices};
+use crate::sim::{SimState, SpawnAgent, TileEdit};
+use crate::ui_state::{Brush, CursorTile, EditPreview, PendingStart, Selection};
 
 /// The longest stroke segment drawn between two cursor samples, in cells.
 const MAX_STROKE: usize = 4096;
@@ -64,29 +70,9 @@ pub fn mouse_input(
         && !cursor.over_ui
         && let Some(cell) = cursor.cell
     {
-        match cell_to_tile(cell, w, h) {
-            None => notices.push(NoticeKind::Refused, "refused: that is outside the map"),
-            Some(p) if terrain_at(p, &preview) == Terrain::Wall => {
-                let what = if start.0.is_some() { "goal" } else { "start" };
-                notices.push(
-                    NoticeKind::Refused,
-                    format!("refused: {what} {p} is a wall"),
-                );
-            }
-            Some(p) => match start.0.take() {
-                None => {
-                    start.0 = Some(p);
-                    notices.push(
-                        NoticeKind::Info,
-                        format!("start {p}: now click its goal (Esc cancels)"),
-                    );
-                }
-                Some(s) => {
-                    spawns.write(SpawnAgent { start: s, goal: p });
-                    notices.push(NoticeKind::Info, format!("agent {s} to {p} joins"));
-                }
-            },
-        }
+        let tile = cell_to_tile(cell, w, h);
+        let wall = tile.is_some_and(|p| terrain_at(p, &preview) == Terrain::Wall);
+        click(tile, wall, &mut start, &mut notices, &mut spawns);
     }
 
     // Middle and right strokes.
@@ -116,6 +102,40 @@ pub fn mouse_input(
         if buttons.just_released(button) && stroke.button == Some(button) {
             *stroke = Stroke::default();
         }
+    }
+}
+
+/// A left click on `tile` (`None` off the map; `wall` when it is, or is about to be, a wall):
+/// places a start, or else the pending start's goal, and the agent joins.
+fn click(
+    tile: Option<Pos>,
+    wall: bool,
+    start: &mut PendingStart,
+    notices: &mut Notices,
+    spawns: &mut MessageWriter<SpawnAgent>,
+) {
+    match tile {
+        None => notices.push(NoticeKind::Refused, "refused: that is outside the map"),
+        Some(p) if wall => {
+            let what = if start.0.is_some() { "goal" } else { "start" };
+            notices.push(
+                NoticeKind::Refused,
+                format!("refused: {what} {p} is a wall"),
+            );
+        }
+        Some(p) => match start.0.take() {
+            None => {
+                start.0 = Some(p);
+                notices.push(
+                    NoticeKind::Info,
+                    format!("start {p}: now click its goal (Esc cancels)"),
+                );
+            }
+            Some(s) => {
+                spawns.write(SpawnAgent { start: s, goal: p });
+                notices.push(NoticeKind::Info, format!("agent {s} to {p} joins"));
+            }
+        },
     }
 }
 

@@ -6,9 +6,9 @@ use gridwalk_core::cost::{Cost, INFINITY, to_f64};
 use gridwalk_core::{Algorithm, Pos, Terrain};
 
 use super::{Actions, Controls, swatch};
-use crate::explain::ExplainControl;
+use crate::explain::{Explain, ExplainControl};
 use crate::sim::SimState;
-use crate::view::palette::{
+use crate::theme::palette::{
     CLOSED_COLOR, GHOST_COLOR, INCONSISTENT_COLOR, LOWERED_COLOR, OPEN_COLOR, RAISED_COLOR,
 };
 
@@ -26,24 +26,35 @@ pub fn explain_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, stat
     ui.strong("Explain");
     let algorithm = state.sim().config().algorithm;
     if !ctl.explain.active() {
-        let can = ctl.selection.0.is_some();
-        let what = if algorithm.is_incremental() {
-            "Replay the selected agent's last repair (E)"
-        } else {
-            "Replay the selected agent's search (E)"
-        };
-        if ui.add_enabled(can, egui::Button::new(what)).clicked() {
-            act.explain.write(ExplainControl::Start);
-        }
-        if !can {
-            ui.label(egui::RichText::new("select an agent in the list (or Tab)").weak());
-        }
+        start_ui(ui, ctl, act, algorithm);
         return;
     }
-    let ex = &ctl.explain;
+    figures_ui(ui, &ctl.explain, act, algorithm);
+    transport_ui(ui, ctl, act);
+    legend_ui(ui, &ctl.explain);
+}
+
+/// Before a replay: the button that starts one, enabled once an agent is selected.
+fn start_ui(ui: &mut egui::Ui, ctl: &Controls, act: &mut Actions, algorithm: Algorithm) {
+    let can = ctl.selection.0.is_some();
+    let what = if algorithm.is_incremental() {
+        "Replay the selected agent's last repair (E)"
+    } else {
+        "Replay the selected agent's search (E)"
+    };
+    if ui.add_enabled(can, egui::Button::new(what)).clicked() {
+        act.explain.write(ExplainControl::Start);
+    }
+    if !can {
+        ui.label(egui::RichText::new("select an agent in the list (or Tab)").weak());
+    }
+}
+
+/// What the replayed compute did: a repair's figures and the buttons to the other kept
+/// computes, or a fresh search's expansions.
+fn figures_ui(ui: &mut egui::Ui, ex: &Explain, act: &mut Actions, algorithm: Algorithm) {
     let (index, kept) = ex.compute_index();
     let figures = ex.figures();
-    let (pos, len) = (ex.position(), ex.len());
     if let Some(c) = ex.compute() {
         ui.label(format!(
             "{} repair of tick {} toward {} (compute {} of the last {kept})",
@@ -103,7 +114,13 @@ pub fn explain_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, stat
             figures.lowered
         ));
     }
-    let mut at = pos;
+}
+
+/// The replay's transport: the step slider, back, play or pause, forward, restart, close,
+/// and the speed.
+fn transport_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions) {
+    let ex = &ctl.explain;
+    let (mut at, len) = (ex.position(), ex.len());
     let slider = egui::Slider::new(&mut at, 0..=len).text(format!("of {len} steps"));
     if ui.add(slider).changed() {
         act.explain.write(ExplainControl::Seek(at));
@@ -132,8 +149,12 @@ pub fn explain_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, stat
             .logarithmic(true)
             .text("steps / s"),
     );
+}
+
+/// The colours of the replayed cells, and the found path's cost.
+fn legend_ui(ui: &mut egui::Ui, ex: &Explain) {
     ui.horizontal_wrapped(|ui| {
-        let legend: &[([u8; 4], &str)] = if ctl.explain.compute().is_some() {
+        let legend: &[([u8; 4], &str)] = if ex.compute().is_some() {
             &[
                 (LOWERED_COLOR, "lowered"),
                 (RAISED_COLOR, "raised"),
@@ -147,7 +168,7 @@ pub fn explain_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, stat
             swatch(ui, c);
             ui.label(name);
         }
-        if let Some(p) = ctl.explain.path() {
+        if let Some(p) = ex.path() {
             ui.label(format!("· path cost {:.2}", to_f64(p.cost)));
         }
     });

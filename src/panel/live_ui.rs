@@ -11,6 +11,7 @@ use gridwalk_core::world::{DynamicWorld, OnArrival};
 
 use super::Actions;
 use crate::sim::{SimCommand, SimState};
+use crate::theme::text::{PLOT_BASELINE, PLOT_MICROS, PLOT_PLANNER};
 
 /// Ticks the plot keeps.
 pub const PLOT_TICKS: usize = 400;
@@ -103,13 +104,9 @@ pub fn plot_ui(ui: &mut egui::Ui, plot: &mut TickPlot) {
                 .include_y(0.0)
                 .y_axis_formatter(axis)
                 .show(ui, |p| {
+                    p.line(Line::new("planner", series(|p| p.expanded)).color(PLOT_PLANNER));
                     p.line(
-                        Line::new("planner", series(|p| p.expanded))
-                            .color(egui::Color32::from_rgb(120, 210, 120)),
-                    );
-                    p.line(
-                        Line::new("A* from scratch", series(|p| p.baseline))
-                            .color(egui::Color32::from_rgb(240, 180, 60)),
+                        Line::new("A* from scratch", series(|p| p.baseline)).color(PLOT_BASELINE),
                     );
                 });
             Plot::new("micros")
@@ -125,9 +122,7 @@ pub fn plot_ui(ui: &mut egui::Ui, plot: &mut TickPlot) {
                         .iter()
                         .map(|p| [p.tick as f64, p.micros as f64])
                         .collect();
-                    p.line(
-                        Line::new("repair µs", pts).color(egui::Color32::from_rgb(110, 170, 255)),
-                    );
+                    p.line(Line::new("repair µs", pts).color(PLOT_MICROS));
                 });
         });
 }

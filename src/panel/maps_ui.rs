@@ -14,6 +14,7 @@ use gridwalk_core::format::Scenario;
 use crate::maps;
 use crate::notices::{NoticeKind, Notices};
 use crate::sim::{SimCommand, SimState};
+use crate::theme::text::RED;
 
 /// What the map section remembers between frames.
 #[derive(Resource, Debug)]
@@ -154,7 +155,7 @@ impl MapsUi {
             }
         });
         if let Some(e) = &self.error {
-            ui.label(egui::RichText::new(e).color(egui::Color32::from_rgb(235, 90, 80)));
+            ui.label(egui::RichText::new(e).color(RED));
         }
     }
 

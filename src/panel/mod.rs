@@ -16,17 +16,18 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use gridwalk_core::Terrain;
 use gridwalk_core::sim::AgentStatus;
 
+use crate::controls::CONTROLS;
 use crate::explain::{ExplainControl, ExplainState};
-use crate::input::CONTROLS;
 use crate::map_frame::MapCamera;
 use crate::notices::{NoticeKind, Notices};
+use crate::observe::PathCache;
 use crate::record::RecordStatus;
 use crate::schedule::FrameSystems;
 use crate::sim::{ClearWalls, Glide, SimClock, SimCommand, SimState};
+use crate::theme::text::{AMBER, INFO, NO_PATH_LABEL, RED, swatch_color};
 use crate::ui_state::{
     Brush, CursorTile, Inspector, Overlays, PendingStart, Selection, Typing, UiRects, WorldSettings,
 };
-use crate::view::marks::PathCache;
 
 pub use explain_ui::{cost_text, inspect_lines};
 pub use maps_ui::MapsUi;
@@ -69,10 +70,6 @@ pub fn plugin(app: &mut App) {
 fn rich(text: impl Into<String>, color: egui::Color32) -> egui::RichText {
     egui::RichText::new(text).color(color)
 }
-
-const RED: egui::Color32 = egui::Color32::from_rgb(235, 90, 80);
-const AMBER: egui::Color32 = egui::Color32::from_rgb(240, 180, 60);
-const GREEN: egui::Color32 = egui::Color32::from_rgb(120, 210, 120);
 
 #[allow(clippy::too_many_arguments)]
 fn panel(
@@ -202,7 +199,7 @@ fn notices_ui(ui: &mut egui::Ui, notices: &mut Notices) {
     }
     for (i, n) in shown.iter().enumerate() {
         let color = match n.kind {
-            NoticeKind::Info => egui::Color32::LIGHT_GRAY,
+            NoticeKind::Info => INFO,
             NoticeKind::Refused => AMBER,
             NoticeKind::Error => RED,
         };
@@ -240,8 +237,7 @@ fn overlays_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, state: 
 /// A small square of colour `c`, for legends.
 pub(crate) fn swatch(ui: &mut egui::Ui, c: [u8; 4]) {
     let (rect, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
-    ui.painter()
-        .rect_filled(rect, 2.0, egui::Color32::from_rgb(c[0], c[1], c[2]));
+    ui.painter().rect_filled(rect, 2.0, swatch_color(c));
 }
 
 fn world_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions) {
@@ -366,7 +362,7 @@ fn map_labels(
                 egui::Align2::CENTER_BOTTOM,
                 "no path",
                 egui::FontId::proportional(13.0),
-                egui::Color32::from_rgb(255, 80, 70),
+                NO_PATH_LABEL,
             );
         }
     }

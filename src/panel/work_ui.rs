@@ -5,10 +5,10 @@ use gridwalk_core::cost::to_f64;
 use gridwalk_core::sim::{AgentStatus, BASELINE_MAX_AGENTS, SimConfig, TickStats};
 use gridwalk_core::{Algorithm, Connectivity, Heuristic};
 
-use super::{Actions, Controls, GREEN, RED, rich};
+use super::{Actions, Controls, rich};
+use crate::observe::PathCache;
 use crate::sim::{SimCommand, SimState};
-use crate::view::marks::PathCache;
-use crate::view::palette::agent_color;
+use crate::theme::text::{GREEN, RED, agent_color32};
 
 pub(super) fn planner_ui(ui: &mut egui::Ui, state: &SimState, act: &mut Actions) {
     ui.strong("Planner");
@@ -158,18 +158,10 @@ pub(super) fn agents_ui(
         .show_rows(ui, row_h, agents.len(), |ui, range| {
             for a in &agents[range] {
                 ui.horizontal(|ui| {
-                    let c = agent_color(state.label(a.id)).to_srgba();
                     let (rect, _) =
                         ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
-                    ui.painter().circle_filled(
-                        rect.center(),
-                        6.0,
-                        egui::Color32::from_rgb(
-                            (c.red * 255.0) as u8,
-                            (c.green * 255.0) as u8,
-                            (c.blue * 255.0) as u8,
-                        ),
-                    );
+                    let color = agent_color32(state.label(a.id));
+                    ui.painter().circle_filled(rect.center(), 6.0, color);
                     let status = match a.status {
                         AgentStatus::Walking => "walking",
                         AgentStatus::Arrived => "arrived",

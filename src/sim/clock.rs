@@ -1,6 +1,6 @@
 //! The simulation clock: pause, steps and ticks per second.
 
-use super::*;
+use bevy::prelude::*;
 
 /// Whether the simulation runs, and how fast.
 #[derive(Resource, Debug, Clone)]

@@ -1,155 +1,205 @@
 //! World commands, applied in `Update`: new maps, loads, planner switches, the living world's
 //! settings and spawns.
 
-use super::*;
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use gridwalk_core::format::Scenario;
+use gridwalk_core::sim::SimConfig;
+use gridwalk_core::world::{DynamicWorld, OnArrival};
+
+use super::messages::{SimCommand, SpawnAgent, TileEdit};
+use super::state::{PendingInput, Script, SimState, dynamic_at_start};
+use crate::maps::{self, MapRng};
+use crate::notices::{NoticeKind, Notices};
 
 /// The random-number generator of spawned agents and random maps.
 #[derive(Resource)]
 pub struct SimRng(pub MapRng);
 
+/// What world commands change: the simulation, the notices, the input waiting for the next
+/// tick, and the spawns' generator.
+#[derive(SystemParam)]
+pub(super) struct CommandTarget<'w> {
+    state: ResMut<'w, SimState>,
+    notices: ResMut<'w, Notices>,
+    pending: ResMut<'w, PendingInput>,
+    edits: ResMut<'w, Messages<TileEdit>>,
+    spawns: ResMut<'w, Messages<SpawnAgent>>,
+    rng: ResMut<'w, SimRng>,
+}
+
 /// Applies [`SimCommand`]s: each rebuilds the simulation and starts a new log segment.
 pub(super) fn apply_commands(
     mut commands_in: MessageReader<SimCommand>,
-    mut state: ResMut<SimState>,
-    mut notices: ResMut<Notices>,
-    mut pending: ResMut<PendingInput>,
-    mut edits: ResMut<Messages<TileEdit>>,
-    mut spawns: ResMut<Messages<SpawnAgent>>,
-    mut rng: ResMut<SimRng>,
+    mut target: CommandTarget,
 ) {
     for cmd in commands_in.read() {
-        let config = state.sim.config();
-        let mut refused = Vec::new();
-        match cmd {
+        let refused = match cmd {
             SimCommand::RandomMap {
                 density,
                 seed,
                 agents,
-            } => {
-                let (w, h) = (state.sim.grid().width(), state.sim.grid().height());
-                let grid = maps::random_grid(w, h, *density, *seed);
-                let pairs = maps::random_agents(
-                    &grid,
-                    *agents,
-                    default_goals(*agents),
-                    config.connectivity,
-                    true,
-                    &mut rng.0,
-                );
-                let policy = state.on_arrival;
-                let agents = pairs
-                    .into_iter()
-                    .map(|(s, g)| (s, g, None, policy))
-                    .collect();
-                refused = state.rebuild(grid, config, agents, "new random map");
-                state.map_name = format!(
-                    "random {w}×{h}, {:.0} % walls, seed {seed}",
-                    density * 100.0
-                );
-                drop_pending(&mut pending, &mut edits, &mut spawns);
-                notices.push(NoticeKind::Info, format!("new map: {}", state.map_name));
-            }
-            SimCommand::Load { scenario, name } => {
-                let mut config = config;
-                config.connectivity = scenario.connectivity;
-                config.heuristic = scenario.effective_heuristic();
-                let now: Vec<_> = scenario
-                    .agents
-                    .iter()
-                    .filter(|a| a.tick == 0)
-                    .map(|a| (a.start, a.goal, None, a.on_arrival))
-                    .collect();
-                state.world_seed = scenario.seed;
-                state.sim.set_dynamic(dynamic_at_start(scenario));
-                refused = state.rebuild(scenario.grid.clone(), config, now, "map loaded");
-                state.script = Script::after_start(scenario);
-                state.map_name = name.clone();
-                drop_pending(&mut pending, &mut edits, &mut spawns);
-                notices.push(NoticeKind::Info, format!("loaded {name}"));
-            }
-            SimCommand::ClearAgents => {
-                let grid = state.sim.grid().clone();
-                let n = state.sim.agent_count();
-                state.rebuild(grid, config, Vec::new(), "agents removed");
-                pending.spawns.clear();
-                spawns.clear();
-                notices.push(NoticeKind::Info, format!("removed {n} agents"));
-            }
-            SimCommand::SetConfig(new) => {
-                let old = config;
-                if new.algorithm == old.algorithm
-                    && new.connectivity == old.connectivity
-                    && new.heuristic == old.heuristic
-                {
-                    // Only the baseline measurement changed: no replanning needed.
-                    state.sim.set_config(*new);
-                    continue;
-                }
-                refused = state.rebuild_keeping_agents(*new, "planner changed");
-                notices.push(
-                    NoticeKind::Info,
-                    format!(
-                        "planner: {}, {} heuristic, {:?}-connected: every agent replanned",
-                        new.algorithm.label(),
-                        new.heuristic.name(),
-                        new.connectivity
-                    ),
-                );
-            }
-            SimCommand::SetOnArrival(policy) => {
-                state.on_arrival = *policy;
-                notices.push(
-                    NoticeKind::Info,
-                    format!("agents added from now on {} on arrival", policy.name()),
-                );
-            }
-            SimCommand::SetDynamic(setting) => {
-                state.set_dynamic(*setting);
-                let text = match setting {
-                    Some(d) => format!(
-                        "dynamic world on: a wall every {} ticks, at most {} standing",
-                        d.every, d.walls
-                    ),
-                    None => "dynamic world off".to_string(),
-                };
-                notices.push(NoticeKind::Info, text);
-            }
-            SimCommand::SpawnRandom { agents, goals } => {
-                let pairs = maps::random_agents(
-                    state.sim.grid(),
-                    *agents,
-                    *goals,
-                    config.connectivity,
-                    true,
-                    &mut rng.0,
-                );
-                let n = pairs.len();
-                pending.spawns.extend(
-                    pairs
-                        .into_iter()
-                        .map(|(start, goal)| SpawnAgent { start, goal }),
-                );
-                notices.push(
-                    NoticeKind::Info,
-                    format!("{n} agents join at the next tick"),
-                );
-            }
-        }
+            } => target.random_map(*density, *seed, *agents),
+            SimCommand::Load { scenario, name } => target.load(scenario, name),
+            SimCommand::ClearAgents => target.clear_agents(),
+            SimCommand::SetConfig(new) => target.set_config(*new),
+            SimCommand::SetOnArrival(policy) => target.set_on_arrival(*policy),
+            SimCommand::SetDynamic(setting) => target.set_dynamic(*setting),
+            SimCommand::SpawnRandom { agents, goals } => target.spawn_random(*agents, *goals),
+        };
         for r in refused {
-            notices.push(NoticeKind::Refused, r);
+            target.notices.push(NoticeKind::Refused, r);
         }
     }
 }
 
-/// Forgets input aimed at the old map.
-fn drop_pending(
-    pending: &mut PendingInput,
-    edits: &mut Messages<TileEdit>,
-    spawns: &mut Messages<SpawnAgent>,
-) {
-    *pending = PendingInput::default();
-    edits.clear();
-    spawns.clear();
+/// One method per command; each returns the refusals of the agents it could not place.
+impl CommandTarget<'_> {
+    /// A seeded random map of the same size, with fresh random agents.
+    fn random_map(&mut self, density: f64, seed: u64, agents: usize) -> Vec<String> {
+        let state = &mut *self.state;
+        let config = state.sim.config();
+        let (w, h) = (state.sim.grid().width(), state.sim.grid().height());
+        let grid = maps::random_grid(w, h, density, seed);
+        let pairs = maps::random_agents(
+            &grid,
+            agents,
+            default_goals(agents),
+            config.connectivity,
+            true,
+            &mut self.rng.0,
+        );
+        let policy = state.on_arrival;
+        let agents = pairs
+            .into_iter()
+            .map(|(s, g)| (s, g, None, policy))
+            .collect();
+        let refused = state.rebuild(grid, config, agents, "new random map");
+        state.map_name = format!(
+            "random {w}×{h}, {:.0} % walls, seed {seed}",
+            density * 100.0
+        );
+        self.drop_pending();
+        let text = format!("new map: {}", self.state.map_name);
+        self.notices.push(NoticeKind::Info, text);
+        refused
+    }
+
+    /// A scenario's map, its agents of tick 0, and the rest of it as the script.
+    fn load(&mut self, scenario: &Scenario, name: &str) -> Vec<String> {
+        let state = &mut *self.state;
+        let mut config = state.sim.config();
+        config.connectivity = scenario.connectivity;
+        config.heuristic = scenario.effective_heuristic();
+        let now: Vec<_> = scenario
+            .agents
+            .iter()
+            .filter(|a| a.tick == 0)
+            .map(|a| (a.start, a.goal, None, a.on_arrival))
+            .collect();
+        state.world_seed = scenario.seed;
+        state.sim.set_dynamic(dynamic_at_start(scenario));
+        let refused = state.rebuild(scenario.grid.clone(), config, now, "map loaded");
+        state.script = Script::after_start(scenario);
+        state.map_name = name.to_string();
+        self.drop_pending();
+        self.notices
+            .push(NoticeKind::Info, format!("loaded {name}"));
+        refused
+    }
+
+    /// The same map with no agents.
+    fn clear_agents(&mut self) -> Vec<String> {
+        let state = &mut *self.state;
+        let config = state.sim.config();
+        let grid = state.sim.grid().clone();
+        let n = state.sim.agent_count();
+        state.rebuild(grid, config, Vec::new(), "agents removed");
+        self.pending.spawns.clear();
+        self.spawns.clear();
+        self.notices
+            .push(NoticeKind::Info, format!("removed {n} agents"));
+        Vec::new()
+    }
+
+    /// Another planner, heuristic or connectivity: every agent replans. A change of the
+    /// baseline measurement alone replans nothing.
+    fn set_config(&mut self, new: SimConfig) -> Vec<String> {
+        let old = self.state.sim.config();
+        if new.algorithm == old.algorithm
+            && new.connectivity == old.connectivity
+            && new.heuristic == old.heuristic
+        {
+            // Only the baseline measurement changed: no replanning needed.
+            self.state.sim.set_config(new);
+            return Vec::new();
+        }
+        let refused = self.state.rebuild_keeping_agents(new, "planner changed");
+        self.notices.push(
+            NoticeKind::Info,
+            format!(
+                "planner: {}, {} heuristic, {:?}-connected: every agent replanned",
+                new.algorithm.label(),
+                new.heuristic.name(),
+                new.connectivity
+            ),
+        );
+        refused
+    }
+
+    /// What agents added from now on do on arrival.
+    fn set_on_arrival(&mut self, policy: OnArrival) -> Vec<String> {
+        self.state.on_arrival = policy;
+        self.notices.push(
+            NoticeKind::Info,
+            format!("agents added from now on {} on arrival", policy.name()),
+        );
+        Vec::new()
+    }
+
+    /// The dynamic world on (with a setting) or off.
+    fn set_dynamic(&mut self, setting: Option<DynamicWorld>) -> Vec<String> {
+        self.state.set_dynamic(setting);
+        let text = match setting {
+            Some(d) => format!(
+                "dynamic world on: a wall every {} ticks, at most {} standing",
+                d.every, d.walls
+            ),
+            None => "dynamic world off".to_string(),
+        };
+        self.notices.push(NoticeKind::Info, text);
+        Vec::new()
+    }
+
+    /// Random agents that join at the next tick.
+    fn spawn_random(&mut self, agents: usize, goals: usize) -> Vec<String> {
+        let pairs = maps::random_agents(
+            self.state.sim.grid(),
+            agents,
+            goals,
+            self.state.sim.config().connectivity,
+            true,
+            &mut self.rng.0,
+        );
+        let n = pairs.len();
+        self.pending.spawns.extend(
+            pairs
+                .into_iter()
+                .map(|(start, goal)| SpawnAgent { start, goal }),
+        );
+        self.notices.push(
+            NoticeKind::Info,
+            format!("{n} agents join at the next tick"),
+        );
+        Vec::new()
+    }
+
+    /// Forgets input aimed at the old map.
+    fn drop_pending(&mut self) {
+        *self.pending = PendingInput::default();
+        self.edits.clear();
+        self.spawns.clear();
+    }
 }
 
 /// How many goals `agents` random agents share: about one per four agents.

@@ -1,6 +1,10 @@
 //! The messages that carry input to the simulation, and the world commands.
 
-use super::*;
+use bevy::prelude::*;
+use gridwalk_core::format::Scenario;
+use gridwalk_core::sim::SimConfig;
+use gridwalk_core::world::{DynamicWorld, OnArrival};
+use gridwalk_core::{Pos, Terrain};
 
 /// Registers the messages below.
 pub(super) fn register(app: &mut App) {

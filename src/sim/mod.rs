@@ -1,5 +1,6 @@
-//! The simulation as a Bevy feature: the core's [`Simulation`] in a resource, the messages
-//! that change it, and its tick in `FixedUpdate`.
+//! The simulation as a Bevy feature: the core's
+//! [`Simulation`](gridwalk_core::sim::Simulation) in a resource, the messages that change it,
+//! and its tick in `FixedUpdate`.
 //!
 //! Input systems write [`TileEdit`], [`SpawnAgent`] and [`ClearWalls`] messages in `Update`.
 //! Each `FixedUpdate` run first gathers them ([`SimSystems::Gather`]); when the run is a tick
@@ -9,7 +10,7 @@
 //! 1. [`SimSystems::ApplyEdits`]: agents asked for since the last tick appear, then the edits
 //!    apply; refusals go to [`Notices`];
 //! 2. [`SimSystems::Step`]: the planners repair, then every agent with a path moves one cell
-//!    ([`Simulation::step`]);
+//!    ([`Simulation::step`](gridwalk_core::sim::Simulation::step));
 //! 3. [`SimSystems::Sync`]: agent entities follow the simulation.
 //!
 //! Whole-world changes (a new map, another planner, removing every agent) arrive as
@@ -25,13 +26,7 @@ mod state;
 mod sync;
 mod tick;
 
-use std::collections::{BTreeMap, HashMap};
-
 use bevy::prelude::*;
-use gridwalk_core::format::{AgentSpec, DynamicSpec, EditSpec, Scenario};
-use gridwalk_core::sim::{AgentId, AgentStatus, SimConfig, SimError, Simulation};
-use gridwalk_core::world::{DynamicWorld, OnArrival};
-use gridwalk_core::{Grid, Pos, Terrain};
 
 pub use clock::{SimClock, clamp_rate, ticking};
 pub use commands::{SimRng, default_goals};
@@ -45,8 +40,8 @@ use commands::apply_commands;
 use sync::{sync_after_rebuild, sync_agents};
 use tick::{apply_edits, gather_input, step};
 
-use crate::maps::{self, MapRng};
-use crate::notices::{NoticeKind, Notices, report_refusals};
+use crate::maps;
+use crate::notices::{NoticeKind, Notices};
 use crate::schedule::{self, FrameSystems, SimSystems};
 
 /// The headless simulation feature. See the module docs.
@@ -93,7 +88,11 @@ impl Plugin for SimPlugin {
 
 #[cfg(test)]
 mod tests {
+    use gridwalk_core::Pos;
+    use gridwalk_core::sim::SimError;
+
     use super::*;
+    use crate::notices::report_refusals;
 
     #[test]
     fn rates_are_clamped() {

@@ -1,7 +1,18 @@
 //! The simulation resource and what the game keeps beside it: the session log, labels, the
 //! script of a loaded scenario, and the setup the game starts from.
 
-use super::*;
+use std::collections::BTreeMap;
+
+use bevy::prelude::*;
+use gridwalk_core::format::{AgentSpec, DynamicSpec, EditSpec, Scenario};
+use gridwalk_core::sim::{AgentId, SimConfig, SimError, Simulation};
+use gridwalk_core::world::{DynamicWorld, OnArrival};
+use gridwalk_core::{Grid, Pos, Terrain};
+
+use super::clock::SimClock;
+use super::messages::{EXPLAIN_HISTORY, SpawnAgent, TileEdit};
+use super::session::SessionLog;
+use crate::maps;
 
 /// Input gathered since the last tick, applied by the next one.
 #[derive(Resource, Default, Debug)]

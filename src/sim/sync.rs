@@ -1,6 +1,12 @@
 //! Agent entities that follow the simulation, one per agent.
 
-use super::*;
+use std::collections::HashMap;
+
+use bevy::prelude::*;
+use gridwalk_core::Pos;
+use gridwalk_core::sim::{AgentId, AgentStatus};
+
+use super::state::SimState;
 
 /// Sim agent id → its entity.
 #[derive(Resource, Default, Debug)]

@@ -1,6 +1,15 @@
 //! The tick's systems, in `FixedUpdate`: gather input, apply edits, then plan and move.
 
-use super::*;
+use bevy::prelude::*;
+use gridwalk_core::Pos;
+use gridwalk_core::format::{AgentSpec, DynamicSpec, EditSpec};
+use gridwalk_core::sim::SimError;
+use gridwalk_core::world::OnArrival;
+
+use super::clock::SimClock;
+use super::messages::{ClearWalls, SpawnAgent, TileEdit};
+use super::state::{PendingInput, Script, SimState};
+use crate::notices::{NoticeKind, Notices, report_refusals};
 
 pub(super) fn gather_input(
     mut clock: ResMut<SimClock>,

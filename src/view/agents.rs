@@ -1,10 +1,10 @@
 //! Agents on the map: a coloured disc per agent gliding between cells, and what is drawn per
 //! frame: the selected agent's path, the selection rings and the pending start.
 //!
-//! Paths are read from the simulation once per tick (or rebuild) into [`PathCache`]. The
-//! selected agent's line starts at its gliding disc, so it follows it smoothly; every other
-//! path, the goals and the marks of arrived and blocked agents are retained layers rebuilt
-//! only when a tick changes them ([`super::marks`]).
+//! Paths come from [`PathCache`], which [`crate::observe`] fills once per tick (or rebuild).
+//! The selected agent's line starts at its gliding disc, so it follows it smoothly; every
+//! other path, the goals and the marks of arrived and blocked agents are retained layers
+//! rebuilt only when a tick changes them ([`super::marks`]).
 
 use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
@@ -12,11 +12,12 @@ use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use gridwalk_core::Grid;
 use gridwalk_core::sim::AgentStatus;
 
-use super::marks::{self, PathCache};
-use super::palette::agent_color;
+use super::marks;
 use crate::map_frame::tile_center;
+use crate::observe::PathCache;
 use crate::schedule::FrameSystems;
 use crate::sim::{AgentMarker, Glide, SimState};
+use crate::theme::palette::{RING_DARK, RING_LIGHT, agent_color};
 use crate::ui_state::{CursorTile, PendingStart, Selection};
 
 /// Gizmos of the path lines.
@@ -39,14 +40,12 @@ struct Disc {
 pub fn plugin(app: &mut App) {
     app.init_gizmo_group::<PathGizmos>()
         .init_gizmo_group::<MarkerGizmos>()
-        .init_resource::<marks::PathCache>()
         .add_systems(Startup, (make_disc, configure_gizmos, marks::spawn_layers))
         .add_systems(
             Update,
             (
                 dress_agents,
                 glide_agents,
-                marks::cache_paths,
                 marks::rebuild_marks,
                 draw_markers,
             )
@@ -189,16 +188,16 @@ fn draw_markers(
                 std::iter::once(here).chain(cells[1..].iter().map(|&p| tile_center(p, w, h)));
             paths.linestrip_2d(line, agent_color(marker.label));
         }
-        markers.circle_2d(Isometry2d::from_translation(here), 0.9, Color::WHITE);
-        markers.circle_2d(Isometry2d::from_translation(here), 1.05, Color::BLACK);
+        markers.circle_2d(Isometry2d::from_translation(here), 0.9, RING_LIGHT);
+        markers.circle_2d(Isometry2d::from_translation(here), 1.05, RING_DARK);
     }
     if let Some(s) = start.0 {
         let at = tile_center(s, w, h);
         let pulse = 0.5 + 0.2 * (time.elapsed_secs() * 6.0).sin();
-        markers.circle_2d(Isometry2d::from_translation(at), pulse, Color::WHITE);
-        markers.circle_2d(Isometry2d::from_translation(at), pulse + 0.15, Color::BLACK);
+        markers.circle_2d(Isometry2d::from_translation(at), pulse, RING_LIGHT);
+        markers.circle_2d(Isometry2d::from_translation(at), pulse + 0.15, RING_DARK);
         if let Some(world) = cursor.world {
-            markers.line_2d(at, world, Color::WHITE.with_alpha(0.6));
+            markers.line_2d(at, world, RING_LIGHT.with_alpha(0.6));
         }
     }
 }

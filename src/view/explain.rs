@@ -8,6 +8,7 @@ use crate::explain::ExplainState;
 use crate::map_frame::tile_center;
 use crate::schedule::FrameSystems;
 use crate::sim::SimState;
+use crate::theme::palette::{EXPLAIN_GOAL_COLOR, EXPLAIN_PATH_COLOR, EXPLAIN_START_COLOR};
 
 /// The explain marks feature.
 pub fn plugin(app: &mut App) {
@@ -25,22 +26,14 @@ fn draw(ex: Res<ExplainState>, state: Res<SimState>, mut gizmos: Gizmos<MarkerGi
     let (w, h) = (grid.width(), grid.height());
     let s = tile_center(start, w, h);
     let g = tile_center(goal, w, h);
-    gizmos.circle_2d(
-        Isometry2d::from_translation(s),
-        0.6,
-        Color::srgb(0.1, 0.8, 0.2),
-    );
-    gizmos.circle_2d(
-        Isometry2d::from_translation(g),
-        0.6,
-        Color::srgb(0.9, 0.2, 0.2),
-    );
+    gizmos.circle_2d(Isometry2d::from_translation(s), 0.6, EXPLAIN_START_COLOR);
+    gizmos.circle_2d(Isometry2d::from_translation(g), 0.6, EXPLAIN_GOAL_COLOR);
     if ex.done()
         && let Some(p) = ex.path()
     {
         gizmos.linestrip_2d(
             p.cells.iter().map(|&c| tile_center(c, w, h)),
-            Color::srgb(1.0, 0.85, 0.1),
+            EXPLAIN_PATH_COLOR,
         );
     }
 }

@@ -1,59 +1,18 @@
-//! Marks that change only with a tick: the paths read from the simulation ([`PathCache`]),
-//! every path line (when shown), goals, and the crosses of blocked agents (arrived ones are
-//! drawn hollow by their sprite). They are retained gizmos, rebuilt when a tick, a
-//! rebuild or the selection changes them, so an idle frame draws them without rebuilding
-//! anything, however many agents there are.
+//! Marks that change only with a tick: every path line (when shown, from [`PathCache`]),
+//! goals, and the crosses of blocked agents (arrived ones are drawn hollow by their sprite).
+//! They are retained gizmos, rebuilt when a tick, a rebuild or the selection changes them, so
+//! an idle frame draws them without rebuilding anything, however many agents there are.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use bevy::prelude::*;
-use gridwalk_core::Pos;
 use gridwalk_core::sim::{AgentId, AgentStatus};
 
-use super::palette::agent_color;
 use crate::map_frame::tile_center;
+use crate::observe::PathCache;
 use crate::sim::{AgentMarker, Glide, SimState};
+use crate::theme::palette::{NO_PATH_COLOR, agent_color};
 use crate::ui_state::{Overlays, Selection};
-
-/// Paths above this many agents are read only for the selected agent.
-pub const MAX_PATHS: usize = 400;
-
-/// Every agent's path as of the last tick.
-#[derive(Resource, Default, Debug)]
-pub struct PathCache {
-    /// Agent → its cells, from its cell to its goal.
-    pub paths: HashMap<AgentId, Vec<Pos>>,
-    seen: Option<(u64, u64, Option<AgentId>, bool)>,
-}
-
-/// Reads the paths of the agents after each tick or rebuild.
-pub(super) fn cache_paths(
-    state: Res<SimState>,
-    selection: Res<Selection>,
-    overlays: Res<Overlays>,
-    mut cache: ResMut<PathCache>,
-) {
-    let now = (
-        state.ticks(),
-        state.epoch(),
-        selection.0,
-        overlays.all_paths,
-    );
-    if cache.seen == Some(now) {
-        return;
-    }
-    cache.seen = Some(now);
-    cache.paths.clear();
-    let sim = state.sim();
-    let all = overlays.all_paths && sim.agent_count() <= MAX_PATHS;
-    for a in sim.agents() {
-        if (all || selection.0 == Some(a.id))
-            && let Some(p) = sim.path(a.id)
-        {
-            cache.paths.insert(a.id, p.cells);
-        }
-    }
-}
 
 /// The two retained layers: path lines, and goal and status marks.
 #[derive(Resource)]
@@ -129,8 +88,8 @@ pub(super) fn rebuild_marks(
         let here = at(glide.to);
         match glide.status {
             AgentStatus::NoPath => {
-                let red = Color::srgb(0.9, 0.1, 0.1);
-                marks.cross_2d(Isometry2d::new(here, Rot2::degrees(45.0)), 0.7, red);
+                let cross = Isometry2d::new(here, Rot2::degrees(45.0));
+                marks.cross_2d(cross, 0.7, NO_PATH_COLOR);
             }
             // Arrived agents are drawn hollow by their sprite.
             AgentStatus::Arrived | AgentStatus::Walking => {}

@@ -1,4 +1,6 @@
 //! Drawing the world: the tile texture, the fitted camera, agents, goals, paths and overlays.
+//! What is drawn comes from the simulation and from [`crate::observe`]; its colours from
+//! [`crate::theme`].
 //!
 //! - [`tiles`]: the grid as one texture, one texel per tile, redrawn only when it changes.
 //! - [`agents`]: agent sprites gliding between cells, and the selected agent's path and rings.
@@ -7,7 +9,6 @@
 //! - [`overlay`]: a second texture over the tiles for the heat map, the g values and the
 //!   explain replay.
 //! - [`explain`]: explain mode's marks: the replayed agent's ends and a search's path.
-//! - [`palette`]: every colour the map is drawn with.
 //! - [`grid_texture`]: the one-texel-per-cell image and sprite that tiles and overlay share.
 //!
 //! The camera keeps the whole map in the part of the window the panel leaves free, through
@@ -18,7 +19,6 @@ pub mod explain;
 pub mod grid_texture;
 pub mod marks;
 pub mod overlay;
-pub mod palette;
 pub mod tiles;
 
 use bevy::prelude::*;
@@ -27,8 +27,8 @@ use bevy::window::PrimaryWindow;
 use crate::map_frame::{MapCamera, fit};
 use crate::schedule::{self, FrameSystems};
 use crate::sim::SimState;
+use crate::theme::palette::BACKGROUND;
 use crate::ui_state::UiRects;
-use palette::BACKGROUND;
 
 /// The view feature.
 pub fn plugin(app: &mut App) {
@@ -41,7 +41,6 @@ pub fn plugin(app: &mut App) {
             tiles::plugin,
             agents::plugin,
             overlay::plugin,
-            crate::overlay_data::plugin,
             explain::plugin,
         ));
 }

@@ -3,19 +3,19 @@
 //! explain replay: lowered, raised or closed cells, the queue, and the A* ghost.
 //!
 //! The explain replay, when running, replaces the other two so it reads clearly. What it shows
-//! is gathered by [`crate::overlay_data`]; the texture is recomputed only when that, the
+//! is gathered by [`crate::observe`]; the texture is recomputed only when that, the
 //! overlay switches or the replay changed, and only changed texels are written.
 
 use bevy::prelude::*;
 
 use super::grid_texture::GridTexture;
-use super::palette::{
-    CLOSED_COLOR, GHOST_COLOR, INCONSISTENT_COLOR, LOWERED_COLOR, OPEN_COLOR, RAISED_COLOR, g_color,
-};
 use crate::explain::{CellState, ExplainState};
-use crate::overlay_data::OverlayData;
+use crate::observe::OverlayData;
 use crate::schedule::FrameSystems;
 use crate::sim::SimState;
+use crate::theme::palette::{
+    CLOSED_COLOR, GHOST_COLOR, INCONSISTENT_COLOR, LOWERED_COLOR, OPEN_COLOR, RAISED_COLOR, g_color,
+};
 use crate::ui_state::Overlays;
 
 /// The overlay texture.

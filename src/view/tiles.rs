@@ -8,9 +8,9 @@ use bevy::prelude::*;
 use gridwalk_core::{Grid, Pos, Terrain};
 
 use super::grid_texture::GridTexture;
-use super::palette::{preview_color, terrain_color};
 use crate::schedule::FrameSystems;
 use crate::sim::SimState;
+use crate::theme::palette::{preview_color, terrain_color};
 use crate::ui_state::EditPreview;
 
 /// The tile texture.

@@ -1,5 +1,5 @@
-//! The one palette: every colour the map is drawn with, terrain, previews, overlays, explain
-//! mode and agents.
+//! The map's palette: every colour the map is drawn with, terrain, previews, overlays, explain
+//! mode, marks and agents.
 
 use bevy::prelude::*;
 use gridwalk_core::Terrain;
@@ -66,6 +66,19 @@ pub fn g_color(c: u64, max: u64) -> [u8; 4] {
     let lerp = |a: f32, b: f32| (a + (b - a) * t) as u8;
     [lerp(40.0, 250.0), lerp(80.0, 215.0), lerp(210.0, 50.0), 150]
 }
+
+/// The cross over an agent with no path.
+pub const NO_PATH_COLOR: Color = Color::srgb(0.9, 0.1, 0.1);
+/// Explain mode: the replayed agent's cell.
+pub const EXPLAIN_START_COLOR: Color = Color::srgb(0.1, 0.8, 0.2);
+/// Explain mode: the replayed agent's goal.
+pub const EXPLAIN_GOAL_COLOR: Color = Color::srgb(0.9, 0.2, 0.2);
+/// Explain mode: the path a replayed search found.
+pub const EXPLAIN_PATH_COLOR: Color = Color::srgb(1.0, 0.85, 0.1);
+/// The selection's inner ring, the pending start's ring and the line to the cursor.
+pub const RING_LIGHT: Color = Color::WHITE;
+/// The selection's and the pending start's outer ring.
+pub const RING_DARK: Color = Color::BLACK;
 
 /// An agent's colour: evenly spread hues by display number (golden angle).
 pub fn agent_color(label: u32) -> Color {

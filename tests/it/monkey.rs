@@ -7,8 +7,6 @@
 //! costs equal a Dijkstra optimum on the current map (when it has not changed since the replan).
 //! At the end, the session log replays through the core to the same agent cells.
 
-mod common;
-
 use bevy::app::AppExit;
 use bevy::prelude::*;
 use gridwalk::explain::ExplainControl;
@@ -20,6 +18,8 @@ use gridwalk_core::search::dijkstra;
 use gridwalk_core::sim::{AgentStatus, SimConfig};
 use gridwalk_core::world::{DynamicWorld, OnArrival, Rng};
 use gridwalk_core::{Algorithm, Connectivity, Heuristic, Pos};
+
+use crate::common;
 
 const W: u32 = 24;
 const H: u32 = 18;

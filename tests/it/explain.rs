@@ -1,8 +1,6 @@
 //! Explain mode and the inspector in a headless App: the replay shows exactly what the core
 //! recorded, stepping back and forth is consistent, and the inspector reads the planner.
 
-mod common;
-
 use bevy::prelude::*;
 use gridwalk::explain::{CellState, ExplainControl, ExplainState};
 use gridwalk::panel::{cost_text, inspect_lines};
@@ -11,6 +9,8 @@ use gridwalk::ui_state::Selection;
 use gridwalk_core::trace::{ExpansionKind, Step};
 use gridwalk_core::world::OnArrival;
 use gridwalk_core::{Grid, Pos, Terrain};
+
+use crate::common;
 
 /// Two agents sharing a goal on an open 30×12 map, one tick per update.
 fn app() -> App {

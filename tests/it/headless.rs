@@ -1,8 +1,6 @@
 //! Headless App tests: `MinimalPlugins` with the game's simulation and input plugins, tile-level
 //! mouse input injected through `CursorTile` and `ButtonInput`, one tick per `app.update()`.
 
-mod common;
-
 use bevy::app::AppExit;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
@@ -12,6 +10,8 @@ use gridwalk::ui_state::{CursorTile, PendingStart};
 use gridwalk_core::sim::{AgentId, AgentStatus};
 use gridwalk_core::world::OnArrival;
 use gridwalk_core::{Grid, Pos, Terrain};
+
+use crate::common;
 
 /// An app on `grid` with `agents`, one tick per update.
 fn app(grid: Grid, agents: &[(Pos, Pos)]) -> App {

@@ -1,12 +1,12 @@
 //! What the overlay shows, gathered from the simulation: the fading heat of the cells each
 //! tick's repairs expanded, and the selected agent's g values with its inconsistent cells.
-//! Drawing is in [`crate::view::overlay`]; this resource changes only when what it holds does.
+//! The view draws it (its overlay texture); this resource changes only when what it holds
+//! does.
 
 use bevy::prelude::*;
 use gridwalk_core::cost::INFINITY;
 use gridwalk_core::sim::AgentId;
 
-use crate::schedule::FrameSystems;
 use crate::sim::SimState;
 use crate::ui_state::{Overlays, Selection};
 
@@ -30,15 +30,9 @@ pub struct OverlayData {
     g_seen: Option<(u64, u64, Option<AgentId>)>,
 }
 
-/// The overlay data feature.
-pub fn plugin(app: &mut App) {
-    app.init_resource::<OverlayData>()
-        .add_systems(Update, update.in_set(FrameSystems::Observe));
-}
-
 /// Heats the cells of each new tick's repairs, cools everything, and reads the selected
 /// agent's g values after each tick.
-fn update(
+pub(super) fn update(
     state: Res<SimState>,
     overlays: Res<Overlays>,
     selection: Res<Selection>,

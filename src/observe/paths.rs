@@ -1,0 +1,51 @@
+//! The agents' paths as of the last tick, read from the simulation once per tick, rebuild or
+//! change of selection: the view draws them and the panel counts their steps.
+
+use std::collections::HashMap;
+
+use bevy::prelude::*;
+use gridwalk_core::Pos;
+use gridwalk_core::sim::AgentId;
+
+use crate::sim::SimState;
+use crate::ui_state::{Overlays, Selection};
+
+/// Paths above this many agents are read only for the selected agent.
+pub const MAX_PATHS: usize = 400;
+
+/// Every agent's path as of the last tick.
+#[derive(Resource, Default, Debug)]
+pub struct PathCache {
+    /// Agent → its cells, from its cell to its goal.
+    pub paths: HashMap<AgentId, Vec<Pos>>,
+    seen: Option<(u64, u64, Option<AgentId>, bool)>,
+}
+
+/// Reads the paths of the agents after each tick or rebuild.
+pub(super) fn cache_paths(
+    state: Res<SimState>,
+    selection: Res<Selection>,
+    overlays: Res<Overlays>,
+    mut cache: ResMut<PathCache>,
+) {
+    let now = (
+        state.ticks(),
+        state.epoch(),
+        selection.0,
+        overlays.all_paths,
+    );
+    if cache.seen == Some(now) {
+        return;
+    }
+    cache.seen = Some(now);
+    cache.paths.clear();
+    let sim = state.sim();
+    let all = overlays.all_paths && sim.agent_count() <= MAX_PATHS;
+    for a in sim.agents() {
+        if (all || selection.0 == Some(a.id))
+            && let Some(p) = sim.path(a.id)
+        {
+            cache.paths.insert(a.id, p.cells);
+        }
+    }
+}

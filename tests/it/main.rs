@@ -1,0 +1,12 @@
+//! The game's integration tests, one binary so Bevy is linked once, not once per file.
+//!
+//! - [`explain`]: explain mode and the inspector in a headless App.
+//! - [`headless`]: the tick, input and commands in a headless App, the recording, and the real
+//!   game binary's command line.
+//! - [`monkey`]: thousands of frames of seeded random input, checked every frame.
+//! - [`common`]: the headless App they share.
+
+mod common;
+mod explain;
+mod headless;
+mod monkey;
