@@ -26,8 +26,8 @@ use bevy::time::TimeUpdateStrategy;
 use gridwalk::maps;
 use gridwalk::schedule::SimSystems;
 use gridwalk::sim::{SimPlugin, SimSetup, SimState, TileEdit};
+use gridwalk_core::sim::OnArrival;
 use gridwalk_core::sim::{AgentStatus, SimConfig, Simulation};
-use gridwalk_core::world::OnArrival;
 use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
 use rand::RngExt;
 

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use clap::Parser;
 use clap::builder::RangedU64ValueParser;
 use gridwalk_core::format::Scenario;
+use gridwalk_core::sim::OnArrival;
 use gridwalk_core::sim::SimConfig;
-use gridwalk_core::world::OnArrival;
 
 use crate::maps;
 use crate::sim::{Script, SimSetup, default_goals, dynamic_at_start};

@@ -79,7 +79,7 @@ pub fn world_keys(
             KeyCode::KeyD => {
                 let setting = match state.sim().dynamic() {
                     Some(_) => None,
-                    None => Some(gridwalk_core::world::DynamicWorld::GENTLE),
+                    None => Some(gridwalk_core::sim::DynamicWorld::GENTLE),
                 };
                 commands.write(SimCommand::SetDynamic(setting));
             }

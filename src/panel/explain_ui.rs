@@ -77,11 +77,8 @@ fn figures_ui(ui: &mut egui::Ui, ex: &Explain, act: &mut Actions, algorithm: Alg
                 act.explain.write(ExplainControl::Compute(index + 1));
             }
         });
-        let (lower, raise) = if algorithm == Algorithm::DStar {
-            ("LOWER", "RAISE")
-        } else {
-            ("lowered", "raised")
-        };
+        let names = algorithm.expansion_names();
+        let (lower, raise) = (names.lowered, names.raised.unwrap_or("raised"));
         ui.label(format!(
             "expanded {}: {} {lower}, {} {raise}",
             figures.lowered + figures.raised,
@@ -104,11 +101,7 @@ fn figures_ui(ui: &mut egui::Ui, ex: &Explain, act: &mut Actions, algorithm: Alg
             ex.ghost.len()
         ));
     } else {
-        let name = if algorithm == Algorithm::Dijkstra {
-            "Dijkstra"
-        } else {
-            "A*"
-        };
+        let name = algorithm.expansion_names().search;
         ui.label(format!(
             "{name} from the agent's cell: {} cells expanded",
             figures.lowered

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use bevy::prelude::*;
 use bevy_egui::egui;
 use egui_plot::{GridMark, Legend, Line, Plot, PlotPoints};
-use gridwalk_core::world::{DynamicWorld, OnArrival};
+use gridwalk_core::sim::{DynamicWorld, OnArrival};
 
 use super::Actions;
 use crate::sim::{SimCommand, SimState};

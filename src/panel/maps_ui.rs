@@ -179,7 +179,7 @@ impl MapsUi {
 mod tests {
     use super::*;
     use crate::sim::SimSetup;
-    use gridwalk_core::world::OnArrival;
+    use gridwalk_core::sim::OnArrival;
     use gridwalk_core::{Grid, Pos, Terrain};
 
     fn temp_dir(tag: &str) -> PathBuf {

@@ -49,7 +49,7 @@ pub(super) fn planner_ui(ui: &mut egui::Ui, state: &SimState, act: &mut Actions)
             .weak(),
         );
     }
-    let uses_h = matches!(new.algorithm, Algorithm::DStarLite | Algorithm::AStar);
+    let uses_h = new.algorithm.uses_heuristic();
     if uses_h && !new.heuristic.is_admissible(new.connectivity) {
         ui.label(rich(
             format!(

@@ -5,7 +5,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use gridwalk_core::format::Scenario;
 use gridwalk_core::sim::SimConfig;
-use gridwalk_core::world::{DynamicWorld, OnArrival};
+use gridwalk_core::sim::{DynamicWorld, OnArrival};
 
 use super::messages::{SimCommand, SpawnAgent, TileEdit};
 use super::state::{PendingInput, Script, SimState, dynamic_at_start};

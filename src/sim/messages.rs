@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 use gridwalk_core::format::Scenario;
 use gridwalk_core::sim::SimConfig;
-use gridwalk_core::world::{DynamicWorld, OnArrival};
+use gridwalk_core::sim::{DynamicWorld, OnArrival};
 use gridwalk_core::{Pos, Terrain};
 
 /// Registers the messages below.

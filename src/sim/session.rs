@@ -9,7 +9,7 @@
 
 use gridwalk_core::format::{AgentSpec, CellSet, DynamicSpec, EditSpec, Scenario};
 use gridwalk_core::sim::SimConfig;
-use gridwalk_core::world::{DynamicWorld, OnArrival};
+use gridwalk_core::sim::{DynamicWorld, OnArrival};
 use gridwalk_core::{Grid, Pos, Terrain};
 
 /// One segment of the session. See the module docs.

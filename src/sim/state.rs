@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use bevy::prelude::*;
 use gridwalk_core::format::{AgentSpec, DynamicSpec, EditSpec, Scenario};
 use gridwalk_core::sim::{AgentId, SimConfig, SimError, Simulation};
-use gridwalk_core::world::{DynamicWorld, OnArrival};
+use gridwalk_core::sim::{DynamicWorld, OnArrival};
 use gridwalk_core::{Grid, Pos, Terrain};
 
 use super::clock::SimClock;

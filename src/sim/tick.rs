@@ -3,8 +3,8 @@
 use bevy::prelude::*;
 use gridwalk_core::Pos;
 use gridwalk_core::format::{AgentSpec, DynamicSpec, EditSpec};
+use gridwalk_core::sim::OnArrival;
 use gridwalk_core::sim::SimError;
-use gridwalk_core::world::OnArrival;
 
 use super::clock::SimClock;
 use super::messages::{ClearWalls, SpawnAgent, TileEdit};

@@ -6,8 +6,8 @@ use gridwalk::explain::{CellState, ExplainControl, ExplainState};
 use gridwalk::panel::{cost_text, inspect_lines};
 use gridwalk::sim::{SimClock, SimSetup, SimState, TileEdit};
 use gridwalk::ui_state::Selection;
+use gridwalk_core::sim::OnArrival;
 use gridwalk_core::trace::{ExpansionKind, Step};
-use gridwalk_core::world::OnArrival;
 use gridwalk_core::{Grid, Pos, Terrain};
 
 use crate::common;

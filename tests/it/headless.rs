@@ -7,8 +7,8 @@ use bevy::time::TimeUpdateStrategy;
 use gridwalk::notices::{NoticeKind, Notices};
 use gridwalk::sim::{AgentMarker, Glide, SimClock, SimCommand, SimSetup, SimState, TileEdit};
 use gridwalk::ui_state::{CursorTile, PendingStart};
+use gridwalk_core::sim::OnArrival;
 use gridwalk_core::sim::{AgentId, AgentStatus};
-use gridwalk_core::world::OnArrival;
 use gridwalk_core::{Grid, Pos, Terrain};
 
 use crate::common;

@@ -14,9 +14,10 @@ use gridwalk::maps;
 use gridwalk::sim::{SimCommand, SimSetup, SimState};
 use gridwalk::ui_state::CursorTile;
 use gridwalk_core::replay::Replay;
+use gridwalk_core::rng::Rng;
 use gridwalk_core::search::dijkstra;
 use gridwalk_core::sim::{AgentStatus, SimConfig};
-use gridwalk_core::world::{DynamicWorld, OnArrival, Rng};
+use gridwalk_core::sim::{DynamicWorld, OnArrival};
 use gridwalk_core::{Algorithm, Connectivity, Heuristic, Pos};
 
 use crate::common;

@@ -38,12 +38,3 @@ pub use path::Path;
 pub use planner::new_planner;
 pub use planner::{Algorithm, CellInfo, GoalPlanner};
 pub use stats::SearchStats;
-
-/// transitional, removed at integration: `world.rs` was split into [`grid`] (connectivity),
-/// [`sim::living`] (arrival policy, dynamic world, doors) and [`rng`].
-#[doc(hidden)]
-pub mod world {
-    pub use crate::grid::{Components, Flood, reachable, ring_connected};
-    pub use crate::rng::Rng;
-    pub use crate::sim::{Doors, DynamicWorld, OnArrival};
-}
