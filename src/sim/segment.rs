@@ -81,7 +81,7 @@ impl Segment {
 
     /// Plays tick `tick`'s share on `sim` and forgets what had no effect. Returns what
     /// happened, and a sentence for each agent refused.
-    pub fn play(&mut self, tick: u64, sim: &mut Simulation) -> (Applied, Vec<String>) {
+    pub(super) fn play(&mut self, tick: u64, sim: &mut Simulation) -> (Applied, Vec<String>) {
         let applied = self.timeline.apply(tick, sim);
         let agents = self.timeline.agents();
         let refused = applied
@@ -98,20 +98,20 @@ impl Segment {
     }
 
     /// The timeline, to push the user's input at the tick it takes effect.
-    pub fn timeline_mut(&mut self) -> &mut Timeline {
+    pub(super) fn timeline_mut(&mut self) -> &mut Timeline {
         &mut self.timeline
     }
 
     /// Takes out what is still to come from `tick` on, renumbered so that `tick` is tick 1:
     /// the script a new segment that starts now plays on.
-    pub fn take_future(&mut self, tick: u64) -> Timeline {
+    pub(super) fn take_future(&mut self, tick: u64) -> Timeline {
         let mut later = self.timeline.split_off(tick);
         later.shift_earlier(tick.saturating_sub(1));
         later
     }
 
     /// Edits `pos` of `sim` now, during tick `tick` after its share, recorded if it changed.
-    pub fn edit_now(
+    pub(super) fn edit_now(
         &mut self,
         tick: u64,
         pos: Pos,
