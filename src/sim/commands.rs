@@ -29,7 +29,7 @@ pub(super) struct CommandTarget<'w> {
     rng: ResMut<'w, SimRng>,
 }
 
-/// Applies [`SimCommand`]s: each rebuilds the simulation and starts a new log segment.
+/// Applies [`SimCommand`]s: each rebuilds the simulation and starts a new segment.
 pub(super) fn apply_commands(
     mut commands_in: MessageReader<SimCommand>,
     mut target: CommandTarget,
@@ -75,7 +75,7 @@ impl CommandTarget<'_> {
             .into_iter()
             .map(|(s, g)| (s, g, None, policy))
             .collect();
-        let refused = state.rebuild(grid, config, agents, Timeline::default(), "new random map");
+        let refused = state.rebuild(grid, config, agents, "new random map");
         state.map_name = format!(
             "random {w}×{h}, {:.0} % walls, seed {seed}",
             density * 100.0
@@ -96,13 +96,8 @@ impl CommandTarget<'_> {
         // The scenario's own dynamic-world settings hold, from its tick 0.
         state.sim.set_dynamic(None);
         let script = Timeline::of(scenario);
-        let refused = state.rebuild(
-            scenario.grid.clone(),
-            config,
-            Vec::new(),
-            script,
-            "map loaded",
-        );
+        let refused =
+            state.rebuild_playing(scenario.grid.clone(), config, vec![], script, "map loaded");
         state.map_name = name.to_string();
         self.drop_pending();
         self.notices
@@ -116,13 +111,7 @@ impl CommandTarget<'_> {
         let config = state.sim.config();
         let grid = state.sim.grid().clone();
         let n = state.sim.agent_count();
-        state.rebuild(
-            grid,
-            config,
-            Vec::new(),
-            Timeline::default(),
-            "agents removed",
-        );
+        state.rebuild(grid, config, Vec::new(), "agents removed");
         self.pending.spawns.clear();
         self.spawns.clear();
         self.notices

@@ -155,7 +155,7 @@ impl SimState {
             .map(|&(s, g, p)| (s, g, None, p))
             .collect();
         let script = setup.script.clone();
-        let refused = s.rebuild(setup.grid.clone(), setup.config, agents, script, "start");
+        let refused = s.rebuild_playing(setup.grid.clone(), setup.config, agents, script, "start");
         (s, refused)
     }
 
@@ -218,10 +218,21 @@ impl SimState {
         (self.log.timeline_mut()).set_dynamic_now(tick, setting, &mut self.sim);
     }
 
+    /// [`Self::rebuild_playing`] with nothing scripted.
+    pub(super) fn rebuild(
+        &mut self,
+        grid: Grid,
+        config: SimConfig,
+        agents: Vec<Placed>,
+        reason: &str,
+    ) -> Vec<String> {
+        self.rebuild_playing(grid, config, agents, Timeline::default(), reason)
+    }
+
     /// Rebuilds the simulation on `grid` with `config`, keeping the dynamic world's setting
     /// and the seed, and starts a new segment that plays `agents` at its tick 0, then
     /// `script`. Plays tick 0 and plans once. Returns the refusals of agents.
-    pub(super) fn rebuild(
+    pub(super) fn rebuild_playing(
         &mut self,
         grid: Grid,
         config: SimConfig,
@@ -265,8 +276,8 @@ impl SimState {
         refused
     }
 
-    /// [`Self::rebuild`] on the current grid with the current agents, keeping the segment's
-    /// events still to come (renumbered for the new segment).
+    /// [`Self::rebuild_playing`] on the current grid with the current agents, keeping the
+    /// segment's events still to come (renumbered for the new segment).
     pub(super) fn rebuild_keeping_agents(
         &mut self,
         config: SimConfig,
@@ -275,7 +286,7 @@ impl SimState {
         let grid = self.sim.grid().clone();
         let agents = self.current_agents();
         let script = self.log.take_future(self.next_tick());
-        self.rebuild(grid, config, agents, script, reason)
+        self.rebuild_playing(grid, config, agents, script, reason)
     }
 
     pub(super) fn fresh_label(&mut self) -> u32 {

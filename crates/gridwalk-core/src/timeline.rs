@@ -369,7 +369,10 @@ mod tests {
         let s = scenario(
             r##"(
                 rows: ["....", "...."],
-                agents: [(start: (0, 0), goal: (3, 0), tick: 1), (start: (0, 1), goal: (3, 1), tick: 1)],
+                agents: [
+                    (start: (0, 0), goal: (3, 0), tick: 1),
+                    (start: (0, 1), goal: (3, 1), tick: 1),
+                ],
                 edits: [(tick: 0, set: Wall, cells: [(3, 0)])],
             )"##,
         );
