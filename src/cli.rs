@@ -15,7 +15,7 @@ use gridwalk_core::sim::OnArrival;
 use gridwalk_core::sim::SimConfig;
 
 use crate::maps;
-use crate::sim::{Script, SimSetup, default_goals, dynamic_at_start};
+use crate::sim::{SimSetup, after_start, default_goals, dynamic_at_start};
 
 /// The most agents `--agents` accepts.
 pub const MAX_AGENTS: usize = 5000;
@@ -158,7 +158,7 @@ pub fn setup(args: &Args) -> Result<SimSetup, String> {
         } else {
             seed
         },
-        script: Script::after_start(&scenario),
+        script: after_start(&scenario),
         map_name: name,
         rate_hz: crate::sim::SimClock::DEFAULT_RATE,
         seed,

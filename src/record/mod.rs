@@ -1,9 +1,10 @@
 //! `--record FILE.ron`: the session written as scenarios that `gridwalk-cli simulate` replays.
 //!
-//! The simulation keeps the log ([`crate::sim::SessionLog`]); this feature only writes it,
-//! through the core's crash-safe [`Scenario::save`](gridwalk_core::format::Scenario::save):
-//! at start, every [`AUTOSAVE_SECS`] seconds when something new was logged, and on exit (Esc,
-//! closing the window, `--exit-after-frames`). A killed game loses at most those seconds.
+//! The simulation keeps the record: the current [`crate::sim::Segment`]'s timeline, the one it
+//! plays, written out as a scenario. This feature only writes it, through the core's
+//! crash-safe [`Scenario::save`](gridwalk_core::format::Scenario::save): at start, every
+//! [`AUTOSAVE_SECS`] seconds when something new was recorded, and on exit (Esc, closing the
+//! window, `--exit-after-frames`). A killed game loses at most those seconds.
 //!
 //! `FILE.ron` holds the current segment. A segment ends when the world is rebuilt (new map,
 //! another planner, agents removed), which a scenario cannot express; the finished segment is
@@ -95,7 +96,8 @@ fn save(state: &mut SimState, status: &mut RecordStatus, notices: &mut Notices, 
         status.saved_len = (usize::MAX, 0, 0);
     }
     let log = state.session();
-    let len = (log.agents().len(), log.edits().len(), state.epoch());
+    let (agents, edits) = log.recorded();
+    let len = (agents, edits, state.epoch());
     status.agents = len.0;
     status.edits = len.1;
     if !force && len == status.saved_len {

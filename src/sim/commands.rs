@@ -6,9 +6,10 @@ use bevy::prelude::*;
 use gridwalk_core::format::Scenario;
 use gridwalk_core::sim::SimConfig;
 use gridwalk_core::sim::{DynamicWorld, OnArrival};
+use gridwalk_core::timeline::Timeline;
 
 use super::messages::{SimCommand, SpawnAgent, TileEdit};
-use super::state::{PendingInput, Script, SimState, dynamic_at_start};
+use super::state::{PendingInput, SimState};
 use crate::maps::{self, MapRng};
 use crate::notices::{NoticeKind, Notices};
 
@@ -28,7 +29,7 @@ pub(super) struct CommandTarget<'w> {
     rng: ResMut<'w, SimRng>,
 }
 
-/// Applies [`SimCommand`]s: each rebuilds the simulation and starts a new log segment.
+/// Applies [`SimCommand`]s: each rebuilds the simulation and starts a new segment.
 pub(super) fn apply_commands(
     mut commands_in: MessageReader<SimCommand>,
     mut target: CommandTarget,
@@ -85,22 +86,18 @@ impl CommandTarget<'_> {
         refused
     }
 
-    /// A scenario's map, its agents of tick 0, and the rest of it as the script.
+    /// A scenario's map, played from its tick 0 as `gridwalk-cli simulate` plays it.
     fn load(&mut self, scenario: &Scenario, name: &str) -> Vec<String> {
         let state = &mut *self.state;
         let mut config = state.sim.config();
         config.connectivity = scenario.connectivity;
         config.heuristic = scenario.effective_heuristic();
-        let now: Vec<_> = scenario
-            .agents
-            .iter()
-            .filter(|a| a.tick == 0)
-            .map(|a| (a.start, a.goal, None, a.on_arrival))
-            .collect();
         state.world_seed = scenario.seed;
-        state.sim.set_dynamic(dynamic_at_start(scenario));
-        let refused = state.rebuild(scenario.grid.clone(), config, now, "map loaded");
-        state.script = Script::after_start(scenario);
+        // The scenario's own dynamic-world settings hold, from its tick 0.
+        state.sim.set_dynamic(None);
+        let script = Timeline::of(scenario);
+        let refused =
+            state.rebuild_playing(scenario.grid.clone(), config, vec![], script, "map loaded");
         state.map_name = name.to_string();
         self.drop_pending();
         self.notices

@@ -7,21 +7,23 @@
 //! (not paused, or a step was asked for) the chained sets do exactly what
 //! `gridwalk-cli simulate` does for one tick:
 //!
-//! 1. [`SimSystems::ApplyEdits`]: agents asked for since the last tick appear, then the edits
-//!    apply; refusals go to [`Notices`];
+//! 1. [`SimSystems::ApplyEdits`]: agents and edits asked for since the last tick join the
+//!    current [`Segment`]'s timeline at this tick, which plays the tick's share through
+//!    [`Timeline::apply`](gridwalk_core::timeline::Timeline::apply) (dynamic world, agents,
+//!    edits, a loaded scenario's first); refusals go to [`Notices`];
 //! 2. [`SimSystems::Step`]: the planners repair, then every agent with a path moves one cell
 //!    ([`Simulation::step`](gridwalk_core::sim::Simulation::step));
 //! 3. [`SimSystems::Sync`]: agent entities follow the simulation.
 //!
 //! Whole-world changes (a new map, another planner, removing every agent) arrive as
 //! [`SimCommand`]s in `Update`. Each rebuilds the simulation from the current state and starts
-//! a new segment of the [`SessionLog`], because a scenario file cannot express them; each
-//! segment replays exactly with `gridwalk-cli simulate`.
+//! a new [`Segment`], because a scenario file cannot express them; each segment, written out,
+//! replays exactly with `gridwalk-cli simulate`.
 
 mod clock;
 mod commands;
 mod messages;
-mod session;
+mod segment;
 mod state;
 mod sync;
 mod tick;
@@ -31,8 +33,8 @@ use bevy::prelude::*;
 pub use clock::{SimClock, clamp_rate, ticking};
 pub use commands::{SimRng, default_goals};
 pub use messages::{ClearWalls, EXPLAIN_HISTORY, SimCommand, SpawnAgent, TileEdit};
-pub use session::SessionLog;
-pub use state::{PendingInput, Script, SimSetup, SimState, dynamic_at_start};
+pub use segment::Segment;
+pub use state::{PendingInput, SimSetup, SimState, after_start, dynamic_at_start};
 pub use sync::{AgentEntities, AgentMarker, Glide};
 
 use clock::apply_rate;

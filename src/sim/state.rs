@@ -1,17 +1,18 @@
-//! The simulation resource and what the game keeps beside it: the session log, labels, the
-//! script of a loaded scenario, and the setup the game starts from.
+//! The simulation resource and what the game keeps beside it: the session's current
+//! [`Segment`] (what it plays and records), labels, and the setup the game starts from.
 
 use std::collections::BTreeMap;
 
 use bevy::prelude::*;
-use gridwalk_core::format::{AgentSpec, DynamicSpec, EditSpec, Scenario};
+use gridwalk_core::format::{AgentSpec, Scenario};
 use gridwalk_core::sim::{AgentId, SimConfig, SimError, Simulation};
 use gridwalk_core::sim::{DynamicWorld, OnArrival};
+use gridwalk_core::timeline::Timeline;
 use gridwalk_core::{Grid, Pos, Terrain};
 
 use super::clock::SimClock;
 use super::messages::{EXPLAIN_HISTORY, SpawnAgent, TileEdit};
-use super::session::SessionLog;
+use super::segment::Segment;
 use crate::maps;
 
 /// Input gathered since the last tick, applied by the next one.
@@ -32,42 +33,25 @@ impl PendingInput {
     }
 }
 
-/// Agents, edits and dynamic-world changes of a loaded scenario still to come, by tick of
-/// the current segment.
-#[derive(Debug, Default, Clone)]
-pub struct Script {
-    /// Agents that appear later.
-    pub agents: Vec<AgentSpec>,
-    /// Edits that apply later.
-    pub edits: Vec<EditSpec>,
-    /// Changes of the dynamic world that come later.
-    pub dynamic: Vec<DynamicSpec>,
-}
-
-impl Script {
-    /// What of `scenario` comes after tick 0.
-    pub fn after_start(scenario: &Scenario) -> Script {
-        Script {
-            agents: scenario
-                .agents
-                .iter()
-                .filter(|a| a.tick > 0)
-                .copied()
-                .collect(),
-            edits: scenario.edits.clone(),
-            dynamic: scenario
-                .dynamic
-                .iter()
-                .filter(|d| d.tick > 0)
-                .copied()
-                .collect(),
-        }
-    }
-
-    /// Whether nothing is left.
-    pub fn is_empty(&self) -> bool {
-        self.agents.is_empty() && self.edits.is_empty() && self.dynamic.is_empty()
-    }
+/// What of `scenario` the game plays on after its start, where [`SimSetup::agents`] and
+/// [`SimSetup::dynamic`] hold its agents and setting of tick 0: every edit, and the agents and
+/// dynamic-world settings of later ticks.
+pub fn after_start(scenario: &Scenario) -> Timeline {
+    Timeline::from_parts(
+        scenario
+            .agents
+            .iter()
+            .filter(|a| a.tick > 0)
+            .copied()
+            .collect(),
+        scenario.edits.clone(),
+        scenario
+            .dynamic
+            .iter()
+            .filter(|d| d.tick > 0)
+            .copied()
+            .collect(),
+    )
 }
 
 /// The dynamic world's setting at tick 0 of `scenario`.
@@ -94,8 +78,9 @@ pub struct SimSetup {
     pub dynamic: Option<DynamicWorld>,
     /// Seed of wander's goals and the dynamic world.
     pub world_seed: u64,
-    /// Agents and edits of a scenario still to come.
-    pub script: Script,
+    /// What a scenario makes happen after its start ([`after_start`]); its edits of tick 0
+    /// apply before the first plan.
+    pub script: Timeline,
     /// The map's name, for the panel.
     pub map_name: String,
     /// Ticks per second.
@@ -119,7 +104,7 @@ impl SimSetup {
             on_arrival: OnArrival::Stay,
             dynamic: None,
             world_seed: 0,
-            script: Script::default(),
+            script: Timeline::default(),
             map_name: "custom".into(),
             rate_hz: SimClock::DEFAULT_RATE,
             seed: maps::DEFAULT_SEED,
@@ -128,15 +113,18 @@ impl SimSetup {
     }
 }
 
+/// An agent a rebuild keeps or places: start, goal, label (`None`: a fresh one) and arrival
+/// policy.
+pub(super) type Placed = (Pos, Pos, Option<u32>, OnArrival);
+
 /// The simulation, with what the game keeps beside it.
 #[derive(Resource)]
 pub struct SimState {
     pub(super) sim: Simulation,
-    pub(super) log: SessionLog,
+    pub(super) log: Segment,
     pub(super) finished: Vec<Scenario>,
     pub(super) labels: BTreeMap<AgentId, u32>,
     pub(super) next_label: u32,
-    pub(super) script: Script,
     pub(super) map_name: String,
     pub(super) epoch: u64,
     pub(super) ticks: u64,
@@ -150,11 +138,10 @@ impl SimState {
     pub fn new(setup: &SimSetup) -> (SimState, Vec<String>) {
         let mut s = SimState {
             sim: Simulation::new(setup.grid.clone(), setup.config),
-            log: SessionLog::new(&setup.grid, setup.config, 0, "start"),
+            log: Segment::new(&setup.grid, setup.config, 0, Timeline::default(), "start"),
             finished: Vec::new(),
             labels: BTreeMap::new(),
             next_label: 0,
-            script: Script::default(),
             map_name: setup.map_name.clone(),
             epoch: 0,
             ticks: 0,
@@ -167,8 +154,8 @@ impl SimState {
             .iter()
             .map(|&(s, g, p)| (s, g, None, p))
             .collect();
-        let refused = s.rebuild(setup.grid.clone(), setup.config, agents, "start");
-        s.script = setup.script.clone();
+        let script = setup.script.clone();
+        let refused = s.rebuild_playing(setup.grid.clone(), setup.config, agents, script, "start");
         (s, refused)
     }
 
@@ -178,13 +165,13 @@ impl SimState {
     }
 
     /// The core simulation, to change it outside the tick: for benchmarks and tests only.
-    /// Changes made here bypass the session log, so a recording would not replay them.
+    /// Changes made here bypass the segment's timeline, so a recording would not replay them.
     pub fn sim_mut_unrecorded(&mut self) -> &mut Simulation {
         &mut self.sim
     }
 
-    /// The current segment of the session, as a scenario is built from it.
-    pub fn session(&self) -> &SessionLog {
+    /// The current segment of the session: what it plays, and what it recorded.
+    pub fn session(&self) -> &Segment {
         &self.log
     }
 
@@ -213,15 +200,10 @@ impl SimState {
         self.labels.get(&id).copied().unwrap_or(id)
     }
 
-    /// The tick number the next tick has in the session log (tick 0 is the planning at the
+    /// The number the next tick has in the segment's timeline (tick 0 is the planning at the
     /// segment's start).
     pub fn next_tick(&self) -> u64 {
-        self.sim.tick_count() - self.log.tick0() + 1
-    }
-
-    /// Whether scripted events are still to come.
-    pub fn script(&self) -> &Script {
-        &self.script
+        self.sim.tick_count() + 1
     }
 
     /// What agents added from now on do on arrival.
@@ -229,59 +211,73 @@ impl SimState {
         self.on_arrival
     }
 
-    /// Turns the dynamic world on or off from the next tick on, and logs it.
+    /// Turns the dynamic world on or off now, recorded at the next tick (so a replay sets it
+    /// before that tick's agents and edits).
     pub fn set_dynamic(&mut self, setting: Option<DynamicWorld>) {
         let tick = self.next_tick();
-        self.sim.set_dynamic(setting);
-        self.log.dynamic(tick, self.sim.dynamic());
+        (self.log.timeline_mut()).set_dynamic_now(tick, setting, &mut self.sim);
     }
 
-    /// Rebuilds the simulation on `grid` with `config` and `agents` (start, goal, label,
-    /// arrival policy), keeping the dynamic world's setting and the seed, plans once, and
-    /// starts a new log segment. Returns the refusals of agents.
+    /// [`Self::rebuild_playing`] with nothing scripted.
     pub(super) fn rebuild(
         &mut self,
         grid: Grid,
         config: SimConfig,
-        agents: Vec<(Pos, Pos, Option<u32>, OnArrival)>,
+        agents: Vec<Placed>,
         reason: &str,
     ) -> Vec<String> {
-        let old = std::mem::replace(&mut self.log, SessionLog::new(&grid, config, 0, reason));
+        self.rebuild_playing(grid, config, agents, Timeline::default(), reason)
+    }
+
+    /// Rebuilds the simulation on `grid` with `config`, keeping the dynamic world's setting
+    /// and the seed, and starts a new segment that plays `agents` at its tick 0, then
+    /// `script`. Plays tick 0 and plans once. Returns the refusals of agents.
+    pub(super) fn rebuild_playing(
+        &mut self,
+        grid: Grid,
+        config: SimConfig,
+        agents: Vec<Placed>,
+        script: Timeline,
+        reason: &str,
+    ) -> Vec<String> {
+        let mut timeline = Timeline::default();
+        let dynamic = self.sim.dynamic();
+        if dynamic.is_some() {
+            timeline.push_dynamic(0, dynamic);
+        }
+        for &(start, goal, _, on_arrival) in &agents {
+            timeline.push_agent(AgentSpec {
+                tick: 0,
+                on_arrival,
+                ..AgentSpec::new(start, goal)
+            });
+        }
+        timeline.append(script);
+        let segment = Segment::new(&grid, config, self.world_seed, timeline, reason);
+        let old = std::mem::replace(&mut self.log, segment);
         if self.epoch > 0 && !old.is_empty() {
             self.finished.push(old.to_scenario());
             if self.finished.len() > 16 {
                 self.finished.remove(0);
             }
         }
-        let dynamic = self.sim.dynamic();
         self.sim = Simulation::new(grid, config);
         self.sim.set_seed(self.world_seed);
         self.sim.set_history(EXPLAIN_HISTORY);
-        self.sim.set_dynamic(dynamic);
-        self.log.seed(self.world_seed);
-        if dynamic.is_some() {
-            self.log.dynamic(0, dynamic);
-        }
         self.labels.clear();
-        self.script = Script::default();
-        let mut refused = Vec::new();
-        for (start, goal, label, policy) in agents {
-            match self.sim.add_agent_with(start, goal, policy) {
-                Ok(id) => {
-                    let label = label.unwrap_or_else(|| self.fresh_label());
-                    self.labels.insert(id, label);
-                    self.log.agent(0, start, goal, policy);
-                }
-                Err(e) => refused.push(format!("agent {start} to {goal} refused: {e}")),
-            }
+        let (applied, refused) = self.log.play(0, &mut self.sim);
+        for &(i, id) in &applied.appeared {
+            let kept = agents.get(i).and_then(|a| a.2);
+            let label = kept.unwrap_or_else(|| self.fresh_label());
+            self.labels.insert(id, label);
         }
         self.sim.replan();
         self.epoch += 1;
         refused
     }
 
-    /// [`Self::rebuild`] on the current grid with the current agents, keeping the scripted
-    /// events still to come (renumbered for the new segment).
+    /// [`Self::rebuild_playing`] on the current grid with the current agents, keeping the
+    /// segment's events still to come (renumbered for the new segment).
     pub(super) fn rebuild_keeping_agents(
         &mut self,
         config: SimConfig,
@@ -289,21 +285,8 @@ impl SimState {
     ) -> Vec<String> {
         let grid = self.sim.grid().clone();
         let agents = self.current_agents();
-        let mut script = std::mem::take(&mut self.script);
-        let old_next = self.next_tick();
-        let refused = self.rebuild(grid, config, agents, reason);
-        let shift = old_next.saturating_sub(self.next_tick());
-        for a in &mut script.agents {
-            a.tick = a.tick.saturating_sub(shift);
-        }
-        for e in &mut script.edits {
-            e.tick = e.tick.saturating_sub(shift);
-        }
-        for d in &mut script.dynamic {
-            d.tick = d.tick.saturating_sub(shift);
-        }
-        self.script = script;
-        refused
+        let script = self.log.take_future(self.next_tick());
+        self.rebuild_playing(grid, config, agents, script, reason)
     }
 
     pub(super) fn fresh_label(&mut self) -> u32 {
@@ -313,7 +296,7 @@ impl SimState {
     }
 
     /// The current agents as (cell, goal, label, policy), for a rebuild that keeps them.
-    pub(super) fn current_agents(&self) -> Vec<(Pos, Pos, Option<u32>, OnArrival)> {
+    pub(super) fn current_agents(&self) -> Vec<Placed> {
         self.sim
             .agents()
             .map(|a| (a.pos, a.goal, Some(self.label(a.id)), a.on_arrival))
@@ -327,33 +310,45 @@ impl SimState {
         self.rebuild_keeping_agents(config, reason);
     }
 
-    /// Adds an agent now (the tick's first step). Logged when it succeeds.
-    pub fn add_agent(
+    /// The tick's first step: pushes the asked-for agents (with the current arrival policy)
+    /// and edits into the segment's timeline at the next tick, then plays that tick's share:
+    /// its dynamic-world settings, its agents (scripted ones first), its edits (scripted ones
+    /// first). Returns the refusals of agents, in words, and of edits.
+    pub(super) fn play_tick(
         &mut self,
-        start: Pos,
-        goal: Pos,
-        on_arrival: OnArrival,
-    ) -> Result<AgentId, SimError> {
+        spawns: impl IntoIterator<Item = SpawnAgent>,
+        edits: impl IntoIterator<Item = TileEdit>,
+    ) -> (Vec<String>, Vec<(Pos, SimError)>) {
         let tick = self.next_tick();
-        let id = self.sim.add_agent_with(start, goal, on_arrival)?;
-        let label = self.fresh_label();
-        self.labels.insert(id, label);
-        self.log.agent(tick, start, goal, on_arrival);
-        Ok(id)
-    }
-
-    /// Applies an edit now (the tick's second step). Logged when the cell changes.
-    pub fn edit(&mut self, pos: Pos, terrain: Terrain) -> Result<bool, SimError> {
-        let tick = self.next_tick();
-        let changed = self.sim.edit(pos, terrain)?;
-        if changed {
-            self.log.edit(tick, pos, terrain);
+        let on_arrival = self.on_arrival;
+        let timeline = self.log.timeline_mut();
+        for SpawnAgent { start, goal } in spawns {
+            timeline.push_agent(AgentSpec {
+                start,
+                goal,
+                tick,
+                on_arrival,
+            });
         }
-        Ok(changed)
+        for e in edits {
+            timeline.push_edit(tick, e.pos, e.terrain);
+        }
+        let restart =
+            (self.log.timeline().agents_at(tick)).any(|a| self.needs_restart_for(a.start, a.goal));
+        if restart {
+            self.restart_segment("an agent starts where the segment's map had a wall");
+        }
+        let tick = self.next_tick();
+        let (applied, refused) = self.log.play(tick, &mut self.sim);
+        for &(_, id) in &applied.appeared {
+            let label = self.fresh_label();
+            self.labels.insert(id, label);
+        }
+        (refused, applied.refused)
     }
 
-    /// Turns every wall into plain ground in one batch ([`Simulation::clear_walls`]: each cell
-    /// checked once, each planner told once) and logs the cells. Returns how many.
+    /// Turns every wall into plain ground, after the tick's share, and records the cells at
+    /// this tick. Returns how many.
     pub fn clear_walls(&mut self) -> usize {
         let tick = self.next_tick();
         let grid = self.sim.grid();
@@ -361,11 +356,11 @@ impl SimState {
             .filter(|&i| grid.weight(i) == 0)
             .map(|i| grid.pos(i))
             .collect();
-        let n = self.sim.clear_walls();
-        for p in walls {
-            self.log.edit(tick, p, Terrain::FREE);
-        }
-        n
+        let log = &mut self.log;
+        let sim = &mut self.sim;
+        (walls.into_iter())
+            .filter(|&p| log.edit_now(tick, p, Terrain::FREE, sim))
+            .count()
     }
 
     /// Replans every agent and moves each one cell ([`Simulation::step`]): the tick's last

@@ -526,6 +526,74 @@ fn the_session_log_replays_the_game_tick_by_tick() {
     }
 }
 
+/// A loaded scenario plays in the game tick by tick as `gridwalk-cli simulate` plays it (both
+/// drive the core's `Timeline`), and the game records it as it played: what was refused is
+/// left out, the rest is the scenario's own events.
+#[test]
+fn a_loaded_scenario_plays_and_records_as_the_cli_plays_it() {
+    use gridwalk_core::format::Scenario;
+    use gridwalk_core::replay::Replay;
+    use gridwalk_core::sim::Simulation;
+    use gridwalk_core::timeline::Timeline;
+    let text = r#"(
+        rows: [
+            "............",
+            "....#.......",
+            "....#.......",
+            "............",
+            "............",
+            "............",
+        ],
+        seed: 5,
+        agents: [
+            (start: (0, 0), goal: (11, 5), on_arrival: Wander),
+            (start: (0, 5), goal: (11, 0), tick: 3, on_arrival: Patrol),
+            (start: (8, 4), goal: (0, 3), tick: 4),
+        ],
+        edits: [
+            (set: Wall, cells: [(6, 0), (6, 1), (6, 2)]),
+            (tick: 2, set: Wall, cells: [(8, 4)]),
+            (tick: 6, set: Free, cells: [(6, 1)]),
+        ],
+        dynamic: [(tick: 2, every: 2, walls: 2)],
+    )"#;
+    let scenario = Scenario::parse(text, "loaded.ron").unwrap();
+    let mut app = app(Grid::new(5, 5).unwrap(), &[]);
+    frame(&mut app);
+    app.world_mut().write_message(SimCommand::Load {
+        scenario: Box::new(scenario.clone()),
+        name: "loaded.ron".into(),
+    });
+    frame(&mut app);
+    assert!(
+        is_wall(&app, 6, 0),
+        "tick 0's edits apply before the first plan"
+    );
+    let mut replay = Replay::new(scenario.clone(), state(&app).sim().config().algorithm);
+    let agents = |sim: &Simulation| -> Vec<(Pos, Pos, AgentStatus)> {
+        sim.agents().map(|a| (a.pos, a.goal, a.status)).collect()
+    };
+    for tick in 0..=12 {
+        if tick > 0 {
+            frame(&mut app);
+        }
+        replay.step();
+        let game = state(&app).sim();
+        assert_eq!(agents(game), agents(replay.sim()), "tick {tick}");
+        assert_eq!(game.grid(), replay.sim().grid(), "tick {tick}");
+    }
+    assert_eq!(state(&app).next_tick() - 1, 12);
+    assert_eq!(
+        replay.rejected().len(),
+        1,
+        "the agent whose start was walled"
+    );
+    let recorded = Timeline::of(&state(&app).session().to_scenario());
+    assert_eq!(recorded.agents(), &scenario.agents[..2]);
+    assert_eq!(recorded.edits(), &scenario.edits[..]);
+    assert_eq!(recorded.dynamic(), &scenario.dynamic[..]);
+}
+
 #[test]
 fn switching_the_planner_replans_every_agent() {
     use gridwalk_core::sim::SimConfig;

@@ -138,7 +138,12 @@ impl TickLine {
         TickLine {
             tick: tick.tick,
             agents,
-            refused: tick.refused.iter().map(|p| [p.x, p.y]).collect(),
+            refused: tick
+                .applied
+                .refused
+                .iter()
+                .map(|(p, _)| [p.x, p.y])
+                .collect(),
             expanded: tick.stats.search.expanded,
             micros: tick.stats.micros,
             trace,

@@ -30,29 +30,24 @@ pub fn run(
             scenario.connectivity
         );
     }
-    let names: Vec<String> = scenario
-        .agents
-        .iter()
-        .map(|a| format!("agent with start {} and goal {}", a.start, a.goal))
-        .collect();
     let mut replay = Replay::new(scenario, algo);
     if trace {
         replay = replay.with_trace();
     }
     let out = std::io::stdout();
     let mut out = BufWriter::new(out.lock());
-    let mut reported = 0;
-    let mut emit = |replay: &mut Replay, out: &mut BufWriter<_>| -> Result<(), String> {
+    let emit = |replay: &mut Replay, out: &mut BufWriter<_>| -> Result<(), String> {
         let tick = replay.step();
-        for (i, e) in &replay.rejected[reported..] {
+        for (i, e) in &tick.applied.rejected {
+            let a = replay.timeline().agents()[*i];
             eprintln!(
-                "gridwalk-cli: {}: {} at tick {} could not appear: {e}",
+                "gridwalk-cli: {}: agent with start {} and goal {} at tick {} could not appear: {e}",
                 file.display(),
-                names[*i],
+                a.start,
+                a.goal,
                 tick.tick
             );
         }
-        reported = replay.rejected.len();
         let line = TickLine::of(replay, &tick);
         writeln!(out, "{}", line.to_json()).map_err(|e| format!("writing output: {e}"))
     };

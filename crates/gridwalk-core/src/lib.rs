@@ -29,6 +29,7 @@ pub mod search;
 pub mod sim;
 mod slab;
 pub mod stats;
+pub mod timeline;
 pub mod trace;
 
 pub use cost::Cost;

@@ -1,6 +1,7 @@
 //! Runs a RON scenario tick by tick with the semantics of [`crate::sim`]: the engine of
 //! `gridwalk-cli simulate` (which prints each tick as a JSON line), and the way a game
-//! recording is replayed.
+//! recording is replayed. Each tick applies its share of the scenario's [`Timeline`] (in the
+//! order [`crate::timeline`] gives), then plans (tick 0) or steps (every later tick).
 //!
 //! ```
 //! use gridwalk_core::format::Scenario;
@@ -33,9 +34,9 @@
 use std::collections::BTreeMap;
 
 use crate::format::Scenario;
-use crate::grid::{Pos, Terrain};
 use crate::planner::Algorithm;
 use crate::sim::{AgentId, SimConfig, SimError, Simulation, TickStats};
+use crate::timeline::{Applied, Timeline};
 
 /// The default tick limit of a run that waits for every agent to arrive.
 pub const DEFAULT_TICK_LIMIT: u64 = 10_000;
@@ -46,8 +47,9 @@ pub const DEFAULT_TICK_LIMIT: u64 = 10_000;
 pub struct TickReport {
     /// The tick number; 0 is the first planning, before any move.
     pub tick: u64,
-    /// Cells whose edit was refused this tick, in the scenario's order.
-    pub refused: Vec<Pos>,
+    /// What the tick's share of the timeline did: agents that appeared or could not, edits
+    /// refused (in the scenario's order).
+    pub applied: Applied,
     /// The planners' work and time this tick.
     pub stats: TickStats,
 }
@@ -55,13 +57,13 @@ pub struct TickReport {
 /// A scenario being played.
 pub struct Replay {
     sim: Simulation,
-    scenario: Scenario,
+    timeline: Timeline,
     /// Scenario agent index → simulation id, once it has appeared.
     ids: Vec<Option<AgentId>>,
     tick: u64,
     started: bool,
     /// Agents that could not appear (start or goal walled by then), with why.
-    pub rejected: Vec<(usize, SimError)>,
+    rejected: Vec<(usize, SimError)>,
     /// Simulation id → scenario index.
     index_of: BTreeMap<AgentId, usize>,
     trace: bool,
@@ -73,9 +75,7 @@ impl Replay {
         let config = SimConfig {
             algorithm,
             connectivity: scenario.connectivity,
-            heuristic: scenario
-                .heuristic
-                .unwrap_or(crate::Heuristic::default_for(scenario.connectivity)),
+            heuristic: scenario.effective_heuristic(),
             measure_baseline: false,
         };
         let mut sim = Simulation::new(scenario.grid.clone(), config);
@@ -83,7 +83,7 @@ impl Replay {
         let ids = vec![None; scenario.agents.len()];
         Replay {
             sim,
-            scenario,
+            timeline: Timeline::of(&scenario),
             ids,
             tick: 0,
             started: false,
@@ -105,6 +105,11 @@ impl Replay {
         &self.sim
     }
 
+    /// The scenario's timeline, as it was read: its agents keep their indices.
+    pub fn timeline(&self) -> &Timeline {
+        &self.timeline
+    }
+
     /// Whether the simulation records every search run's expansions ([`Replay::with_trace`]).
     pub fn tracing(&self) -> bool {
         self.trace
@@ -119,47 +124,29 @@ impl Replay {
             .filter_map(|(i, id)| Some((i, (*id)?)))
     }
 
+    /// The agents that could not appear so far (start or goal walled by then): each one's
+    /// index in the scenario's agent list and why.
+    pub fn rejected(&self) -> &[(usize, SimError)] {
+        &self.rejected
+    }
+
     /// The index in the scenario's agent list of the agent with simulation id `id`.
     pub fn index_of(&self, id: AgentId) -> Option<usize> {
         self.index_of.get(&id).copied()
     }
 
-    /// Runs the next tick (tick 0 first: agents of tick 0 appear, edits of tick 0 apply,
-    /// the planners plan, nobody moves) and reports it.
+    /// Runs the next tick (tick 0 first: the timeline's share of tick 0 applies, the
+    /// planners plan, nobody moves; later ticks apply their share, then step) and reports it.
     pub fn step(&mut self) -> TickReport {
         let tick = if self.started { self.tick + 1 } else { 0 };
         self.started = true;
         self.tick = tick;
-        for d in self.scenario.dynamic.iter().filter(|d| d.tick == tick) {
-            self.sim.set_dynamic(d.setting());
+        let applied = self.timeline.apply(tick, &mut self.sim);
+        for &(i, id) in &applied.appeared {
+            self.ids[i] = Some(id);
+            self.index_of.insert(id, i);
         }
-        for (i, spec) in self.scenario.agents.iter().enumerate() {
-            if spec.tick == tick {
-                match self
-                    .sim
-                    .add_agent_with(spec.start, spec.goal, spec.on_arrival)
-                {
-                    Ok(id) => {
-                        self.ids[i] = Some(id);
-                        self.index_of.insert(id, i);
-                    }
-                    Err(e) => self.rejected.push((i, e)),
-                }
-            }
-        }
-        let mut refused = Vec::new();
-        let edits: Vec<(Pos, Terrain)> = self
-            .scenario
-            .edits
-            .iter()
-            .filter(|e| e.tick == tick)
-            .flat_map(|e| e.cells.iter().map(move |&c| (c, e.set.terrain())))
-            .collect();
-        for (pos, terrain) in edits {
-            if self.sim.edit(pos, terrain).is_err() {
-                refused.push(pos);
-            }
-        }
+        self.rejected.extend(applied.rejected.iter().cloned());
         // Tick 0 plans before anyone moves; later ticks repair and move in one step.
         let stats = match tick {
             0 => self.sim.replan(),
@@ -167,7 +154,7 @@ impl Replay {
         };
         TickReport {
             tick,
-            refused,
+            applied,
             stats,
         }
     }

@@ -57,9 +57,10 @@ fn play(s: &Scenario, algo: Algorithm, ticks: usize) -> (Vec<String>, Replay) {
                 Some((i, a.pos, a.goal, a.status, a.remaining))
             })
             .collect();
+        let refused: Vec<_> = tick.applied.refused.iter().map(|(p, _)| *p).collect();
         out.push(format!(
-            "{} {:?} {} {agents:?}",
-            tick.tick, tick.refused, tick.stats.search.expanded
+            "{} {refused:?} {} {agents:?}",
+            tick.tick, tick.stats.search.expanded
         ));
         check_rules(&r, s);
     }

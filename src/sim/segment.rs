@@ -1,0 +1,181 @@
+//! The session's current segment: the map it started from and its [`Timeline`], which is
+//! both what the game plays and what `--record` writes.
+//!
+//! A segment starts from a map, a connectivity, a heuristic and a seed. Its timeline holds, by
+//! the tick number `gridwalk-cli simulate` gives each tick, the agents present at tick 0 and
+//! the dynamic world's setting then, a loaded scenario's timed events, and the user's spawns,
+//! edits and dynamic-world changes, pushed at the tick they take effect. Every tick plays its
+//! share through [`Timeline::apply`], then forgets what had no effect (agents refused, edits
+//! refused or changing nothing), so the ticks played so far, written as a [`Scenario`], are
+//! exactly what happened and replay the same run.
+
+use gridwalk_core::format::Scenario;
+use gridwalk_core::sim::{SimConfig, Simulation};
+use gridwalk_core::timeline::{Applied, Timeline};
+use gridwalk_core::{Grid, Pos, Terrain};
+
+/// One segment of the session. See the module docs.
+#[derive(Clone, Debug)]
+pub struct Segment {
+    /// The map, moves and seed the segment started from; no timed events.
+    base: Scenario,
+    timeline: Timeline,
+    /// The last tick played.
+    played: u64,
+    reason: String,
+}
+
+impl Segment {
+    /// A segment starting on `grid` with `config` and `seed`, that will play `timeline`
+    /// from its tick 0.
+    pub fn new(
+        grid: &Grid,
+        config: SimConfig,
+        seed: u64,
+        timeline: Timeline,
+        reason: &str,
+    ) -> Segment {
+        let mut base =
+            Scenario::with_moves(grid.clone(), config.connectivity, Some(config.heuristic));
+        base.seed = seed;
+        Segment {
+            base,
+            timeline,
+            played: 0,
+            reason: reason.to_owned(),
+        }
+    }
+
+    /// The map the segment started from.
+    pub fn base(&self) -> &Grid {
+        &self.base.grid
+    }
+
+    /// Why the segment began: `start`, `new random map`, `planner changed`, ...
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+
+    /// The whole timeline: what was played and what is still to come.
+    pub fn timeline(&self) -> &Timeline {
+        &self.timeline
+    }
+
+    /// Agents and edit entries recorded so far (in the ticks played).
+    pub fn recorded(&self) -> (usize, usize) {
+        let t = &self.timeline;
+        let agents = t.agents().iter().filter(|a| a.tick <= self.played);
+        let edits = t.edits().iter().filter(|e| e.tick <= self.played);
+        (agents.count(), edits.count())
+    }
+
+    /// Whether nothing happened on the map: no agent and no edit.
+    pub fn is_empty(&self) -> bool {
+        self.recorded() == (0, 0)
+    }
+
+    /// The ticks played, as a scenario that replays them.
+    pub fn to_scenario(&self) -> Scenario {
+        self.timeline.through(self.played).to_scenario(&self.base)
+    }
+
+    /// Plays tick `tick`'s share on `sim` and forgets what had no effect. Returns what
+    /// happened, and a sentence for each agent refused.
+    pub(super) fn play(&mut self, tick: u64, sim: &mut Simulation) -> (Applied, Vec<String>) {
+        let applied = self.timeline.apply(tick, sim);
+        let agents = self.timeline.agents();
+        let refused = applied
+            .rejected
+            .iter()
+            .map(|(i, e)| {
+                let (start, goal) = (agents[*i].start, agents[*i].goal);
+                format!("agent {start} to {goal} refused: {e}")
+            })
+            .collect();
+        self.timeline.forget_ineffective(&applied);
+        self.played = tick;
+        (applied, refused)
+    }
+
+    /// The timeline, to push the user's input at the tick it takes effect.
+    pub(super) fn timeline_mut(&mut self) -> &mut Timeline {
+        &mut self.timeline
+    }
+
+    /// Takes out what is still to come from `tick` on, renumbered so that `tick` is tick 1:
+    /// the script a new segment that starts now plays on.
+    pub(super) fn take_future(&mut self, tick: u64) -> Timeline {
+        let mut later = self.timeline.split_off(tick);
+        later.shift_earlier(tick.saturating_sub(1));
+        later
+    }
+
+    /// Edits `pos` of `sim` now, during tick `tick` after its share, recorded if it changed.
+    pub(super) fn edit_now(
+        &mut self,
+        tick: u64,
+        pos: Pos,
+        terrain: Terrain,
+        sim: &mut Simulation,
+    ) -> bool {
+        self.timeline.edit_now(tick, pos, terrain, sim) == Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use gridwalk_core::format::{AgentSpec, CellSet};
+    use gridwalk_core::sim::OnArrival;
+
+    use super::*;
+
+    #[test]
+    fn only_what_took_effect_in_the_ticks_played_is_recorded() {
+        let grid = gridwalk_core::format::grid_from_rows(&["....", "...."]).unwrap();
+        let mut script = Timeline::default();
+        script.push_agent(AgentSpec::new(Pos::new(0, 0), Pos::new(3, 0)));
+        script.push_agent(AgentSpec {
+            tick: 5,
+            on_arrival: OnArrival::Wander,
+            ..AgentSpec::new(Pos::new(0, 1), Pos::new(3, 1))
+        });
+        let config = SimConfig::default();
+        let mut seg = Segment::new(&grid, config, 7, script, "start");
+        let mut sim = Simulation::new(grid.clone(), config);
+        let (applied, refused) = seg.play(0, &mut sim);
+        assert_eq!(applied.appeared.len(), 1);
+        assert!(refused.is_empty());
+        sim.replan();
+        let t = seg.timeline_mut();
+        t.push_edit(1, Pos::new(0, 0), Terrain::Wall); // holds the agent
+        t.push_edit(1, Pos::new(2, 0), Terrain::Wall);
+        let (applied, refused) = seg.play(1, &mut sim);
+        assert_eq!(applied.refused.len(), 1);
+        assert!(refused.is_empty());
+        assert!(seg.edit_now(1, Pos::new(1, 1), Terrain::Wall, &mut sim));
+        sim.step();
+        seg.timeline_mut().push_agent(AgentSpec {
+            tick: 2,
+            ..AgentSpec::new(Pos::new(2, 0), Pos::new(2, 1))
+        });
+        let (_, refused) = seg.play(2, &mut sim);
+        assert_eq!(refused.len(), 1, "the agent on the new wall");
+        assert!(
+            refused[0].ends_with("cell (2, 0) is a wall"),
+            "{}",
+            refused[0]
+        );
+        assert!(seg.edit_now(2, Pos::new(1, 1), Terrain::FREE, &mut sim));
+        let s = seg.to_scenario();
+        assert_eq!(s.seed, 7);
+        assert_eq!(s.agents.len(), 1, "tick 5's agent is still to come");
+        assert_eq!(s.edits.len(), 2);
+        assert_eq!(s.edits[0].cells, vec![Pos::new(2, 0), Pos::new(1, 1)]);
+        assert_eq!(s.edits[1].set, CellSet::Free);
+        assert_eq!(seg.recorded(), (1, 2));
+        assert!(s.validate("segment").is_ok());
+        let later = seg.take_future(2);
+        assert_eq!(later.agents()[0].tick, 4);
+        assert_eq!(seg.timeline().agents().len(), 1);
+    }
+}
