@@ -70,6 +70,7 @@ pub fn wheel_zoom(
 /// A press with Shift held starts a pan instead of the button's own action (the press is
 /// consumed, so clicks and strokes never see it); the map then follows the pointer until
 /// the button is released.
+#[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource read
 pub fn drag_pan(
     mut buttons: ResMut<ButtonInput<MouseButton>>,
     keys: Res<ButtonInput<KeyCode>>,
