@@ -217,4 +217,41 @@ mod tests {
             assert_eq!(area, size.0 as u64 * size.1 as u64, "{size:?}");
         }
     }
+
+    #[test]
+    fn only_the_chunks_of_changed_cells_are_written() {
+        let mut world = World::new();
+        let mut images = Assets::<Image>::default();
+        let mut tex =
+            GridTexture::spawn(&mut world.commands(), &mut images, (600, 300), [0; 4], 0.0);
+        world.flush();
+        assert_eq!(tex.chunk_count(), 3 * 2);
+        assert_eq!(tex.flush(&mut images), 0);
+        // The last cell is in the last chunk, (88 × 44 cells), at its last texel.
+        tex.set(299 * 600 + 599, [1, 2, 3, 4]);
+        tex.set(5, [9; 4]);
+        tex.set(6, [0; 4]); // unchanged: no write
+        assert_eq!(tex.flush(&mut images), 2);
+        assert_eq!(tex.flush(&mut images), 0);
+        let last = images.get(&tex.chunks[5].0).unwrap();
+        let data = last.data.as_ref().unwrap();
+        assert_eq!(data.len(), 88 * 44 * 4);
+        assert_eq!(data[data.len() - 4..], [1, 2, 3, 4]);
+        let first = images.get(&tex.chunks[0].0).unwrap();
+        assert_eq!(first.data.as_ref().unwrap()[20..24], [9; 4]);
+        // Setting everything to what is shown writes nothing; one change writes one chunk.
+        let mut all = tex.drawn().to_vec();
+        tex.set_all(&all);
+        assert_eq!(tex.flush(&mut images), 0);
+        all[300 * 300] = [7; 4];
+        tex.set_all(&all);
+        assert_eq!(tex.flush(&mut images), 1);
+        assert_eq!(tex.drawn(), all.as_slice());
+        // A new size: new chunks, all of the fill.
+        assert!(tex.resize(&mut world.commands(), &mut images, (20, 20)));
+        assert!(!tex.resize(&mut world.commands(), &mut images, (20, 20)));
+        world.flush();
+        assert_eq!(tex.chunk_count(), 1);
+        assert!(tex.drawn().iter().all(|&c| c == [0; 4]));
+    }
 }
