@@ -2,14 +2,15 @@
 //! What is drawn comes from the simulation and from [`crate::observe`]; its colours from
 //! [`crate::theme`].
 //!
-//! - [`tiles`]: the grid as one texture, one texel per tile, redrawn only when it changes.
+//! - [`tiles`]: the grid as one texel per tile, redrawn only where it changes.
 //! - [`agents`]: agent sprites gliding between cells, and the selected agent's path and rings.
 //! - [`marks`]: every other path, goals, arrived and blocked agents: retained gizmos rebuilt
 //!   only when a tick changes them.
 //! - [`overlay`]: a second texture over the tiles for the heat map, the g values and the
 //!   explain replay.
 //! - [`explain`]: explain mode's marks: the replayed agent's ends and a search's path.
-//! - [`grid_texture`]: the one-texel-per-cell image and sprite that tiles and overlay share.
+//! - [`grid_texture`]: the one-texel-per-cell images, in chunks uploaded only when changed,
+//!   that tiles and overlay share.
 //!
 //! The camera shows the [`MapView`]: the whole map in the part of the window the panel leaves
 //! free, through resizes, until the player zooms or pans (input changes the view; F fits it
