@@ -4,8 +4,10 @@
 # Installs what it needs (xvfb, mesa-vulkan-drivers, xdotool, imagemagick) when missing,
 # builds the release binaries, then:
 # 1. opens a 20×20 map, and with xdotool: slows the ticks, places a start and a goal,
-#    middle-drags a wall across the path, right-clicks a gap into it, takes a screenshot and
-#    quits with Esc. It checks the recording holds the agent and the edits, and that
+#    middle-drags a wall across the path, right-clicks a gap into it, zooms in with the wheel
+#    around a cell and middle-clicks there and 100 pixels to its right, takes a
+#    screenshot and quits with Esc. It checks the recording holds the agent and the edits
+#    (the two zoomed clicks walled exactly the cells the zoom puts under them), and that
 #    `gridwalk-cli simulate` replays it to the agent's arrival.
 # 2. opens the default start with no arguments but --record and touches nothing for about
 #    45 seconds. It checks that agents got new goals, that walls nobody drew dropped (the
@@ -91,7 +93,18 @@ move 18 10; xdotool click 1; sleep 0.5        # goal: the agent appears
 move 14 1; xdotool mousedown 2                # a wall across the path, dragged fast
 for y in 4 8 12 16 18; do move 14 "$y"; done
 xdotool mouseup 2; sleep 0.5
-move 14 10; xdotool click 3; sleep 1.5        # a gap in it
+move 14 10; xdotool click 3; sleep 0.5        # a gap in it
+# Zoom: wheel up around the centre of (5, 4). This winit reports an xdotool wheel click twice
+# (its press and its release; a real wheel's notch once; fixed upstream in winit PR #4386),
+# so two clicks are four notches of ×1.25 (map_frame::ZOOM_STEP), cells 43 → 105 pixels. The
+# cell under the cursor stays (5, 4); 100 pixels right is then (6, 4) at any zoom from ×1.4 up
+# (two notches or four), where the fitted view had (7, 4).
+move 5 4
+for _ in 1 2; do xdotool click 4; sleep 0.2; done
+sleep 0.3
+xdotool click 2; sleep 0.3                    # a wall at (5, 4)
+xdotool mousemove_relative 100 0; sleep 0.2
+xdotool click 2; sleep 1.2                    # a wall at (6, 4)
 import -window root "$shot"
 xdotool key --window "$win" Escape
 for _ in $(seq 100); do kill -0 "$game_pid" 2>/dev/null || break; sleep 0.1; done
@@ -115,6 +128,9 @@ walled = {tuple(map(int, c)) for w in walls for c in re.findall(r"\((\d+),\s*(\d
 column = {(14, y) for y in range(1, 19)}
 if not column <= walled:
     fail(f"the drag left gaps: missing {sorted(column - walled)}")
+# The zoomed clicks: exactly (5, 4) and (6, 4) besides the column (see the wheel step).
+if walled - column != {(5, 4), (6, 4)}:
+    fail(f"the clicks after zooming walled {sorted(walled - column)}, expected [(5, 4), (6, 4)]")
 frees = re.findall(r"set:\s*Free,\s*cells:\s*\[([^\]]*)\]", record)
 if (14, 10) not in {tuple(map(int, c)) for f in frees for c in re.findall(r"\((\d+),\s*(\d+)\)", f)}:
     fail("the right click did not remove the wall at (14, 10)")

@@ -1,11 +1,12 @@
-//! Keys: pause, steps, speed, brush, world commands, selection, overlays, explain.
+//! Keys: pause, steps, speed, brush, world commands, selection, overlays, explain. The
+//! camera's keys (arrows, F) are in [`super::camera`].
 
 use bevy::app::AppExit;
 use bevy::prelude::*;
 use gridwalk_core::Terrain;
 use gridwalk_core::sim::AgentId;
 
-use crate::explain::ExplainControl;
+use crate::explain::{ExplainControl, ExplainState};
 use crate::notices::{NoticeKind, Notices};
 use crate::sim::{ClearWalls, SimClock, SimCommand, SimState};
 use crate::ui_state::{Brush, Inspector, Overlays, PendingStart, Selection, WorldSettings};
@@ -28,15 +29,19 @@ pub fn escape_key(
 }
 
 /// Keys that act on the world: pause, steps, speed, world commands, explain, the dynamic world.
+/// ← / → step explain only while it is open; otherwise they pan ([`super::camera`]).
+#[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource read
 pub fn world_keys(
     keys: Res<ButtonInput<KeyCode>>,
     state: Res<SimState>,
+    explaining: Option<Res<ExplainState>>,
     mut clock: ResMut<SimClock>,
     mut settings: ResMut<WorldSettings>,
     mut commands: MessageWriter<SimCommand>,
     mut clears: MessageWriter<ClearWalls>,
     mut explain: MessageWriter<ExplainControl>,
 ) {
+    let explaining = explaining.is_some_and(|e| e.active());
     for key in keys.get_just_pressed() {
         match key {
             KeyCode::Space => clock.paused = !clock.paused,
@@ -70,11 +75,8 @@ pub fn world_keys(
             KeyCode::KeyE => {
                 explain.write(ExplainControl::Start);
             }
-            KeyCode::ArrowLeft => {
-                explain.write(ExplainControl::Step(false));
-            }
-            KeyCode::ArrowRight => {
-                explain.write(ExplainControl::Step(true));
+            KeyCode::ArrowLeft | KeyCode::ArrowRight if explaining => {
+                explain.write(ExplainControl::Step(*key == KeyCode::ArrowRight));
             }
             KeyCode::KeyD => {
                 let setting = match state.sim().dynamic() {

@@ -11,10 +11,12 @@
 //! - Middle press or drag: paints the [`Brush`](crate::ui_state::Brush) (walls, or a weight)
 //!   along the stroke, every cell between two cursor samples included.
 //! - Right press or drag: back to plain ground.
+//! - Wheel, Shift with a drag, the arrow keys and F: zoom, pan and fit ([`camera`]).
 //! - Keys: see [`CONTROLS`](crate::controls::CONTROLS).
 //!
 //! Nothing here edits the simulation directly: the next tick applies the messages.
 
+pub mod camera;
 mod cursor;
 mod keys;
 mod mouse;
@@ -22,6 +24,7 @@ mod mouse;
 use bevy::prelude::*;
 
 use crate::explain::ExplainControl;
+use crate::map_frame::MapView;
 use crate::schedule::{self, FrameSystems};
 use crate::ui_state::keyboard_free;
 
@@ -36,6 +39,8 @@ pub fn plugin(app: &mut App) {
     crate::ui_state::init(app);
     // AppExit is registered by every App.
     app.init_resource::<Stroke>()
+        .init_resource::<MapView>()
+        .init_resource::<camera::PanDrag>()
         .init_resource::<ButtonInput<MouseButton>>()
         .init_resource::<ButtonInput<KeyCode>>()
         .add_message::<ExplainControl>()
@@ -44,8 +49,10 @@ pub fn plugin(app: &mut App) {
             Update,
             (
                 forget_stale,
+                camera::wheel_zoom,
+                camera::drag_pan,
                 mouse_input,
-                (escape_key, world_keys, view_keys).run_if(keyboard_free),
+                (escape_key, world_keys, view_keys, camera::camera_keys).run_if(keyboard_free),
             )
                 .chain()
                 .in_set(FrameSystems::Act),

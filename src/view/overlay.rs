@@ -3,8 +3,9 @@
 //! explain replay: lowered, raised or closed cells, the queue, and the A* ghost.
 //!
 //! The explain replay, when running, replaces the other two so it reads clearly. What it shows
-//! is gathered by [`crate::observe`]; the texture is recomputed only when that, the
-//! overlay switches or the replay changed, and only changed texels are written.
+//! is gathered by [`crate::observe`]. Every cell is recomputed only when the overlay switches,
+//! the replay, the g values or the map changed; otherwise only the cells whose heat changed
+//! are, and only the chunks holding changed texels are uploaded.
 
 use bevy::prelude::*;
 
@@ -35,30 +36,54 @@ fn spawn_overlay(mut commands: Commands, mut images: ResMut<Assets<Image>>, stat
     commands.insert_resource(OverlayTexture(tex));
 }
 
-/// Redraws when what the overlay shows changed; an idle frame costs nothing.
+/// Redraws what changed: every cell when the switches, the replay, the g values or the map
+/// changed; else only the cells whose heat changed. An idle frame costs nothing.
 #[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource read
 fn redraw_overlay(
+    mut commands: Commands,
     state: Res<SimState>,
     overlays: Res<Overlays>,
     explain: Res<ExplainState>,
     data: Res<OverlayData>,
     ov: Option<ResMut<OverlayTexture>>,
     mut images: ResMut<Assets<Image>>,
-    mut sprites: Query<&mut Sprite>,
-    mut size: Local<(u32, u32)>,
+    mut drawn: Local<Option<(Overlays, Option<u64>)>>,
 ) {
     let Some(mut ov) = ov else {
         return;
     };
     let grid = state.sim().grid();
-    let now = (grid.width(), grid.height());
-    let changed = data.is_changed() || overlays.is_changed() || explain.is_changed();
-    if !changed && *size == now && !ov.is_added() {
-        return;
+    let size = (grid.width(), grid.height());
+    let resized = ov.0.resize(&mut commands, &mut images, size);
+    // The switches are compared by value: the panel's checkboxes mark them changed every frame.
+    let now = (*overlays, overlays.g_values.then_some(data.g_version));
+    let full = resized || ov.is_added() || explain.is_changed() || *drawn != Some(now);
+    if full {
+        *drawn = Some(now);
+        ov.0.set_all(&texels(grid.len(), &overlays, &explain, &data));
+    } else if overlays.heat && !explain.active() {
+        for &i in &data.heat_touched {
+            ov.0.set(i as usize, cell_texel(i as usize, &overlays, &data));
+        }
     }
-    *size = now;
-    let want = texels(grid.len(), &overlays, &explain, &data);
-    ov.0.show(&mut images, &mut sprites, now, want);
+    ov.0.flush(&mut images);
+}
+
+/// The overlay's colour of cell `i` outside explain: the g values under the heat map, each
+/// when switched on.
+fn cell_texel(i: usize, overlays: &Overlays, data: &OverlayData) -> [u8; 4] {
+    let mut t = [0u8; 4];
+    if overlays.g_values && data.g.len() == data.heat.len() {
+        t = if data.inconsistent.get(i) == Some(&true) {
+            INCONSISTENT_COLOR
+        } else {
+            g_color(data.g[i], data.g_max)
+        };
+    }
+    match data.heat.get(i) {
+        Some(&v) if overlays.heat && v > 0.0 => blend(t, [255, 120, 0, (v * 190.0) as u8]),
+        _ => t,
+    }
 }
 
 /// The overlay's colour per cell: the explain replay when it is running, else the g values
@@ -87,21 +112,13 @@ pub fn texels(
         }
         return want;
     }
-    if overlays.g_values && data.g.len() == len {
-        for (i, &c) in data.g.iter().enumerate() {
-            want[i] = g_color(c, data.g_max);
-        }
-        for (i, &bad) in data.inconsistent.iter().enumerate().take(len) {
-            if bad {
-                want[i] = INCONSISTENT_COLOR;
-            }
-        }
+    if !overlays.g_values && !overlays.heat {
+        return want;
     }
-    if overlays.heat {
-        for (t, &v) in want.iter_mut().zip(&data.heat) {
-            if v > 0.0 {
-                *t = blend(*t, [255, 120, 0, (v * 190.0) as u8]);
-            }
+    let g_on = overlays.g_values && data.g.len() == len;
+    for (i, t) in want.iter_mut().enumerate() {
+        if g_on || data.heat.get(i).is_some_and(|&v| v > 0.0) {
+            *t = cell_texel(i, overlays, data);
         }
     }
     want
