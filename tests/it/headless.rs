@@ -71,6 +71,14 @@ fn release(app: &mut App, b: MouseButton) {
         .release(b);
 }
 
+/// Presses and releases `b` within one frame, then lets two frames apply it.
+fn tap(app: &mut App, b: MouseButton) {
+    press(app, b);
+    release(app, b);
+    frame(app);
+    frame(app);
+}
+
 /// Presses `b` at the first point, moves through the others one frame each, releases, and
 /// lets the next tick apply the stroke.
 fn stroke(app: &mut App, b: MouseButton, points: &[(i32, i32)]) {
@@ -163,16 +171,10 @@ fn a_press_and_release_within_one_frame_still_paints() {
     let mut app = app(Grid::new(10, 10).unwrap(), &[]);
     frame(&mut app);
     cursor(&mut app, 4, 4);
-    press(&mut app, MouseButton::Middle);
-    release(&mut app, MouseButton::Middle);
-    frame(&mut app);
-    frame(&mut app);
+    tap(&mut app, MouseButton::Middle);
     assert!(is_wall(&app, 4, 4));
     cursor(&mut app, 4, 4);
-    press(&mut app, MouseButton::Right);
-    release(&mut app, MouseButton::Right);
-    frame(&mut app);
-    frame(&mut app);
+    tap(&mut app, MouseButton::Right);
     assert!(!is_wall(&app, 4, 4));
 }
 

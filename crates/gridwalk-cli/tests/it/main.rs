@@ -4,6 +4,7 @@
 
 /// The core's test helpers: the independent reference costs and the example scenario.
 #[path = "../../../gridwalk-core/tests/it/common.rs"]
+#[macro_use]
 mod common;
 
 mod cli;

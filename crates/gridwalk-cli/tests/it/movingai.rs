@@ -46,23 +46,12 @@ fn all_reference_maps(algorithm: Algorithm) {
     }
 }
 
-/// One test per algorithm, so they run in parallel.
-macro_rules! every_optimal_length {
-    ($($name:ident: $algorithm:ident),+) => {
-        $(
-            #[test]
-            fn $name() {
-                all_reference_maps(Algorithm::$algorithm);
-            }
-        )+
-    };
-}
-
-every_optimal_length!(
-    astar_reproduces_every_optimal_length: AStar,
-    dijkstra_reproduces_every_optimal_length: Dijkstra,
-    dstar_lite_reproduces_every_optimal_length: DStarLite,
-    dstar_reproduces_every_optimal_length: DStar
+tests_of!(
+    all_reference_maps;
+    astar_reproduces_every_optimal_length: Algorithm::AStar,
+    dijkstra_reproduces_every_optimal_length: Algorithm::Dijkstra,
+    dstar_lite_reproduces_every_optimal_length: Algorithm::DStarLite,
+    dstar_reproduces_every_optimal_length: Algorithm::DStar,
 );
 
 #[test]

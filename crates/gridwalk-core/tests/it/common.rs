@@ -12,6 +12,19 @@ use gridwalk_core::format::FormatError;
 use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
 use proptest::prelude::*;
 
+/// One `#[test]` per case, each calling `$run($case)`, so the cases run in parallel:
+/// `tests_of!(run; astar_passes: Algorithm::AStar, dstar_passes: Algorithm::DStar)`.
+macro_rules! tests_of {
+    ($run:path; $($name:ident: $case:expr),+ $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                $run($case);
+            }
+        )+
+    };
+}
+
 /// Costs from cell `from` to every cell by a plain Dijkstra over the grid's legal moves, written
 /// apart from the crate's searches. Moves cost the same both ways, so these are also the costs
 /// *to* `from`. [`INFINITY`] where unreachable; all of it when `from` is a wall.

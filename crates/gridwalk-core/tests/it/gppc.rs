@@ -30,21 +30,10 @@ fn passes(algorithm: Algorithm) {
     );
 }
 
-/// One test per algorithm, so they run in parallel.
-macro_rules! every_length {
-    ($($name:ident: $algorithm:ident),+) => {
-        $(
-            #[test]
-            fn $name() {
-                passes(Algorithm::$algorithm);
-            }
-        )+
-    };
-}
-
-every_length!(
-    astar_answers_every_query: AStar,
-    dijkstra_answers_every_query: Dijkstra,
-    dstar_lite_answers_every_query: DStarLite,
-    dstar_answers_every_query: DStar
+tests_of!(
+    passes;
+    astar_answers_every_query: Algorithm::AStar,
+    dijkstra_answers_every_query: Algorithm::Dijkstra,
+    dstar_lite_answers_every_query: Algorithm::DStarLite,
+    dstar_answers_every_query: Algorithm::DStar,
 );

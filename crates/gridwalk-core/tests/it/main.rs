@@ -2,6 +2,7 @@
 //! `common`, the helpers they share. The Moving AI and GPPC files they read are in
 //! `tests/data/`.
 
+#[macro_use]
 mod common;
 mod default_map;
 mod dstar;
