@@ -4,6 +4,7 @@
 
 mod common;
 mod default_map;
+mod destinations;
 mod dstar;
 mod dstar_lite;
 mod gppc;
