@@ -163,3 +163,19 @@ fn a_walled_destination_is_skipped() {
         choose_destinations(sim.grid(), conn, 2, 3)
     );
 }
+
+#[test]
+fn the_default_map_starts_with_its_goals_among_its_four_destinations() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../maps/default.ron");
+    let s = Scenario::load(std::path::Path::new(path)).unwrap();
+    assert_eq!(s.destinations, 4);
+    let d = choose_destinations(&s.grid, s.connectivity, s.seed, s.destinations);
+    let goals: BTreeSet<Pos> = s.agents.iter().map(|a| a.goal).collect();
+    assert_eq!(goals, d.iter().copied().collect(), "destinations {d:?}");
+    // So the start holds 4 planners, and still does after a minute of wandering (600 ticks).
+    let mut r = Replay::new(s, Algorithm::DStarLite);
+    for _ in 0..600 {
+        r.step();
+        assert!(r.sim().planner_count() <= 4);
+    }
+}
