@@ -46,6 +46,7 @@ pub(super) fn apply_commands(
             SimCommand::SetOnArrival(policy) => target.set_on_arrival(*policy),
             SimCommand::SetDynamic(setting) => target.set_dynamic(*setting),
             SimCommand::SpawnRandom { agents, goals } => target.spawn_random(*agents, *goals),
+            SimCommand::SetDestinations(k) => target.set_destinations(*k),
         };
         for r in refused {
             target.notices.push(NoticeKind::Refused, r);
@@ -99,6 +100,7 @@ impl CommandTarget<'_> {
             .collect();
         state.world_seed = scenario.seed;
         state.sim.set_dynamic(dynamic_at_start(scenario));
+        state.sim.set_destinations(scenario.destinations);
         let refused = state.rebuild(scenario.grid.clone(), config, now, "map loaded");
         state.script = Script::after_start(scenario);
         state.map_name = name.to_string();
@@ -166,6 +168,17 @@ impl CommandTarget<'_> {
                 d.every, d.walls
             ),
             None => "dynamic world off".to_string(),
+        };
+        self.notices.push(NoticeKind::Info, text);
+        Vec::new()
+    }
+
+    /// Wanderers' destinations: K cells, or any reachable cell for 0.
+    fn set_destinations(&mut self, k: usize) -> Vec<String> {
+        self.state.set_destinations(k);
+        let text = match k {
+            0 => "wanderers head to any reachable cell".to_string(),
+            k => format!("wanderers head to {k} destinations"),
         };
         self.notices.push(NoticeKind::Info, text);
         Vec::new()

@@ -76,6 +76,11 @@ impl SessionLog {
         self.base.seed = seed;
     }
 
+    /// Logs the number of destinations of the segment's wanderers.
+    pub fn destinations(&mut self, k: usize) {
+        self.base.destinations = k;
+    }
+
     /// Logs the dynamic world's setting from `tick` on (a later change of one tick replaces
     /// an earlier one of the same tick).
     pub fn dynamic(&mut self, tick: u64, setting: Option<DynamicWorld>) {

@@ -92,6 +92,8 @@ pub struct SimSetup {
     pub on_arrival: OnArrival,
     /// The dynamic world at the start.
     pub dynamic: Option<DynamicWorld>,
+    /// How many destinations wanderers draw their goals from; 0 for any reachable cell.
+    pub destinations: usize,
     /// Seed of wander's goals and the dynamic world.
     pub world_seed: u64,
     /// Agents and edits of a scenario still to come.
@@ -118,6 +120,7 @@ impl SimSetup {
             agents: Vec::new(),
             on_arrival: OnArrival::Stay,
             dynamic: None,
+            destinations: 0,
             world_seed: 0,
             script: Script::default(),
             map_name: "custom".into(),
@@ -162,6 +165,7 @@ impl SimState {
             world_seed: setup.world_seed,
         };
         s.sim.set_dynamic(setup.dynamic);
+        s.sim.set_destinations(setup.destinations);
         let agents = setup
             .agents
             .iter()
@@ -237,7 +241,8 @@ impl SimState {
     }
 
     /// Rebuilds the simulation on `grid` with `config` and `agents` (start, goal, label,
-    /// arrival policy), keeping the dynamic world's setting and the seed, plans once, and
+    /// arrival policy), keeping the dynamic world's setting, the seed and the destinations
+    /// (chosen again on `grid`), plans once, and
     /// starts a new log segment. Returns the refusals of agents.
     pub(super) fn rebuild(
         &mut self,
@@ -253,9 +258,11 @@ impl SimState {
                 self.finished.remove(0);
             }
         }
-        let dynamic = self.sim.dynamic();
+        let (dynamic, destinations) = (self.sim.dynamic(), self.sim.destinations());
         self.sim = Simulation::new(grid, config);
         self.sim.set_seed(self.world_seed);
+        self.sim.set_destinations(destinations);
+        self.log.destinations(destinations);
         self.sim.set_history(EXPLAIN_HISTORY);
         self.sim.set_dynamic(dynamic);
         self.log.seed(self.world_seed);
@@ -318,6 +325,13 @@ impl SimState {
             .agents()
             .map(|a| (a.pos, a.goal, Some(self.label(a.id)), a.on_arrival))
             .collect()
+    }
+
+    /// Wanderers draw their goals from `k` destinations (0: any reachable cell), chosen on
+    /// the map as it stands: a new segment starts, whose scenario says so.
+    pub fn set_destinations(&mut self, k: usize) {
+        self.sim.set_destinations(k);
+        self.restart_segment("destinations changed");
     }
 
     /// Rebuilds on the current grid and agents: the planners start fresh, as they would in
