@@ -1,6 +1,6 @@
 //! The command line, parsed by clap: `gridwalk [--map FILE] [--seed N] [--density F]
-//! [--agents N] [--on-arrival stay|wander|patrol] [--record FILE.ron] [--screenshot FILE.png
-//! --exit-after-frames N] [--timings]`.
+//! [--agents N] [--on-arrival stay|wander|patrol] [--destinations K] [--record FILE.ron]
+//! [--screenshot FILE.png --exit-after-frames N] [--timings]`.
 //!
 //! clap checks every value and range and prints help and errors; a bad argument ends the
 //! program with status 2 before any window opens. [`setup`] then turns the arguments into the
@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use clap::Parser;
 use clap::builder::RangedU64ValueParser;
 use gridwalk_core::format::Scenario;
-use gridwalk_core::sim::OnArrival;
 use gridwalk_core::sim::SimConfig;
+use gridwalk_core::sim::{MAX_DESTINATIONS, OnArrival, choose_destinations};
 
 use crate::maps;
 use crate::sim::{SimSetup, after_start, default_goals, dynamic_at_start};
@@ -21,6 +21,8 @@ use crate::sim::{SimSetup, after_start, default_goals, dynamic_at_start};
 pub const MAX_AGENTS: usize = 5000;
 /// The highest `--density` accepted.
 pub const MAX_DENSITY: f64 = 0.9;
+/// The destinations of a random start (`maps/default.ron` says its own).
+pub const DEFAULT_DESTINATIONS: usize = 4;
 
 /// The game's arguments.
 #[derive(Parser, Clone, Debug, Default, PartialEq)]
@@ -46,6 +48,10 @@ pub struct Args {
     /// What new agents do on arrival: stay, wander or patrol [default: wander].
     #[arg(long, value_name = "POLICY")]
     pub on_arrival: Option<OnArrival>,
+    /// Wanderers draw their next goal from K cells chosen once with the seed, so they keep
+    /// sharing planners; 0 is any reachable cell [default: the map's own, 4 on a random map].
+    #[arg(long, value_name = "K", value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_DESTINATIONS as u64))]
+    pub destinations: Option<usize>,
     /// Write the session as a scenario for `gridwalk-cli simulate`.
     #[arg(long, value_name = "FILE.ron", value_parser = ron_file)]
     pub record: Option<PathBuf>,
@@ -133,31 +139,36 @@ pub fn setup(args: &Args) -> Result<SimSetup, String> {
         None => 0,
     };
     let mut rng = maps::rng(seed);
-    // New agents, random ones included, wander on arrival unless asked otherwise.
+    let world_seed = if scenario.seed != 0 {
+        scenario.seed
+    } else {
+        seed
+    };
+    let destinations = args.destinations.unwrap_or(scenario.destinations);
+    // New agents, random ones included, wander on arrival unless asked otherwise; with
+    // destinations, random agents head to them from the start.
     let policy = args.on_arrival.unwrap_or(OnArrival::Wander);
-    agents.extend(
-        maps::random_agents(
+    let conn = config.connectivity;
+    let pairs = match choose_destinations(&scenario.grid, conn, world_seed, destinations) {
+        d if d.is_empty() => maps::random_agents(
             &scenario.grid,
             random_agents,
             default_goals(random_agents),
-            config.connectivity,
+            conn,
             true,
             &mut rng,
-        )
-        .into_iter()
-        .map(|(s, g)| (s, g, policy)),
-    );
+        ),
+        d => maps::random_agents_to(&scenario.grid, random_agents, &d, conn, true, &mut rng),
+    };
+    agents.extend(pairs.into_iter().map(|(s, g)| (s, g, policy)));
     Ok(SimSetup {
         grid: scenario.grid.clone(),
         config,
         agents,
         on_arrival: policy,
         dynamic: dynamic_at_start(&scenario),
-        world_seed: if scenario.seed != 0 {
-            scenario.seed
-        } else {
-            seed
-        },
+        destinations,
+        world_seed,
         script: after_start(&scenario),
         map_name: name,
         rate_hz: crate::sim::SimClock::DEFAULT_RATE,
@@ -167,7 +178,7 @@ pub fn setup(args: &Args) -> Result<SimSetup, String> {
 }
 
 /// The starting map and its name: `--map`, else a random map when `--seed` or `--density` is
-/// given, else `maps/default.ron`, else a random map.
+/// given, else `maps/default.ron`, else a random map (with [`DEFAULT_DESTINATIONS`]).
 fn starting_map(args: &Args, seed: u64) -> Result<(Scenario, String), String> {
     let random = || {
         let density = args.density.unwrap_or(maps::DEFAULT_DENSITY);
@@ -178,7 +189,9 @@ fn starting_map(args: &Args, seed: u64) -> Result<(Scenario, String), String> {
             maps::DEFAULT_HEIGHT,
             density * 100.0
         );
-        (Scenario::from_grid(grid), name)
+        let mut s = Scenario::from_grid(grid);
+        s.destinations = DEFAULT_DESTINATIONS;
+        (s, name)
     };
     let wants_random = args.seed.is_some() || args.density.is_some();
     Ok(match &args.map {
@@ -229,8 +242,9 @@ mod tests {
         assert_eq!(a.agents, Some(20));
         assert_eq!(a.record, Some(PathBuf::from("s.ron")));
         assert_eq!(a.exit_after_frames, Some(5));
-        let p = parse(["--on-arrival", "patrol"]).unwrap();
+        let p = parse(["--on-arrival", "patrol", "--destinations", "3"]).unwrap();
         assert_eq!(p.on_arrival, Some(OnArrival::Patrol));
+        assert_eq!(p.destinations, Some(3));
         assert_eq!(parse(Vec::<String>::new()).unwrap(), Args::default());
         // Help is clap's, printed by clap (as an "error" that exits 0).
         assert!(parse(["-h"]).unwrap_err().contains("--on-arrival"));
@@ -254,6 +268,7 @@ mod tests {
         assert!(err(&["--map", "a.ron", "--seed", "1"]).contains("cannot be used with"));
         assert!(err(&["--record", "/no/such/dir/x.ron"]).contains("does not exist"));
         assert!(err(&["--on-arrival", "roam"]).contains("stay, wander or patrol"));
+        assert!(err(&["--destinations", "1001"]).contains("0..=1000"));
     }
 
     #[test]
@@ -272,5 +287,21 @@ mod tests {
         assert_eq!(s.agents.len(), 6);
         assert_eq!((s.grid.width(), s.grid.height()), (110, 100));
         assert_eq!(s.grid, setup(&a).unwrap().grid);
+        // A random start has 4 destinations, and its random agents head to them.
+        assert_eq!(s.destinations, DEFAULT_DESTINATIONS);
+        let d = choose_destinations(&s.grid, s.config.connectivity, s.world_seed, 4);
+        assert!(s.agents.iter().all(|a| d.contains(&a.1)), "{d:?}");
+        let none = setup(&parse(["--seed", "5", "--destinations", "0"]).unwrap()).unwrap();
+        assert_eq!(none.destinations, 0);
+    }
+
+    #[test]
+    fn the_default_start_heads_to_its_four_destinations() {
+        let s = setup(&Args::default()).unwrap();
+        assert_eq!(s.map_name, "default.ron");
+        assert_eq!(s.destinations, 4);
+        let d = choose_destinations(&s.grid, s.config.connectivity, s.world_seed, 4);
+        assert_eq!(d.len(), 4);
+        assert!(s.agents.iter().all(|a| d.contains(&a.1)), "{d:?}");
     }
 }

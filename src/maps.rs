@@ -1,16 +1,16 @@
 //! Maps: seeded random maps, random agents, the `maps/` folder and reading map files.
 //!
 //! Everything here is plain Rust with no Bevy types, so the command line, the panel and the
-//! tests share it. Random maps come from a seeded [`Xoshiro256PlusPlus`], so `--seed N` gives
-//! the same map on every machine.
+//! tests share it. Random maps and agents come from the core's one seeded generator
+//! ([`gridwalk_core::rng::Rng`], maps by [`Grid::random`]), so `--seed N` gives the same map on
+//! every machine, as in the benches and the core's tests.
 
 use std::path::{Path, PathBuf};
 
 use gridwalk_core::format::{Scenario, movingai};
+use gridwalk_core::rng::Rng;
 use gridwalk_core::search::best_first::{SearchRequest, SearchSpace};
-use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, Terrain};
-use rand::rngs::Xoshiro256PlusPlus;
-use rand::{RngExt, SeedableRng};
+use gridwalk_core::{Connectivity, Grid, Heuristic, Pos};
 
 /// Width of the game's maps.
 pub const DEFAULT_WIDTH: u32 = 110;
@@ -22,41 +22,37 @@ pub const DEFAULT_DENSITY: f64 = 0.2;
 pub const DEFAULT_SEED: u64 = 1;
 
 /// The random-number generator of maps and spawned agents.
-pub type MapRng = Xoshiro256PlusPlus;
+pub type MapRng = Rng;
 
 /// A seeded generator.
 pub fn rng(seed: u64) -> MapRng {
-    MapRng::seed_from_u64(seed)
+    Rng::new(seed)
 }
 
 /// A `width`×`height` map where each cell is a wall with probability `density` (clamped to
-/// 0–1), and ground otherwise. The same arguments always give the same map.
+/// 0–1), and ground otherwise: [`Grid::random`] from `seed`, of the default size when this
+/// one is refused. The same arguments always give the same map.
 pub fn random_grid(width: u32, height: u32, density: f64, seed: u64) -> Grid {
     let density = if density.is_finite() {
         density.clamp(0.0, 1.0)
     } else {
         0.0
     };
-    let mut grid = Grid::new(width.max(1), height.max(1)).unwrap_or_else(|_| {
-        Grid::new(DEFAULT_WIDTH, DEFAULT_HEIGHT).expect("the default size is valid")
-    });
-    let mut r = rng(seed);
-    for y in 0..grid.height() {
-        for x in 0..grid.width() {
-            if r.random::<f64>() < density {
-                grid.set(Pos::new(x, y), Terrain::Wall).expect("in range");
-            }
-        }
-    }
-    grid
+    let (w, h) = (width.max(1), height.max(1));
+    let size = if Grid::check_size(w as u64, h as u64).is_ok() {
+        (w, h)
+    } else {
+        (DEFAULT_WIDTH, DEFAULT_HEIGHT)
+    };
+    Grid::random(size.0, size.1, density, &mut rng(seed)).expect("the size was checked")
 }
 
 /// A random passable cell, or `None` after many misses (a map of walls).
 pub fn random_free_cell(grid: &Grid, r: &mut MapRng) -> Option<Pos> {
     for _ in 0..10_000 {
         let p = Pos::new(
-            r.random_range(0..grid.width()),
-            r.random_range(0..grid.height()),
+            r.below(grid.width() as usize) as u32,
+            r.below(grid.height() as usize) as u32,
         );
         if grid.is_passable(p) {
             return Some(p);
@@ -81,6 +77,19 @@ pub fn random_agents(
     let goal_cells: Vec<Pos> = (0..goals.clamp(1, agents.max(1)))
         .filter_map(|_| random_free_cell(grid, r))
         .collect();
+    random_agents_to(grid, agents, &goal_cells, conn, reachable, r)
+}
+
+/// `agents` random (start, goal) pairs heading to `goal_cells` in turn (for example the
+/// simulation's destinations), drawn as [`random_agents`] draws them; none without goals.
+pub fn random_agents_to(
+    grid: &Grid,
+    agents: usize,
+    goal_cells: &[Pos],
+    conn: Connectivity,
+    reachable: bool,
+    r: &mut MapRng,
+) -> Vec<(Pos, Pos)> {
     if goal_cells.is_empty() {
         return Vec::new();
     }

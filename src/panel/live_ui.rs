@@ -1,6 +1,7 @@
 //! The panel's live parts: a plot of the last few hundred ticks (the running planner's
 //! expansions against A* from scratch for the same agents, and repair time), and the
-//! settings that keep the world alive (what new agents do on arrival, the dynamic world).
+//! settings that keep the world alive (what new agents do on arrival, the destinations
+//! wanderers share, the dynamic world).
 
 use std::collections::VecDeque;
 
@@ -127,7 +128,29 @@ pub fn plot_ui(ui: &mut egui::Ui, plot: &mut TickPlot) {
         });
 }
 
-/// What new agents do on arrival, and the dynamic world.
+/// The choices of destinations the panel offers; a file or `--destinations` may set others.
+const DESTINATION_CHOICES: [usize; 6] = [0, 1, 2, 4, 8, 16];
+
+/// How many destinations wanderers draw their goals from: a change chooses them again on the
+/// map as it stands and starts a new segment.
+fn destinations_ui(ui: &mut egui::Ui, state: &SimState, act: &mut Actions) {
+    let k = state.sim().destinations();
+    ui.horizontal(|ui| {
+        ui.label("wanderers' destinations:")
+            .on_hover_text("wanderers draw their next goal from K cells chosen once, so they keep sharing planners; any: every reachable cell");
+        for c in DESTINATION_CHOICES {
+            let name = if c == 0 { "any".to_string() } else { c.to_string() };
+            if ui.selectable_label(k == c, name).clicked() && c != k {
+                act.commands.write(SimCommand::SetDestinations(c));
+            }
+        }
+        if !DESTINATION_CHOICES.contains(&k) {
+            ui.label(egui::RichText::new(k.to_string()).strong());
+        }
+    });
+}
+
+/// What new agents do on arrival, the destinations they share, and the dynamic world.
 pub fn alive_ui(ui: &mut egui::Ui, state: &SimState, act: &mut Actions) {
     ui.strong("A living world");
     let current = state.on_arrival();
@@ -139,6 +162,7 @@ pub fn alive_ui(ui: &mut egui::Ui, state: &SimState, act: &mut Actions) {
             }
         }
     });
+    destinations_ui(ui, state, act);
     let dynamic = state.sim().dynamic();
     let mut on = dynamic.is_some();
     if ui

@@ -47,6 +47,7 @@ pub(super) fn apply_commands(
             SimCommand::SetOnArrival(policy) => target.set_on_arrival(*policy),
             SimCommand::SetDynamic(setting) => target.set_dynamic(*setting),
             SimCommand::SpawnRandom { agents, goals } => target.spawn_random(*agents, *goals),
+            SimCommand::SetDestinations(k) => target.set_destinations(*k),
         };
         for r in refused {
             target.notices.push(NoticeKind::Refused, r);
@@ -95,6 +96,7 @@ impl CommandTarget<'_> {
         state.world_seed = scenario.seed;
         // The scenario's own dynamic-world settings hold, from its tick 0.
         state.sim.set_dynamic(None);
+        state.sim.set_destinations(scenario.destinations);
         let script = Timeline::of(scenario);
         let refused =
             state.rebuild_playing(scenario.grid.clone(), config, vec![], script, "map loaded");
@@ -163,6 +165,17 @@ impl CommandTarget<'_> {
                 d.every, d.walls
             ),
             None => "dynamic world off".to_string(),
+        };
+        self.notices.push(NoticeKind::Info, text);
+        Vec::new()
+    }
+
+    /// Wanderers' destinations: K cells, or any reachable cell for 0.
+    fn set_destinations(&mut self, k: usize) -> Vec<String> {
+        self.state.set_destinations(k);
+        let text = match k {
+            0 => "wanderers head to any reachable cell".to_string(),
+            k => format!("wanderers head to {k} destinations"),
         };
         self.notices.push(NoticeKind::Info, text);
         Vec::new()

@@ -71,6 +71,8 @@ pub enum SimCommand {
     SetOnArrival(OnArrival),
     /// Turn the dynamic world on (with a setting) or off, from the next tick on.
     SetDynamic(Option<DynamicWorld>),
+    /// Wanderers draw their goals from this many destinations (0: any reachable cell).
+    SetDestinations(usize),
 }
 
 /// How many recent computes each planner keeps for explain mode.

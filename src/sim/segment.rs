@@ -46,6 +46,11 @@ impl Segment {
         }
     }
 
+    /// Records how many destinations the segment's wanderers draw their goals from.
+    pub(super) fn set_destinations(&mut self, k: usize) {
+        self.base.destinations = k;
+    }
+
     /// The map the segment started from.
     pub fn base(&self) -> &Grid {
         &self.base.grid

@@ -76,6 +76,8 @@ pub struct SimSetup {
     pub on_arrival: OnArrival,
     /// The dynamic world at the start.
     pub dynamic: Option<DynamicWorld>,
+    /// How many destinations wanderers draw their goals from; 0 for any reachable cell.
+    pub destinations: usize,
     /// Seed of wander's goals and the dynamic world.
     pub world_seed: u64,
     /// What a scenario makes happen after its start ([`after_start`]); its edits of tick 0
@@ -103,6 +105,7 @@ impl SimSetup {
             agents: Vec::new(),
             on_arrival: OnArrival::Stay,
             dynamic: None,
+            destinations: 0,
             world_seed: 0,
             script: Timeline::default(),
             map_name: "custom".into(),
@@ -149,6 +152,7 @@ impl SimState {
             world_seed: setup.world_seed,
         };
         s.sim.set_dynamic(setup.dynamic);
+        s.sim.set_destinations(setup.destinations);
         let agents = setup
             .agents
             .iter()
@@ -229,8 +233,8 @@ impl SimState {
         self.rebuild_playing(grid, config, agents, Timeline::default(), reason)
     }
 
-    /// Rebuilds the simulation on `grid` with `config`, keeping the dynamic world's setting
-    /// and the seed, and starts a new segment that plays `agents` at its tick 0, then
+    /// Rebuilds the simulation on `grid` with `config`, keeping the dynamic world's setting,
+    /// the seed and the destinations (chosen again on `grid`), and starts a new segment that plays `agents` at its tick 0, then
     /// `script`. Plays tick 0 and plans once. Returns the refusals of agents.
     pub(super) fn rebuild_playing(
         &mut self,
@@ -253,7 +257,9 @@ impl SimState {
             });
         }
         timeline.append(script);
-        let segment = Segment::new(&grid, config, self.world_seed, timeline, reason);
+        let destinations = self.sim.destinations();
+        let mut segment = Segment::new(&grid, config, self.world_seed, timeline, reason);
+        segment.set_destinations(destinations);
         let old = std::mem::replace(&mut self.log, segment);
         if self.epoch > 0 && !old.is_empty() {
             self.finished.push(old.to_scenario());
@@ -263,6 +269,7 @@ impl SimState {
         }
         self.sim = Simulation::new(grid, config);
         self.sim.set_seed(self.world_seed);
+        self.sim.set_destinations(destinations);
         self.sim.set_history(EXPLAIN_HISTORY);
         self.labels.clear();
         let (applied, refused) = self.log.play(0, &mut self.sim);
@@ -301,6 +308,13 @@ impl SimState {
             .agents()
             .map(|a| (a.pos, a.goal, Some(self.label(a.id)), a.on_arrival))
             .collect()
+    }
+
+    /// Wanderers draw their goals from `k` destinations (0: any reachable cell), chosen on
+    /// the map as it stands: a new segment starts, whose scenario says so.
+    pub fn set_destinations(&mut self, k: usize) {
+        self.sim.set_destinations(k);
+        self.restart_segment("destinations changed");
     }
 
     /// Rebuilds on the current grid and agents: the planners start fresh, as they would in

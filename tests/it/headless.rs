@@ -476,8 +476,7 @@ fn the_session_log_replays_the_game_tick_by_tick() {
     for t in 0..40 {
         // Random walls and erasures, and an agent now and then, through the messages.
         for _ in 0..4 {
-            use rand::RngExt;
-            let p = Pos::new(r.random_range(0..40), r.random_range(0..30));
+            let p = Pos::new(r.below(40) as u32, r.below(30) as u32);
             let terrain = if t % 3 == 0 {
                 Terrain::FREE
             } else {

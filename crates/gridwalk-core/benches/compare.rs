@@ -22,8 +22,9 @@ use std::time::{Duration, Instant};
 
 use gridwalk_core::cost::{self, Cost};
 use gridwalk_core::format::movingai::{self, ScenProblem, matches_printed};
+use gridwalk_core::rng::Rng;
 use gridwalk_core::search::{SearchRequest, SearchSpace};
-use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, SearchStats, Terrain};
+use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, SearchStats};
 use serde_json::{Map, Value, json};
 
 #[path = "workloads/gppc.rs"]
@@ -479,44 +480,8 @@ fn main() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Inputs: a seeded generator, random maps, Moving AI files
+// Inputs: random maps (from the core's one generator), Moving AI files
 // ---------------------------------------------------------------------------------------------
-
-/// SplitMix64: a tiny seeded generator, so the bench needs no RNG crate.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n`.
-    fn below(&mut self, n: u64) -> u64 {
-        ((self.next() as u128 * n as u128) >> 64) as u64
-    }
-
-    /// True with probability `p`.
-    fn chance(&mut self, p: f64) -> bool {
-        ((self.next() >> 11) as f64 / (1u64 << 53) as f64) < p
-    }
-}
-
-/// A `width`×`height` map where each cell is a wall with probability `walls`.
-fn random_grid(width: u32, height: u32, walls: f64, rng: &mut Rng) -> Grid {
-    let mut g = Grid::new(width, height).expect("valid size");
-    for y in 0..height {
-        for x in 0..width {
-            if rng.chance(walls) {
-                g.set(Pos::new(x, y), Terrain::Wall).expect("on the grid");
-            }
-        }
-    }
-    g
-}
 
 /// The connected component of every cell under `conn` (`u32::MAX` for walls).
 fn components(grid: &Grid, conn: Connectivity) -> Vec<u32> {
@@ -548,8 +513,8 @@ fn random_reachable_pairs(grid: &Grid, n: usize, rng: &mut Rng) -> Vec<(Pos, Pos
     let open: Vec<usize> = (0..grid.len()).filter(|&i| grid.weight(i) != 0).collect();
     let mut pairs = Vec::with_capacity(n);
     while pairs.len() < n {
-        let s = open[rng.below(open.len() as u64) as usize];
-        let t = open[rng.below(open.len() as u64) as usize];
+        let s = open[rng.below(open.len())];
+        let t = open[rng.below(open.len())];
         if s != t && comp[s] == comp[t] {
             pairs.push((grid.pos(s), grid.pos(t)));
         }
@@ -633,8 +598,8 @@ fn one_shot_astar(cfg: &Config) -> Result<Report, String> {
     let mut sets = Vec::new();
 
     // A seeded 110×100 map with 20 % walls and random reachable pairs.
-    let mut rng = Rng(0x6772_6964_7761_6c6b); // "gridwalk"
-    let grid = random_grid(110, 100, 0.20, &mut rng);
+    let mut rng = Rng::new(0x6772_6964_7761_6c6b); // "gridwalk"
+    let grid = Grid::random(110, 100, 0.20, &mut rng).expect("valid size");
     let pairs = random_reachable_pairs(&grid, cfg.pick(1000, 200), &mut rng);
     sets.push(ProblemSet {
         name: "random 110×100".to_owned(),

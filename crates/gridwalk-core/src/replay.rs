@@ -80,6 +80,7 @@ impl Replay {
         };
         let mut sim = Simulation::new(scenario.grid.clone(), config);
         sim.set_seed(scenario.seed);
+        sim.set_destinations(scenario.destinations);
         let ids = vec![None; scenario.agents.len()];
         Replay {
             sim,

@@ -2,7 +2,10 @@
 //! platform and version. Replays depend on its streams: never change what a draw returns.
 //!
 //! The simulation draws wander goals and the dynamic world's walls from it; the game's map
-//! generators and the benches draw their maps and agents from it too.
+//! generators and the benches draw their maps and agents from it too. Random maps have their
+//! one home here too ([`Grid::random`]), for the game, the benches and the tests.
+
+use crate::grid::{Grid, GridError, Pos, Terrain};
 
 /// A small seeded generator (SplitMix64): the same seed gives the same numbers on every
 /// platform and version, which exact replays need.
@@ -45,6 +48,31 @@ impl Rng {
     /// `true` with probability `p` (one draw): always for `p >= 1`, never for `p <= 0`.
     pub fn chance(&mut self, p: f64) -> bool {
         self.next_f64() < p
+    }
+}
+
+impl Grid {
+    /// A `width`×`height` map where each cell, row by row, is a wall with probability
+    /// `walls` (one [`Rng::chance`] draw per cell, so the generator goes on from there), and
+    /// plain ground otherwise. A `walls` that is not a number counts as 0.
+    ///
+    /// ```
+    /// use gridwalk_core::{Grid, rng::Rng};
+    /// let a = Grid::random(30, 20, 0.25, &mut Rng::new(4)).unwrap();
+    /// assert_eq!(a, Grid::random(30, 20, 0.25, &mut Rng::new(4)).unwrap());
+    /// assert!((100..200).contains(&a.wall_count()));
+    /// ```
+    pub fn random(width: u32, height: u32, walls: f64, rng: &mut Rng) -> Result<Grid, GridError> {
+        let mut grid = Grid::new(width, height)?;
+        let walls = if walls.is_nan() { 0.0 } else { walls };
+        for y in 0..height {
+            for x in 0..width {
+                if rng.chance(walls) {
+                    grid.set(Pos::new(x, y), Terrain::Wall)?;
+                }
+            }
+        }
+        Ok(grid)
     }
 }
 

@@ -12,10 +12,7 @@ use gridwalk_core::search::{SearchRequest, SearchSpace};
 use gridwalk_core::sim::{AgentStatus, SimConfig, Simulation};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
 
-use super::{
-    Config, Goal, Report, Rng, Samples, Series, components, load_movingai, movingai_dir,
-    random_grid,
-};
+use super::{Config, Goal, Report, Rng, Samples, Series, components, load_movingai, movingai_dir};
 
 const CONN: Connectivity = Connectivity::Eight;
 const H: Heuristic = Heuristic::Octile;
@@ -76,7 +73,7 @@ impl Walk {
         let open = (0..grid.len()).filter(|&i| comp[i] == big).collect();
         let mut w = Walk {
             grid,
-            rng: Rng(seed),
+            rng: Rng::new(seed),
             open,
             start: Pos::new(0, 0),
             goal: Pos::new(0, 0),
@@ -97,7 +94,7 @@ impl Walk {
         self.walls.clear();
         let w = self.grid.width();
         let pick = |rng: &mut Rng, open: &[usize], grid: &Grid, left: bool| loop {
-            let p = grid.pos(open[rng.below(open.len() as u64) as usize]);
+            let p = grid.pos(open[rng.below(open.len())]);
             if (left && p.x < w / 5) || (!left && p.x >= w - w / 5) {
                 return p;
             }
@@ -114,7 +111,7 @@ impl Walk {
         self.landed_at = None;
         let remove = !self.walls.is_empty() && (path.len() < 3 || self.rng.chance(1.0 / 3.0));
         let (p, t) = if remove {
-            let i = self.rng.below(self.walls.len() as u64) as usize;
+            let i = self.rng.below(self.walls.len());
             (self.walls.swap_remove(i), Terrain::FREE)
         } else {
             if path.len() < 3 {
@@ -125,7 +122,7 @@ impl Walk {
                 Land::Anywhere => path.len() - 2,
                 Land::Near(steps) => steps.min(path.len() - 2),
             };
-            let i = 1 + self.rng.below(ahead as u64) as usize;
+            let i = 1 + self.rng.below(ahead);
             self.landed_at = Some((i - 1) as f64 / (path.len() - 2) as f64);
             self.walls.push(path[i]);
             (path[i], Terrain::Wall)
@@ -298,8 +295,8 @@ fn expansion_ratio(report: &mut Report, name: &str, num: &str, den: &str) {
 /// 110×100 map with 20 % walls while walls land on its path or are removed.
 pub fn repair_vs_replan(cfg: &Config) -> Result<Report, String> {
     let ticks = cfg.pick(2000, 200);
-    let mut rng = Rng(2);
-    let grid = random_grid(110, 100, 0.2, &mut rng);
+    let mut rng = Rng::new(2);
+    let grid = Grid::random(110, 100, 0.2, &mut rng).expect("valid size");
     let mut w = Walk::new(grid, 3);
     let make = |g: &Grid, goal: Pos| {
         vec![
@@ -384,8 +381,8 @@ pub fn repair_vs_replan(cfg: &Config) -> Result<Report, String> {
 /// wall lands on the agent's path within 10 steps ahead of it, or an earlier wall is lifted.
 pub fn repair_near(cfg: &Config) -> Result<Report, String> {
     let ticks = cfg.pick(2000, 200);
-    let mut rng = Rng(2);
-    let grid = random_grid(110, 100, 0.2, &mut rng);
+    let mut rng = Rng::new(2);
+    let grid = Grid::random(110, 100, 0.2, &mut rng).expect("valid size");
     let mut w = Walk::landing(grid, 3, Land::Near(10));
     let make = |g: &Grid, goal: Pos| {
         vec![
@@ -458,9 +455,9 @@ pub fn queue_table(cfg: &Config) -> Result<Report, String> {
         report.series.extend(run.runners.iter().map(series));
         Ok(())
     };
-    let mut rng = Rng(2);
+    let mut rng = Rng::new(2);
     queues_on(
-        random_grid(110, 100, 0.2, &mut rng),
+        Grid::random(110, 100, 0.2, &mut rng).expect("valid size"),
         3,
         cfg.pick(1000, 100),
         "110×100",
@@ -545,8 +542,8 @@ fn goal_tick(sim: &mut Simulation, goals: &[Pos], edits: &[(Pos, Terrain)]) -> D
 /// then 1,000 agents with 1,000 goals.
 pub fn shared_goals(cfg: &Config) -> Result<Report, String> {
     let ticks = cfg.pick(300, 30);
-    let mut rng = Rng(11);
-    let grid = random_grid(110, 100, 0.2, &mut rng);
+    let mut rng = Rng::new(11);
+    let grid = Grid::random(110, 100, 0.2, &mut rng).expect("valid size");
     let comp = components(&grid, CONN);
     let mut sizes = std::collections::HashMap::new();
     for &c in comp.iter().filter(|&&c| c != u32::MAX) {
@@ -557,7 +554,7 @@ pub fn shared_goals(cfg: &Config) -> Result<Report, String> {
         .filter(|&i| comp[i] == big)
         .map(|i| grid.pos(i))
         .collect();
-    let pick = |rng: &mut Rng| open[rng.below(open.len() as u64) as usize];
+    let pick = |rng: &mut Rng| open[rng.below(open.len())];
     let goals: Vec<Pos> = (0..10).map(|_| pick(&mut rng)).collect();
     let agents: Vec<(Pos, Pos)> = (0..10_000)
         .map(|i| (pick(&mut rng), goals[i % 10]))
@@ -567,7 +564,7 @@ pub fn shared_goals(cfg: &Config) -> Result<Report, String> {
         .map(|_| {
             (0..5)
                 .map(|_| {
-                    let p = grid.pos(rng.below(grid.len() as u64) as usize);
+                    let p = grid.pos(rng.below(grid.len()));
                     let t = if rng.chance(0.5) {
                         Terrain::Wall
                     } else {
@@ -653,13 +650,13 @@ pub fn shared_goals(cfg: &Config) -> Result<Report, String> {
         None,
     );
     // Clearing every wall of a 512×512 map with 1,000 agents on it: one batch.
-    let mut rng = Rng(23);
-    let big = random_grid(512, 512, 0.25, &mut rng);
+    let mut rng = Rng::new(23);
+    let big = Grid::random(512, 512, 0.25, &mut rng).expect("valid size");
     let open: Vec<Pos> = (0..big.len())
         .filter(|&i| big.weight(i) != 0)
         .map(|i| big.pos(i))
         .collect();
-    let pick = |rng: &mut Rng| open[rng.below(open.len() as u64) as usize];
+    let pick = |rng: &mut Rng| open[rng.below(open.len())];
     let spread: Vec<(Pos, Pos)> = (0..1000)
         .map(|_| (pick(&mut rng), pick(&mut rng)))
         .collect();
@@ -677,8 +674,8 @@ pub fn shared_goals(cfg: &Config) -> Result<Report, String> {
 /// Workload 6: one agent crossing a 1024×1024 map with 25 % walls, one wall on its path per
 /// tick.
 pub fn scale(cfg: &Config) -> Result<Report, String> {
-    let mut rng = Rng(17);
-    let grid = random_grid(1024, 1024, 0.25, &mut rng);
+    let mut rng = Rng::new(17);
+    let grid = Grid::random(1024, 1024, 0.25, &mut rng).expect("valid size");
     let mut w = Walk::new(grid, 19);
     let t = Instant::now();
     let make = |g: &Grid, goal: Pos| {

@@ -30,7 +30,7 @@ pub fn living(cfg: &Config) -> Result<Report, String> {
     );
     sim.set_seed(scenario.seed);
     sim.set_dynamic(Some(DynamicWorld::GENTLE));
-    let mut rng = Rng(41);
+    let mut rng = Rng::new(41);
     for (s, g) in random_reachable_pairs(&scenario.grid, agents, &mut rng) {
         sim.add_agent_with(s, g, OnArrival::Wander)
             .map_err(|e| e.to_string())?;

@@ -26,6 +26,7 @@
 //!         (tick: 0, every: 4, walls: 6),
 //!         (tick: 50, every: 0),
 //!     ],
+//!     destinations: 4,
 //! )
 //! ```
 //!
@@ -45,8 +46,12 @@
 //! - `dynamic`: from `tick` on (default 0), every `every` ticks a wall drops on a walking
 //!   agent's path ahead of it, and the oldest is lifted once more than `walls` (default 6)
 //!   stand; `every: 0` turns the dynamic world off. See [`crate::sim::living`].
+//! - `destinations` (default 0, at most [`MAX_DESTINATIONS`]): wandering agents draw their
+//!   next goal from this many cells, chosen once with `seed` among the cells of the starting
+//!   map's largest connected component, so that they keep sharing goals and planners; 0 draws
+//!   from every reachable cell. See [`crate::sim::living`].
 //!
-//! A file without the last three fields means what it always meant: agents stay, the world
+//! A file without the last four fields means what it always meant: agents stay, the world
 //! only changes by `edits`.
 //!
 //! The text is read with RON's `implicit_some` extension, so `heuristic: Octile` and
@@ -67,7 +72,7 @@ use super::locate::Locator;
 use super::{FormatError, display_name, read_text, strip_bom};
 use crate::grid::{Connectivity, Grid, Pos, Terrain};
 use crate::heuristic::Heuristic;
-use crate::sim::{DynamicWorld, OnArrival, Simulation};
+use crate::sim::{DynamicWorld, MAX_DESTINATIONS, OnArrival, Simulation};
 
 /// What an edit makes its cells: exactly a wall, plain ground, or ground of a weight.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -210,6 +215,9 @@ pub struct Scenario {
     pub seed: u64,
     /// The dynamic world's timed changes, in file order.
     pub dynamic: Vec<DynamicSpec>,
+    /// How many destinations wander draws from (0: every reachable cell); at most
+    /// [`MAX_DESTINATIONS`].
+    pub destinations: usize,
 }
 
 /// The file's shape, as serde reads it, before validation.
@@ -229,6 +237,8 @@ struct RawScenario {
     seed: u64,
     #[serde(default)]
     dynamic: Vec<DynamicSpec>,
+    #[serde(default)]
+    destinations: usize,
 }
 
 /// Where in the file a semantic error is, to be turned into a line by a [`Locator`].
@@ -240,6 +250,7 @@ enum Site {
     EditSet(usize),
     EditCell(usize, usize),
     Dynamic(usize),
+    Destinations,
 }
 
 /// A semantic error: where, and what.
@@ -273,6 +284,7 @@ impl Scenario {
             edits: Vec::new(),
             seed: 0,
             dynamic: Vec::new(),
+            destinations: 0,
         }
     }
 
@@ -385,6 +397,9 @@ impl Scenario {
                 d.tick, d.every, d.walls
             );
         });
+        if self.destinations != 0 {
+            let _ = writeln!(out, "    destinations: {},", self.destinations);
+        }
         out.push_str(")\n");
         out
     }
@@ -410,6 +425,7 @@ impl Scenario {
             edits: raw.edits,
             seed: raw.seed,
             dynamic: raw.dynamic,
+            destinations: raw.destinations,
         };
         scenario.check()?;
         Ok(scenario)
@@ -457,6 +473,15 @@ impl Scenario {
                     format!("dynamic[{i}]: walls must be at least 1"),
                 ));
             }
+        }
+        if self.destinations > MAX_DESTINATIONS {
+            return Err((
+                Site::Destinations,
+                format!(
+                    "destinations: {} is more than {MAX_DESTINATIONS}",
+                    self.destinations
+                ),
+            ));
         }
         Ok(())
     }
@@ -546,6 +571,7 @@ fn locate(text: &str, site: Site) -> Option<usize> {
             .field(root, "agents")
             .and_then(|agents| l.element(agents, i))
             .map(|agent| l.field(agent, field).unwrap_or(agent)),
+        Site::Destinations => l.field(root, "destinations"),
         Site::Dynamic(i) => l
             .field(root, "dynamic")
             .and_then(|dynamic| l.element(dynamic, i)),
@@ -663,8 +689,8 @@ fn create_temp(dir: &Path, base: &str) -> std::io::Result<(PathBuf, fs::File)> {
 
 /// Here, not in `sim`, so that the simulation does not depend on its file format.
 impl Simulation {
-    /// The world as it stands, as a scenario that starts now: the map, moves, heuristic, seed
-    /// and dynamic world, and every agent on its cell heading to its goal with its policy.
+    /// The world as it stands, as a scenario that starts now: the map, moves, heuristic, seed,
+    /// dynamic world and destinations (chosen again on this map when loaded), and every agent on its cell heading to its goal with its policy.
     /// Saved and loaded, it starts the same world (planners start afresh).
     pub fn to_scenario(&self) -> Scenario {
         let mut s = Scenario::with_moves(
@@ -682,6 +708,7 @@ impl Simulation {
         if let Some(d) = self.dynamic() {
             s.dynamic = vec![DynamicSpec::new(0, Some(d))];
         }
+        s.destinations = self.destinations();
         s
     }
 }

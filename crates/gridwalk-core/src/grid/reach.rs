@@ -165,6 +165,14 @@ impl Components {
         }
     }
 
+    /// Whether cells `a` and `b` are both passable and reach each other by legal moves.
+    pub fn connected(&mut self, grid: &Grid, a: usize, b: usize, conn: Connectivity) -> bool {
+        if self.conn != Some(conn) || self.label.len() != grid.len() {
+            self.relabel(grid, conn);
+        }
+        self.label[a] != NO_LABEL && self.label[a] == self.label[b]
+    }
+
     /// Forgets everything: the next query labels the map again.
     pub fn invalidate(&mut self) {
         self.conn = None;
@@ -270,6 +278,13 @@ mod tests {
             for cell in 0..g.len() {
                 let all = reachable(&g, g.pos(cell), conn);
                 assert_eq!(comps.size_at(&g, cell, conn), all.len(), "round {round}");
+                let other = rng.below(g.len());
+                let joined = all.contains(&other);
+                assert_eq!(
+                    comps.connected(&g, cell, other, conn),
+                    joined,
+                    "round {round}"
+                );
                 let n = rng.below(all.len() + 1);
                 assert_eq!(flood.nth(&g, cell, conn, n), all.get(n).copied());
                 let small = flood.within(&g, cell, conn, 10).map(<[usize]>::to_vec);

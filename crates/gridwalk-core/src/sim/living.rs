@@ -2,18 +2,34 @@
 //! arrival ([`OnArrival`]), and a dynamic world ([`DynamicWorld`]) whose doors close on
 //! agents' paths and open again ([`Doors`]). Both draw from seeded generators of their own.
 //!
+//! **Destinations.** With K destinations ([`Simulation::set_destinations`]), a wandering
+//! agent draws its next goal from K cells chosen once instead of from every cell it can
+//! reach, so agents keep sharing goals, and so planners: at most K of them serve wanderers.
+//! The K cells ([`choose_destinations`]) are drawn with the seed among the cells of the map's
+//! largest connected component (the one holding the first such cell in index order on a
+//! tie), as the map stands when K or the seed is set: the component most agents live in, and
+//! one where every destination reaches every other. At each draw, the destinations that are
+//! walls now, that the agent cannot reach now or that it stands on are skipped (in order,
+//! deterministically); when none is left, the agent waits on its goal and draws again on the
+//! next tick. K = 0 (the default) draws from every reachable cell, as always.
+//!
 //! Invariants: the generators are exactly `Rng::new(seed ^ stream)` advanced by the draws of
 //! this run, one stream for wander and one for the dynamic world, so that neither disturbs
-//! the other and a run replays exactly from its scenario; `doors` lists only walls the
-//! dynamic world dropped that still stand and that no edit took away.
+//! the other and a run replays exactly from its scenario; `destinations` is exactly
+//! [`choose_destinations`] of the map, seed and K as of the last `set_destinations` or
+//! `set_seed`; `doors` lists only walls the dynamic world dropped that still stand and that
+//! no edit took away.
 
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
 use super::{AgentId, AgentStatus, Simulation};
-use crate::grid::{Pos, Terrain};
+use crate::grid::{Components, Connectivity, Grid, Pos, Terrain};
 use crate::rng::Rng;
+
+/// The most destinations a simulation (or a scenario) may ask for.
+pub const MAX_DESTINATIONS: usize = 1000;
 
 /// What an agent does once it stands on its goal.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -82,6 +98,10 @@ pub struct Doors {
 /// disturb each other.
 const WANDER_STREAM: u64 = 0x5741_4E44;
 const DYNAMIC_STREAM: u64 = 0x4459_4E41;
+/// The stream the destinations are chosen with.
+const DESTINATIONS_STREAM: u64 = 0x4445_5354;
+/// Draws a destination may take before it scans forward to the next eligible cell.
+const DESTINATION_TRIES: usize = 64;
 
 /// The seed, the generators, the dynamic world's setting and its doors.
 #[derive(Clone, Debug)]
@@ -94,6 +114,10 @@ pub(super) struct Living {
     /// Draws the dynamic world's walls.
     pub(super) dynamic_rng: Rng,
     pub(super) doors: Doors,
+    /// Destinations asked for (K); 0 draws wander's goals among all reachable cells.
+    pub(super) k: usize,
+    /// The destination cells (flat indices), in the order they were chosen.
+    pub(super) destinations: Vec<usize>,
 }
 
 impl Default for Living {
@@ -104,6 +128,8 @@ impl Default for Living {
             dynamic: None,
             dynamic_rng: Rng::new(DYNAMIC_STREAM),
             doors: Doors::default(),
+            k: 0,
+            destinations: Vec::new(),
         }
     }
 }
@@ -116,6 +142,36 @@ impl Living {
         self.dynamic_rng = Rng::new(seed ^ DYNAMIC_STREAM);
     }
 
+    /// Chooses the `k` destinations again on `grid`, with the seed.
+    fn choose(&mut self, grid: &Grid, conn: Connectivity, comps: &mut Components, k: usize) {
+        self.k = k.min(MAX_DESTINATIONS);
+        self.destinations = choose_cells(grid, conn, self.seed, self.k, comps);
+    }
+
+    /// The `n`th of wander's next goals for an agent on `here`: the destinations, skipping
+    /// walls, cells it cannot reach and its own, are counted, one is drawn, then found.
+    /// `None` (and no draw) when none is eligible.
+    fn draw_destination(
+        &mut self,
+        grid: &Grid,
+        conn: Connectivity,
+        comps: &mut Components,
+        here: usize,
+    ) -> Option<usize> {
+        let mut eligible =
+            |d: usize| d != here && grid.weight(d) != 0 && comps.connected(grid, here, d, conn);
+        let n = self.destinations.iter().filter(|&&d| eligible(d)).count();
+        if n == 0 {
+            return None;
+        }
+        let i = self.wander.below(n);
+        self.destinations
+            .iter()
+            .copied()
+            .filter(|&d| eligible(d))
+            .nth(i)
+    }
+
     /// A cell edited from a wall to `pos`'s new terrain: no longer the dynamic world's to lift.
     #[inline]
     pub(super) fn forget_door(&mut self, pos: Pos) {
@@ -126,8 +182,32 @@ impl Living {
 /// The living world's phases of a tick and its settings.
 impl Simulation {
     /// Restarts the generators of wander and the dynamic world from `seed`.
+    /// With destinations, they are chosen again with the new seed on the map as it stands.
     pub fn set_seed(&mut self, seed: u64) {
         self.living.reseed(seed);
+        if self.living.k > 0 {
+            self.set_destinations(self.living.k);
+        }
+    }
+
+    /// Wandering agents draw their next goal from `k` destinations (at most
+    /// [`MAX_DESTINATIONS`]), chosen now with the seed on the map as it stands (see
+    /// [`choose_destinations`] and the module docs); 0 draws from every reachable cell.
+    pub fn set_destinations(&mut self, k: usize) {
+        let conn = self.config.connectivity;
+        (self.living).choose(&self.grid, conn, &mut self.pockets.components, k);
+    }
+
+    /// The number of destinations asked for (K); 0 when wander draws among every reachable
+    /// cell. There may be fewer cells than K on a small map: see
+    /// [`destination_cells`](Self::destination_cells).
+    pub fn destinations(&self) -> usize {
+        self.living.k
+    }
+
+    /// The destination cells, in the order they were chosen.
+    pub fn destination_cells(&self) -> impl ExactSizeIterator<Item = Pos> + '_ {
+        self.living.destinations.iter().map(|&c| self.grid.pos(c))
     }
 
     /// The seed of the generators.
@@ -167,6 +247,14 @@ impl Simulation {
                         a.home
                     } else {
                         a.away
+                    }
+                }
+                OnArrival::Wander if !self.living.destinations.is_empty() => {
+                    let comps = &mut self.pockets.components;
+                    let cell = p.cell as usize;
+                    match (self.living).draw_destination(&self.grid, conn, comps, cell) {
+                        Some(c) => self.grid.pos(c),
+                        None => continue,
                     }
                 }
                 OnArrival::Wander => {
@@ -242,6 +330,57 @@ impl Simulation {
     }
 }
 
+/// The `k` destinations of `grid` with `seed` (at most [`MAX_DESTINATIONS`], and at most the
+/// size of the largest component): what [`Simulation::set_destinations`] chooses on that map
+/// with that seed, for callers that want starting goals among them. Each is one draw of a
+/// uniform cell, drawn again (up to 64 times) while it is a wall, outside the largest
+/// component or already chosen, then moved forward to the next cell that is none of those.
+pub fn choose_destinations(grid: &Grid, conn: Connectivity, seed: u64, k: usize) -> Vec<Pos> {
+    let cells = choose_cells(grid, conn, seed, k, &mut Components::default());
+    cells.into_iter().map(|c| grid.pos(c)).collect()
+}
+
+/// [`choose_destinations`] as flat indices, with the caller's components.
+fn choose_cells(
+    grid: &Grid,
+    conn: Connectivity,
+    seed: u64,
+    k: usize,
+    comps: &mut Components,
+) -> Vec<usize> {
+    if k == 0 {
+        return Vec::new();
+    }
+    // The largest component, by its first cell in index order.
+    let (mut root, mut size) = (0, 0);
+    for c in 0..grid.len() {
+        let s = comps.size_at(grid, c, conn);
+        if s > size {
+            (root, size) = (c, s);
+        }
+    }
+    let k = k.min(MAX_DESTINATIONS).min(size);
+    let mut rng = Rng::new(seed ^ DESTINATIONS_STREAM);
+    let mut chosen: Vec<usize> = Vec::with_capacity(k);
+    let mut fits = |c: usize, chosen: &[usize]| {
+        grid.weight(c) != 0 && comps.connected(grid, c, root, conn) && !chosen.contains(&c)
+    };
+    while chosen.len() < k {
+        let mut c = rng.below(grid.len());
+        let mut tries = 1;
+        while tries < DESTINATION_TRIES && !fits(c, &chosen) {
+            c = rng.below(grid.len());
+            tries += 1;
+        }
+        // The component holds more than `chosen`, so the scan ends.
+        while !fits(c, &chosen) {
+            c = (c + 1) % grid.len();
+        }
+        chosen.push(c);
+    }
+    chosen
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,6 +404,28 @@ mod tests {
         b.reseed(42);
         assert_eq!((b.wander.next_u64(), b.dynamic_rng.next_u64()), (w, d));
         assert_eq!(b.seed, 42);
+    }
+
+    #[test]
+    fn destinations_are_distinct_cells_of_the_largest_component() {
+        let conn = Connectivity::Eight;
+        // A wall splits a 3-wide pocket from the 6-wide rest.
+        let mut g = Grid::new(10, 3).unwrap();
+        for y in 0..3 {
+            g.set(Pos::new(3, y), Terrain::Wall).unwrap();
+        }
+        let d = choose_destinations(&g, conn, 5, 6);
+        assert_eq!(d, choose_destinations(&g, conn, 5, 6), "seeded");
+        assert_ne!(d, choose_destinations(&g, conn, 6, 6));
+        assert!(d.iter().all(|p| p.x > 3), "{d:?}");
+        let mut sorted = d.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 6);
+        // K above the component's size takes all of it; K = 0 takes nothing.
+        assert_eq!(choose_destinations(&g, conn, 5, 100).len(), 18);
+        assert!(choose_destinations(&g, conn, 5, 0).is_empty());
+        assert!(choose_destinations(&Grid::new(1, 1).unwrap(), conn, 5, 0).is_empty());
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use gridwalk_core::format::{AgentSpec, DynamicSpec, Scenario};
 use gridwalk_core::search::dijkstra;
-use gridwalk_core::sim::{DynamicWorld, OnArrival};
+use gridwalk_core::sim::{DynamicWorld, OnArrival, choose_destinations};
 use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
 
 const WIDTH: u32 = 110;
@@ -170,28 +170,34 @@ fn draw() -> Scenario {
     fill(&mut g, 84, 56, 96, 63, Terrain::Weight(2)); // scrub
     fill(&mut g, 78, 88, 82, 95, Terrain::Weight(3)); // a marsh in the south-east
 
-    let agent = |sx, sy, gx, gy| AgentSpec {
+    let agent = |sx, sy, goal| AgentSpec {
         on_arrival: OnArrival::Wander,
-        ..AgentSpec::new(Pos::new(sx, sy), Pos::new(gx, gy))
+        ..AgentSpec::new(Pos::new(sx, sy), goal)
     };
     let mut s = Scenario::from_grid(g);
     s.connectivity = Connectivity::Eight;
-    // Four goals, each shared by three agents, so four planners serve twelve agents.
-    s.agents = vec![
-        agent(3, 3, 106, 96),   // north-west corner to the south-east
-        agent(12, 60, 106, 96), // from the lower room of the middle building
-        agent(30, 30, 106, 96),
-        agent(106, 3, 14, 86), // north-east corner into the south building
-        agent(92, 48, 14, 86), // from inside the serpentine
-        agent(100, 75, 14, 86),
-        agent(5, 95, 104, 8),
-        agent(25, 45, 104, 8),
-        agent(35, 80, 104, 8),
-        agent(108, 60, 3, 20),
-        agent(80, 95, 3, 20),
-        agent(95, 30, 3, 20),
-    ];
     s.seed = 7;
+    // Four destinations, each the first goal of three agents, so four planners serve twelve
+    // agents, then and while they wander. Seed 7 puts two on each side of the river.
+    s.destinations = 4;
+    let d = choose_destinations(&s.grid, s.connectivity, s.seed, s.destinations);
+    let west: Vec<Pos> = d.iter().copied().filter(|p| p.x < 40).collect();
+    let east: Vec<Pos> = d.iter().copied().filter(|p| p.x > 70).collect();
+    assert_eq!((west.len(), east.len()), (2, 2), "{d:?}");
+    s.agents = vec![
+        agent(3, 3, east[0]),   // north-west corner to the south-east
+        agent(12, 60, east[0]), // from the lower room of the middle building
+        agent(30, 30, east[0]),
+        agent(106, 3, west[0]), // north-east corner into the south-west
+        agent(92, 48, west[0]), // from inside the serpentine
+        agent(100, 75, west[0]),
+        agent(5, 95, east[1]),
+        agent(25, 45, east[1]),
+        agent(35, 80, east[1]),
+        agent(108, 60, west[1]),
+        agent(80, 95, west[1]),
+        agent(95, 30, west[1]),
+    ];
     s.dynamic = vec![DynamicSpec::new(0, Some(DynamicWorld::GENTLE))];
     s
 }

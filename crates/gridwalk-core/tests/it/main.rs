@@ -5,6 +5,7 @@
 #[macro_use]
 mod common;
 mod default_map;
+mod destinations;
 mod dstar;
 mod dstar_lite;
 mod gppc;

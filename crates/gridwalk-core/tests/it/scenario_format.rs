@@ -395,6 +395,7 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                             .into_iter()
                             .map(|(tick, every, walls)| DynamicSpec { tick, every, walls })
                             .collect(),
+                        destinations: (seed % 5) as usize,
                     }
                 },
             )
