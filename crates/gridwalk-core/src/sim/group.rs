@@ -12,7 +12,7 @@
 
 use std::collections::VecDeque;
 
-use super::history::ComputeRecord;
+use super::report::ComputeRecord;
 use crate::cost::{Cost, INFINITY, step_cost};
 use crate::grid::{Grid, Pos};
 use crate::planner::{GoalPlanner, Planner};
@@ -32,6 +32,22 @@ pub(super) const NO_MOVE: Move = 4;
 pub(super) const CUT: Move = 0xFB;
 /// [`Scratch::moves`](super::groups::Scratch::moves) of an agent that no large group settles.
 pub(super) const SKIP: Move = 0xFE;
+
+/// An agent's [`Move`] in a large group and the summed weights of the two cells of its step
+/// (0 with no step): [`Scratch::moves`](super::groups::Scratch::moves).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Planned {
+    pub(super) m: Move,
+    pub(super) weights: u8,
+}
+
+impl Planned {
+    /// An agent that no large group settles.
+    pub(super) const SKIP: Planned = Planned {
+        m: SKIP,
+        weights: 0,
+    };
+}
 /// [`Scratch::moves`](super::groups::Scratch::moves) of an agent of a large group without a memo (not D* Lite).
 pub(super) const GENERIC: Move = 0xFD;
 /// [`Scratch::moves`](super::groups::Scratch::moves) of an agent of a tracked group that its group does not serve now

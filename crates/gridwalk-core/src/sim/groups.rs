@@ -17,9 +17,8 @@
 use std::collections::BTreeMap;
 
 use super::SimConfig;
-use super::group::{Group, forget_moves};
+use super::group::{Group, Planned, forget_moves};
 use super::history::History;
-use super::settle::Planned;
 use crate::cost::{Cost, INFINITY};
 use crate::grid::{Grid, Pos};
 use crate::planner::PlannerPool;

@@ -11,30 +11,10 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use super::group::Group;
+use super::report::ComputeRecord;
 use super::{AgentId, Simulation};
-use crate::cost::Cost;
 use crate::grid::Pos;
-use crate::stats::SearchStats;
 use crate::trace::Trace;
-
-/// One compute of one goal planner, kept for explaining it afterwards.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ComputeRecord {
-    /// Ticks completed when it ran ([`Simulation::tick_count`] then).
-    pub tick: u64,
-    /// The planner's goal.
-    pub goal: Pos,
-    /// Every step it took.
-    pub trace: Trace,
-    /// Its work counters.
-    pub stats: SearchStats,
-    /// D* Lite's `km` after it (0 for D*).
-    pub km: Cost,
-    /// How many walking agents the planner served.
-    pub agents: usize,
-    /// Its wall-clock time, in microseconds.
-    pub micros: u64,
-}
 
 /// Whose search a recorded run was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -216,6 +196,7 @@ impl Simulation {
 mod tests {
     use super::*;
     use crate::grid::Grid;
+    use crate::stats::SearchStats;
     use crate::planner::{Algorithm, PlannerPool};
     use crate::{Connectivity, Heuristic};
 

@@ -66,9 +66,9 @@ mod tracking;
 
 pub use agents::{Agent, AgentId, AgentStatus};
 pub use config::{BASELINE_MAX_AGENTS, SimConfig};
-pub use history::{ComputeRecord, HISTORY_BUDGET, RunSource, SearchRun};
+pub use history::{HISTORY_BUDGET, RunSource, SearchRun};
 pub use living::{Doors, DynamicWorld, MAX_DESTINATIONS, OnArrival, choose_destinations};
-pub use report::{SimError, TickReport, TickStats};
+pub use report::{ComputeRecord, SimError, TickReport, TickStats};
 
 use agents::Agents;
 use fresh::Fresh;

@@ -1,13 +1,34 @@
-//! What a [`Simulation`](super::Simulation) reports: the work of its replans, and why it
-//! refused an agent or an edit.
+//! What a [`Simulation`](super::Simulation) reports: the work of its replans, the computes it
+//! keeps for explain, and why it refused an agent or an edit.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use super::agents::AgentId;
+use crate::cost::Cost;
 use crate::grid::{GridError, Pos};
 use crate::stats::SearchStats;
+use crate::trace::Trace;
+
+/// One compute of one goal planner, kept for explaining it afterwards.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComputeRecord {
+    /// Ticks completed when it ran ([`Simulation::tick_count`](super::Simulation::tick_count) then).
+    pub tick: u64,
+    /// The planner's goal.
+    pub goal: Pos,
+    /// Every step it took.
+    pub trace: Trace,
+    /// Its work counters.
+    pub stats: SearchStats,
+    /// D* Lite's `km` after it (0 for D*).
+    pub km: Cost,
+    /// How many walking agents the planner served.
+    pub agents: usize,
+    /// Its wall-clock time, in microseconds.
+    pub micros: u64,
+}
 
 /// The work of one replan (or a sum of them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

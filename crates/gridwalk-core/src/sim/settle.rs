@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use super::Simulation;
 use super::agents::{Agent, AgentId, AgentStatus, Place, settle};
 use super::group::{
-    CUT, DIRECTIONS, EXCLUDED, FRESH, GENERIC, Group, Move, NO_MOVE, SKIP, UNKNOWN, crowded,
-    group_g, memo_move, next_move, unfresh,
+    CUT, DIRECTIONS, EXCLUDED, FRESH, GENERIC, Group, Move, NO_MOVE, Planned, SKIP, UNKNOWN,
+    crowded, group_g, memo_move, next_move, unfresh,
 };
 use super::groups::Scratch;
 use super::living::OnArrival;
@@ -29,22 +29,6 @@ pub(super) fn large_groups<'a>(
         .zip(late)
         .map(|(g, &late)| late.then_some(g))
         .collect()
-}
-
-/// An agent's [`Move`] in a large group and the summed weights of the two cells of its step
-/// (0 with no step): [`Scratch::moves`](super::groups::Scratch::moves).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Planned {
-    pub(super) m: Move,
-    pub(super) weights: u8,
-}
-
-impl Planned {
-    /// An agent that no large group settles.
-    pub(super) const SKIP: Planned = Planned {
-        m: SKIP,
-        weights: 0,
-    };
 }
 
 /// What the first loop of [`Simulation::settle_and_advance`] reads.
