@@ -82,10 +82,10 @@
 //! h. An unreachable start ends with h = ∞ (it is either NEW, or was raised to ∞), because
 //! compute then runs until only ∞ keys are left, and fact 2 says every reachable cell is finite.
 
+use super::goal_planner::{CellInfo, GoalPlanner};
 use crate::cost::{Cost, INFINITY, add};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
 use crate::path::{self, Path};
-use crate::planner::{CellInfo, GoalPlanner};
 use crate::queue::{CellQueue, IndexedHeap};
 use crate::stats::SearchStats;
 use crate::trace::{Expansion, ExpansionKind, Recorder, Step, Trace};

@@ -64,11 +64,11 @@
 //! }
 //! ```
 
+use super::goal_planner::{CellInfo, GoalPlanner};
 use crate::cost::{Cost, INFINITY, add};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
 use crate::heuristic::Heuristic;
 use crate::path::{Path, best_move, descend};
-use crate::planner::{CellInfo, GoalPlanner};
 use crate::queue::{CellQueue, IndexedHeap};
 use crate::stats::SearchStats;
 use crate::trace::{Expansion, ExpansionKind, Recorder, Step, Trace};

@@ -196,8 +196,8 @@ impl Simulation {
 mod tests {
     use super::*;
     use crate::grid::Grid;
-    use crate::stats::SearchStats;
     use crate::planner::{Algorithm, PlannerPool};
+    use crate::stats::SearchStats;
     use crate::{Connectivity, Heuristic};
 
     fn group(serial: u64) -> Group {

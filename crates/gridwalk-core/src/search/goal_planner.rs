@@ -1,0 +1,103 @@
+//! The interface every incremental planner implements ([`GoalPlanner`]), and a planner's
+//! view of one cell ([`CellInfo`]). It sits beside the searches that implement it, below
+//! [`crate::planner`], which re-exports it with the menu and the factory that builds them.
+//!
+//! A planner serves one goal and every agent heading to it. It keeps its own arrays and never
+//! borrows the grid: each call receives the grid, and [`GoalPlanner::cells_changed`] tells it
+//! which cells changed since the last call, so it can repair only what they affect.
+
+use crate::cost::Cost;
+use crate::grid::Grid;
+use crate::path::Path;
+use crate::stats::SearchStats;
+use crate::trace::Trace;
+
+/// An incremental planner for one goal, shared by a group of agents.
+///
+/// The protocol, each tick: [`set_starts`](Self::set_starts) with the agents' cells,
+/// [`cells_changed`](Self::cells_changed) with the edited cells (the grid already holds the
+/// new terrain), then [`compute`](Self::compute). Afterwards [`cost_to_goal`](Self::cost_to_goal),
+/// [`next_step`](Self::next_step) and [`path`](Self::path) are exact for every start.
+pub trait GoalPlanner: Send + Sync {
+    /// The goal cell's flat index.
+    fn goal(&self) -> usize;
+
+    /// The cells of the agents this planner must serve. May repeat cells.
+    fn set_starts(&mut self, grid: &Grid, starts: &[usize]);
+
+    /// Cells whose terrain changed since the last call.
+    fn cells_changed(&mut self, grid: &Grid, cells: &[usize]);
+
+    /// Repairs (or on the first call, computes) until every start's cost is exact.
+    fn compute(&mut self, grid: &Grid) -> SearchStats;
+
+    /// The planner's current cost from `cell` to the goal; [`crate::cost::INFINITY`] when
+    /// unknown or unreachable. Exact for the starts after [`compute`](Self::compute).
+    fn cost_to_goal(&self, cell: usize) -> Cost;
+
+    /// The first move of an optimal path from a start and its cost, or `None` at the goal
+    /// or with no path.
+    fn next_move(&self, grid: &Grid, cell: usize) -> Option<(usize, Cost)>;
+
+    /// The cell of [`next_move`](Self::next_move).
+    fn next_step(&self, grid: &Grid, cell: usize) -> Option<usize> {
+        self.next_move(grid, cell).map(|(next, _)| next)
+    }
+
+    /// An optimal path from a start to the goal, or `None` when there is none.
+    fn path(&self, grid: &Grid, from: usize) -> Option<Path>;
+
+    /// The cells expanded by the last [`compute`](Self::compute), in order.
+    fn last_expanded(&self) -> &[u32];
+
+    /// Bytes held by the planner's arrays and queue.
+    fn memory_bytes(&self) -> usize;
+
+    /// Records every later [`compute`](Self::compute) step by step (see [`crate::trace`]),
+    /// or stops recording.
+    fn set_tracing(&mut self, on: bool);
+
+    /// The recording of the last [`compute`](Self::compute); empty when not recording.
+    fn last_trace(&self) -> &Trace;
+
+    /// Moves the recording of the last compute out, leaving [`last_trace`](Self::last_trace)
+    /// empty: a caller that keeps it saves a copy, and the planner stops holding the memory
+    /// of its largest recording.
+    fn take_last_trace(&mut self) -> Trace {
+        self.last_trace().clone()
+    }
+
+    /// What the planner holds for `cell`, for an inspector. `None` off the planner's map.
+    fn inspect(&self, grid: &Grid, cell: usize) -> Option<CellInfo>;
+
+    /// The key modifier `km` of D\* Lite; 0 for planners without one.
+    fn km(&self) -> Cost {
+        0
+    }
+}
+
+/// A planner's view of one cell (see [`GoalPlanner::inspect`]). Costs are
+/// [`crate::cost::INFINITY`] when infinite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellInfo {
+    /// The cost to the goal the planner holds: D\* Lite's g, D\*'s h.
+    pub g: Cost,
+    /// D\* Lite's one-step lookahead; `None` for D\*.
+    pub rhs: Option<Cost>,
+    /// The heuristic toward the agents (D\* Lite); `None` for D\*, which has none.
+    pub h: Option<Cost>,
+    /// The cell's queue key, when queued: D\* Lite's `[k1, k2]`, D\*'s `(k, h)`.
+    pub key: Option<(Cost, Cost)>,
+    /// Whether the cell is queued.
+    pub queued: bool,
+    /// D\*'s state (`new`, `open`, `closed`, with `raise` or `lower` when open); `None` for
+    /// D\* Lite, whose state is `g` against `rhs`.
+    pub state: Option<&'static str>,
+}
+
+impl CellInfo {
+    /// Whether the cell is locally inconsistent (D\* Lite's g ≠ rhs).
+    pub fn inconsistent(&self) -> bool {
+        self.rhs.is_some_and(|rhs| rhs != self.g)
+    }
+}
