@@ -14,6 +14,7 @@
 use std::fmt;
 use std::path::Path;
 
+mod atomic;
 pub mod gppc;
 mod locate;
 pub mod movingai;

@@ -62,12 +62,11 @@
 //! located in the text by re-lexing it (serde keeps no positions), so they name a line too.
 
 use std::fmt::Write as _;
-use std::fs;
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::atomic::write_atomically;
 use super::locate::Locator;
 use super::{FormatError, display_name, read_text, strip_bom};
 use crate::grid::{Connectivity, Grid, Pos, Terrain};
@@ -640,51 +639,6 @@ fn next_token(text: &str, line: usize, col: usize) -> Option<(usize, usize)> {
     let line = 1 + before.matches('\n').count();
     let col = 1 + before.rsplit('\n').next().map_or(0, |l| l.chars().count());
     Some((line, col))
-}
-
-/// Writes `bytes` to a fresh temporary file next to `path`, syncs it, and renames it over
-/// `path`. The temporary file is removed on any failure.
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let base = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::other("the path names no file"))?
-        .to_string_lossy()
-        .into_owned();
-    let (tmp, mut file) = create_temp(&dir, &base)?;
-    let written = file.write_all(bytes).and_then(|()| file.sync_all());
-    drop(file);
-    if let Err(e) = written.and_then(|()| fs::rename(&tmp, path)) {
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
-    }
-    // Make the rename itself durable where directories can be synced; best effort.
-    if let Ok(d) = fs::File::open(&dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
-}
-
-/// A new file `.{base}.{pid}.{n}.tmp` in `dir`, created exclusively so that two writers never
-/// share one.
-fn create_temp(dir: &Path, base: &str) -> std::io::Result<(PathBuf, fs::File)> {
-    let pid = std::process::id();
-    let mut n = 0u32;
-    loop {
-        let tmp = dir.join(format!(".{base}.{pid}.{n}.tmp"));
-        match fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-        {
-            Ok(f) => return Ok((tmp, f)),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
-            Err(e) => return Err(e),
-        }
-    }
 }
 
 /// Here, not in `sim`, so that the simulation does not depend on its file format.
