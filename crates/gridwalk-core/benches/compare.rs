@@ -27,6 +27,10 @@ use gridwalk_core::search::{SearchRequest, SearchSpace};
 use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, SearchStats};
 use serde_json::{Map, Value, json};
 
+/// The tests' helpers: the reference costs, and agents sent on round a list of goals.
+#[path = "../tests/it/common.rs"]
+#[allow(unused_macros)]
+mod common;
 #[path = "workloads/gppc.rs"]
 mod gppc;
 #[path = "workloads/incremental.rs"]

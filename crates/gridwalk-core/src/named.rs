@@ -117,7 +117,9 @@ mod tests {
         }
         for p in OnArrival::ALL {
             assert_eq!(p.to_string().parse::<OnArrival>(), Ok(p));
+            assert_eq!(p.name().parse::<OnArrival>(), Ok(p));
         }
+        assert!("roam".parse::<OnArrival>().unwrap_err().contains("roam"));
         assert_eq!(
             "x".parse::<Algorithm>().unwrap_err(),
             "unknown algorithm 'x': expected dstar-lite, dstar, astar or dijkstra"

@@ -9,7 +9,7 @@ use gridwalk_core::queue::{CellQueue, IndexedHeap, LazyHeap, SortedList};
 use gridwalk_core::search::dstar::DStar;
 use gridwalk_core::search::dstar_lite::{DStarLite, DStarLiteTowardStarts, Key};
 use gridwalk_core::search::{SearchRequest, SearchSpace};
-use gridwalk_core::sim::{AgentStatus, SimConfig, Simulation};
+use gridwalk_core::sim::{SimConfig, Simulation};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
 
 use super::{Config, Goal, Report, Rng, Samples, Series, components, load_movingai, movingai_dir};
@@ -519,20 +519,7 @@ fn sim_with(grid: &Grid, agents: &[(Pos, Pos)]) -> Simulation {
 
 /// One tick of a shared-goals run: agents that arrived head for the next goal, then the tick.
 fn goal_tick(sim: &mut Simulation, goals: &[Pos], edits: &[(Pos, Terrain)]) -> Duration {
-    let arrived: Vec<(u32, Pos)> = sim
-        .agents()
-        .filter(|a| a.status == AgentStatus::Arrived)
-        .map(|a| (a.id, a.goal))
-        .collect();
-    for (id, g) in arrived {
-        // The next goal in the list that is still open (a former goal may have been walled).
-        let i = goals.iter().position(|&x| x == g).unwrap_or(0);
-        for k in 1..=goals.len() {
-            if sim.set_goal(id, goals[(i + k) % goals.len()]).is_ok() {
-                break;
-            }
-        }
-    }
+    crate::common::send_arrived_on(sim, goals);
     let t = Instant::now();
     sim.tick(edits);
     t.elapsed()

@@ -386,14 +386,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn policies_parse_by_name() {
-        for p in OnArrival::ALL {
-            assert_eq!(p.name().parse::<OnArrival>(), Ok(p));
-        }
-        assert!("roam".parse::<OnArrival>().unwrap_err().contains("roam"));
-    }
-
-    #[test]
     fn reseeding_restarts_both_streams_apart() {
         let mut a = Living::default();
         assert_eq!(a.wander, Rng::new(WANDER_STREAM));

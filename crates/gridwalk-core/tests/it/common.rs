@@ -10,6 +10,7 @@ use std::collections::BinaryHeap;
 use gridwalk_core::cost::{Cost, INFINITY};
 use gridwalk_core::format::{FormatError, Scenario};
 use gridwalk_core::replay::Replay;
+use gridwalk_core::sim::{AgentStatus, Simulation};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Pos, Terrain};
 use proptest::prelude::*;
 
@@ -194,4 +195,22 @@ pub fn play(
         each(&r);
     }
     (out, r)
+}
+
+/// Sends every agent that arrived on to the goal after its own in `goals`, or the next one
+/// still open after that (a former goal may have been walled).
+pub fn send_arrived_on(sim: &mut Simulation, goals: &[Pos]) {
+    let arrived: Vec<(u32, Pos)> = sim
+        .agents()
+        .filter(|a| a.status == AgentStatus::Arrived)
+        .map(|a| (a.id, a.goal))
+        .collect();
+    for (id, g) in arrived {
+        let i = goals.iter().position(|&x| x == g).unwrap_or(0);
+        for k in 1..=goals.len() {
+            if sim.set_goal(id, goals[(i + k) % goals.len()]).is_ok() {
+                break;
+            }
+        }
+    }
 }
