@@ -163,11 +163,8 @@ pub fn glide_point(g: &Glide, t: f32, grid: &Grid) -> Vec2 {
 }
 
 /// The selected agent's path from its gliding disc, its rings, and the pending start.
-#[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource read
 fn draw_markers(
-    state: Res<SimState>,
-    cache: Res<PathCache>,
-    selection: Res<Selection>,
+    shown: marks::PathsShown,
     start: Res<PendingStart>,
     cursor: Res<CursorTile>,
     time: Res<Time<Real>>,
@@ -175,6 +172,11 @@ fn draw_markers(
     mut paths: Gizmos<PathGizmos>,
     mut markers: Gizmos<MarkerGizmos>,
 ) {
+    let marks::PathsShown {
+        state,
+        selection,
+        cache,
+    } = shown;
     let grid = state.sim().grid();
     let (w, h) = (grid.width(), grid.height());
     if let Some(id) = selection.0

@@ -1,6 +1,6 @@
 //! Small macros for repeated impls: enums named on the command line and in menus get their
 //! `Display` and `FromStr` (an error lists every accepted name); counters get `AddAssign`;
-//! queue keys of two costs get a branch-free order.
+//! queue keys of two costs get a branch-free order; planners get their tracing methods.
 
 /// `"a, b or c"`.
 pub(crate) fn one_of(names: &[&str]) -> String {
@@ -102,6 +102,25 @@ macro_rules! wide_order {
             fn ge(&self, other: &Self) -> bool {
                 self.wide() >= other.wide()
             }
+        }
+    };
+}
+
+/// The tracing methods of a [`GoalPlanner`](crate::planner::GoalPlanner) that keeps its
+/// [`Recorder`](crate::trace::Recorder) in the field named: `recorder_methods!(rec);` inside
+/// the trait's impl.
+macro_rules! recorder_methods {
+    ($rec:ident) => {
+        fn set_tracing(&mut self, on: bool) {
+            self.$rec.set(on);
+        }
+
+        fn last_trace(&self) -> &$crate::trace::Trace {
+            self.$rec.trace()
+        }
+
+        fn take_last_trace(&mut self) -> $crate::trace::Trace {
+            self.$rec.take()
         }
     };
 }

@@ -88,7 +88,7 @@ use crate::grid::{Connectivity, Grid, GridError, Pos};
 use crate::path::{self, Path};
 use crate::queue::{CellQueue, IndexedHeap};
 use crate::stats::SearchStats;
-use crate::trace::{Expansion, ExpansionKind, Recorder, Step, Trace};
+use crate::trace::{Expansion, ExpansionKind, Recorder, Step};
 
 /// A queue key: (k, h). States are ordered by k; among equal k, LOWER states (h = k) come
 /// before RAISE states (h > k).
@@ -566,17 +566,7 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStar<Q> {
             + self.open.memory_bytes()
     }
 
-    fn set_tracing(&mut self, on: bool) {
-        self.rec.set(on);
-    }
-
-    fn last_trace(&self) -> &Trace {
-        self.rec.trace()
-    }
-
-    fn take_last_trace(&mut self) -> Trace {
-        self.rec.take()
-    }
+    recorder_methods!(rec);
 
     fn inspect(&self, _grid: &Grid, cell: usize) -> Option<CellInfo> {
         let flags = *self.flags.get(cell)?;

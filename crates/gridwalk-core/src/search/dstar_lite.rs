@@ -71,7 +71,7 @@ use crate::heuristic::Heuristic;
 use crate::path::{Path, best_move, descend};
 use crate::queue::{CellQueue, IndexedHeap};
 use crate::stats::SearchStats;
-use crate::trace::{Expansion, ExpansionKind, Recorder, Step, Trace};
+use crate::trace::{Expansion, ExpansionKind, Recorder, Step};
 
 /// A D* Lite priority: `[min(g, rhs) + h + km, min(g, rhs)]`, compared lexicographically,
 /// exactly like the tuple `(k1, k2)`. Compared as one 128-bit number, which compiles to a
@@ -591,17 +591,7 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool> GoalPlanner
             + self.unsettled.capacity() * std::mem::size_of::<usize>()
     }
 
-    fn set_tracing(&mut self, on: bool) {
-        self.rec.set(on);
-    }
-
-    fn last_trace(&self) -> &Trace {
-        self.rec.trace()
-    }
-
-    fn take_last_trace(&mut self) -> Trace {
-        self.rec.take()
-    }
+    recorder_methods!(rec);
 
     fn inspect(&self, _grid: &Grid, cell: usize) -> Option<CellInfo> {
         let g = *self.g.get(cell)?;

@@ -120,7 +120,11 @@ fn the_dynamic_world_closes_and_opens_doors_on_paths_and_replays() {
         let s = scenario(OnArrival::Wander, Some(dw), 5);
         let walls0 = s.grid.wall_count();
         let (a, r) = play(&s, algo, 200, check_rules);
-        assert_eq!(play(&s, algo, 200, check_rules).0, a, "{algo}: replays exactly");
+        assert_eq!(
+            play(&s, algo, 200, check_rules).0,
+            a,
+            "{algo}: replays exactly"
+        );
         let loaded = Scenario::parse(&s.to_ron(), "saved.ron").unwrap();
         assert_eq!(
             play(&loaded, algo, 200, check_rules).0,
