@@ -14,11 +14,10 @@ use gridwalk_core::sim::AgentStatus;
 
 use super::marks;
 use crate::map_frame::tile_center;
-use crate::observe::PathCache;
 use crate::schedule::FrameSystems;
 use crate::sim::{AgentMarker, Glide, SimState};
 use crate::theme::palette::{RING_DARK, RING_LIGHT, agent_color};
-use crate::ui_state::{CursorTile, PendingStart, Selection};
+use crate::ui_state::{CursorTile, PendingStart};
 
 /// Gizmos of the path lines.
 #[derive(Default, Reflect, GizmoConfigGroup)]
