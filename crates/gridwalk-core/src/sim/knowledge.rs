@@ -320,3 +320,115 @@ fn terrain(weight: u8) -> Terrain {
         w => Terrain::Weight(w),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{AgentStatus, SimConfig};
+
+    /// A 9×5 map with a wall down column 4 but for a gap at (4, 4), and a weight at (2, 2).
+    fn map() -> Grid {
+        let mut grid = Grid::new(9, 5).unwrap();
+        for y in 0..4 {
+            grid.set(Pos::new(4, y), Terrain::Wall).unwrap();
+        }
+        grid.set(Pos::new(2, 2), Terrain::Weight(5)).unwrap();
+        grid
+    }
+
+    #[test]
+    fn agents_sense_their_square_and_goal_and_nothing_else() {
+        let mut sim = Simulation::new(map(), SimConfig::default());
+        sim.set_sensor_range(Some(1));
+        let id = sim.add_agent(Pos::new(3, 1), Pos::new(8, 0)).unwrap();
+        assert_eq!(
+            sim.known().wall_count(),
+            0,
+            "plain ground before any sensing"
+        );
+        sim.replan();
+        let found: Vec<_> = sim.last_discovered().unwrap().collect();
+        assert_eq!(
+            found,
+            [
+                (Pos::new(4, 0), Terrain::Wall),
+                (Pos::new(4, 1), Terrain::Wall),
+                (Pos::new(2, 2), Terrain::Weight(5)),
+                (Pos::new(4, 2), Terrain::Wall),
+            ],
+            "row by row"
+        );
+        let d = sim.last_discoveries();
+        assert_eq!((d.walls, d.opened, d.reweighted, d.total()), (3, 0, 1, 4));
+        assert_eq!(
+            sim.known().terrain(Pos::new(4, 3)),
+            Ok(Terrain::FREE),
+            "not sensed"
+        );
+        let seen = sim.sensed_cells().unwrap();
+        assert_eq!(
+            seen.iter().filter(|&&s| s).count(),
+            9 + 1,
+            "the square and the goal"
+        );
+        assert_eq!(
+            sim.sensor_square(id),
+            Some((Pos::new(2, 0), Pos::new(4, 2)))
+        );
+        assert_eq!(sim.grid(), &map(), "the true map is untouched");
+        // It believes the wall ends at (4, 2): down, to pass at (4, 3).
+        assert_eq!(sim.agent(id).unwrap().next, Some(Pos::new(3, 2)));
+    }
+
+    #[test]
+    fn an_edit_reaches_the_planners_only_by_sensing_and_moves_check_the_true_map() {
+        let mut sim = Simulation::new(Grid::new(8, 3).unwrap(), SimConfig::default());
+        sim.set_sensor_range(Some(1));
+        let id = sim.add_agent(Pos::new(0, 1), Pos::new(7, 1)).unwrap();
+        sim.replan();
+        assert_eq!(sim.agent(id).unwrap().next, Some(Pos::new(1, 1)));
+        // A wall far off: the true map changes, the known one does not.
+        assert_eq!(sim.edit(Pos::new(6, 1), Terrain::Wall), Ok(true));
+        assert!(sim.changes_pending());
+        assert_eq!(sim.known().wall_count(), 0);
+        // A wall on the next cell after the plan: the move is checked on the true map.
+        sim.edit(Pos::new(1, 1), Terrain::Wall).unwrap();
+        sim.advance();
+        assert_eq!(sim.agent(id).unwrap().pos, Pos::new(0, 1), "it waits");
+        sim.step();
+        assert_eq!(
+            sim.last_discoveries().walls,
+            1,
+            "(1, 1) is sensed, (6, 1) is not"
+        );
+        let a = sim.agent(id).unwrap();
+        assert!(a.pos != Pos::new(1, 1) && a.status == AgentStatus::Walking);
+        assert_eq!(sim.known().terrain(Pos::new(6, 1)), Ok(Terrain::FREE));
+    }
+
+    #[test]
+    fn turning_sensing_off_and_on_swaps_the_maps_and_drops_the_planners() {
+        let mut sim = Simulation::new(map(), SimConfig::default());
+        sim.add_agent(Pos::new(0, 0), Pos::new(8, 0)).unwrap();
+        sim.replan();
+        assert!(sim.last_discovered().is_none() && sim.sensed_cells().is_none());
+        sim.set_sensor_range(Some(200));
+        assert_eq!(sim.sensor_range(), Some(MAX_SENSOR_RANGE), "clamped");
+        assert_eq!((sim.planner_count(), sim.known().wall_count()), (0, 0));
+        sim.replan();
+        assert_eq!(
+            sim.known(),
+            &map(),
+            "a range that covers the map senses it all"
+        );
+        sim.set_sensor_range(Some(1));
+        assert_eq!(sim.known(), &map(), "a new range keeps the known map");
+        sim.set_sensor_range(None);
+        assert_eq!((sim.sensor_range(), sim.planner_count()), (None, 0));
+        assert_eq!(sim.known(), sim.grid());
+        sim.edit(Pos::new(6, 4), Terrain::Wall).unwrap();
+        sim.set_sensor_range(Some(2));
+        assert_eq!(sim.known().wall_count(), 0, "on again: plain ground");
+        assert_eq!(sim.grid().terrain(Pos::new(6, 4)), Ok(Terrain::Wall));
+    }
+}
