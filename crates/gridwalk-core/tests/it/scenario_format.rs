@@ -396,7 +396,7 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                             .map(|(tick, every, walls)| DynamicSpec { tick, every, walls })
                             .collect(),
                         destinations: (seed % 5) as usize,
-                        sensor_range: (seed % 3 == 0).then_some(1 + (seed % 64) as u32),
+                        sensor_range: seed.is_multiple_of(3).then_some(1 + (seed % 64) as u32),
                         sensing: match seed % 4 {
                             0 => Vec::new(),
                             n => vec![

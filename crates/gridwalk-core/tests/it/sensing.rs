@@ -137,7 +137,7 @@ fn start(case: &Case) -> Simulation {
         algorithm: case.algorithm,
         connectivity: w.conn,
         heuristic: Heuristic::default_for(w.conn),
-        measure_baseline: case.seed % 3 == 0,
+        measure_baseline: case.seed.is_multiple_of(3),
     };
     let mut sim = Simulation::new(w.grid.clone(), config);
     sim.set_seed(case.seed);
