@@ -97,25 +97,21 @@ fn bad_input_exits_2_with_where_and_what() {
         &["navigate", &map, "/no/such.scen", "--sensor", "2"],
         &["/no/such.scen"],
     );
-    // (0, 0) of arena is a wall.
-    let bad = temp(
-        "wall.scen",
-        "version 1\n0\tarena.map\t49\t49\t0\t0\t1\t1\t1.41421356\n",
-    );
-    let bad = bad.to_str().unwrap();
-    refused(
-        &["navigate", &map, bad, "--sensor", "2"],
-        &[&format!("{bad}:2: start (0, 0) is a wall")],
-    );
-    let off = temp(
-        "off.scen",
-        "version 1\n0\tarena.map\t49\t49\t1\t1\t60\t1\t1\n",
-    );
-    let off = off.to_str().unwrap();
-    refused(
-        &["navigate", &map, off, "--sensor", "2"],
-        &[&format!("{off}:2: goal (60, 1) is outside")],
-    );
+    // (0, 0) of arena is a wall; x = 60 is off its 49 columns.
+    for (name, problem, what) in [
+        (
+            "wall.scen",
+            "0\t0\t1\t1\t1.41421356",
+            "start (0, 0) is a wall",
+        ),
+        ("off.scen", "1\t1\t60\t1\t1", "goal (60, 1) is outside"),
+    ] {
+        let text = format!("version 1\n0\tarena.map\t49\t49\t{problem}\n");
+        let path = temp(name, &text);
+        let path = path.to_str().unwrap();
+        let want = format!("{path}:2: {what}");
+        refused(&["navigate", &map, path, "--sensor", "2"], &[&want]);
+    }
 }
 
 #[test]

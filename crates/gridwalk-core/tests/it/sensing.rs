@@ -102,12 +102,13 @@ struct Case {
 }
 
 fn case() -> impl Strategy<Value = Case> {
+    // Walls up to 40 %, edits that wall (0) or weigh cells.
     let shape = WorldShape {
-        sides: 3..=14,
+        edit_weights: 0..=9,
         max_density: 40,
+        sides: 3..=14,
         agents: 1..6,
         rounds: 0..30,
-        edit_weights: 0..=9,
     };
     (
         world(shape),
