@@ -43,8 +43,9 @@
 //! around owned parts, each with its invariants in its own module: `agents` (the agents and
 //! their per-cell counts), `groups` (the planners by goal, their pool and the replan's
 //! scratch, each goal's `group`), `pockets` (who can reach whom), `history` (kept computes
-//! and tracing), `fresh` (the from-scratch algorithms' paths) and [`living`] (arrival
-//! policies, seeds and the dynamic world). The
+//! and tracing), `fresh` (the from-scratch algorithms' paths), [`living`] (arrival
+//! policies, seeds and the dynamic world) and [`knowledge`] (the sensor range and the true
+//! map while the agents know only what they sensed). The
 //! phases lend the parts to each other as disjoint borrows: [`replan`](Simulation::replan)
 //! (in `replan.rs`, or `fresh.rs` for A* and Dijkstra), then the move phase (in `settle.rs`),
 //! then [`living`]'s arrivals and dynamic world.
