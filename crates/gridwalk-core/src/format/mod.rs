@@ -19,7 +19,7 @@ pub mod gppc;
 mod locate;
 pub mod movingai;
 pub mod scenario;
-mod sensing;
+pub mod sensing;
 
 pub use scenario::{AgentSpec, CellSet, DynamicSpec, EditSpec, Scenario, grid_from_rows};
 pub use sensing::SensingSpec;

@@ -25,7 +25,7 @@
 //! An agent's next cell is within its sensed square (R ≥ 1) and nothing changes the true map
 //! between a sensing and the moves after it, so no agent ever steps onto a wall.
 //!
-//! While sensing is on, the simulation's own grid holds the known map and [`Sensing`] holds
+//! While sensing is on, the simulation's own grid holds the known map and `Sensing` holds
 //! the true one: the planners and their helpers read the grid they always read. Turning it on
 //! or off (or on again) drops every planner, as a new algorithm does: they plan again on the
 //! map they now see. Changing the range while on keeps the known map.
