@@ -5,6 +5,8 @@
 //!   cost with the benchmark's optimal length.
 //! - `gppc SCEN` runs an instance of the GPPC dynamic track: patches applied in order, every
 //!   query's length checked.
+//! - `navigate MAP SCEN --sensor R` runs every problem of a Moving AI scenario file as one
+//!   agent navigating in unknown terrain, sensing within R.
 //!
 //! Bad input prints `file:line: problem` on stderr and exits with code 2.
 
@@ -12,7 +14,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use gridwalk_cli::{gppc, movingai, simulate};
+use gridwalk_cli::{gppc, movingai, navigate, simulate};
 use gridwalk_core::Algorithm;
 
 #[derive(Parser)]
@@ -63,6 +65,22 @@ enum Command {
         #[arg(long, default_value = "astar")]
         algo: Algorithm,
     },
+    /// Navigate every problem of a Moving AI scenario in unknown terrain; one JSON line each.
+    Navigate {
+        /// The map (.map).
+        map: PathBuf,
+        /// The scenarios (.scen).
+        scen: PathBuf,
+        /// The sensor range, 1 to 64: the agent knows the cells within this Chebyshev distance.
+        #[arg(long)]
+        sensor: u32,
+        /// dstar-lite, dstar, astar or dijkstra.
+        #[arg(long, default_value = "dstar-lite")]
+        algo: Algorithm,
+        /// Run only the first N problems.
+        #[arg(long)]
+        limit: Option<usize>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -76,6 +94,13 @@ fn main() -> ExitCode {
         } => simulate::run(&file, algo, ticks, trace),
         Command::Movingai { map, scen, algo } => movingai::run(&map, &scen, algo),
         Command::Gppc { scen, map, algo } => gppc::run(&scen, map.as_deref(), algo),
+        Command::Navigate {
+            map,
+            scen,
+            sensor,
+            algo,
+            limit,
+        } => navigate::run(&map, &scen, sensor, algo, limit),
     };
     match result {
         Ok(code) => code,

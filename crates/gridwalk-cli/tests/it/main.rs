@@ -10,6 +10,7 @@ mod common;
 mod cli;
 mod gppc;
 mod movingai;
+mod navigate;
 
 /// The repository's copies of the Moving AI benchmark files (see their README).
 const MOVINGAI: &str = concat!(

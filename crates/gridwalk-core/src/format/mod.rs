@@ -19,8 +19,10 @@ pub mod gppc;
 mod locate;
 pub mod movingai;
 pub mod scenario;
+pub mod sensing;
 
 pub use scenario::{AgentSpec, CellSet, DynamicSpec, EditSpec, Scenario, grid_from_rows};
+pub use sensing::SensingSpec;
 
 /// Why a file could not be read, parsed or written.
 ///

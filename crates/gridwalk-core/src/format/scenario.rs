@@ -51,7 +51,9 @@
 //!   map's largest connected component, so that they keep sharing goals and planners; 0 draws
 //!   from every reachable cell. See [`crate::sim::living`].
 //!
-//! A file without the last four fields means what it always meant: agents stay, the world
+//! - `sensor_range`, `sensing`: unknown terrain, see [`super::sensing`].
+//!
+//! A file without the last six fields means what it always meant: agents stay, the world
 //! only changes by `edits`.
 //!
 //! The text is read with RON's `implicit_some` extension, so `heuristic: Octile` and
@@ -68,6 +70,7 @@ use serde::{Deserialize, Serialize};
 
 use super::atomic::write_atomically;
 use super::locate::Locator;
+use super::sensing::{self, SensingSpec};
 use super::{FormatError, display_name, read_text, strip_bom};
 use crate::grid::{Connectivity, Grid, Pos, Terrain};
 use crate::heuristic::Heuristic;
@@ -217,6 +220,10 @@ pub struct Scenario {
     /// How many destinations wander draws from (0: every reachable cell); at most
     /// [`MAX_DESTINATIONS`].
     pub destinations: usize,
+    /// The sensor range from tick 0; `None`: the agents know the whole map.
+    pub sensor_range: Option<u32>,
+    /// The sensor range's timed changes, in file order.
+    pub sensing: Vec<SensingSpec>,
 }
 
 /// The file's shape, as serde reads it, before validation.
@@ -238,6 +245,10 @@ struct RawScenario {
     dynamic: Vec<DynamicSpec>,
     #[serde(default)]
     destinations: usize,
+    #[serde(default)]
+    sensor_range: Option<u32>,
+    #[serde(default)]
+    sensing: Vec<SensingSpec>,
 }
 
 /// Where in the file a semantic error is, to be turned into a line by a [`Locator`].
@@ -250,6 +261,8 @@ enum Site {
     EditCell(usize, usize),
     Dynamic(usize),
     Destinations,
+    /// `sensor_range` (`None`) or `sensing[i]`.
+    Sensing(Option<usize>),
 }
 
 /// A semantic error: where, and what.
@@ -284,6 +297,8 @@ impl Scenario {
             seed: 0,
             dynamic: Vec::new(),
             destinations: 0,
+            sensor_range: None,
+            sensing: Vec::new(),
         }
     }
 
@@ -399,6 +414,7 @@ impl Scenario {
         if self.destinations != 0 {
             let _ = writeln!(out, "    destinations: {},", self.destinations);
         }
+        sensing::write(&mut out, self.sensor_range, &self.sensing);
         out.push_str(")\n");
         out
     }
@@ -425,6 +441,8 @@ impl Scenario {
             seed: raw.seed,
             dynamic: raw.dynamic,
             destinations: raw.destinations,
+            sensor_range: raw.sensor_range,
+            sensing: raw.sensing,
         };
         scenario.check()?;
         Ok(scenario)
@@ -482,7 +500,7 @@ impl Scenario {
                 ),
             ));
         }
-        Ok(())
+        sensing::check(self.sensor_range, &self.sensing).map_err(|(i, why)| (Site::Sensing(i), why))
     }
 }
 
@@ -571,6 +589,8 @@ fn locate(text: &str, site: Site) -> Option<usize> {
             .and_then(|agents| l.element(agents, i))
             .map(|agent| l.field(agent, field).unwrap_or(agent)),
         Site::Destinations => l.field(root, "destinations"),
+        Site::Sensing(None) => l.field(root, "sensor_range"),
+        Site::Sensing(Some(i)) => l.field(root, "sensing").and_then(|s| l.element(s, i)),
         Site::Dynamic(i) => l
             .field(root, "dynamic")
             .and_then(|dynamic| l.element(dynamic, i)),
@@ -663,6 +683,7 @@ impl Simulation {
             s.dynamic = vec![DynamicSpec::new(0, Some(d))];
         }
         s.destinations = self.destinations();
+        s.sensor_range = self.sensor_range();
         s
     }
 }

@@ -20,6 +20,7 @@ impl Simulation {
     /// [`replan`](Self::replan); with `defer`, the agents of large groups are left unsettled
     /// for [`settle_and_advance`](Self::settle_and_advance), which must come next.
     pub(super) fn replan_deferring(&mut self, defer: bool) -> TickStats {
+        self.sense();
         let mut stats = TickStats {
             replans: 1,
             ..TickStats::default()
