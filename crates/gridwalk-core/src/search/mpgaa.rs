@@ -100,7 +100,8 @@ fn link(grid: &Grid, conn: Connectivity, cell: usize, dir: u8) -> Option<(usize,
         return None;
     }
     let diagonal = d >= 4;
-    if diagonal && (grid.weight((y * w + nx) as usize) == 0 || grid.weight((ny * w + x) as usize) == 0)
+    if diagonal
+        && (grid.weight((y * w + nx) as usize) == 0 || grid.weight((ny * w + x) as usize) == 0)
     {
         return None;
     }
@@ -473,7 +474,8 @@ impl Mpgaa {
                     self.reach(n, gn, dir ^ 2);
                     let hn = self.h(n);
                     if hn != INFINITY {
-                        self.open.insert_or_update(n as u32, (gn + hn, INFINITY - gn));
+                        self.open
+                            .insert_or_update(n as u32, (gn + hn, INFINITY - gn));
                         self.rec.step(Step::Open(n as u32));
                     }
                 }
@@ -491,11 +493,12 @@ impl Mpgaa {
         let closed = first..self.expanded.len();
         match stop {
             Some(s) => {
-                // Adaptive A*: every closed cell learns f* − g.
+                // Adaptive A*: every closed cell learns f* − g (never less than it knew: with
+                // an inconsistent heuristic a closed cell's f may exceed f*).
                 let f = self.g(s) + self.h(s);
                 for i in closed {
                     let x = self.expanded[i] as usize;
-                    let hx = f - self.g(x);
+                    let hx = f.saturating_sub(self.g(x)).max(self.h(x));
                     self.set_h(x, hx);
                 }
                 // The prefix, from s* back to s0, becomes `next` pointers.
@@ -550,8 +553,12 @@ impl GoalPlanner for Mpgaa {
     fn set_starts(&mut self, grid: &Grid, starts: &[usize]) {
         self.sync(grid);
         self.starts.clear();
-        self.starts
-            .extend(starts.iter().filter(|&&s| s < grid.len()).map(|&s| s as u32));
+        self.starts.extend(
+            starts
+                .iter()
+                .filter(|&&s| s < grid.len())
+                .map(|&s| s as u32),
+        );
         self.starts.sort_unstable();
         self.starts.dedup();
     }

@@ -24,7 +24,10 @@ fn check(p: &Mpgaa, grid: &Grid, conn: Connectivity, starts: &[usize]) -> Result
         let want = truth[s];
         let got = p.cost_to_goal(s);
         if got != want {
-            return Err(format!("start {}: cost {got}, Dijkstra {want}", grid.pos(s)));
+            return Err(format!(
+                "start {}: cost {got}, Dijkstra {want}",
+                grid.pos(s)
+            ));
         }
         match p.path(grid, s) {
             None if want == INFINITY => {
@@ -55,7 +58,10 @@ fn check(p: &Mpgaa, grid: &Grid, conn: Connectivity, starts: &[usize]) -> Result
     for (cell, &t) in truth.iter().enumerate() {
         let got = p.cost_to_goal(cell);
         if got != INFINITY && grid.weight(cell) != 0 && got != t {
-            return Err(format!("cell {}: claims {got}, Dijkstra {t}", grid.pos(cell)));
+            return Err(format!(
+                "cell {}: claims {got}, Dijkstra {t}",
+                grid.pos(cell)
+            ));
         }
     }
     Ok(())
@@ -88,7 +94,10 @@ fn case() -> impl Strategy<Value = Case> {
                 prop::collection::vec((0u8..100, 1u8..=9), n),
                 any::<Index>(),
                 prop::collection::vec(any::<Index>(), 1..=6),
-                prop::collection::vec(prop::collection::vec((any::<Index>(), 0u8..=10), 0..10), 0..10),
+                prop::collection::vec(
+                    prop::collection::vec((any::<Index>(), 0u8..=10), 0..10),
+                    0..10,
+                ),
             )
         })
         .prop_map(
@@ -205,7 +214,9 @@ fn a_wall_on_the_path_and_its_removal() {
     let s = grid.index(Pos::new(0, 4)).unwrap();
     p.set_starts(&grid, &[s]);
     p.compute(&grid);
-    let wall: Vec<usize> = (0..9).map(|y| grid.index(Pos::new(15, y)).unwrap()).collect();
+    let wall: Vec<usize> = (0..9)
+        .map(|y| grid.index(Pos::new(15, y)).unwrap())
+        .collect();
     for &w in &wall[..8] {
         grid.set(grid.pos(w), Terrain::Wall).unwrap();
     }
@@ -259,7 +270,10 @@ fn the_trace_closes_cells_with_their_cost_from_the_agent() {
     let conn = Connectivity::Eight;
     let mut p = Mpgaa::new(&grid, Pos::new(11, 6), conn, Heuristic::Octile).unwrap();
     p.set_tracing(true);
-    let starts = [grid.index(Pos::new(0, 6)).unwrap(), grid.index(Pos::new(1, 7)).unwrap()];
+    let starts = [
+        grid.index(Pos::new(0, 6)).unwrap(),
+        grid.index(Pos::new(1, 7)).unwrap(),
+    ];
     p.set_starts(&grid, &starts);
     let stats = p.compute(&grid);
     let t = p.last_trace();
