@@ -222,17 +222,14 @@ impl Mpgaa {
 
     /// Forgets everything and starts over on `grid`.
     fn reset(&mut self, grid: &Grid) {
-        let n = grid.len();
-        self.width = grid.width();
-        self.height = grid.height();
+        (self.width, self.height) = (grid.width(), grid.height());
         self.goal = grid.index(self.goal_pos).ok();
-        self.cells = Cells::new(n);
-        self.search = 1;
-        self.epoch = 1;
-        self.open = IndexedHeap::with_capacity(n);
-        self.starts.clear();
-        self.pending.clear();
-        self.expanded.clear();
+        self.cells = Cells::new(grid.len());
+        (self.search, self.epoch) = (1, 1);
+        self.open = IndexedHeap::with_capacity(grid.len());
+        for list in [&mut self.starts, &mut self.pending, &mut self.expanded] {
+            list.clear();
+        }
     }
 
     fn sync(&mut self, grid: &Grid) {
