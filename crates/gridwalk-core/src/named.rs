@@ -120,7 +120,7 @@ mod tests {
         }
         assert_eq!(
             "x".parse::<Algorithm>().unwrap_err(),
-            "unknown algorithm 'x': expected dstar-lite, dstar, astar or dijkstra"
+            "unknown algorithm 'x': expected dstar-lite, dstar, astar, dijkstra or mpgaa"
         );
         assert_eq!(
             "".parse::<OnArrival>().unwrap_err(),
