@@ -36,7 +36,7 @@ fn world(seed: u64) -> Scenario {
         grid.set(a.goal, gridwalk_core::Terrain::FREE).unwrap();
     }
     let mut s = Scenario::from_grid(grid);
-    s.connectivity = if seed % 2 == 0 {
+    s.connectivity = if seed.is_multiple_of(2) {
         Connectivity::Eight
     } else {
         Connectivity::Four
