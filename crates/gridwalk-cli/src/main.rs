@@ -34,7 +34,7 @@ enum Command {
     Simulate {
         /// The scenario file (.ron).
         file: PathBuf,
-        /// dstar-lite, dstar, astar or dijkstra.
+        /// dstar-lite, dstar, astar, dijkstra or mpgaa.
         #[arg(long, default_value = "dstar-lite")]
         algo: Algorithm,
         /// Ticks to run after tick 0 (default: until every agent arrives, at most 10,000).
@@ -50,7 +50,7 @@ enum Command {
         map: PathBuf,
         /// The scenarios (.scen).
         scen: PathBuf,
-        /// dstar-lite, dstar, astar or dijkstra.
+        /// dstar-lite, dstar, astar, dijkstra or mpgaa.
         #[arg(long, default_value = "astar")]
         algo: Algorithm,
     },
@@ -61,7 +61,7 @@ enum Command {
         /// The starting map (.map), unless the first command pastes a patch over the whole map.
         #[arg(long)]
         map: Option<PathBuf>,
-        /// dstar-lite, dstar, astar or dijkstra.
+        /// dstar-lite, dstar, astar, dijkstra or mpgaa.
         #[arg(long, default_value = "astar")]
         algo: Algorithm,
     },

@@ -1,6 +1,7 @@
 //! The CLI's integration tests, linked as one test binary: the command line's contract
 //! (`cli`), every Moving AI reference length solved as `gridwalk-cli movingai` does
-//! (`movingai`), and the GPPC instance run by `gridwalk-cli gppc` (`gppc`).
+//! (`movingai`), the GPPC instance run by `gridwalk-cli gppc` (`gppc`), and MPGAA*'s living
+//! worlds (`mpgaa`).
 
 /// The core's test helpers: the independent reference costs and the example scenario.
 #[path = "../../../gridwalk-core/tests/it/common.rs"]
@@ -10,6 +11,7 @@ mod common;
 mod cli;
 mod gppc;
 mod movingai;
+mod mpgaa;
 mod navigate;
 
 /// The repository's copies of the Moving AI benchmark files (see their README).

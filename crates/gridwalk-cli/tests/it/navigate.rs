@@ -71,6 +71,7 @@ tests_of!(navigate_arena;
     navigate_dstar: Algorithm::DStar,
     navigate_astar: Algorithm::AStar,
     navigate_dijkstra: Algorithm::Dijkstra,
+    navigate_mpgaa: Algorithm::Mpgaa,
 );
 
 #[track_caller]

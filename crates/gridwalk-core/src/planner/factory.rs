@@ -14,6 +14,7 @@ use crate::grid::{Connectivity, Grid, GridError, Pos};
 use crate::heuristic::Heuristic;
 use crate::search::dstar::DStar;
 use crate::search::dstar_lite::DStarLite;
+use crate::search::mpgaa::Mpgaa;
 
 /// Why [`new_planner`] made no planner.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,6 +82,9 @@ impl Planner {
                 None => Box::new(DStarLite::new(grid, goal, conn, heuristic).map_err(e)?),
             }),
             Algorithm::DStar => Planner::Other(Box::new(DStar::new(grid, goal, conn).map_err(e)?)),
+            Algorithm::Mpgaa => Planner::Other(Box::new(
+                Mpgaa::new(grid, goal, conn, heuristic).map_err(e)?,
+            )),
             a => return Err(PlannerError::NotIncremental(a)),
         })
     }

@@ -80,18 +80,22 @@ pub trait GoalPlanner: Send + Sync {
 /// [`crate::cost::INFINITY`] when infinite.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CellInfo {
-    /// The cost to the goal the planner holds: D\* Lite's g, D\*'s h.
+    /// The cost to the goal the planner holds: D\* Lite's g, D\*'s h, MPGAA\*'s h where its
+    /// path from the cell is known to be exact (∞ elsewhere).
     pub g: Cost,
     /// D\* Lite's one-step lookahead; `None` for D\*.
     pub rhs: Option<Cost>,
-    /// The heuristic toward the agents (D\* Lite); `None` for D\*, which has none.
+    /// The heuristic toward the agents (D\* Lite), or the learned heuristic toward the goal
+    /// (MPGAA\*); `None` for D\*, which has none.
     pub h: Option<Cost>,
     /// The cell's queue key, when queued: D\* Lite's `[k1, k2]`, D\*'s `(k, h)`.
     pub key: Option<(Cost, Cost)>,
     /// Whether the cell is queued.
     pub queued: bool,
-    /// D\*'s state (`new`, `open`, `closed`, with `raise` or `lower` when open); `None` for
-    /// D\* Lite, whose state is `g` against `rhs`.
+    /// D\*'s state (`new`, `open`, `closed`, with `raise` or `lower` when open); MPGAA\*'s
+    /// `next` pointer (`next N` … `next NW`, `no next`, `goal`; see
+    /// [`crate::search::mpgaa::next_direction`]); `None` for D\* Lite, whose state is `g`
+    /// against `rhs`.
     pub state: Option<&'static str>,
 }
 

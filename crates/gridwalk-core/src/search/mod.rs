@@ -5,6 +5,7 @@ pub mod best_first;
 pub mod dstar;
 pub mod dstar_lite;
 pub mod goal_planner;
+pub mod mpgaa;
 
 pub use best_first::{Mode, SearchRequest, SearchResult, SearchSpace, astar, dijkstra};
 pub use dstar::DStar;

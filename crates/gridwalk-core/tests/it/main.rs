@@ -11,6 +11,7 @@ mod dstar_lite;
 mod gppc;
 mod history;
 mod movingai_format;
+mod mpgaa;
 mod navigate;
 mod pockets;
 mod scenario_format;

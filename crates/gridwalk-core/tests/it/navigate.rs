@@ -48,6 +48,7 @@ tests_of!(arena_in_unknown_terrain;
     arena_dstar: Algorithm::DStar,
     arena_astar: Algorithm::AStar,
     arena_dijkstra: Algorithm::Dijkstra,
+    arena_mpgaa: Algorithm::Mpgaa,
 );
 
 /// Every algorithm of the menu, those added later included, navigates.
