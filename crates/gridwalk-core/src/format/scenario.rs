@@ -27,6 +27,8 @@
 //!         (tick: 50, every: 0),
 //!     ],
 //!     destinations: 4,
+//!     planner_memory: "512M",
+//!     plan_budget: 20000,
 //! )
 //! ```
 //!
@@ -51,7 +53,10 @@
 //!   map's largest connected component, so that they keep sharing goals and planners; 0 draws
 //!   from every reachable cell. See [`crate::sim::living`].
 //!
-//! A file without the last four fields means what it always meant: agents stay, the world
+//! - `planner_memory` (default `"2G"`) and `plan_budget` (default none): the budgets, see
+//!   [`super::budgets`].
+//!
+//! A file without the last six fields means what it always meant: agents stay, the world
 //! only changes by `edits`.
 //!
 //! The text is read with RON's `implicit_some` extension, so `heuristic: Octile` and
@@ -67,6 +72,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::atomic::write_atomically;
+use super::budgets::{check_plan_budget, read_memory, write_budgets};
 use super::locate::Locator;
 use super::{FormatError, display_name, read_text, strip_bom};
 use crate::grid::{Connectivity, Grid, Pos, Terrain};
@@ -217,6 +223,10 @@ pub struct Scenario {
     /// How many destinations wander draws from (0: every reachable cell); at most
     /// [`MAX_DESTINATIONS`].
     pub destinations: usize,
+    /// The planner-memory budget in bytes, or `None` for the default.
+    pub planner_memory: Option<usize>,
+    /// The expansions a tick's planning may make, or `None` for no limit.
+    pub plan_budget: Option<u64>,
 }
 
 /// The file's shape, as serde reads it, before validation.
@@ -238,6 +248,10 @@ struct RawScenario {
     dynamic: Vec<DynamicSpec>,
     #[serde(default)]
     destinations: usize,
+    #[serde(default)]
+    planner_memory: Option<String>,
+    #[serde(default)]
+    plan_budget: Option<u64>,
 }
 
 /// Where in the file a semantic error is, to be turned into a line by a [`Locator`].
@@ -250,6 +264,7 @@ enum Site {
     EditCell(usize, usize),
     Dynamic(usize),
     Destinations,
+    Field(&'static str),
 }
 
 /// A semantic error: where, and what.
@@ -284,6 +299,8 @@ impl Scenario {
             seed: 0,
             dynamic: Vec::new(),
             destinations: 0,
+            planner_memory: None,
+            plan_budget: None,
         }
     }
 
@@ -399,6 +416,7 @@ impl Scenario {
         if self.destinations != 0 {
             let _ = writeln!(out, "    destinations: {},", self.destinations);
         }
+        write_budgets(&mut out, self);
         out.push_str(")\n");
         out
     }
@@ -425,6 +443,9 @@ impl Scenario {
             seed: raw.seed,
             dynamic: raw.dynamic,
             destinations: raw.destinations,
+            planner_memory: read_memory(raw.planner_memory.as_deref())
+                .map_err(|e| (Site::Field("planner_memory"), e))?,
+            plan_budget: raw.plan_budget,
         };
         scenario.check()?;
         Ok(scenario)
@@ -473,6 +494,7 @@ impl Scenario {
                 ));
             }
         }
+        check_plan_budget(self.plan_budget).map_err(|e| (Site::Field("plan_budget"), e))?;
         if self.destinations > MAX_DESTINATIONS {
             return Err((
                 Site::Destinations,
@@ -571,6 +593,7 @@ fn locate(text: &str, site: Site) -> Option<usize> {
             .and_then(|agents| l.element(agents, i))
             .map(|agent| l.field(agent, field).unwrap_or(agent)),
         Site::Destinations => l.field(root, "destinations"),
+        Site::Field(name) => l.field(root, name),
         Site::Dynamic(i) => l
             .field(root, "dynamic")
             .and_then(|dynamic| l.element(dynamic, i)),
@@ -663,6 +686,7 @@ impl Simulation {
             s.dynamic = vec![DynamicSpec::new(0, Some(d))];
         }
         s.destinations = self.destinations();
+        (s.planner_memory, s.plan_budget) = self.budget().in_scenario();
         s
     }
 }

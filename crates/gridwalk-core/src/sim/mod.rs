@@ -52,6 +52,7 @@ use crate::grid::{Grid, Pos, Terrain};
 use crate::planner::CellInfo;
 
 mod agents;
+mod budget;
 mod config;
 mod fresh;
 mod group;
@@ -65,12 +66,17 @@ mod settle;
 mod tracking;
 
 pub use agents::{Agent, AgentId, AgentStatus};
+pub use budget::{
+    Budget, DEFAULT_PLANNER_MEMORY, MAX_PLANNER_MEMORY, MIN_PLANNER_MEMORY, format_memory,
+    parse_memory,
+};
 pub use config::{BASELINE_MAX_AGENTS, SimConfig};
 pub use history::{HISTORY_BUDGET, RunSource, SearchRun};
 pub use living::{Doors, DynamicWorld, MAX_DESTINATIONS, OnArrival, choose_destinations};
 pub use report::{ComputeRecord, SimError, TickReport, TickStats};
 
 use agents::Agents;
+use budget::Budgeting;
 use fresh::Fresh;
 use group::Group;
 use groups::Groups;
@@ -97,6 +103,8 @@ pub struct Simulation {
     total: TickStats,
     /// The cells expanded by the last replan, over all planners, in order.
     expanded: Vec<u32>,
+    /// The memory and planning budgets, and where planning stands against them.
+    budgeting: Budgeting,
 }
 
 impl Simulation {
@@ -116,6 +124,7 @@ impl Simulation {
             last: TickStats::default(),
             total: TickStats::default(),
             expanded: Vec::new(),
+            budgeting: Budgeting::default(),
         }
     }
 

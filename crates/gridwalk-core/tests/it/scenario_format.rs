@@ -396,6 +396,8 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                             .map(|(tick, every, walls)| DynamicSpec { tick, every, walls })
                             .collect(),
                         destinations: (seed % 5) as usize,
+                        planner_memory: None,
+                        plan_budget: None,
                     }
                 },
             )
