@@ -232,8 +232,10 @@ impl Simulation {
         if worst(self.groups.by_goal.len() + new) <= budget {
             return false;
         }
-        let held: usize = self.groups.by_goal.values().map(Group::bytes).sum();
-        held.saturating_add(worst(new)) > budget
+        // An unbuilt planner is built when its agents walk: counted at its worst too.
+        let (held, unbuilt) = (self.groups.by_goal.values())
+            .fold((0, 0), |(b, u), g| (b + g.bytes(), u + g.unbuilt as usize));
+        held.saturating_add(worst(new + unbuilt)) > budget
     }
 }
 
@@ -267,8 +269,11 @@ impl Simulation {
             by_goal,
             pool,
             scratch,
+            unbuilt,
             ..
         } = &mut self.groups;
+        // The groups made or dropped here are unbuilt until served.
+        *unbuilt = true;
         let mut groups: Vec<(usize, &mut Group)> =
             by_goal.iter_mut().map(|(&g, x)| (g, x)).collect();
         let n = groups.len();
