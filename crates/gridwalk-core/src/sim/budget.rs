@@ -11,14 +11,14 @@
 
 use std::collections::VecDeque;
 
-use super::agents::{AgentId, wait};
+use super::agents::{AgentId, settle, wait};
 use super::group::{Group, unfresh};
 use super::groups::Groups;
 use super::replan::{Computes, refresh_memo};
 use super::settle::settle_member;
 use super::{SimConfig, Simulation, TickStats};
 use crate::cost::{Cost, INFINITY};
-use crate::grid::Grid;
+use crate::grid::{Connectivity, Grid, Pos};
 use crate::path::Path;
 use crate::planner::{CellInfo, GoalPlanner, PlannerPool, Progress};
 use crate::stats::SearchStats;
@@ -288,6 +288,12 @@ impl Simulation {
         let mut victims = [VecDeque::from(idle), VecDeque::new(), VecDeque::new()];
         let mut held: usize = groups.iter().map(|(_, g)| g.bytes()).sum();
         let (agents, places) = self.agents.slab.as_mut_slices();
+        // Paths kept for the agents of dropped planners hold while the map does not change.
+        let paths = &mut self.fresh.paths;
+        if !self.changed.is_empty() {
+            paths.clear();
+        }
+        let conn = config.connectivity;
         let mut computes = Computes {
             grid,
             changed: &self.changed,
@@ -306,12 +312,28 @@ impl Simulation {
                 continue;
             }
             if group.unbuilt {
+                let kept = |&i: &u32| {
+                    let a = &agents[i as usize];
+                    (paths.get(&a.id)).is_some_and(|p| p.cells.first() == Some(&a.pos))
+                };
+                if members.iter().all(kept) {
+                    // Its planner was dropped after its last plan: its agents walk on.
+                    for &i in members {
+                        let a = &mut agents[i as usize];
+                        let cell = places[i as usize].cell as usize;
+                        settle(a, || walk_on(paths.get(&a.id)?, grid, cell, conn));
+                    }
+                    continue;
+                }
                 if left == 0 {
                     members.iter().for_each(|&i| wait(&mut agents[i as usize]));
                     backlog += count;
                     continue;
                 }
                 held -= group.bytes();
+                for &i in members {
+                    paths.remove(&agents[i as usize].id);
+                }
                 build(pool, group, grid, config, goal, trace);
                 held += group.bytes();
             }
@@ -345,6 +367,16 @@ impl Simulation {
                 if victim.unbuilt || cursor == Some(vgoal) {
                     continue;
                 }
+                if victim.ready {
+                    // Its agents keep their plans as paths: exact while the map stands.
+                    let planner = victim.planner.get();
+                    for &i in &scratch.members[v] {
+                        let cell = places[i as usize].cell as usize;
+                        if let Some(p) = planner.path(grid, cell) {
+                            paths.insert(agents[i as usize].id, p);
+                        }
+                    }
+                }
                 held = held.saturating_sub(victim.bytes());
                 pool.recycle(victim.unbuild());
                 dropped += 1;
@@ -355,6 +387,20 @@ impl Simulation {
         self.budgeting.cursor = cursor.unwrap_or(0);
         self.budgeting.dropped += dropped;
     }
+}
+
+/// The answer for an agent on `cell` walking on along its kept `path` (which starts there):
+/// (cost to the goal, next cell, its index, the step's cost).
+fn walk_on(
+    path: &Path,
+    grid: &Grid,
+    cell: usize,
+    conn: Connectivity,
+) -> Option<(Cost, Pos, u32, Cost)> {
+    let next = *path.cells.get(1)?;
+    let n = grid.index(next).ok()?;
+    let step = grid.move_cost(cell, n, conn)?;
+    Some((path.cost, next, n as u32, step))
 }
 
 /// Builds `group`'s planner toward goal cell `goal`, from `pool`, tracing when `trace`.

@@ -3,7 +3,8 @@
 //!
 //! Invariants of [`Fresh`]: `paths` holds, for the from-scratch algorithms, the path of the
 //! last replan of every agent that has one, shortened by one cell each time the agent moves;
-//! it is empty for the incremental algorithms.
+//! for the incremental algorithms, only the paths of agents whose planner was dropped to keep
+//! the memory budget (see `budget.rs`), while the map does not change.
 
 use std::collections::BTreeMap;
 
@@ -135,12 +136,12 @@ impl Simulation {
         if self.config.algorithm.is_incremental() {
             let goal = self.grid.index(a.goal).ok()?;
             let from = self.grid.index(a.pos).ok()?;
-            self.groups
-                .by_goal
-                .get(&goal)?
-                .planner
-                .get()
-                .path(&self.grid, from)
+            let group = self.groups.by_goal.get(&goal)?;
+            match group.unbuilt {
+                // Its planner was dropped to keep the memory budget: the path it left.
+                true => self.fresh.paths.get(&id).cloned(),
+                false => group.planner.get().path(&self.grid, from),
+            }
         } else {
             self.fresh.paths.get(&id).cloned()
         }

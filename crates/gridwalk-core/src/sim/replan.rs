@@ -81,6 +81,8 @@ impl Simulation {
             return;
         }
         self.budgeting.backlog = 0;
+        // Paths kept for dropped planners' agents: every planner is built below.
+        self.fresh.paths.clear();
         self.make_new_groups(false);
         if std::mem::take(&mut self.groups.unbuilt) {
             self.build_all();
