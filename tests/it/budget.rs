@@ -41,7 +41,10 @@ fn state(app: &App) -> &SimState {
 fn planning_spreads_over_frames_within_the_budget_and_ends() {
     let mut app = app();
     let sim = state(&app).sim();
-    assert!(sim.last_stats().search.expanded <= PLAN, "the first plan too");
+    assert!(
+        sim.last_stats().search.expanded <= PLAN,
+        "the first plan too"
+    );
     assert!(sim.backlog() > 0, "the first plans need many frames");
     let mut frames = 0;
     loop {
@@ -93,20 +96,27 @@ fn the_recording_carries_the_budgets_and_replays_exactly() {
         history.push(seen(&app));
     }
     assert!(
-        history.iter().any(|h| h.iter().any(|a| a.1 == AgentStatus::Planning)),
+        history
+            .iter()
+            .any(|h| h.iter().any(|a| a.1 == AgentStatus::Planning)),
         "some agents waited"
     );
     let scenario = state(&app).session().to_scenario();
-    assert_eq!(scenario.plan_budget, Some(PLAN), "the recording says the budget");
-    assert_eq!(scenario.planner_memory, None, "the default memory budget goes unsaid");
+    assert_eq!(
+        scenario.plan_budget,
+        Some(PLAN),
+        "the recording says the budget"
+    );
+    assert_eq!(
+        scenario.planner_memory, None,
+        "the default memory budget goes unsaid"
+    );
     let text = scenario.to_ron();
     let scenario = gridwalk_core::format::Scenario::parse(&text, "rec.ron").unwrap();
     let mut replay = Replay::new(scenario, state(&app).sim().config().algorithm);
     for (tick, want) in history.iter().enumerate() {
         replay.step();
-        let got: Vec<_> = (replay.sim().agents())
-            .map(|a| (a.pos, a.status))
-            .collect();
+        let got: Vec<_> = (replay.sim().agents()).map(|a| (a.pos, a.status)).collect();
         assert_eq!(&got, want, "tick {tick}");
     }
 }

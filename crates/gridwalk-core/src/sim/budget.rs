@@ -321,7 +321,8 @@ impl Simulation {
                     for &i in members {
                         let a = &mut agents[i as usize];
                         let cell = places[i as usize].cell as usize;
-                        settle(a, || walk_on(paths.get(&a.id)?, grid, cell, conn));
+                        let path = paths.get(&a.id);
+                        settle(a, || walk_on(path?, grid, cell, conn));
                     }
                     continue;
                 }
