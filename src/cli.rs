@@ -1,5 +1,6 @@
 //! The command line, parsed by clap: `gridwalk [--map FILE] [--seed N] [--density F]
-//! [--agents N] [--on-arrival stay|wander|patrol] [--destinations K] [--record FILE.ron]
+//! [--agents N] [--on-arrival stay|wander|patrol] [--destinations K] [--planner-memory SIZE]
+//! [--plan-budget N] [--record FILE.ron]
 //! [--screenshot FILE.png --exit-after-frames N] [--timings]`.
 //!
 //! clap checks every value and range and prints help and errors; a bad argument ends the
@@ -11,11 +12,11 @@ use std::path::{Path, PathBuf};
 use clap::Parser;
 use clap::builder::RangedU64ValueParser;
 use gridwalk_core::format::Scenario;
-use gridwalk_core::sim::SimConfig;
+use gridwalk_core::sim::{Budget, SimConfig, parse_memory};
 use gridwalk_core::sim::{MAX_DESTINATIONS, OnArrival, choose_destinations};
 
 use crate::maps;
-use crate::sim::{SimSetup, after_start, default_goals, dynamic_at_start};
+use crate::sim::{SimSetup, after_start, default_goals, dynamic_at_start, game_budget};
 
 /// The most agents `--agents` accepts.
 pub const MAX_AGENTS: usize = 5000;
@@ -52,6 +53,14 @@ pub struct Args {
     /// sharing planners; 0 is any reachable cell [default: the map's own, 4 on a random map].
     #[arg(long, value_name = "K", value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_DESTINATIONS as u64))]
     pub destinations: Option<usize>,
+    /// The most memory the planners may hold, as 512M or 2G; past it the least recently used
+    /// are dropped and rebuilt when needed [default: the map's own, else 2G].
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    pub planner_memory: Option<usize>,
+    /// Expansions a tick's planning may make; agents whose plan is not ready wait as
+    /// "planning" [default: the map's own, else 100000].
+    #[arg(long, value_name = "N", value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
+    pub plan_budget: Option<u64>,
     /// Write the session as a scenario for `gridwalk-cli simulate`.
     #[arg(long, value_name = "FILE.ron", value_parser = ron_file)]
     pub record: Option<PathBuf>,
@@ -174,6 +183,12 @@ pub fn setup(args: &Args) -> Result<SimSetup, String> {
         rate_hz: crate::sim::SimClock::DEFAULT_RATE,
         seed,
         paused: false,
+        budget: Budget {
+            planner_memory: (args.planner_memory.or(scenario.planner_memory))
+                .unwrap_or(game_budget().planner_memory),
+            plan_expansions: (args.plan_budget.or(scenario.plan_budget))
+                .or(game_budget().plan_expansions),
+        },
     })
 }
 
@@ -242,6 +257,14 @@ mod tests {
         assert_eq!(a.agents, Some(20));
         assert_eq!(a.record, Some(PathBuf::from("s.ron")));
         assert_eq!(a.exit_after_frames, Some(5));
+        let b = parse(["--planner-memory", "512M", "--plan-budget", "900"]).unwrap();
+        assert_eq!(
+            (b.planner_memory, b.plan_budget),
+            (Some(512 << 20), Some(900))
+        );
+        let s = setup(&parse(["--seed", "2", "--planner-memory", "1G"]).unwrap()).unwrap();
+        assert_eq!(s.budget.planner_memory, 1 << 30);
+        assert_eq!(s.budget.plan_expansions, game_budget().plan_expansions);
         let p = parse(["--on-arrival", "patrol", "--destinations", "3"]).unwrap();
         assert_eq!(p.on_arrival, Some(OnArrival::Patrol));
         assert_eq!(p.destinations, Some(3));
@@ -269,6 +292,9 @@ mod tests {
         assert!(err(&["--record", "/no/such/dir/x.ron"]).contains("does not exist"));
         assert!(err(&["--on-arrival", "roam"]).contains("stay, wander or patrol"));
         assert!(err(&["--destinations", "1001"]).contains("0..=1000"));
+        assert!(err(&["--planner-memory", "lots"]).contains("512M or 2G"));
+        assert!(err(&["--planner-memory", "1K"]).contains("outside 1M to 1T"));
+        assert!(err(&["--plan-budget", "0"]).contains("0 is not in 1.."));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! through [`SimCommand`]. It records the screen rectangle it covers in [`UiRects`], so map
 //! clicks under it are ignored and the camera fits the map beside it.
 
+mod budget_ui;
 mod explain_ui;
 mod live_ui;
 mod maps_ui;
@@ -111,6 +112,8 @@ fn panel(
                 live_ui::plot_ui(ui, &mut ctl.plot);
                 ui.separator();
                 live_ui::alive_ui(ui, &state, &mut act);
+                ui.separator();
+                budget_ui::budget_ui(ui, &state, &mut act);
                 ui.separator();
                 work_ui::agents_ui(ui, &state, &paths, &mut ctl);
                 ui.separator();

@@ -4,7 +4,7 @@
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use gridwalk_core::format::Scenario;
-use gridwalk_core::sim::SimConfig;
+use gridwalk_core::sim::{Budget, SimConfig, format_memory};
 use gridwalk_core::sim::{DynamicWorld, OnArrival};
 use gridwalk_core::timeline::Timeline;
 
@@ -48,6 +48,7 @@ pub(super) fn apply_commands(
             SimCommand::SetDynamic(setting) => target.set_dynamic(*setting),
             SimCommand::SpawnRandom { agents, goals } => target.spawn_random(*agents, *goals),
             SimCommand::SetDestinations(k) => target.set_destinations(*k),
+            SimCommand::SetBudget(b) => target.set_budget(*b),
         };
         for r in refused {
             target.notices.push(NoticeKind::Refused, r);
@@ -97,6 +98,11 @@ impl CommandTarget<'_> {
         // The scenario's own dynamic-world settings hold, from its tick 0.
         state.sim.set_dynamic(None);
         state.sim.set_destinations(scenario.destinations);
+        // The scenario's budgets hold where it sets them.
+        state.budget = Budget {
+            planner_memory: (scenario.planner_memory).unwrap_or(state.budget.planner_memory),
+            plan_expansions: scenario.plan_budget.or(state.budget.plan_expansions),
+        };
         let script = Timeline::of(scenario);
         let refused =
             state.rebuild_playing(scenario.grid.clone(), config, vec![], script, "map loaded");
@@ -177,6 +183,20 @@ impl CommandTarget<'_> {
             0 => "wanderers head to any reachable cell".to_string(),
             k => format!("wanderers head to {k} destinations"),
         };
+        self.notices.push(NoticeKind::Info, text);
+        Vec::new()
+    }
+
+    /// The planner-memory and planning budgets.
+    fn set_budget(&mut self, budget: Budget) -> Vec<String> {
+        self.state.set_budget(budget);
+        let plan = budget
+            .plan_expansions
+            .map_or("no limit".to_string(), |n| format!("{n} expansions a tick"));
+        let text = format!(
+            "budgets: planners {}, planning {plan}",
+            format_memory(budget.planner_memory)
+        );
         self.notices.push(NoticeKind::Info, text);
         Vec::new()
     }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use bevy::prelude::*;
 use gridwalk_core::format::{AgentSpec, Scenario};
-use gridwalk_core::sim::{AgentId, SimConfig, SimError, Simulation};
+use gridwalk_core::sim::{AgentId, Budget, SimConfig, SimError, Simulation};
 use gridwalk_core::sim::{DynamicWorld, OnArrival};
 use gridwalk_core::timeline::Timeline;
 use gridwalk_core::{Grid, Pos, Terrain};
@@ -63,6 +63,20 @@ pub fn dynamic_at_start(scenario: &Scenario) -> Option<DynamicWorld> {
         .and_then(|d| d.setting())
 }
 
+/// Expansions a tick of the game may make unless `--plan-budget` or the map says otherwise:
+/// measured to keep a frame under about 50 ms on a 2-core machine with 5,000 agents on a
+/// 512×512 map (see the report of issue 17).
+pub const GAME_PLAN_BUDGET: u64 = 100_000;
+
+/// The game's budgets unless told otherwise: the default planner memory, and
+/// [`GAME_PLAN_BUDGET`] expansions per tick.
+pub fn game_budget() -> Budget {
+    Budget {
+        plan_expansions: Some(GAME_PLAN_BUDGET),
+        ..Budget::default()
+    }
+}
+
 /// The world the game starts with.
 #[derive(Clone, Debug)]
 pub struct SimSetup {
@@ -91,6 +105,8 @@ pub struct SimSetup {
     pub seed: u64,
     /// Start paused.
     pub paused: bool,
+    /// The planner-memory and planning budgets.
+    pub budget: Budget,
 }
 
 impl SimSetup {
@@ -112,6 +128,7 @@ impl SimSetup {
             rate_hz: SimClock::DEFAULT_RATE,
             seed: maps::DEFAULT_SEED,
             paused: false,
+            budget: game_budget(),
         }
     }
 }
@@ -133,6 +150,7 @@ pub struct SimState {
     pub(super) ticks: u64,
     pub(super) on_arrival: OnArrival,
     pub(super) world_seed: u64,
+    pub(super) budget: Budget,
 }
 
 impl SimState {
@@ -150,6 +168,7 @@ impl SimState {
             ticks: 0,
             on_arrival: setup.on_arrival,
             world_seed: setup.world_seed,
+            budget: setup.budget,
         };
         s.sim.set_dynamic(setup.dynamic);
         s.sim.set_destinations(setup.destinations);
@@ -260,6 +279,7 @@ impl SimState {
         let destinations = self.sim.destinations();
         let mut segment = Segment::new(&grid, config, self.world_seed, timeline, reason);
         segment.set_destinations(destinations);
+        segment.set_budget(self.budget);
         let old = std::mem::replace(&mut self.log, segment);
         if self.epoch > 0 && !old.is_empty() {
             self.finished.push(old.to_scenario());
@@ -270,6 +290,7 @@ impl SimState {
         self.sim = Simulation::new(grid, config);
         self.sim.set_seed(self.world_seed);
         self.sim.set_destinations(destinations);
+        self.sim.set_budget(self.budget);
         self.sim.set_history(EXPLAIN_HISTORY);
         self.labels.clear();
         let (applied, refused) = self.log.play(0, &mut self.sim);
@@ -315,6 +336,13 @@ impl SimState {
     pub fn set_destinations(&mut self, k: usize) {
         self.sim.set_destinations(k);
         self.restart_segment("destinations changed");
+    }
+
+    /// Sets the planner-memory and planning budgets: a new segment starts, whose scenario says
+    /// so (a recording replays with the budgets the game used).
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+        self.restart_segment("budgets changed");
     }
 
     /// Rebuilds on the current grid and agents: the planners start fresh, as they would in

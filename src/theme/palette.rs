@@ -69,6 +69,8 @@ pub fn g_color(c: u64, max: u64) -> [u8; 4] {
 
 /// The cross over an agent with no path.
 pub const NO_PATH_COLOR: Color = Color::srgb(0.9, 0.1, 0.1);
+/// The ring around an agent waiting for its plan (status `planning`).
+pub const PLANNING_COLOR: Color = Color::srgb(0.95, 0.75, 0.2);
 /// Explain mode: the replayed agent's cell.
 pub const EXPLAIN_START_COLOR: Color = Color::srgb(0.1, 0.8, 0.2);
 /// Explain mode: the replayed agent's goal.

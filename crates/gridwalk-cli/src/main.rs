@@ -16,6 +16,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use gridwalk_cli::{gppc, movingai, navigate, simulate};
 use gridwalk_core::Algorithm;
+use gridwalk_core::sim::parse_memory;
 
 #[derive(Parser)]
 #[command(
@@ -43,6 +44,13 @@ enum Command {
         /// Add every search run's expansions to each tick line, as "trace".
         #[arg(long)]
         trace: bool,
+        /// The most memory the planners may hold, as 512M or 2G (default: the scenario's, else 2G).
+        #[arg(long, value_parser = parse_memory)]
+        planner_memory: Option<usize>,
+        /// Expansions a tick's planning may make; agents whose plan is not ready wait as
+        /// "planning" (default: the scenario's, else no limit).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        plan_budget: Option<u64>,
     },
     /// Solve every problem of a Moving AI scenario and check the optimal lengths.
     Movingai {
@@ -91,7 +99,15 @@ fn main() -> ExitCode {
             algo,
             ticks,
             trace,
-        } => simulate::run(&file, algo, ticks, trace),
+            planner_memory,
+            plan_budget,
+        } => {
+            let budgets = simulate::BudgetFlags {
+                planner_memory,
+                plan_budget,
+            };
+            simulate::run(&file, algo, ticks, trace, budgets)
+        }
         Command::Movingai { map, scen, algo } => movingai::run(&map, &scen, algo),
         Command::Gppc { scen, map, algo } => gppc::run(&scen, map.as_deref(), algo),
         Command::Navigate {

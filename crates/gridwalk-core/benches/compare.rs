@@ -37,6 +37,8 @@ mod gppc;
 mod incremental;
 #[path = "workloads/living.rs"]
 mod living;
+#[path = "workloads/living_512.rs"]
+mod living_512;
 
 // ---------------------------------------------------------------------------------------------
 // Harness
@@ -93,6 +95,10 @@ const WORKLOADS: &[Workload] = &[
     Workload {
         key: "living",
         run: living::living,
+    },
+    Workload {
+        key: "living_512",
+        run: living_512::living_512,
     },
     Workload {
         key: "gppc",

@@ -39,5 +39,5 @@ pub use grid::{Connectivity, Grid, GridError, Pos, Terrain};
 pub use heuristic::Heuristic;
 pub use path::Path;
 pub use planner::new_planner;
-pub use planner::{Algorithm, CellInfo, GoalPlanner};
+pub use planner::{Algorithm, CellInfo, GoalPlanner, Progress};
 pub use stats::SearchStats;

@@ -117,8 +117,9 @@ pub fn navigate(
                 break;
             }
             AgentStatus::NoPath => break,
-            AgentStatus::Walking if nav.ticks >= max_ticks => break,
-            AgentStatus::Walking => {}
+            // Without a planning budget no plan waits; with one, a waiting plan walks later.
+            AgentStatus::Walking | AgentStatus::Planning if nav.ticks >= max_ticks => break,
+            AgentStatus::Walking | AgentStatus::Planning => {}
         }
         let from = grid.index(a.pos)?;
         nav.count(sim.step());

@@ -82,6 +82,7 @@ impl Replay {
         sim.set_seed(scenario.seed);
         sim.set_destinations(scenario.destinations);
         sim.set_sensor_range(scenario.sensor_range);
+        sim.set_budget(scenario.budget());
         let ids = vec![None; scenario.agents.len()];
         Replay {
             sim,

@@ -1,13 +1,14 @@
 //! The CLI's integration tests, linked as one test binary: the command line's contract
-//! (`cli`), every Moving AI reference length solved as `gridwalk-cli movingai` does
-//! (`movingai`), the GPPC instance run by `gridwalk-cli gppc` (`gppc`), and MPGAA*'s living
-//! worlds (`mpgaa`).
+//! (`cli`), the budgets' flags and the `planning` status (`budget`), every Moving AI reference
+//! length solved as `gridwalk-cli movingai` does (`movingai`), the GPPC instance run by
+//! `gridwalk-cli gppc` (`gppc`), and MPGAA*'s living worlds (`mpgaa`).
 
 /// The core's test helpers: the independent reference costs and the example scenario.
 #[path = "../../../gridwalk-core/tests/it/common.rs"]
 #[macro_use]
 mod common;
 
+mod budget;
 mod cli;
 mod gppc;
 mod movingai;

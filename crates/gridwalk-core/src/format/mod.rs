@@ -15,6 +15,7 @@ use std::fmt;
 use std::path::Path;
 
 mod atomic;
+pub mod budgets;
 pub mod gppc;
 mod locate;
 pub mod movingai;

@@ -27,6 +27,8 @@
 //!         (tick: 50, every: 0),
 //!     ],
 //!     destinations: 4,
+//!     planner_memory: "512M",
+//!     plan_budget: 20000,
 //! )
 //! ```
 //!
@@ -52,6 +54,8 @@
 //!   from every reachable cell. See [`crate::sim::living`].
 //!
 //! - `sensor_range`, `sensing`: unknown terrain, see [`super::sensing`].
+//! - `planner_memory` (default `"2G"`) and `plan_budget` (default none): the budgets, see
+//!   [`super::budgets`].
 //!
 //! A file without the last six fields means what it always meant: agents stay, the world
 //! only changes by `edits`.
@@ -69,6 +73,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::atomic::write_atomically;
+use super::budgets::{check_plan_budget, read_memory, write_budgets};
 use super::locate::Locator;
 use super::sensing::{self, SensingSpec};
 use super::{FormatError, display_name, read_text, strip_bom};
@@ -224,6 +229,10 @@ pub struct Scenario {
     pub sensor_range: Option<u32>,
     /// The sensor range's timed changes, in file order.
     pub sensing: Vec<SensingSpec>,
+    /// The planner-memory budget in bytes, or `None` for the default.
+    pub planner_memory: Option<usize>,
+    /// The expansions a tick's planning may make, or `None` for no limit.
+    pub plan_budget: Option<u64>,
 }
 
 /// The file's shape, as serde reads it, before validation.
@@ -249,6 +258,9 @@ struct RawScenario {
     sensor_range: Option<u32>,
     #[serde(default)]
     sensing: Vec<SensingSpec>,
+    planner_memory: Option<String>,
+    #[serde(default)]
+    plan_budget: Option<u64>,
 }
 
 /// Where in the file a semantic error is, to be turned into a line by a [`Locator`].
@@ -263,6 +275,7 @@ enum Site {
     Destinations,
     /// `sensor_range` (`None`) or `sensing[i]`.
     Sensing(Option<usize>),
+    Field(&'static str),
 }
 
 /// A semantic error: where, and what.
@@ -299,6 +312,8 @@ impl Scenario {
             destinations: 0,
             sensor_range: None,
             sensing: Vec::new(),
+            planner_memory: None,
+            plan_budget: None,
         }
     }
 
@@ -415,6 +430,7 @@ impl Scenario {
             let _ = writeln!(out, "    destinations: {},", self.destinations);
         }
         sensing::write(&mut out, self.sensor_range, &self.sensing);
+        write_budgets(&mut out, self);
         out.push_str(")\n");
         out
     }
@@ -443,6 +459,9 @@ impl Scenario {
             destinations: raw.destinations,
             sensor_range: raw.sensor_range,
             sensing: raw.sensing,
+            planner_memory: read_memory(raw.planner_memory.as_deref())
+                .map_err(|e| (Site::Field("planner_memory"), e))?,
+            plan_budget: raw.plan_budget,
         };
         scenario.check()?;
         Ok(scenario)
@@ -491,6 +510,7 @@ impl Scenario {
                 ));
             }
         }
+        check_plan_budget(self.plan_budget).map_err(|e| (Site::Field("plan_budget"), e))?;
         if self.destinations > MAX_DESTINATIONS {
             return Err((
                 Site::Destinations,
@@ -591,6 +611,7 @@ fn locate(text: &str, site: Site) -> Option<usize> {
         Site::Destinations => l.field(root, "destinations"),
         Site::Sensing(None) => l.field(root, "sensor_range"),
         Site::Sensing(Some(i)) => l.field(root, "sensing").and_then(|s| l.element(s, i)),
+        Site::Field(name) => l.field(root, name),
         Site::Dynamic(i) => l
             .field(root, "dynamic")
             .and_then(|dynamic| l.element(dynamic, i)),
@@ -684,6 +705,7 @@ impl Simulation {
         }
         s.destinations = self.destinations();
         s.sensor_range = self.sensor_range();
+        (s.planner_memory, s.plan_budget) = self.budget().in_scenario();
         s
     }
 }

@@ -64,7 +64,7 @@
 //! }
 //! ```
 
-use super::goal_planner::{CellInfo, GoalPlanner};
+use super::goal_planner::{CellInfo, GoalPlanner, Progress};
 use crate::cost::{Cost, INFINITY, add};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
 use crate::heuristic::Heuristic;
@@ -532,14 +532,23 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool> GoalPlanner
     }
 
     fn compute(&mut self, grid: &Grid) -> SearchStats {
+        self.compute_within(grid, u64::MAX).0
+    }
+
+    fn compute_within(&mut self, grid: &Grid, max_expansions: u64) -> (SearchStats, Progress) {
         self.expanded.clear();
         self.rec.begin();
         let before = self.queue.stats();
         let mut stats = SearchStats::default();
+        let mut progress = Progress::Done;
         self.unsettle_all();
         while let Some((top, _)) = self.queue.top() {
             let (settled, kmax) = self.starts_settled(top);
             if settled {
+                break;
+            }
+            if stats.expanded >= max_expansions {
+                progress = Progress::Pending;
                 break;
             }
             let queue = &self.queue;
@@ -548,7 +557,7 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool> GoalPlanner
             // start has been expanded, then check the starts again: a start settles either
             // when the top key passes its key or when it is expanded.
             while let Some((k_old, u)) = self.queue.top() {
-                if k_old > kmax {
+                if k_old > kmax || stats.expanded >= max_expansions {
                     break;
                 }
                 self.expand(grid, u as usize, k_old, &mut stats);
@@ -559,7 +568,7 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool> GoalPlanner
         }
         let after = self.queue.stats();
         stats.set_queue_work(before, after);
-        stats
+        (stats, progress)
     }
 
     fn cost_to_goal(&self, cell: usize) -> Cost {

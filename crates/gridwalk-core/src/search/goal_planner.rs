@@ -31,6 +31,18 @@ pub trait GoalPlanner: Send + Sync {
     /// Repairs (or on the first call, computes) until every start's cost is exact.
     fn compute(&mut self, grid: &Grid) -> SearchStats;
 
+    /// [`compute`](Self::compute) that stops after `max_expansions` expansions: returns its
+    /// work and [`Progress::Pending`] when it stopped with a start not yet exact. The next
+    /// call (after any [`set_starts`](Self::set_starts) and
+    /// [`cells_changed`](Self::cells_changed)) continues where it stopped, so a search spread
+    /// over many calls ends exactly as one [`compute`](Self::compute) would. With
+    /// `max_expansions` 0 it only says whether the starts are exact already. A planner that
+    /// cannot stop early computes fully (this default).
+    fn compute_within(&mut self, grid: &Grid, max_expansions: u64) -> (SearchStats, Progress) {
+        let _ = max_expansions;
+        (self.compute(grid), Progress::Done)
+    }
+
     /// The planner's current cost from `cell` to the goal; [`crate::cost::INFINITY`] when
     /// unknown or unreachable. Exact for the starts after [`compute`](Self::compute).
     fn cost_to_goal(&self, cell: usize) -> Cost;
@@ -74,6 +86,15 @@ pub trait GoalPlanner: Send + Sync {
     fn km(&self) -> Cost {
         0
     }
+}
+
+/// Whether a [`GoalPlanner::compute_within`] finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// Every start's cost is exact.
+    Done,
+    /// The budget ran out first; the next call continues.
+    Pending,
 }
 
 /// A planner's view of one cell (see [`GoalPlanner::inspect`]). Costs are

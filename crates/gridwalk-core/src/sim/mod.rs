@@ -54,6 +54,7 @@ use crate::grid::{Grid, Pos, Terrain};
 use crate::planner::CellInfo;
 
 mod agents;
+mod budget;
 mod config;
 mod fresh;
 mod group;
@@ -68,6 +69,10 @@ mod settle;
 mod tracking;
 
 pub use agents::{Agent, AgentId, AgentStatus};
+pub use budget::{
+    Budget, DEFAULT_PLANNER_MEMORY, MAX_PLANNER_MEMORY, MIN_PLANNER_MEMORY, format_memory,
+    parse_memory,
+};
 pub use config::{BASELINE_MAX_AGENTS, SimConfig};
 pub use history::{HISTORY_BUDGET, RunSource, SearchRun};
 pub use knowledge::{Discoveries, MAX_SENSOR_RANGE};
@@ -75,6 +80,7 @@ pub use living::{Doors, DynamicWorld, MAX_DESTINATIONS, OnArrival, choose_destin
 pub use report::{ComputeRecord, SimError, TickReport, TickStats};
 
 use agents::Agents;
+use budget::Budgeting;
 use fresh::Fresh;
 use group::Group;
 use groups::Groups;
@@ -105,6 +111,8 @@ pub struct Simulation {
     /// The sensor range and the true map while the agents know only what they sensed (then
     /// `grid` is the known map).
     knowledge: Knowledge,
+    /// The memory and planning budgets, and where planning stands against them.
+    budgeting: Budgeting,
 }
 
 impl Simulation {
@@ -125,6 +133,7 @@ impl Simulation {
             total: TickStats::default(),
             expanded: Vec::new(),
             knowledge: Knowledge::default(),
+            budgeting: Budgeting::default(),
         }
     }
 

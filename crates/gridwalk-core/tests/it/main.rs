@@ -4,6 +4,7 @@
 
 #[macro_use]
 mod common;
+mod budgets;
 mod default_map;
 mod destinations;
 mod dstar;

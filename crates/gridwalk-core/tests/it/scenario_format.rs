@@ -407,6 +407,8 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                                 n as usize
                             ],
                         },
+                        planner_memory: None,
+                        plan_budget: None,
                     }
                 },
             )

@@ -84,6 +84,7 @@ fn check_tick(sim: &Simulation, model: &[u8], changes: &[(usize, u8)], goals: &[
             AgentStatus::Walking => assert_eq!(a.remaining, Some(best), "agent {}", a.id),
             AgentStatus::NoPath => assert_eq!(best, INFINITY, "agent {} gave up", a.id),
             AgentStatus::Arrived => assert_eq!(a.pos, a.goal),
+            AgentStatus::Planning => panic!("agent {} waits with no budget", a.id),
         }
     }
 }
