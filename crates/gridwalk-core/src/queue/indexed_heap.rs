@@ -96,6 +96,11 @@ impl<K: Ord + Copy> CellQueue<K> for IndexedHeap<K> {
             if old == key {
                 return;
             }
+            if !(old < key) && !(key < old) {
+                // Only a payload changed (see CellQueue): the entry keeps its place.
+                self.heap[i].0 = key;
+                return;
+            }
             self.stats.updates += 1;
             self.heap[i].0 = key;
             if key < old {

@@ -32,7 +32,7 @@ use crate::stats::SearchStats;
 /// sift loops, where the outcome of a comparison is a coin toss.
 #[inline(always)]
 pub(crate) fn less<K: Ord>(a: &(K, u32, u32), b: &(K, u32, u32)) -> bool {
-    (a.0 < b.0) | ((a.0 == b.0) & (a.1 < b.1))
+    (a.0 < b.0) | (!(b.0 < a.0) & (a.1 < b.1))
 }
 
 /// A min-priority queue of cells, each queued at most once.
@@ -43,6 +43,10 @@ pub(crate) fn less<K: Ord>(a: &(K, u32, u32), b: &(K, u32, u32)) -> bool {
 /// planner whose state is sparse ([`crate::search::dstar_lite`]) gives each cell a dense id
 /// of its own with the `*_as` calls. Ties between equal keys are broken by the smaller *cell*,
 /// whatever the ids, so every implementation pops in exactly the same order.
+///
+/// A key may carry a payload that takes part in `==` but not in the order (D\* Lite's keys
+/// carry a queued cell's `rhs`): "equal" in the order means neither is smaller, and an update
+/// that changes only the payload must store it.
 pub trait CellQueue<K: Ord + Copy> {
     /// An empty queue for ids `0..capacity`.
     fn with_capacity(capacity: usize) -> Self

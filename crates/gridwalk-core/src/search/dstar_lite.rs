@@ -102,6 +102,10 @@ pub struct Key {
     pub k1: Cost,
     /// `min(g, rhs)`.
     pub k2: Cost,
+    /// The cell's `rhs` when the key was made: a queued cell's `rhs` lives here, not in a
+    /// per-cell array (a cell not queued is consistent, its `rhs` is its `g`). A payload:
+    /// it takes no part in the order, only in equality.
+    pub rhs: Cost,
 }
 
 impl Key {
@@ -109,10 +113,41 @@ impl Key {
     pub const INFINITE: Key = Key {
         k1: INFINITY,
         k2: INFINITY,
+        rhs: INFINITY,
     };
+
+    /// `[k1, k2]` as one number, the order.
+    #[inline(always)]
+    fn wide(self) -> u128 {
+        ((self.k1 as u128) << 64) | self.k2 as u128
+    }
 }
 
-wide_order!(Key: k1, k2);
+impl PartialEq for Key {
+    /// Equal keys and equal payloads: a queue skips an update only when nothing changed.
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.wide() == other.wide() && self.rhs == other.rhs
+    }
+}
+
+impl Eq for Key {}
+
+/// By `[k1, k2]` only: two keys can be neither smaller nor equal when just their payloads
+/// differ, which the queues allow for (see [`crate::queue::CellQueue`]).
+impl Ord for Key {
+    #[inline(always)]
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.wide().cmp(&other.wide())
+    }
+}
+
+impl PartialOrd for Key {
+    #[inline(always)]
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
 
 impl From<Key> for (Cost, Cost) {
     fn from(k: Key) -> (Cost, Cost) {
@@ -159,8 +194,9 @@ pub struct DStarLite<Q: CellQueue<Key> = IndexedHeap<Key>, const TOWARD_STARTS: 
     /// Which block of ids each tile of the map owns (see `search/tiles.rs`); the
     /// per-cell arrays below and the queue's handles are indexed by id.
     tiles: Tiles,
+    /// Per id: `g`. A cell's `rhs` is its `g` unless it is queued: then it is its key's
+    /// payload ([`Key::rhs`]), since queued cells are exactly the inconsistent ones.
     g: Vec<Cost>,
-    rhs: Vec<Cost>,
     queue: Q,
     km: Cost,
     /// The starts' box; before any start, a box covering every cell, so that h is 0 there.
@@ -207,7 +243,6 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
             goal,
             tiles: Tiles::new(grid),
             g: vec![INFINITY; BLOCK],
-            rhs: vec![INFINITY; BLOCK],
             queue: Q::with_capacity(BLOCK),
             km: 0,
             bounds: Bounds::EVERYWHERE,
@@ -226,8 +261,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     fn queue_goal(&mut self) {
         let (x, y) = self.tiles.cell_xy(self.goal);
         let id = self.claim(x, y);
-        self.rhs[id as usize] = 0;
-        let k = self.key_at(id, x, y);
+        let k = self.key_with(self.g[id as usize], 0, x, y);
         self.queue.insert_or_update_as(id, self.goal as u32, k);
     }
 
@@ -249,7 +283,6 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     #[inline(never)]
     fn grow_to(&mut self, n: usize) {
         grow(&mut self.g, n, INFINITY);
-        grow(&mut self.rhs, n, INFINITY);
         grow(&mut self.flags, n, 0);
         self.queue.grow(n);
     }
@@ -269,14 +302,23 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
 
     /// The planner's `rhs` value of `cell` (one-step lookahead cost to goal).
     pub fn rhs(&self, cell: usize) -> Cost {
-        self.rhs[self.id_of(cell) as usize]
+        self.rhs_at(self.id_of(cell))
+    }
+
+    /// The `rhs` of the cell of `id`: its key's payload when queued, else its `g`.
+    #[inline(always)]
+    fn rhs_at(&self, id: u32) -> Cost {
+        match self.queue.queued_key(id) {
+            Some(k) => k.rhs,
+            None => self.g[id as usize],
+        }
     }
 
     #[doc(hidden)]
     pub fn memory_parts(&self) -> [usize; 6] {
         [
-            (self.g.capacity() + self.rhs.capacity()) * 8 + self.flags.capacity(),
-            self.g.len() * 17,
+            self.g.capacity() * 8 + self.flags.capacity(),
+            self.g.len() * 9,
             self.tiles.memory_bytes(),
             self.queue.memory_bytes(),
             self.expanded.capacity() * 4,
@@ -291,9 +333,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
             .owned()
             .filter(|&(id, _)| {
                 let i = id as usize;
-                self.g[i] != INFINITY
-                    || self.rhs[i] != INFINITY
-                    || self.flags[i] != 0
+                self.g[i] != INFINITY || self.flags[i] != 0
                     || self.queue.contains(id)
             })
             .count()
@@ -309,7 +349,12 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     /// The key of the cell of `id`, which lies at (x, y).
     #[inline(always)]
     fn key_at(&self, id: u32, x: u32, y: u32) -> Key {
-        let (g, rhs) = (self.g[id as usize], self.rhs[id as usize]);
+        self.key_with(self.g[id as usize], self.rhs_at(id), x, y)
+    }
+
+    /// The key of a cell at (x, y) whose `g` and `rhs` are these.
+    #[inline(always)]
+    fn key_with(&self, g: Cost, rhs: Cost, x: u32, y: u32) -> Key {
         let m = g.min(rhs);
         if m == INFINITY {
             return Key::INFINITE;
@@ -325,6 +370,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         Key {
             k1: add(add(m, h), self.km),
             k2,
+            rhs,
         }
     }
 
@@ -351,21 +397,23 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         best
     }
 
-    /// Queues the cell `u` (id `id`, at (x, y)) with its current key if it is inconsistent,
-    /// else drops it.
+    /// Sets the `rhs` of the cell `u` (id `id`, at (x, y)): queues it with its key if that
+    /// makes it inconsistent, else drops it (its `rhs` is then its `g`). The one way an `rhs`
+    /// is written; `id` must be owned if the cell ends up queued.
     #[inline]
-    fn update_vertex_at(&mut self, u: usize, id: u32, x: u32, y: u32) {
-        if self.g[id as usize] != self.rhs[id as usize] {
-            self.requeue(u, id, x, y);
+    fn update_vertex_at(&mut self, u: usize, id: u32, x: u32, y: u32, rhs: Cost) {
+        if self.g[id as usize] != rhs {
+            self.requeue(u, id, x, y, rhs);
         } else if self.queue.remove(id) {
             self.rec.step(Step::Drop(u as u32));
         }
     }
 
-    /// Queues the inconsistent `u` (id `id`, at (x, y)) with its current key.
+    /// Queues the inconsistent `u` (id `id`, at (x, y), whose `rhs` is now `rhs`) with its
+    /// current key.
     #[inline]
-    fn requeue(&mut self, u: usize, id: u32, x: u32, y: u32) {
-        let k = self.key_at(id, x, y);
+    fn requeue(&mut self, u: usize, id: u32, x: u32, y: u32, rhs: Cost) {
+        let k = self.key_with(self.g[id as usize], rhs, x, y);
         // Most requeued neighbours already hold this key: check before calling the queue.
         if self.queue.queued_key(id) != Some(k) {
             self.queue.insert_or_update_as(id, u as u32, k);
@@ -376,8 +424,13 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     /// [`requeue`](Self::requeue), but when `u` is new to the queue and `vacant` names an id
     /// still queued that should leave it, `u` takes that entry's place.
     #[inline]
-    fn requeue_into(&mut self, u: usize, id: u32, x: u32, y: u32, vacant: &mut Option<u32>) {
-        let k = self.key_at(id, x, y);
+    fn requeue_into(
+        &mut self,
+        (u, id, x, y): (usize, u32, u32, u32),
+        rhs: Cost,
+        vacant: &mut Option<u32>,
+    ) {
+        let k = self.key_with(self.g[id as usize], rhs, x, y);
         match *vacant {
             Some(v) if !self.queue.contains(id) => {
                 self.queue.replace_as(v, id, u as u32, k);
@@ -402,12 +455,16 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     /// the largest key of the starts still unsettled as well. Settled starts leave the list:
     /// `top` never decreases within a compute, so they stay settled until they are queued.
     fn starts_settled(&mut self, top: Key) -> (bool, Key) {
-        let mut kmax = Key { k1: 0, k2: 0 };
+        let mut kmax = Key {
+            k1: 0,
+            k2: 0,
+            rhs: 0,
+        };
         let mut i = 0;
         while i < self.unsettled.len() {
             let s = self.unsettled[i];
             let k = self.key_of(s);
-            if k <= top && self.g[s as usize] == self.rhs[s as usize] {
+            if k <= top && self.g[s as usize] == k.rhs {
                 self.flags[s as usize] &= !UNSETTLED;
                 self.unsettled.swap_remove(i);
             } else {
@@ -443,8 +500,9 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         }
         stats.expanded += 1;
         self.expanded.push(u as u32);
-        if self.g[id as usize] > self.rhs[id as usize] {
-            self.lower(grid, u, id, Tiles::inside(x, y));
+        // u is queued: k_new carries its rhs.
+        if self.g[id as usize] > k_new.rhs {
+            self.lower(grid, u, id, Tiles::inside(x, y), k_new.rhs);
         } else {
             self.raise(grid, u, id, x, y);
         }
@@ -453,8 +511,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     /// Expands the overconsistent `u` (id `id`): settles g, lowers the lookahead of the
     /// predecessors.
     #[inline(always)]
-    fn lower(&mut self, grid: &Grid, u: usize, id: u32, inside: bool) {
-        let gu = self.rhs[id as usize];
+    fn lower(&mut self, grid: &Grid, u: usize, id: u32, inside: bool, gu: Cost) {
         self.g[id as usize] = gu;
         self.rec.step(Step::Expand(Expansion {
             cell: u as u32,
@@ -469,19 +526,18 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         grid.for_each_neighbor_dir(u, self.conn, |s, x, y, c, dir| {
             let via = add(c, gu);
             let mut sid = self.tiles.near(id, inside, x, y, dir);
-            let rhs = self.rhs[sid as usize];
+            let rhs = self.rhs_at(sid);
             if via < rhs {
                 if (sid as usize) < BLOCK {
                     sid = self.claim(x, y);
                 }
-                self.rhs[sid as usize] = via;
                 if self.g[sid as usize] != via {
-                    self.requeue_into(s, sid, x, y, &mut vacant);
+                    self.requeue_into((s, sid, x, y), via, &mut vacant);
                 } else if self.queue.remove(sid) {
                     self.rec.step(Step::Drop(s as u32));
                 }
             } else if self.g[sid as usize] != rhs {
-                self.requeue(s, sid, x, y);
+                self.requeue(s, sid, x, y, rhs);
             }
         });
         if let Some(v) = vacant {
@@ -493,6 +549,8 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     /// predecessors that relied on u look again.
     #[inline(always)]
     fn raise(&mut self, grid: &Grid, u: usize, id: u32, x: u32, y: u32) {
+        // u is queued, its rhs in its key; rhs(u) does not depend on g(u), so it stands.
+        let rhs_u = self.rhs_at(id);
         let g_old = self.g[id as usize];
         self.g[id as usize] = INFINITY;
         self.rec.step(Step::Expand(Expansion {
@@ -505,16 +563,17 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         grid.for_each_neighbor_dir(u, self.conn, |s, sx, sy, c, dir| {
             // A neighbour whose rhs is finite or that is inconsistent owns its block.
             let sid = self.tiles.near(id, inside, sx, sy, dir);
-            if s != goal && self.rhs[sid as usize] == add(c, g_old) {
-                self.rhs[sid as usize] = self.lookahead(grid, s, sid, sx, sy);
-                self.update_vertex_at(s, sid, sx, sy);
-            } else if self.g[sid as usize] != self.rhs[sid as usize] {
-                self.requeue(s, sid, sx, sy);
+            let rhs = self.rhs_at(sid);
+            if s != goal && rhs == add(c, g_old) {
+                let rhs = self.lookahead(grid, s, sid, sx, sy);
+                self.update_vertex_at(s, sid, sx, sy, rhs);
+            } else if self.g[sid as usize] != rhs {
+                self.requeue(s, sid, sx, sy, rhs);
             }
         });
-        // rhs(u) does not depend on g(u), so it stands; u is requeued or dropped.
-        debug_assert!(u == goal || self.rhs[id as usize] == self.lookahead(grid, u, id, x, y));
-        self.update_vertex_at(u, id, x, y);
+        // u is requeued or dropped.
+        debug_assert!(u == goal || rhs_u == self.lookahead(grid, u, id, x, y));
+        self.update_vertex_at(u, id, x, y, rhs_u);
     }
 
     /// The first move of an optimal path from `cell`, as [`crate::path::best_move`] picks
@@ -577,14 +636,15 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool> GoalPlanner
             for u in grid.affected_by(c) {
                 let (x, y) = self.tiles.cell_xy(u);
                 let mut id = self.tiles.id(x, y);
+                let mut rhs = self.rhs_at(id);
                 if u != self.goal {
-                    let rhs = self.lookahead(grid, u, id, x, y);
-                    if rhs != self.rhs[id as usize] {
+                    let new = self.lookahead(grid, u, id, x, y);
+                    if new != rhs {
                         id = self.claim(x, y);
-                        self.rhs[id as usize] = rhs;
+                        rhs = new;
                     }
                 }
-                self.update_vertex_at(u, id, x, y);
+                self.update_vertex_at(u, id, x, y, rhs);
             }
         }
     }
@@ -647,7 +707,7 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool> GoalPlanner
     }
 
     fn memory_bytes(&self) -> usize {
-        (self.g.capacity() + self.rhs.capacity()) * std::mem::size_of::<Cost>()
+        self.g.capacity() * std::mem::size_of::<Cost>()
             + self.flags.capacity()
             + self.tiles.memory_bytes()
             + self.queue.memory_bytes()
@@ -677,7 +737,7 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool> GoalPlanner
         let key = self.queue.queued_key(id).map(Into::into);
         Some(CellInfo {
             g: self.g[id as usize],
-            rhs: Some(self.rhs[id as usize]),
+            rhs: Some(self.rhs_at(id)),
             h: Some(self.h_xy(x, y)),
             key,
             queued: key.is_some(),
@@ -842,7 +902,8 @@ mod tests {
         assert_eq!(used.km(), new.km());
         assert_eq!(used.last_trace(), new.last_trace());
         assert_eq!(used.g, new.g);
-        assert_eq!(used.rhs, new.rhs);
+        let rhs = |p: &DStarLite| (0..grid.len()).map(|c| p.rhs(c)).collect::<Vec<_>>();
+        assert_eq!(rhs(&used), rhs(&new));
     }
 
     proptest! {
