@@ -73,11 +73,8 @@ impl<K: Ord + Copy> CellQueue<K> for IndexedHeap<K> {
 
     fn grow(&mut self, capacity: usize) {
         if self.slot.len() < capacity {
-            // Half again ahead, as the planner's own arrays grow, rather than doubling.
-            if capacity > self.slot.capacity() {
-                self.slot
-                    .reserve_exact(capacity + capacity / 2 - self.slot.len());
-            }
+            // As the planner's own arrays grow, rather than doubling.
+            super::reserve_ahead(&mut self.slot, capacity);
             self.slot.resize(capacity, NONE);
         }
     }
