@@ -93,7 +93,7 @@ impl<K: Ord + Copy> CellQueue<K> for IndexedHeap<K> {
             if old == key {
                 return;
             }
-            if !(old < key) && !(key < old) {
+            if old.cmp(&key).is_eq() {
                 // Only a payload changed (see CellQueue): the entry keeps its place.
                 self.heap[i].0 = key;
                 return;

@@ -32,7 +32,7 @@ use crate::stats::SearchStats;
 /// sift loops, where the outcome of a comparison is a coin toss.
 #[inline(always)]
 pub(crate) fn less<K: Ord>(a: &(K, u32, u32), b: &(K, u32, u32)) -> bool {
-    (a.0 < b.0) | (!(b.0 < a.0) & (a.1 < b.1))
+    (a.0 < b.0) | ((a.0 <= b.0) & (a.1 < b.1))
 }
 
 /// Makes room in `v` for `n` items, a quarter again ahead (at least 64) when it must grow,

@@ -19,9 +19,12 @@
 //! Hold `tiles: Tiles` and per-id arrays (`g: Vec<Cost>` ... of length `tiles.ids()`, block 0
 //! untouched). Read a cell's state at `tiles.id(x, y)`; a neighbour's at `tiles.near(..)`,
 //! an add inside a tile. Before writing, `let id = tiles.claim(x, y)`, and if `tiles.ids()`
-//! grew, [`grow`] every array. A queue over ids uses [`crate::queue::CellQueue`]'s `*_as`
-//! calls: the id for its slots, the cell for ties, so pop order is the flat layout's.
-//! Memory is `ids() × (bytes per id)` plus the table: count it from capacities, in O(1).
+//! grew, [`grow`] every array and the queue (`queue.grow(tiles.ids())`). A queue over ids
+//! uses [`crate::queue::CellQueue`]'s `*_as` calls: the id for its slots, the cell for ties,
+//! so pop order is the flat layout's. State only queued cells need can ride in their keys as
+//! a payload outside the order, as D\* Lite's `rhs` does (`dstar_lite::Key::rhs`). Memory is
+//! the arrays' capacities times their item sizes plus [`Tiles::memory_bytes`]: O(1) to count.
+//! [`Tiles::owned`] lists every owned id with its cell (for counting touched cells).
 //!
 //! # Why 4×4
 //! On the searches of the compare bench (one start, octile heuristic; walls never written),

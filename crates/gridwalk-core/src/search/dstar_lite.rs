@@ -34,22 +34,29 @@
 //! search, and other goals' planners are untouched.
 //!
 //! # Memory that follows the search
-//! A planner's per-cell state (`g`, `rhs`, its heap slot and flags: 21 bytes a cell) lives in
-//! blocks of 64 ids, one per 8×8 tile of the map that a search wrote to, behind a tile
-//! table of 4 bytes per tile (`search/tiles.rs`). Untouched tiles read as block 0,
-//! which holds the untouched state and is never written, so reads need no branch; only a
-//! write to a new tile (a neighbour's first finite `rhs`, a start, an edit next to a reached
-//! cell) claims a block. [`GoalPlanner::memory_bytes`] is the room actually allocated.
+//! A planner holds, per cell its searches wrote, 13 bytes: `g`, the queue's handle and the
+//! start flags, in blocks of 16 ids, one per 4×4 tile of the map, behind a tile table of 4
+//! bytes per tile (`search/cells.rs`). Untouched tiles read as block 0, which holds
+//! the untouched state and is never written, so reads need no branch; only a write to a new
+//! tile (a neighbour's first finite `rhs`, a start, an edit next to a reached cell) claims a
+//! block. There is no per-cell `rhs`: queued cells are exactly the inconsistent ones, so a
+//! cell not queued has `rhs = g`, and a queued cell's `rhs` rides in its queue key as a
+//! payload outside the order ([`Key::rhs`]); every write of an `rhs` is a requeue or a drop
+//! (`update_vertex_at`, `requeue`). [`GoalPlanner::memory_bytes`] is the room allocated,
+//! from capacities, in O(1). On the compare bench that is 29–31 bytes per touched cell
+//! (table, heap and the last compute's expansions included), against 22 bytes per *map* cell
+//! before.
 //!
 //! Why tiles rather than arrays of map size whose untouched encoding is all zero bytes, left
 //! for the OS to commit lazily: that memory is invisible to the program (a budget cannot count
 //! it without asking the kernel), a transparent huge page commits 2 MB at one touch, a
-//! reused allocation is zeroed (committed) by `calloc` again, and a row-major page of a wide
-//! map covers a strip, not the region a search reaches. Tiles cost one table load per
-//! neighbour read, and none for the neighbours of a cell inside its tile (an add, see
-//! `Tiles::near`); a cell's position comes back from its id without
-//! the division the flat layout paid per expansion. Queue entries keep the cell itself as
-//! the tie-break, so the expansion order, and every result, is the one of the flat layout.
+//! reused allocation is zeroed (committed) by `calloc` again, and a 4 KiB page of state
+//! covers 16×16 cells or more, of which the searches on the default map fill under half.
+//! Tiles cost one table load per neighbour read, and none for the neighbours of a cell
+//! inside its tile (an add, see `Tiles::near`); a cell's position comes back from its id
+//! without the division the flat layout paid per expansion. Queue entries keep the cell
+//! itself as the tie-break, so the expansion order, and every result, is the one of the flat
+//! layout.
 //!
 //! # Example
 //! Two agents share one search toward a goal; a wall drops across their way and the planner
@@ -82,14 +89,14 @@
 //! }
 //! ```
 
+use super::bounds::Bounds;
+use super::cells::{BLOCK, Tiles, grow};
+use super::goal_planner::{CellInfo, GoalPlanner};
 use crate::cost::{Cost, INFINITY, add};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
 use crate::heuristic::Heuristic;
 use crate::path::{Path, descend};
-use super::goal_planner::{CellInfo, GoalPlanner};
 use crate::queue::{CellQueue, IndexedHeap};
-use super::bounds::Bounds;
-use super::cells::{BLOCK, Tiles, grow};
 use crate::stats::SearchStats;
 use crate::trace::{Expansion, ExpansionKind, Recorder, Step, Trace};
 
@@ -191,7 +198,7 @@ pub struct DStarLite<Q: CellQueue<Key> = IndexedHeap<Key>, const TOWARD_STARTS: 
     conn: Connectivity,
     heuristic: Heuristic,
     goal: usize,
-    /// Which block of ids each tile of the map owns (see `search/tiles.rs`); the
+    /// Which block of ids each tile of the map owns (see `search/cells.rs`); the
     /// per-cell arrays below and the queue's handles are indexed by id.
     tiles: Tiles,
     /// Per id: `g`. A cell's `rhs` is its `g` unless it is queued: then it is its key's
@@ -314,18 +321,6 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         }
     }
 
-    #[doc(hidden)]
-    pub fn memory_parts(&self) -> [usize; 6] {
-        [
-            self.g.capacity() * 8 + self.flags.capacity(),
-            self.g.len() * 9,
-            self.tiles.memory_bytes(),
-            self.queue.memory_bytes(),
-            self.expanded.capacity() * 4,
-            self.touched(),
-        ]
-    }
-
     /// How many cells the searches wrote state for (a cost, a queue entry or a start), since
     /// the planner was made or reset: what its memory follows.
     pub fn touched(&self) -> usize {
@@ -333,8 +328,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
             .owned()
             .filter(|&(id, _)| {
                 let i = id as usize;
-                self.g[i] != INFINITY || self.flags[i] != 0
-                    || self.queue.contains(id)
+                self.g[i] != INFINITY || self.flags[i] != 0 || self.queue.contains(id)
             })
             .count()
     }
@@ -850,7 +844,13 @@ mod tests {
             grid.set(Pos::new(4, y), Terrain::Wall).unwrap();
         }
         let (wall, open, far) = (Pos::new(4, 3), Pos::new(1, 3), Pos::new(7, 5));
-        for (from, to) in [(wall, wall), (open, wall), (wall, open), (open, far), (far, far)] {
+        for (from, to) in [
+            (wall, wall),
+            (open, wall),
+            (wall, open),
+            (open, far),
+            (far, far),
+        ] {
             let want = dijkstra(&grid, from, to, conn).unwrap().path;
             let s = grid.index(from).unwrap();
             let planners: [Box<dyn GoalPlanner>; 2] = [
