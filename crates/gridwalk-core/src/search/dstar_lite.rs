@@ -838,11 +838,23 @@ mod tests {
     /// answer a walled goal asked from itself with the one-cell path.
     #[test]
     fn blocked_ends_have_no_path_as_dijkstra_says() {
-        let conn = Connectivity::Eight;
+        // A wall down column 4 with gaps at both ends.
+        let rows = [
+            "....#....",
+            "....#....",
+            "....#....",
+            "....#....",
+            "....#....",
+        ];
         let mut grid = Grid::new(9, 7).unwrap();
-        for y in 1..6 {
-            grid.set(Pos::new(4, y), Terrain::Wall).unwrap();
+        for (y, row) in rows.iter().enumerate() {
+            let walls = row.bytes().enumerate().filter(|&(_, b)| b == b'#');
+            for (x, _) in walls {
+                grid.set(Pos::new(x as u32, y as u32 + 1), Terrain::Wall)
+                    .unwrap();
+            }
         }
+        let conn = Connectivity::Eight;
         let (wall, open, far) = (Pos::new(4, 3), Pos::new(1, 3), Pos::new(7, 5));
         for (from, to) in [
             (wall, wall),
