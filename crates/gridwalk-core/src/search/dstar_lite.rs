@@ -483,6 +483,18 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         }
     }
 
+    /// Empties the list of the last compute's expansions, giving back most of its room when
+    /// it is far larger than that compute needed: after a first plan of a hundred thousand
+    /// cells, the repairs' short lists do not keep its megabyte.
+    fn forget_expanded(&mut self) {
+        let last = self.expanded.len();
+        if self.expanded.capacity() > 4 * last + 1024 {
+            self.expanded.clear();
+            self.expanded.shrink_to(2 * last + 1024);
+        }
+        self.expanded.clear();
+    }
+
     /// Expands the top cell `u` (id `id`), queued with `k_old`.
     fn expand(&mut self, grid: &Grid, u: usize, id: u32, k_old: Key, stats: &mut SearchStats) {
         let (x, y) = self.tiles.xy(id);
@@ -644,7 +656,7 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool> GoalPlanner
     }
 
     fn compute(&mut self, grid: &Grid) -> SearchStats {
-        self.expanded.clear();
+        self.forget_expanded();
         self.rec.begin();
         let before = self.queue.stats();
         let mut stats = SearchStats::default();
