@@ -2,6 +2,8 @@
 //! (D\* Lite, D\*). They are made in one place, [`crate::planner`].
 
 pub mod best_first;
+mod bounds;
+pub(crate) mod cells;
 pub mod dstar;
 pub mod dstar_lite;
 pub mod goal_planner;
