@@ -33,6 +33,10 @@ mod gppc;
 mod incremental;
 #[path = "workloads/living.rs"]
 mod living;
+#[path = "workloads/navigate.rs"]
+mod navigate;
+#[path = "workloads/peer_dlite.rs"]
+mod peer_dlite;
 
 // ---------------------------------------------------------------------------------------------
 // Harness
@@ -93,6 +97,14 @@ const WORKLOADS: &[Workload] = &[
     Workload {
         key: "gppc",
         run: gppc::gppc,
+    },
+    Workload {
+        key: "navigate",
+        run: navigate::navigate_unknown,
+    },
+    Workload {
+        key: "peer_dlite",
+        run: peer_dlite::peer_dlite,
     },
 ];
 
