@@ -39,6 +39,10 @@ mod incremental;
 mod living;
 #[path = "workloads/living_512.rs"]
 mod living_512;
+#[path = "workloads/navigate.rs"]
+mod navigate;
+#[path = "workloads/peer_dlite.rs"]
+mod peer_dlite;
 
 // ---------------------------------------------------------------------------------------------
 // Harness
@@ -103,6 +107,14 @@ const WORKLOADS: &[Workload] = &[
     Workload {
         key: "gppc",
         run: gppc::gppc,
+    },
+    Workload {
+        key: "navigate",
+        run: navigate::navigate_unknown,
+    },
+    Workload {
+        key: "peer_dlite",
+        run: peer_dlite::peer_dlite,
     },
 ];
 

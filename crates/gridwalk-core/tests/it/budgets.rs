@@ -125,7 +125,7 @@ fn check(sim: &Simulation, plan: Option<u64>) -> Result<usize, TestCaseError> {
 /// The costs of the agents that have a plan, by id.
 fn costs(sim: &Simulation) -> Vec<(u32, Option<u64>)> {
     sim.agents()
-        .map(|a| (a.id, a.remaining.map(|r| r as u64)))
+        .map(|a| (a.id, a.remaining))
         .collect()
 }
 
