@@ -73,6 +73,8 @@ pub enum SimCommand {
     SetDynamic(Option<DynamicWorld>),
     /// Wanderers draw their goals from this many destinations (0: any reachable cell).
     SetDestinations(usize),
+    /// Unknown terrain on (with a sensor range) or off, from the next tick on.
+    SetSensing(Option<u32>),
 }
 
 /// How many recent computes each planner keeps for explain mode.

@@ -1,6 +1,7 @@
 //! The game's integration tests, one binary so Bevy is linked once, not once per file.
 //!
 //! - [`explain`]: explain mode and the inspector in a headless App.
+//! - [`fog`]: unknown terrain toggled with K, recorded and replayed exactly.
 //! - [`headless`]: the tick, input and commands in a headless App, the recording, and the real
 //!   game binary's command line.
 //! - [`monkey`]: thousands of frames of seeded random input, checked every frame.
@@ -8,5 +9,6 @@
 
 mod common;
 mod explain;
+mod fog;
 mod headless;
 mod monkey;
