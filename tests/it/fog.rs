@@ -3,7 +3,8 @@
 //! by tick: agents, the known map and the sensed cells.
 
 use bevy::prelude::*;
-use gridwalk::sim::{SimCommand, SimSetup, SimState, TileEdit};
+use gridwalk::schedule::SimSystems;
+use gridwalk::sim::{SimCommand, SimSetup, SimState, TileEdit, ticking};
 use gridwalk::ui_state::WorldSettings;
 use gridwalk_core::format::SensingSpec;
 use gridwalk_core::replay::Replay;
@@ -19,6 +20,14 @@ fn snapshot(sim: &Simulation) -> Snapshot {
     let agents = sim.agents().map(|a| (a.pos, a.goal, a.status)).collect();
     let sensed = sim.sensed_cells().map(<[bool]>::to_vec);
     (agents, sim.known().weights().to_vec(), sensed)
+}
+
+/// Each tick's snapshot, taken at the end of the tick (before commands between ticks).
+#[derive(Resource, Default)]
+struct Ticks(Vec<Snapshot>);
+
+fn capture(state: Res<SimState>, mut ticks: ResMut<Ticks>) {
+    ticks.0.push(snapshot(state.sim()));
 }
 
 fn sim(app: &App) -> &Simulation {
@@ -57,11 +66,12 @@ fn toggling_unknown_terrain_records_and_replays_exactly() {
     setup.world_seed = 9;
     setup.sensor_range = Some(2);
     let mut app = common::headless(setup);
-    let mut history = Vec::new();
+    app.init_resource::<Ticks>()
+        .add_systems(FixedUpdate, capture.after(SimSystems::Sync).run_if(ticking));
     // The first update only starts the clocks: tick 0, sensing from the starts.
     frame(&mut app, &[]);
     assert_eq!(sim(&app).sensor_range(), Some(2));
-    history.push(snapshot(sim(&app)));
+    let tick0 = snapshot(sim(&app));
     let mut discovered = 0;
     let mut r = gridwalk::maps::rng(8);
     for t in 1..=60u32 {
@@ -85,7 +95,6 @@ fn toggling_unknown_terrain_records_and_replays_exactly() {
         }
         frame(&mut app, &keys);
         discovered += sim(&app).last_discoveries().total();
-        history.push(snapshot(sim(&app)));
         match t {
             12..=29 => assert_eq!(sim(&app).sensor_range(), None, "tick {t}"),
             30..=39 => assert_eq!(sim(&app).sensor_range(), Some(5), "tick {t}"),
@@ -110,7 +119,10 @@ fn toggling_unknown_terrain_records_and_replays_exactly() {
     let text = scenario.to_ron();
     let read = gridwalk_core::format::Scenario::parse(&text, "fog.ron").unwrap();
     let mut replay = Replay::new(read, sim(&app).config().algorithm);
-    for (tick, want) in history.iter().enumerate() {
+    let ticks = &app.world().resource::<Ticks>().0;
+    assert_eq!(ticks.len(), 60, "one tick per update");
+    let history = std::iter::once(&tick0).chain(ticks);
+    for (tick, want) in history.enumerate() {
         replay.step();
         assert_eq!(&snapshot(replay.sim()), want, "tick {tick}");
     }
