@@ -1,7 +1,7 @@
 //! The command line, parsed by clap: `gridwalk [--map FILE] [--seed N] [--density F]
 //! [--agents N] [--on-arrival stay|wander|patrol] [--destinations K] [--planner-memory SIZE]
 //! [--plan-budget N] [--record FILE.ron]
-//! [--screenshot FILE.png --exit-after-frames N] [--timings]`.
+//! [--screenshot FILE.png --exit-after-frames N] [--timings] [--preset explore]`.
 //!
 //! clap checks every value and range and prints help and errors; a bad argument ends the
 //! program with status 2 before any window opens. [`setup`] then turns the arguments into the
@@ -16,7 +16,10 @@ use gridwalk_core::sim::{Budget, SimConfig, parse_memory};
 use gridwalk_core::sim::{MAX_DESTINATIONS, OnArrival, choose_destinations};
 
 use crate::maps;
-use crate::sim::{SimSetup, after_start, default_goals, dynamic_at_start, game_budget};
+use crate::presets::Preset;
+use crate::sim::{
+    SimSetup, after_start, default_goals, dynamic_at_start, game_budget, sensing_at_start,
+};
 
 /// The most agents `--agents` accepts.
 pub const MAX_AGENTS: usize = 5000;
@@ -70,6 +73,9 @@ pub struct Args {
     /// Print frames, ticks and where each frame's CPU time went, on exit.
     #[arg(long)]
     pub timings: bool,
+    /// Start from a preset: explore (the default map in unknown terrain, sensor range 3).
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["map", "seed", "density"])]
+    pub preset: Option<Preset>,
     /// Exit after N frames [default: 60 with --screenshot].
     #[arg(long, value_name = "N", value_parser = RangedU64ValueParser::<u32>::new().range(1..=u32::MAX as u64))]
     pub exit_after_frames: Option<u32>,
@@ -176,6 +182,7 @@ pub fn setup(args: &Args) -> Result<SimSetup, String> {
         agents,
         on_arrival: policy,
         dynamic: dynamic_at_start(&scenario),
+        sensor_range: sensing_at_start(&scenario),
         destinations,
         world_seed,
         script: after_start(&scenario),
@@ -208,6 +215,9 @@ fn starting_map(args: &Args, seed: u64) -> Result<(Scenario, String), String> {
         s.destinations = DEFAULT_DESTINATIONS;
         (s, name)
     };
+    if let Some(p) = args.preset {
+        return Ok(p.scenario());
+    }
     let wants_random = args.seed.is_some() || args.density.is_some();
     Ok(match &args.map {
         Some(path) => {
@@ -319,6 +329,18 @@ mod tests {
         assert!(s.agents.iter().all(|a| d.contains(&a.1)), "{d:?}");
         let none = setup(&parse(["--seed", "5", "--destinations", "0"]).unwrap()).unwrap();
         assert_eq!(none.destinations, 0);
+    }
+
+    #[test]
+    fn the_explore_preset_starts_in_unknown_terrain() {
+        let s = setup(&parse(["--preset", "explore"]).unwrap()).unwrap();
+        assert_eq!(s.sensor_range, Some(crate::presets::EXPLORE_RANGE));
+        assert_eq!(s.dynamic, None);
+        assert!(!s.agents.is_empty());
+        assert_eq!(setup(&Args::default()).unwrap().sensor_range, None);
+        let err = parse(["--preset", "fog"]).unwrap_err();
+        assert!(err.contains("unknown preset 'fog'"), "{err}");
+        assert!(parse(["--preset", "explore", "--seed", "2"]).is_err());
     }
 
     #[test]

@@ -26,6 +26,7 @@
 //! - [`timings`]: `--timings`, where a frame's CPU time goes.
 //! - [`cli`]: the command line (clap).
 //! - [`maps`]: random maps, the `maps/` folder and loading map files.
+//! - [`presets`]: ready-made starts (Explore), for the panel and `--preset`.
 
 #![warn(missing_docs)]
 
@@ -39,6 +40,7 @@ pub mod maps;
 pub mod notices;
 pub mod observe;
 pub mod panel;
+pub mod presets;
 pub mod record;
 pub mod schedule;
 pub mod sim;

@@ -49,6 +49,7 @@ pub(super) fn apply_commands(
             SimCommand::SpawnRandom { agents, goals } => target.spawn_random(*agents, *goals),
             SimCommand::SetDestinations(k) => target.set_destinations(*k),
             SimCommand::SetBudget(b) => target.set_budget(*b),
+            SimCommand::SetSensing(range) => target.set_sensing(*range),
         };
         for r in refused {
             target.notices.push(NoticeKind::Refused, r);
@@ -97,6 +98,7 @@ impl CommandTarget<'_> {
         state.world_seed = scenario.seed;
         // The scenario's own dynamic-world settings hold, from its tick 0.
         state.sim.set_dynamic(None);
+        state.sim.set_sensor_range(scenario.sensor_range);
         state.sim.set_destinations(scenario.destinations);
         // The scenario's budgets hold where it sets them.
         state.budget = Budget {
@@ -171,6 +173,20 @@ impl CommandTarget<'_> {
                 d.every, d.walls
             ),
             None => "dynamic world off".to_string(),
+        };
+        self.notices.push(NoticeKind::Info, text);
+        Vec::new()
+    }
+
+    /// Unknown terrain on (with a sensor range) or off.
+    fn set_sensing(&mut self, range: Option<u32>) -> Vec<String> {
+        let was = self.state.sim.sensor_range();
+        self.state.set_sensing(range);
+        let text = match range {
+            // A new range while on (the slider) says nothing: the panel shows it.
+            Some(_) if was.is_some() => return Vec::new(),
+            Some(r) => format!("unknown terrain on: agents know only what they sensed (range {r})"),
+            None => "unknown terrain off: agents know the whole map".to_string(),
         };
         self.notices.push(NoticeKind::Info, text);
         Vec::new()

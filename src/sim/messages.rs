@@ -75,6 +75,8 @@ pub enum SimCommand {
     SetDestinations(usize),
     /// Set the planner-memory and planning budgets.
     SetBudget(Budget),
+    /// Unknown terrain on (with a sensor range) or off, from the next tick on.
+    SetSensing(Option<u32>),
 }
 
 /// How many recent computes each planner keeps for explain mode.

@@ -36,6 +36,7 @@ pub use messages::{ClearWalls, EXPLAIN_HISTORY, SimCommand, SpawnAgent, TileEdit
 pub use segment::Segment;
 pub use state::{
     GAME_PLAN_BUDGET, PendingInput, SimSetup, SimState, after_start, dynamic_at_start, game_budget,
+    sensing_at_start,
 };
 pub use sync::{AgentEntities, AgentMarker, Glide};
 

@@ -52,6 +52,20 @@ pub fn after_start(scenario: &Scenario) -> Timeline {
             .copied()
             .collect(),
     )
+    .with_sensing(
+        (scenario.sensing.iter())
+            .filter(|s| s.tick > 0)
+            .copied()
+            .collect(),
+    )
+}
+
+/// The sensor range of `scenario` at tick 0 (`None`: the agents know the whole map).
+pub fn sensing_at_start(scenario: &Scenario) -> Option<u32> {
+    match scenario.sensing.iter().rfind(|s| s.tick == 0) {
+        Some(s) => s.setting(),
+        None => scenario.sensor_range,
+    }
 }
 
 /// The dynamic world's setting at tick 0 of `scenario`.
@@ -90,6 +104,8 @@ pub struct SimSetup {
     pub on_arrival: OnArrival,
     /// The dynamic world at the start.
     pub dynamic: Option<DynamicWorld>,
+    /// The sensor range at the start (`None`: the agents know the whole map).
+    pub sensor_range: Option<u32>,
     /// How many destinations wanderers draw their goals from; 0 for any reachable cell.
     pub destinations: usize,
     /// Seed of wander's goals and the dynamic world.
@@ -121,6 +137,7 @@ impl SimSetup {
             agents: Vec::new(),
             on_arrival: OnArrival::Stay,
             dynamic: None,
+            sensor_range: None,
             destinations: 0,
             world_seed: 0,
             script: Timeline::default(),
@@ -171,6 +188,7 @@ impl SimState {
             budget: setup.budget,
         };
         s.sim.set_dynamic(setup.dynamic);
+        s.sim.set_sensor_range(setup.sensor_range);
         s.sim.set_destinations(setup.destinations);
         let agents = setup
             .agents
@@ -241,6 +259,13 @@ impl SimState {
         (self.log.timeline_mut()).set_dynamic_now(tick, setting, &mut self.sim);
     }
 
+    /// Turns unknown terrain on (with a sensor range) or off now, recorded at the next tick,
+    /// as [`Self::set_dynamic`] records the dynamic world.
+    pub fn set_sensing(&mut self, range: Option<u32>) {
+        let tick = self.next_tick();
+        (self.log.timeline_mut()).set_sensing_now(tick, range, &mut self.sim);
+    }
+
     /// [`Self::rebuild_playing`] with nothing scripted.
     pub(super) fn rebuild(
         &mut self,
@@ -253,7 +278,7 @@ impl SimState {
     }
 
     /// Rebuilds the simulation on `grid` with `config`, keeping the dynamic world's setting,
-    /// the seed and the destinations (chosen again on `grid`), and starts a new segment that plays `agents` at its tick 0, then
+    /// the sensor range, the seed and the destinations (chosen again on `grid`), and starts a new segment that plays `agents` at its tick 0, then
     /// `script`. Plays tick 0 and plans once. Returns the refusals of agents.
     pub(super) fn rebuild_playing(
         &mut self,
@@ -267,6 +292,10 @@ impl SimState {
         let dynamic = self.sim.dynamic();
         if dynamic.is_some() {
             timeline.push_dynamic(0, dynamic);
+        }
+        let range = self.sim.sensor_range();
+        if range.is_some() {
+            timeline.push_sensing(0, range);
         }
         for &(start, goal, _, on_arrival) in &agents {
             timeline.push_agent(AgentSpec {

@@ -2,6 +2,7 @@
 //!
 //! - [`budget`]: the planning budget and the recording of the budgets in a headless App.
 //! - [`explain`]: explain mode and the inspector in a headless App.
+//! - [`fog`]: unknown terrain toggled with K, recorded and replayed exactly.
 //! - [`headless`]: the tick, input and commands in a headless App, the recording, and the real
 //!   game binary's command line.
 //! - [`monkey`]: thousands of frames of seeded random input, checked every frame.
@@ -10,5 +11,6 @@
 mod budget;
 mod common;
 mod explain;
+mod fog;
 mod headless;
 mod monkey;

@@ -124,9 +124,7 @@ fn check(sim: &Simulation, plan: Option<u64>) -> Result<usize, TestCaseError> {
 
 /// The costs of the agents that have a plan, by id.
 fn costs(sim: &Simulation) -> Vec<(u32, Option<u64>)> {
-    sim.agents()
-        .map(|a| (a.id, a.remaining))
-        .collect()
+    sim.agents().map(|a| (a.id, a.remaining)).collect()
 }
 
 /// Whether a tick's work kept to `plan`: exactly for the incremental planners; A* and
