@@ -285,26 +285,32 @@ mod tests {
 
     #[test]
     fn bad_arguments_say_what_is_wrong() {
-        let err = |v: &[&str]| parse(v.iter().copied()).unwrap_err();
-        assert!(err(&["--seed", "-3"]).contains("'-3'"));
-        assert!(err(&["--seed", "x"]).contains("--seed"));
-        assert!(err(&["--seed"]).contains("value is required"));
-        assert!(err(&["--density", "1.5"]).contains("from 0 to 0.9"));
-        assert!(err(&["--density", "NaN"]).contains("--density"));
-        assert!(err(&["--agents", "999999"]).contains("0..=5000"));
-        assert!(err(&["--agents", "many"]).contains("--agents"));
-        assert!(err(&["--record", "x.txt"]).contains(".ron"));
-        assert!(err(&["--screenshot", "x.jpg"]).contains(".png"));
-        assert!(err(&["--exit-after-frames", "0"]).contains("0 is not in 1.."));
-        assert!(err(&["--fly"]).contains("unexpected argument '--fly'"));
-        assert!(err(&["map.ron"]).contains("unexpected argument"));
-        assert!(err(&["--map", "a.ron", "--seed", "1"]).contains("cannot be used with"));
-        assert!(err(&["--record", "/no/such/dir/x.ron"]).contains("does not exist"));
-        assert!(err(&["--on-arrival", "roam"]).contains("stay, wander or patrol"));
-        assert!(err(&["--destinations", "1001"]).contains("0..=1000"));
-        assert!(err(&["--planner-memory", "lots"]).contains("512M or 2G"));
-        assert!(err(&["--planner-memory", "1K"]).contains("outside 1M to 1T"));
-        assert!(err(&["--plan-budget", "0"]).contains("0 is not in 1.."));
+        // Each case: the arguments, then what the error must say.
+        for case in [
+            "--seed -3 => '-3'",
+            "--seed x => --seed",
+            "--seed => value is required",
+            "--density 1.5 => from 0 to 0.9",
+            "--density NaN => --density",
+            "--agents 999999 => 0..=5000",
+            "--agents many => --agents",
+            "--record x.txt => .ron",
+            "--screenshot x.jpg => .png",
+            "--exit-after-frames 0 => 0 is not in 1..",
+            "--fly => unexpected argument '--fly'",
+            "map.ron => unexpected argument",
+            "--map a.ron --seed 1 => cannot be used with",
+            "--record /no/such/dir/x.ron => does not exist",
+            "--on-arrival roam => stay, wander or patrol",
+            "--destinations 1001 => 0..=1000",
+            "--planner-memory lots => 512M or 2G",
+            "--planner-memory 1K => outside 1M to 1T",
+            "--plan-budget 0 => 0 is not in 1..",
+        ] {
+            let (args, want) = case.split_once(" => ").unwrap();
+            let err = parse(args.split(' ')).unwrap_err();
+            assert!(err.contains(want), "{args}: {err}");
+        }
     }
 
     #[test]

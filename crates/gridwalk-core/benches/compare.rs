@@ -449,6 +449,25 @@ fn to_json(cfg: &Config, reports: &[(&str, Report)]) -> Value {
     Value::Object(root)
 }
 
+/// Times `ticks` ticks of a world that edits itself (no edits from outside), calling `after`
+/// with the simulation after each.
+fn timed_ticks(
+    sim: &mut gridwalk_core::sim::Simulation,
+    ticks: usize,
+    mut after: impl FnMut(&gridwalk_core::sim::Simulation),
+) -> Vec<Duration> {
+    let no_edits: [(Pos, gridwalk_core::Terrain); 0] = [];
+    (0..ticks)
+        .map(|_| {
+            let t = Instant::now();
+            sim.tick(&no_edits);
+            let took = t.elapsed();
+            after(sim);
+            took
+        })
+        .collect()
+}
+
 fn main() {
     let mut json_out = false;
     let mut quick = false;

@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-use crate::common;
+use crate::{common, json_lines};
 
 fn write(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gridwalk-cli-budget-{}", std::process::id()));
@@ -25,18 +25,6 @@ fn run(file: &std::path::Path, extra: &[&str]) -> Output {
         .unwrap()
 }
 
-fn lines(out: &Output) -> Vec<Value> {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
 /// The statuses of every agent of every line.
 fn statuses(lines: &[Value]) -> Vec<String> {
     lines
@@ -50,9 +38,9 @@ fn statuses(lines: &[Value]) -> Vec<String> {
 fn a_plan_budget_makes_agents_wait_as_planning_then_walk() {
     let f = write("example.ron", &common::example(&[]));
     for algo in ["dstar-lite", "dstar", "astar", "dijkstra"] {
-        let free = lines(&run(&f, &["--algo", algo]));
+        let free = json_lines(&run(&f, &["--algo", algo]));
         assert!(!statuses(&free).contains(&"planning".to_owned()), "{algo}");
-        let tight = lines(&run(&f, &["--algo", algo, "--plan-budget", "2"]));
+        let tight = json_lines(&run(&f, &["--algo", algo, "--plan-budget", "2"]));
         for l in &tight {
             if algo.starts_with("dstar") {
                 assert!(l["expanded"].as_u64().unwrap() <= 2, "{algo}: {l}");
@@ -70,8 +58,8 @@ fn a_plan_budget_makes_agents_wait_as_planning_then_walk() {
 fn a_tiny_memory_budget_changes_no_cost() {
     let f = write("example.ron", &common::example(&[]));
     for algo in ["dstar-lite", "dstar"] {
-        let free = lines(&run(&f, &["--algo", algo]));
-        let tight = lines(&run(&f, &["--algo", algo, "--planner-memory", "1M"]));
+        let free = json_lines(&run(&f, &["--algo", algo]));
+        let tight = json_lines(&run(&f, &["--algo", algo, "--planner-memory", "1M"]));
         let strip = |ls: &[Value]| -> Vec<Value> {
             ls.iter()
                 .map(|l| {
@@ -91,9 +79,9 @@ fn the_scenario_sets_budgets_and_the_flags_replace_them() {
         "    connectivity: Eight,\n    plan_budget: 2,\n    planner_memory: \"64M\",",
     );
     let f = write("budgets.ron", &text);
-    let from_file = lines(&run(&f, &[]));
+    let from_file = json_lines(&run(&f, &[]));
     assert!(statuses(&from_file).contains(&"planning".to_owned()));
-    let replaced = lines(&run(&f, &["--plan-budget", "1000000"]));
+    let replaced = json_lines(&run(&f, &["--plan-budget", "1000000"]));
     assert!(!statuses(&replaced).contains(&"planning".to_owned()));
 }
 

@@ -15,6 +15,16 @@ mod movingai;
 mod mpgaa;
 mod navigate;
 
+/// The JSON lines a successful run printed; panics with its stderr when it failed.
+fn json_lines(out: &std::process::Output) -> Vec<serde_json::Value> {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is one JSON object"))
+        .collect()
+}
+
 /// The repository's copies of the Moving AI benchmark files (see their README).
 const MOVINGAI: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),

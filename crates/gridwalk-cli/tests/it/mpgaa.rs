@@ -12,6 +12,7 @@ use gridwalk_core::{Algorithm, Connectivity, Grid, Pos};
 use serde_json::Value;
 
 use crate::common::reference_costs;
+use crate::json_lines;
 
 /// A random 20×14 world from `seed`: walls and weights, 3 goals with 2–3 agents each (some
 /// wander), edits every few ticks (walls, clears and weights), and the dynamic world.
@@ -76,15 +77,7 @@ fn simulate(s: &Scenario, name: &str, extra: &[&str]) -> Vec<Value> {
         .args(extra)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    json_lines(&out)
 }
 
 fn pos(v: &Value) -> Pos {

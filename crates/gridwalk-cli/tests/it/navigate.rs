@@ -9,6 +9,8 @@ use gridwalk_core::Algorithm;
 use gridwalk_core::format::movingai::matches_printed;
 use serde_json::Value;
 
+use crate::json_lines;
+
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gridwalk-cli"))
         .args(args)
@@ -153,13 +155,8 @@ fn simulate_lists_what_each_tick_discovered() {
 )"#
         )
     };
-    let lines = |path: &Path| -> Vec<Value> {
-        let out = run(&["simulate", path.to_str().unwrap()]);
-        assert!(out.status.success());
-        (String::from_utf8_lossy(&out.stdout).lines())
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
-    };
+    let lines =
+        |path: &Path| -> Vec<Value> { json_lines(&run(&["simulate", path.to_str().unwrap()])) };
     let plain = lines(&temp("plain.ron", &text("")));
     assert!(plain.iter().all(|l| l.get("discovered").is_none()));
     let sensing = lines(&temp("sensing.ron", &text("sensor_range: 1,")));

@@ -2,7 +2,7 @@
 //! its gentle dynamic world, as the game runs them (issue 8). Included by `compare.rs`.
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use gridwalk_core::format::Scenario;
 use gridwalk_core::sim::{DynamicWorld, OnArrival};
@@ -40,18 +40,12 @@ pub fn living(cfg: &Config) -> Result<Report, String> {
     sim.replan();
     let first_ms = t.elapsed().as_secs_f64() * 1e3;
     let first_planners = sim.planner_count();
-    let mut times: Vec<Duration> = Vec::with_capacity(ticks);
     let (mut max_planners, mut max_bytes) = (0, 0);
     let e0 = sim.total_stats().search.expanded;
-    // The world edits itself (the dynamic world); no edits come from outside.
-    let no_edits: [(Pos, gridwalk_core::Terrain); 0] = [];
-    for _ in 0..ticks {
-        let t = Instant::now();
-        sim.tick(&no_edits);
-        times.push(t.elapsed());
+    let times = super::timed_ticks(&mut sim, ticks, |sim| {
         max_planners = max_planners.max(sim.planner_count());
         max_bytes = max_bytes.max(sim.planner_memory());
-    }
+    });
     let planners = sim.planner_count();
     let bytes = sim.planner_memory();
     let mib = |b: usize| b as f64 / (1024.0 * 1024.0);

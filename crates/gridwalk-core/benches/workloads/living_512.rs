@@ -4,7 +4,7 @@
 //! takes until every agent has had a plan once, and the core tick once those first plans are
 //! done (issue 17). Included by `compare.rs`.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use gridwalk_core::Pos;
 use gridwalk_core::sim::{AgentStatus, Budget, OnArrival, SimConfig, Simulation};
@@ -60,16 +60,12 @@ pub fn living_512(cfg: &Config) -> Result<Report, String> {
     let first_ms = t.elapsed().as_secs_f64() * 1e3;
     let done = planned.iter().all(|&p| p);
     let ticks = cfg.pick(100, 20);
-    let mut times: Vec<Duration> = Vec::with_capacity(ticks);
     let e0 = sim.total_stats().search.expanded;
     let mut backlog = 0;
-    for _ in 0..ticks {
-        let t = Instant::now();
-        sim.tick(&no_edits);
-        times.push(t.elapsed());
+    let times = super::timed_ticks(&mut sim, ticks, |sim| {
         max_bytes = max_bytes.max(sim.planner_memory());
         backlog = backlog.max(sim.backlog());
-    }
+    });
     if max_bytes > budget.planner_memory * 5 / 4 {
         return Err(format!(
             "the planners held {max_bytes} bytes, past the budget of {}",

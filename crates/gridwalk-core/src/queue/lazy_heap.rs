@@ -161,10 +161,6 @@ impl<K: Ord + Copy> CellQueue<K> for LazyHeap<K> {
         Some((k, c))
     }
 
-    fn contains(&self, id: u32) -> bool {
-        self.current[id as usize].is_some()
-    }
-
     fn len(&self) -> usize {
         self.len
     }

@@ -102,7 +102,9 @@ pub trait CellQueue<K: Ord + Copy> {
     fn pop(&mut self) -> Option<(K, u32)>;
 
     /// Whether the cell of id `id` is queued.
-    fn contains(&self, id: u32) -> bool;
+    fn contains(&self, id: u32) -> bool {
+        self.queued_key(id).is_some()
+    }
 
     /// The key the cell of id `id` is queued with, if it is.
     fn queued_key(&self, id: u32) -> Option<K>;

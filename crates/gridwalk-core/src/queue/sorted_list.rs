@@ -141,10 +141,6 @@ impl<K: Ord + Copy> CellQueue<K> for SortedList<K> {
         Some((k, c))
     }
 
-    fn contains(&self, id: u32) -> bool {
-        self.key[id as usize].is_some()
-    }
-
     fn len(&self) -> usize {
         self.len
     }

@@ -406,10 +406,7 @@ mod tests {
     fn destinations_are_distinct_cells_of_the_largest_component() {
         let conn = Connectivity::Eight;
         // A wall splits a 3-wide pocket from the 6-wide rest.
-        let mut g = Grid::new(10, 3).unwrap();
-        for y in 0..3 {
-            g.set(Pos::new(3, y), Terrain::Wall).unwrap();
-        }
+        let g = crate::format::grid_from_rows(&["...#......"; 3]).unwrap();
         let d = choose_destinations(&g, conn, 5, 6);
         assert_eq!(d, choose_destinations(&g, conn, 5, 6), "seeded");
         assert_ne!(d, choose_destinations(&g, conn, 6, 6));
