@@ -61,7 +61,7 @@ pub struct Args {
     #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
     pub planner_memory: Option<usize>,
     /// Expansions a tick's planning may make; agents whose plan is not ready wait as
-    /// "planning" [default: the map's own, else 100000].
+    /// "planning" [default: the map's own, else 30000].
     #[arg(long, value_name = "N", value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
     pub plan_budget: Option<u64>,
     /// Write the session as a scenario for `gridwalk-cli simulate`.

@@ -77,10 +77,10 @@ pub fn dynamic_at_start(scenario: &Scenario) -> Option<DynamicWorld> {
         .and_then(|d| d.setting())
 }
 
-/// Expansions a tick of the game may make unless `--plan-budget` or the map says otherwise:
-/// measured to keep a frame under about 50 ms on a 2-core machine with 5,000 agents on a
-/// 512×512 map (see the report of issue 17).
-pub const GAME_PLAN_BUDGET: u64 = 100_000;
+/// Expansions a tick of the game may make unless `--plan-budget` or the map says otherwise.
+/// With 5,000 agents on a 512×512 map, 100,000 took a tick 127 ms on a busy 2-core machine;
+/// D\* Lite spends about 1 µs an expansion, so 30,000 keeps a frame near 30–40 ms.
+pub const GAME_PLAN_BUDGET: u64 = 30_000;
 
 /// The game's budgets unless told otherwise: the default planner memory, and
 /// [`GAME_PLAN_BUDGET`] expansions per tick.

@@ -36,7 +36,7 @@ fn statuses(lines: &[Value]) -> Vec<String> {
 
 #[test]
 fn a_plan_budget_makes_agents_wait_as_planning_then_walk() {
-    let f = write("example.ron", &common::example(&[]));
+    let f = write("plan-budget.ron", &common::example(&[]));
     for algo in ["dstar-lite", "dstar", "astar", "dijkstra"] {
         let free = json_lines(&run(&f, &["--algo", algo]));
         assert!(!statuses(&free).contains(&"planning".to_owned()), "{algo}");
@@ -56,7 +56,7 @@ fn a_plan_budget_makes_agents_wait_as_planning_then_walk() {
 
 #[test]
 fn a_tiny_memory_budget_changes_no_cost() {
-    let f = write("example.ron", &common::example(&[]));
+    let f = write("memory-budget.ron", &common::example(&[]));
     for algo in ["dstar-lite", "dstar"] {
         let free = json_lines(&run(&f, &["--algo", algo]));
         let tight = json_lines(&run(&f, &["--algo", algo, "--planner-memory", "1M"]));
@@ -87,7 +87,7 @@ fn the_scenario_sets_budgets_and_the_flags_replace_them() {
 
 #[test]
 fn bad_budgets_are_refused_with_what_is_wrong() {
-    let f = write("example.ron", &common::example(&[]));
+    let f = write("flags.ron", &common::example(&[]));
     for (flags, words) in [
         (&["--planner-memory", "lots"][..], "512M or 2G"),
         (&["--planner-memory", "10K"][..], "outside 1M to 1T"),

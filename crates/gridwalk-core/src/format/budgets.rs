@@ -1,4 +1,4 @@
-//! The scenario fields of the simulation's budgets ([`Budget`]), read and written beside
+//! The scenario fields of the simulation's budgets ([`Budget`](crate::sim::Budget)), read and written beside
 //! [`super::scenario`]:
 //! - `planner_memory` (default `"2G"`): the most memory the planners may hold, as `"512M"` or
 //!   `"2G"` (see [`parse_memory`]); past it the least recently used are dropped and built
@@ -18,18 +18,7 @@
 
 use std::fmt::Write as _;
 
-use super::scenario::Scenario;
-use crate::sim::{Budget, format_memory, parse_memory};
-
-impl Scenario {
-    /// The budgets the scenario sets, the defaults where it sets none.
-    pub fn budget(&self) -> Budget {
-        Budget {
-            planner_memory: (self.planner_memory).unwrap_or(Budget::default().planner_memory),
-            plan_expansions: self.plan_budget,
-        }
-    }
-}
+use crate::sim::{format_memory, parse_memory};
 
 /// The `planner_memory` field's bytes, if given.
 pub(super) fn read_memory(text: Option<&str>) -> Result<Option<usize>, String> {
@@ -45,12 +34,16 @@ pub(super) fn check_plan_budget(n: Option<u64>) -> Result<(), String> {
     }
 }
 
-/// Writes the fields of `s`'s budgets that it sets.
-pub(super) fn write_budgets(out: &mut String, s: &Scenario) {
-    if let Some(bytes) = s.planner_memory {
+/// Writes the budget fields that are set.
+pub(super) fn write_budgets(
+    out: &mut String,
+    planner_memory: Option<usize>,
+    plan_budget: Option<u64>,
+) {
+    if let Some(bytes) = planner_memory {
         let _ = writeln!(out, "    planner_memory: \"{}\",", format_memory(bytes));
     }
-    if let Some(n) = s.plan_budget {
+    if let Some(n) = plan_budget {
         let _ = writeln!(out, "    plan_budget: {n},");
     }
 }

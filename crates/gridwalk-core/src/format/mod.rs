@@ -19,10 +19,12 @@ pub mod budgets;
 pub mod gppc;
 mod locate;
 pub mod movingai;
+mod rows;
 pub mod scenario;
 pub mod sensing;
 
-pub use scenario::{AgentSpec, CellSet, DynamicSpec, EditSpec, Scenario, grid_from_rows};
+pub use rows::grid_from_rows;
+pub use scenario::{AgentSpec, CellSet, DynamicSpec, EditSpec, Scenario};
 pub use sensing::SensingSpec;
 
 /// Why a file could not be read, parsed or written.

@@ -75,11 +75,12 @@ use serde::{Deserialize, Serialize};
 use super::atomic::write_atomically;
 use super::budgets::{check_plan_budget, read_memory, write_budgets};
 use super::locate::Locator;
+use super::rows::{cell_char, parse_rows};
 use super::sensing::{self, SensingSpec};
 use super::{FormatError, display_name, read_text, strip_bom};
 use crate::grid::{Connectivity, Grid, Pos, Terrain};
 use crate::heuristic::Heuristic;
-use crate::sim::{DynamicWorld, MAX_DESTINATIONS, OnArrival, Simulation};
+use crate::sim::{Budget, DynamicWorld, MAX_DESTINATIONS, OnArrival, Simulation};
 
 /// What an edit makes its cells: exactly a wall, plain ground, or ground of a weight.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -299,6 +300,16 @@ fn write_list<T>(out: &mut String, name: &str, items: &[T], item: impl Fn(&mut S
 }
 
 impl Scenario {
+    /// The budgets the scenario sets, the defaults where it sets none.
+    pub fn budget(&self) -> Budget {
+        Budget {
+            planner_memory: (self.planner_memory).unwrap_or(Budget::default().planner_memory),
+            plan_expansions: self.plan_budget,
+        }
+    }
+}
+
+impl Scenario {
     /// A scenario of `grid` alone: eight-connected, default heuristic, no agents, no edits.
     pub fn from_grid(grid: Grid) -> Scenario {
         Scenario {
@@ -430,7 +441,7 @@ impl Scenario {
             let _ = writeln!(out, "    destinations: {},", self.destinations);
         }
         sensing::write(&mut out, self.sensor_range, &self.sensing);
-        write_budgets(&mut out, self);
+        write_budgets(&mut out, self.planner_memory, self.plan_budget);
         out.push_str(")\n");
         out
     }
@@ -447,7 +458,8 @@ impl Scenario {
     }
 
     fn from_raw(raw: RawScenario) -> Result<Scenario, SiteError> {
-        let grid = parse_rows(&raw.rows)?;
+        let grid =
+            parse_rows(&raw.rows).map_err(|(row, e)| (row.map_or(Site::Rows, Site::Row), e))?;
         let scenario = Scenario {
             grid,
             connectivity: raw.connectivity,
@@ -522,79 +534,6 @@ impl Scenario {
         }
         sensing::check(self.sensor_range, &self.sensing).map_err(|(i, why)| (Site::Sensing(i), why))
     }
-}
-
-/// The character for a stored cell byte: `#` for a wall, `.` for weight 1, else the digit.
-fn cell_char(weight: u8) -> char {
-    match weight {
-        0 => '#',
-        1 => '.',
-        w => char::from_digit(w as u32, 10).unwrap_or('?'),
-    }
-}
-
-/// A grid from rows written as in a scenario file: `.` free, `#` wall, `2`-`9` weights.
-///
-/// ```
-/// let grid = gridwalk_core::format::grid_from_rows(&["..#", ".3."]).unwrap();
-/// assert_eq!(grid.weight(2), 0);
-/// assert!(gridwalk_core::format::grid_from_rows(&["..", "."]).unwrap_err().contains("rows[1]"));
-/// ```
-pub fn grid_from_rows<S: AsRef<str>>(rows: &[S]) -> Result<Grid, String> {
-    parse_rows(rows).map_err(|(_, message)| message)
-}
-
-/// Builds the grid from the row strings, checking the size before allocating.
-fn parse_rows<S: AsRef<str>>(rows: &[S]) -> Result<Grid, SiteError> {
-    let Some(first) = rows.first().map(AsRef::as_ref) else {
-        return Err((
-            Site::Rows,
-            "no rows: a map needs at least one row".to_owned(),
-        ));
-    };
-    let width = first.chars().count();
-    if width == 0 {
-        return Err((Site::Row(0), "rows[0] is empty".to_owned()));
-    }
-    // Refuse an absurd size before allocating for it; after this check both fit in u32.
-    let too_large = |e: crate::grid::GridError| (Site::Rows, format!("map too large: {e}"));
-    Grid::check_size(width as u64, rows.len() as u64).map_err(too_large)?;
-    let mut grid = Grid::new(width as u32, rows.len() as u32).map_err(too_large)?;
-    for (y, row) in rows.iter().enumerate() {
-        let row = row.as_ref();
-        let n = row.chars().count();
-        if n != width {
-            return Err((
-                Site::Row(y),
-                format!("rows[{y}] has {n} cells, expected {width} like rows[0]"),
-            ));
-        }
-        for (x, c) in row.chars().enumerate() {
-            let terrain = match c {
-                '.' | '1' => Terrain::FREE,
-                '#' => Terrain::Wall,
-                '2'..='9' => Terrain::Weight(c as u8 - b'0'),
-                '0' => {
-                    return Err((
-                        Site::Row(y),
-                        format!("rows[{y}]: weight 0 at x = {x} is not in 1-9"),
-                    ));
-                }
-                c => {
-                    return Err((
-                        Site::Row(y),
-                        format!(
-                            "rows[{y}]: unknown character {c:?} at x = {x}; \
-                             expected '.', '#' or a weight digit 1-9"
-                        ),
-                    ));
-                }
-            };
-            grid.set(Pos::new(x as u32, y as u32), terrain)
-                .map_err(|e| (Site::Row(y), e.to_string()))?;
-        }
-    }
-    Ok(grid)
 }
 
 /// The line of `site` in `text`, as well as it can be found.

@@ -1,28 +1,26 @@
 //! The simulation's two budgets ([`Budget`]): how much memory its planners may hold, and how
-//! many expansions a tick's planning may make; and the placeholder ([`Unbuilt`]) a goal's
+//! many expansions a tick's planning may make; and the placeholder ([`Unbuilt`](super::unbuilt::Unbuilt)) a goal's
 //! planner is while it holds no memory.
 //!
 //! Past the memory budget, the planners least recently used are dropped (their goals keep
-//! their groups, with an [`Unbuilt`] planner) and built again from scratch when their agents
+//! their groups, with an [`Unbuilt`](super::unbuilt::Unbuilt) planner) and built again from scratch when their agents
 //! need them; a rebuilt planner's costs are exact, so the budget changes the work, never a
 //! cost. The expansion budget spreads a long search over several ticks: an agent whose plan
 //! is not ready waits on its cell as [`AgentStatus::Planning`](super::AgentStatus::Planning).
 //! See `replan.rs` for the order in which goals are served.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
-use super::agents::{AgentId, settle, wait};
+use super::agents::{Agent, AgentId, Place, settle, wait};
 use super::group::{Group, unfresh};
 use super::groups::Groups;
 use super::replan::{Computes, refresh_memo};
 use super::settle::settle_member;
 use super::{SimConfig, Simulation, TickStats};
-use crate::cost::{Cost, INFINITY};
+use crate::cost::Cost;
 use crate::grid::{Connectivity, Grid, Pos};
 use crate::path::Path;
-use crate::planner::{CellInfo, GoalPlanner, PlannerPool, Progress};
-use crate::stats::SearchStats;
-use crate::trace::Trace;
+use crate::planner::{GoalPlanner, PlannerPool, Progress};
 
 /// The planner-memory budget unless one is set: 2 GiB.
 pub const DEFAULT_PLANNER_MEMORY: usize = 2 << 30;
@@ -122,57 +120,6 @@ pub fn format_memory(bytes: usize) -> String {
         }
     }
     bytes.to_string()
-}
-
-/// The planner of a goal whose planner was dropped to keep the memory budget, or not built
-/// yet: it knows no cost and holds no memory. Its group builds a real one before a compute.
-pub(super) struct Unbuilt {
-    pub(super) goal: usize,
-    pub(super) trace: Trace,
-}
-
-impl GoalPlanner for Unbuilt {
-    fn goal(&self) -> usize {
-        self.goal
-    }
-
-    fn set_starts(&mut self, _grid: &Grid, _starts: &[usize]) {}
-
-    fn cells_changed(&mut self, _grid: &Grid, _cells: &[usize]) {}
-
-    fn compute(&mut self, _grid: &Grid) -> SearchStats {
-        SearchStats::default()
-    }
-
-    fn cost_to_goal(&self, _cell: usize) -> Cost {
-        INFINITY
-    }
-
-    fn next_move(&self, _grid: &Grid, _cell: usize) -> Option<(usize, Cost)> {
-        None
-    }
-
-    fn path(&self, _grid: &Grid, _from: usize) -> Option<Path> {
-        None
-    }
-
-    fn last_expanded(&self) -> &[u32] {
-        &[]
-    }
-
-    fn memory_bytes(&self) -> usize {
-        0
-    }
-
-    fn set_tracing(&mut self, _on: bool) {}
-
-    fn last_trace(&self) -> &Trace {
-        &self.trace
-    }
-
-    fn inspect(&self, _grid: &Grid, _cell: usize) -> Option<CellInfo> {
-        None
-    }
 }
 
 /// The budgets of a [`Simulation`] and where its planning stands against them.
@@ -276,16 +223,7 @@ impl Simulation {
         *unbuilt = true;
         let mut groups: Vec<(usize, &mut Group)> =
             by_goal.iter_mut().map(|(&g, x)| (g, x)).collect();
-        let n = groups.len();
-        let first = groups.partition_point(|(g, _)| *g < self.budgeting.cursor);
-        let ready = |g: &Group| g.ready && !g.unbuilt;
-        let mut order: Vec<usize> = (0..n).filter(|&k| ready(groups[k].1)).collect();
-        order.extend((first..n).chain(0..first).filter(|&k| !ready(groups[k].1)));
-        let mut idle: Vec<usize> = (0..n)
-            .filter(|&k| scratch.counts[k] == 0 && !groups[k].1.unbuilt)
-            .collect();
-        idle.sort_by_key(|&k| groups[k].1.last_used);
-        let mut victims = [VecDeque::from(idle), VecDeque::new(), VecDeque::new()];
+        let (order, mut victims) = serving_order(&groups, &scratch.counts, self.budgeting.cursor);
         let mut held: usize = groups.iter().map(|(_, g)| g.bytes()).sum();
         let (agents, places) = self.agents.slab.as_mut_slices();
         // Paths kept for the agents of dropped planners hold while the map does not change.
@@ -312,18 +250,7 @@ impl Simulation {
                 continue;
             }
             if group.unbuilt {
-                let kept = |&i: &u32| {
-                    let a = &agents[i as usize];
-                    (paths.get(&a.id)).is_some_and(|p| p.cells.first() == Some(&a.pos))
-                };
-                if members.iter().all(kept) {
-                    // Its planner was dropped after its last plan: its agents walk on.
-                    for &i in members {
-                        let a = &mut agents[i as usize];
-                        let cell = places[i as usize].cell as usize;
-                        let path = paths.get(&a.id);
-                        settle(a, || walk_on(path?, grid, cell, conn));
-                    }
+                if walk_on_kept(members, agents, places, paths, grid, conn) {
                     continue;
                 }
                 if left == 0 {
@@ -343,51 +270,147 @@ impl Simulation {
             left = left.saturating_sub(work.expanded);
             refresh_memo(group, grid, count);
             held = (held + group.bytes()).saturating_sub(before);
-            group.ready = progress == Progress::Done;
-            let queue = match progress {
-                Progress::Done => {
-                    for &i in members {
-                        let i = i as usize;
-                        settle_member(&mut agents[i], places[i].cell, group, grid);
-                    }
-                    unfresh(std::iter::once(group));
-                    1
-                }
-                Progress::Pending => {
-                    members.iter().for_each(|&i| wait(&mut agents[i as usize]));
-                    backlog += count;
-                    cursor.get_or_insert(goal);
-                    2
-                }
+            let queue = if settle_served(progress, members, agents, places, group, grid) {
+                1
+            } else {
+                backlog += count;
+                cursor.get_or_insert(goal);
+                2
             };
-            while held > budget.planner_memory {
-                let Some(v) = victims.iter_mut().find_map(VecDeque::pop_front) else {
-                    break;
-                };
-                let (vgoal, victim) = (groups[v].0, &mut *groups[v].1);
-                if victim.unbuilt || cursor == Some(vgoal) {
-                    continue;
-                }
-                if victim.ready {
-                    // Its agents keep their plans as paths: exact while the map stands.
-                    let planner = victim.planner.get();
-                    for &i in &scratch.members[v] {
-                        let cell = places[i as usize].cell as usize;
-                        if let Some(p) = planner.path(grid, cell) {
-                            paths.insert(agents[i as usize].id, p);
-                        }
-                    }
-                }
-                held = held.saturating_sub(victim.bytes());
-                pool.recycle(victim.unbuild());
-                dropped += 1;
-            }
+            let (members, agents, places) = (&scratch.members, &*agents, &*places);
+            let keep = |v: usize, p: &dyn GoalPlanner| {
+                keep_paths(&members[v], agents, places, p, grid, paths)
+            };
+            let (limit, victims) = (budget.planner_memory, &mut victims);
+            dropped += evict(victims, &mut groups, &mut held, limit, cursor, keep, pool);
             victims[queue].push_back(k);
         }
         self.budgeting.backlog = backlog;
         self.budgeting.cursor = cursor.unwrap_or(0);
         self.budgeting.dropped += dropped;
     }
+}
+
+/// The order a budgeted replan serves `groups` in (the ready ones, then the others from the
+/// goal `cursor` on, round), and the first of the orders the memory budget drops them in:
+/// built groups nobody walks to, least recently used first (the served and the pending
+/// join the other two as they are served).
+fn serving_order(
+    groups: &[(usize, &mut Group)],
+    counts: &[u32],
+    cursor: usize,
+) -> (Vec<usize>, [VecDeque<usize>; 3]) {
+    let n = groups.len();
+    let first = groups.partition_point(|(g, _)| *g < cursor);
+    let ready = |g: &Group| g.ready && !g.unbuilt;
+    let mut order: Vec<usize> = (0..n).filter(|&k| ready(groups[k].1)).collect();
+    order.extend((first..n).chain(0..first).filter(|&k| !ready(groups[k].1)));
+    let mut idle: Vec<usize> = (0..n)
+        .filter(|&k| counts[k] == 0 && !groups[k].1.unbuilt)
+        .collect();
+    idle.sort_by_key(|&k| groups[k].1.last_used);
+    (
+        order,
+        [VecDeque::from(idle), VecDeque::new(), VecDeque::new()],
+    )
+}
+
+/// Walks the `members` of a group whose planner was dropped after its last plan on along
+/// their kept paths, if every one has a path that starts on its cell; `false` otherwise.
+fn walk_on_kept(
+    members: &[u32],
+    agents: &mut [Agent],
+    places: &[Place],
+    paths: &BTreeMap<AgentId, Path>,
+    grid: &Grid,
+    conn: Connectivity,
+) -> bool {
+    let kept = |&i: &u32| {
+        let a = &agents[i as usize];
+        (paths.get(&a.id)).is_some_and(|p| p.cells.first() == Some(&a.pos))
+    };
+    if !members.iter().all(kept) {
+        return false;
+    }
+    for &i in members {
+        let a = &mut agents[i as usize];
+        let cell = places[i as usize].cell as usize;
+        let path = paths.get(&a.id);
+        settle(a, || walk_on(path?, grid, cell, conn));
+    }
+    true
+}
+
+/// After a group's compute: its members move on its plan when the compute ended (`true`),
+/// or wait on their cells for the next tick's.
+fn settle_served(
+    progress: Progress,
+    members: &[u32],
+    agents: &mut [Agent],
+    places: &[Place],
+    group: &mut Group,
+    grid: &Grid,
+) -> bool {
+    group.ready = progress == Progress::Done;
+    if !group.ready {
+        members.iter().for_each(|&i| wait(&mut agents[i as usize]));
+        return false;
+    }
+    for &i in members {
+        let i = i as usize;
+        settle_member(&mut agents[i], places[i].cell, group, grid);
+    }
+    unfresh(std::iter::once(group));
+    true
+}
+
+/// Keeps, for each of `members`, its path on the planner about to be dropped: exact while
+/// the map stands.
+fn keep_paths(
+    members: &[u32],
+    agents: &[Agent],
+    places: &[Place],
+    planner: &dyn GoalPlanner,
+    grid: &Grid,
+    paths: &mut BTreeMap<AgentId, Path>,
+) {
+    for &i in members {
+        let cell = places[i as usize].cell as usize;
+        if let Some(p) = planner.path(grid, cell) {
+            paths.insert(agents[i as usize].id, p);
+        }
+    }
+}
+
+/// Drops planners, in the order of `victims`, until the built ones hold at most `limit` bytes
+/// (`held`): never an unbuilt group, nor the pending one at `cursor`. `keep` sees each ready
+/// planner before it goes, to keep its agents' paths. Returns how many were dropped.
+fn evict(
+    victims: &mut [VecDeque<usize>; 3],
+    groups: &mut [(usize, &mut Group)],
+    held: &mut usize,
+    limit: usize,
+    cursor: Option<usize>,
+    mut keep: impl FnMut(usize, &dyn GoalPlanner),
+    pool: &mut PlannerPool,
+) -> u64 {
+    let mut dropped = 0;
+    while *held > limit {
+        let Some(v) = victims.iter_mut().find_map(VecDeque::pop_front) else {
+            break;
+        };
+        let (vgoal, victim) = (groups[v].0, &mut *groups[v].1);
+        if victim.unbuilt || cursor == Some(vgoal) {
+            continue;
+        }
+        if victim.ready {
+            keep(v, victim.planner.get());
+        }
+        *held = held.saturating_sub(victim.bytes());
+        pool.recycle(victim.unbuild());
+        dropped += 1;
+    }
+    dropped
 }
 
 /// The answer for an agent on `cell` walking on along its kept `path` (which starts there):

@@ -12,8 +12,8 @@
 
 use std::collections::VecDeque;
 
-use super::budget::Unbuilt;
 use super::report::ComputeRecord;
+use super::unbuilt::Unbuilt;
 use crate::cost::{Cost, INFINITY, step_cost};
 use crate::grid::{Grid, Pos};
 use crate::planner::{GoalPlanner, Planner};
@@ -104,7 +104,7 @@ pub(super) struct Group {
     /// The tick of the last compute with walking agents: the memory budget drops the planners
     /// used least recently first.
     pub(super) last_used: u64,
-    /// The planner is an [`Unbuilt`](super::budget::Unbuilt) placeholder: dropped to keep the
+    /// The planner is an [`Unbuilt`] placeholder: dropped to keep the
     /// memory budget, or not built yet; its next compute builds it.
     pub(super) unbuilt: bool,
     /// The planner's last compute finished (it did not stop on the planning budget).

@@ -67,6 +67,7 @@ mod replan;
 mod report;
 mod settle;
 mod tracking;
+mod unbuilt;
 
 pub use agents::{Agent, AgentId, AgentStatus};
 pub use budget::{
