@@ -25,7 +25,9 @@
 //! - [`capture`]: `--screenshot` and `--exit-after-frames`.
 //! - [`timings`]: `--timings`, where a frame's CPU time goes.
 //! - [`cli`]: the command line (clap).
-//! - [`maps`]: random maps, the `maps/` folder and loading map files.
+//! - [`maps`]: random maps, the `maps/` folder (embedded in the browser build) and loading
+//!   map files.
+//! - [`platform`]: what differs in a browser: the clock's display, files, the page.
 
 #![warn(missing_docs)]
 
@@ -39,6 +41,7 @@ pub mod maps;
 pub mod notices;
 pub mod observe;
 pub mod panel;
+pub mod platform;
 pub mod record;
 pub mod schedule;
 pub mod sim;
@@ -70,7 +73,12 @@ impl Plugin for GamePlugin {
             view::plugin,
             explain::plugin,
             panel::plugin,
+            platform::plugin,
         ));
+        if platform::IN_BROWSER {
+            platform::refuse_desktop_only(app, &self.args);
+            return;
+        }
         if let Some(path) = &self.args.record {
             app.add_plugins(record::RecordPlugin { path: path.clone() });
         }
