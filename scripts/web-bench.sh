@@ -14,7 +14,8 @@ ticks=${1:-300}
 agents=${2:-1000}
 rounds=${3:-3}
 native_dir="${CARGO_TARGET_DIR:-$HOME/.cache/gridwalk-target}"
-wasm_dir="${GRIDWALK_WEB_TARGET_DIR:-$HOME/.cache/gridwalk-web-target}"
+# Its own target dir: a small build (the core only), never waiting on the game's web build.
+wasm_dir="${GRIDWALK_WEB_BENCH_TARGET_DIR:-$HOME/.cache/gridwalk-web-bench-target}"
 
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO=sudo

@@ -28,7 +28,6 @@ import sys
 import tempfile
 import time
 import urllib.request
-import zlib
 
 
 def fail(msg):
@@ -126,49 +125,6 @@ class DevTools:
         if "exceptionDetails" in r:
             raise RuntimeError(f"{expr}: {r['exceptionDetails']}")
         return r["result"].get("value")
-
-
-def png_pixels(data):
-    """Decodes an 8-bit RGB or RGBA PNG (what Chromium's screenshots are) into (w, h, rows of
-    (r, g, b) tuples)."""
-    if data[:8] != b"\x89PNG\r\n\x1a\n":
-        fail("the screenshot is not a PNG")
-    pos, idat, w = 8, b"", 0
-    while pos < len(data):
-        (n,) = struct.unpack("!I", data[pos : pos + 4])
-        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + n]
-        if kind == b"IHDR":
-            w, h, depth, color = struct.unpack("!IIBB", body[:10])
-            if depth != 8 or color not in (2, 6):
-                fail(f"unexpected PNG format: depth {depth}, colour type {color}")
-            bpp = 3 if color == 2 else 4
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + n
-    raw = zlib.decompress(idat)
-    stride = w * bpp
-    rows, prev = [], bytearray(stride)
-    for y in range(h):
-        f = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b = prev[i]
-            c = prev[i - bpp] if i >= bpp else 0
-            if f == 1:
-                line[i] = (line[i] + a) & 0xFF
-            elif f == 2:
-                line[i] = (line[i] + b) & 0xFF
-            elif f == 3:
-                line[i] = (line[i] + (a + b) // 2) & 0xFF
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
-                line[i] = (line[i] + pred) & 0xFF
-        rows.append([tuple(line[x * bpp : x * bpp + 3]) for x in range(w)])
-        prev = line
-    return w, h, rows
 
 
 def optimal_cost(rows, start, goal):
@@ -299,11 +255,43 @@ class Page:
             )
             time.sleep(0.1)
 
-    def screenshot(self, path):
-        data = base64.b64decode(self.dt.call("Page.captureScreenshot", format="png")["data"])
+    def screenshot(self, path, left=0, points=()):
+        """Saves a screenshot of the page and reads it back: its size, the distinct colours
+        right of `left` (sampled every 4 pixels) and the commonest one's share, and the
+        colour at each of `points`. The PNG is decoded by the browser, in a canvas of its own."""
+        b64 = self.dt.call("Page.captureScreenshot", format="png")["data"]
         with open(path, "wb") as f:
-            f.write(data)
-        return png_pixels(data)
+            f.write(base64.b64decode(b64))
+        js = """(async (b64, left, pts) => {
+            const img = new Image();
+            img.src = "data:image/png;base64," + b64;
+            await img.decode();
+            const c = new OffscreenCanvas(img.width, img.height);
+            const g = c.getContext("2d");
+            g.drawImage(img, 0, 0);
+            const d = g.getImageData(0, 0, img.width, img.height).data;
+            const at = (x, y) => { const i = 4 * (y * img.width + x); return [d[i], d[i + 1], d[i + 2]]; };
+            const counts = new Map();
+            let total = 0;
+            for (let y = 0; y < img.height; y += 4)
+                for (let x = Math.ceil(left); x < img.width; x += 4) {
+                    const k = at(x, y).join(",");
+                    counts.set(k, (counts.get(k) || 0) + 1);
+                    total++;
+                }
+            return JSON.stringify({w: img.width, h: img.height, colours: counts.size,
+                common: Math.max(...counts.values()) / total,
+                points: pts.map(([x, y]) => at(Math.round(x), Math.round(y)))});
+        })"""
+        r = self.dt.call(
+            "Runtime.evaluate",
+            expression=f"{js}({json.dumps(b64)}, {left}, {json.dumps(list(points))})",
+            awaitPromise=True,
+            returnByValue=True,
+        )
+        if "exceptionDetails" in r:
+            fail(f"could not read the screenshot back: {r['exceptionDetails']}")
+        return json.loads(r["result"]["value"])
 
 
 def start_chromium(chromium, profile):
@@ -335,17 +323,6 @@ def start_chromium(chromium, profile):
     targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
     page = next(t for t in targets if t["type"] == "page")
     return proc, DevTools(page["webSocketDebuggerUrl"])
-
-
-def map_area_colours(w, h, rows, left):
-    """Distinct colours and the share of the commonest one right of the panel (sampled)."""
-    counts = {}
-    for y in range(0, h, 4):
-        for x in range(int(left), w, 4):
-            c = rows[y][x]
-            counts[c] = counts.get(c, 0) + 1
-    total = sum(counts.values())
-    return len(counts), max(counts.values()) / total
 
 
 def main():
@@ -383,8 +360,8 @@ def run(page, url, shots, readme_shot):
     if walked == 0:
         fail("no agent of the default start moved in 8 s")
     panel = 336
-    w, h, rows = page.screenshot(os.path.join(shots, "web-default.png"))
-    colours, common = map_area_colours(w, h, rows, panel)
+    shot = page.screenshot(os.path.join(shots, "web-default.png"), panel)
+    w, h, colours, common = shot["w"], shot["h"], shot["colours"], shot["common"]
     log(f"default start: tick {first['tick']} -> {s['tick']}, {walked} agents moved; screenshot {w}x{h}, {colours} colours in the map area, the commonest covers {common:.0%}")
     if (w, h) != (1400, 900):
         fail(f"the screenshot is {w}x{h}, not the 1400x900 page")
@@ -449,10 +426,10 @@ def run(page, url, shots, readme_shot):
     log(f"the middle-drag walled {len(column)} cells; the path goes around them: {len(agent['path'])} cells, cost {cost:.3f} = Dijkstra's")
 
     # Wall and ground look different on the page.
-    w, h, rows = page.screenshot(os.path.join(shots, "web-walls.png"))
-    wx, wy = page.cell(s, wall_x, 35)
-    gx, gy = page.cell(s, 40, 15)
-    wall_px, ground_px = rows[round(wy)][round(wx)], rows[round(gy)][round(gx)]
+    shot = page.screenshot(
+        os.path.join(shots, "web-walls.png"), points=[page.cell(s, wall_x, 35), page.cell(s, 40, 15)]
+    )
+    wall_px, ground_px = shot["points"]
     if wall_px == ground_px:
         fail(f"a wall cell and a ground cell look the same on the screenshot: {wall_px}")
     log(f"screenshot: wall pixel {wall_px}, ground pixel {ground_px}")

@@ -42,8 +42,12 @@ fn js_err(what: &str, e: JsValue) -> String {
 /// The page's query string as command-line arguments: `?agents=0&on-arrival=stay&timings`
 /// gives `--agents 0 --on-arrival stay --timings`. Values are URL-decoded.
 pub fn query_args() -> Vec<String> {
+    // Through Reflect: web-sys's `Location` would be one more feature, and a rebuild of
+    // every crate that uses web-sys.
     let search = web_sys::window()
-        .and_then(|w| w.location().search().ok())
+        .and_then(|w| js_sys::Reflect::get(&w, &"location".into()).ok())
+        .and_then(|l| js_sys::Reflect::get(&l, &"search".into()).ok())
+        .and_then(|s| s.as_string())
         .unwrap_or_default();
     let decode = |s: &str| {
         js_sys::decode_uri_component(&s.replace('+', " "))
