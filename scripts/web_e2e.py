@@ -234,14 +234,22 @@ class Page:
             clickCount=1 if kind != "mouseMoved" else 0,
         )
 
+    def frames(self, n=2):
+        """Waits for the game to publish its status `n` more times (5 frames each): under
+        SwiftShader a frame can take longer than a hand's click, and a game reads the cursor
+        once a frame, so each input step waits for frames as a user's hand would."""
+        seen = self.status()["frame"]
+        for _ in range(n):
+            seen = self.wait_status("frames", lambda s, f=seen: s["frame"] > f, timeout=30)["frame"]
+
     def click(self, x, y, button="left"):
         mask = {"left": 1, "right": 2, "middle": 4}[button]
         self.mouse("mouseMoved", x, y)
-        time.sleep(0.1)
+        self.frames()
         self.mouse("mousePressed", x, y, button, mask)
-        time.sleep(0.1)
+        self.frames()
         self.mouse("mouseReleased", x, y, button, 0)
-        time.sleep(0.2)
+        self.frames()
 
     def key(self, key, code, vk):
         for kind in ("keyDown", "keyUp"):
@@ -253,7 +261,7 @@ class Page:
                 windowsVirtualKeyCode=vk,
                 nativeVirtualKeyCode=vk,
             )
-            time.sleep(0.1)
+            self.frames()
 
     def screenshot(self, path, left=0, points=()):
         """Saves a screenshot of the page and reads it back: its size, the distinct colours
@@ -400,17 +408,23 @@ def run(page, url, shots, readme_shot):
         fail(f"the clicks placed an agent going to {agent['goal']}, not {goal}")
     log(f"two left clicks placed agent {agent['id']} at {agent['pos']} going to {agent['goal']}")
 
-    # A middle-drag walls a column across its way, from row 20 to row 80.
+    # A middle-drag walls a column across its way, from row 20 to row 80, while paused: the
+    # agent walks faster than a drag under SwiftShader, so it would arrive first.
+    page.key(" ", "Space", 32)
+    page.frames()
     wall_x, top, bottom = 80, 20, 80
     page.mouse("mouseMoved", *page.cell(s, wall_x, top))
     page.mouse("mousePressed", *page.cell(s, wall_x, top), "middle", 4)
+    page.frames()
     for y in range(top, bottom + 1, 6):
         page.mouse("mouseMoved", *page.cell(s, wall_x, y), "middle", 4)
-        time.sleep(0.03)
+        page.frames(1)
     page.mouse("mouseMoved", *page.cell(s, wall_x, bottom), "middle", 4)
+    page.frames()
     page.mouse("mouseReleased", *page.cell(s, wall_x, bottom), "middle", 0)
     column = [(wall_x, y) for y in range(top, bottom + 1)]
     s = page.wait_status("the walled column", lambda s: all(s["rows"][y][x] == "#" for x, y in column))
+    page.key(" ", "Space", 32)
     s = page.wait_status("a path around the wall", lambda s: s["tick"] >= s["tick"] and s["list"][0]["path"] and not any(tuple(c) in column for c in s["list"][0]["path"]))
     agent = s["list"][0]
     if agent["status"] != "walking" or agent["pos"][0] >= wall_x:

@@ -51,12 +51,14 @@ pub fn current_scenario(state: &SimState) -> Scenario {
     state.sim().to_scenario()
 }
 
-/// Saves the current world as `maps/NAME.ron`; returns the path written.
+/// Saves the current world as `maps/NAME.ron`; returns the path written (desktop only).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn save_current(state: &SimState, name: &str) -> Result<PathBuf, String> {
     save_current_in(state, &maps::maps_dir(), name)
 }
 
-/// Saves the current world as `DIR/NAME.ron`; returns the path written.
+/// Saves the current world as `DIR/NAME.ron`; returns the path written (desktop only).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn save_current_in(state: &SimState, dir: &Path, name: &str) -> Result<PathBuf, String> {
     if !maps::valid_map_name(name) {
         return Err(format!(
