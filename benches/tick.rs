@@ -29,7 +29,6 @@ use gridwalk::sim::{SimPlugin, SimSetup, SimState, TileEdit};
 use gridwalk_core::sim::OnArrival;
 use gridwalk_core::sim::{AgentStatus, SimConfig, Simulation};
 use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
-use rand::RngExt;
 
 const EDITS_PER_TICK: usize = 5;
 
@@ -91,7 +90,7 @@ fn edit_script(grid: &Grid, ticks: usize, r: &mut maps::MapRng) -> Vec<Vec<(Pos,
                 walls.push(p);
                 edits.push((p, Terrain::Wall));
             } else {
-                let i = r.random_range(0..walls.len());
+                let i = r.below(walls.len());
                 let p = walls.swap_remove(i);
                 shadow.set(p, Terrain::FREE).expect("in range");
                 edits.push((p, Terrain::FREE));

@@ -1,6 +1,7 @@
 //! The command line, parsed by clap: `gridwalk [--map FILE] [--seed N] [--density F]
-//! [--agents N] [--on-arrival stay|wander|patrol] [--destinations K] [--record FILE.ron]
-//! [--screenshot FILE.png --exit-after-frames N] [--timings]`.
+//! [--agents N] [--on-arrival stay|wander|patrol] [--destinations K] [--planner-memory SIZE]
+//! [--plan-budget N] [--record FILE.ron]
+//! [--screenshot FILE.png --exit-after-frames N] [--timings] [--preset explore]`.
 //!
 //! clap checks every value and range and prints help and errors; a bad argument ends the
 //! program with status 2 before any window opens. [`setup`] then turns the arguments into the
@@ -11,11 +12,14 @@ use std::path::{Path, PathBuf};
 use clap::Parser;
 use clap::builder::RangedU64ValueParser;
 use gridwalk_core::format::Scenario;
-use gridwalk_core::sim::SimConfig;
+use gridwalk_core::sim::{Budget, SimConfig, parse_memory};
 use gridwalk_core::sim::{MAX_DESTINATIONS, OnArrival, choose_destinations};
 
 use crate::maps;
-use crate::sim::{SimSetup, after_start, default_goals, dynamic_at_start};
+use crate::presets::Preset;
+use crate::sim::{
+    SimSetup, after_start, default_goals, dynamic_at_start, game_budget, sensing_at_start,
+};
 
 /// The most agents `--agents` accepts.
 pub const MAX_AGENTS: usize = 5000;
@@ -52,6 +56,14 @@ pub struct Args {
     /// sharing planners; 0 is any reachable cell [default: the map's own, 4 on a random map].
     #[arg(long, value_name = "K", value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_DESTINATIONS as u64))]
     pub destinations: Option<usize>,
+    /// The most memory the planners may hold, as 512M or 2G; past it the least recently used
+    /// are dropped and rebuilt when needed [default: the map's own, else 2G].
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    pub planner_memory: Option<usize>,
+    /// Expansions a tick's planning may make; agents whose plan is not ready wait as
+    /// "planning" [default: the map's own, else 30000].
+    #[arg(long, value_name = "N", value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
+    pub plan_budget: Option<u64>,
     /// Write the session as a scenario for `gridwalk-cli simulate`.
     #[arg(long, value_name = "FILE.ron", value_parser = ron_file)]
     pub record: Option<PathBuf>,
@@ -61,6 +73,9 @@ pub struct Args {
     /// Print frames, ticks and where each frame's CPU time went, on exit.
     #[arg(long)]
     pub timings: bool,
+    /// Start from a preset: explore (the default map in unknown terrain, sensor range 3).
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["map", "seed", "density"])]
+    pub preset: Option<Preset>,
     /// Exit after N frames [default: 60 with --screenshot].
     #[arg(long, value_name = "N", value_parser = RangedU64ValueParser::<u32>::new().range(1..=u32::MAX as u64))]
     pub exit_after_frames: Option<u32>,
@@ -167,6 +182,7 @@ pub fn setup(args: &Args) -> Result<SimSetup, String> {
         agents,
         on_arrival: policy,
         dynamic: dynamic_at_start(&scenario),
+        sensor_range: sensing_at_start(&scenario),
         destinations,
         world_seed,
         script: after_start(&scenario),
@@ -174,6 +190,12 @@ pub fn setup(args: &Args) -> Result<SimSetup, String> {
         rate_hz: crate::sim::SimClock::DEFAULT_RATE,
         seed,
         paused: false,
+        budget: Budget {
+            planner_memory: (args.planner_memory.or(scenario.planner_memory))
+                .unwrap_or(game_budget().planner_memory),
+            plan_expansions: (args.plan_budget.or(scenario.plan_budget))
+                .or(game_budget().plan_expansions),
+        },
     })
 }
 
@@ -193,6 +215,9 @@ fn starting_map(args: &Args, seed: u64) -> Result<(Scenario, String), String> {
         s.destinations = DEFAULT_DESTINATIONS;
         (s, name)
     };
+    if let Some(p) = args.preset {
+        return Ok(p.scenario());
+    }
     let wants_random = args.seed.is_some() || args.density.is_some();
     Ok(match &args.map {
         Some(path) => {
@@ -242,6 +267,14 @@ mod tests {
         assert_eq!(a.agents, Some(20));
         assert_eq!(a.record, Some(PathBuf::from("s.ron")));
         assert_eq!(a.exit_after_frames, Some(5));
+        let b = parse(["--planner-memory", "512M", "--plan-budget", "900"]).unwrap();
+        assert_eq!(
+            (b.planner_memory, b.plan_budget),
+            (Some(512 << 20), Some(900))
+        );
+        let s = setup(&parse(["--seed", "2", "--planner-memory", "1G"]).unwrap()).unwrap();
+        assert_eq!(s.budget.planner_memory, 1 << 30);
+        assert_eq!(s.budget.plan_expansions, game_budget().plan_expansions);
         let p = parse(["--on-arrival", "patrol", "--destinations", "3"]).unwrap();
         assert_eq!(p.on_arrival, Some(OnArrival::Patrol));
         assert_eq!(p.destinations, Some(3));
@@ -252,23 +285,32 @@ mod tests {
 
     #[test]
     fn bad_arguments_say_what_is_wrong() {
-        let err = |v: &[&str]| parse(v.iter().copied()).unwrap_err();
-        assert!(err(&["--seed", "-3"]).contains("'-3'"));
-        assert!(err(&["--seed", "x"]).contains("--seed"));
-        assert!(err(&["--seed"]).contains("value is required"));
-        assert!(err(&["--density", "1.5"]).contains("from 0 to 0.9"));
-        assert!(err(&["--density", "NaN"]).contains("--density"));
-        assert!(err(&["--agents", "999999"]).contains("0..=5000"));
-        assert!(err(&["--agents", "many"]).contains("--agents"));
-        assert!(err(&["--record", "x.txt"]).contains(".ron"));
-        assert!(err(&["--screenshot", "x.jpg"]).contains(".png"));
-        assert!(err(&["--exit-after-frames", "0"]).contains("0 is not in 1.."));
-        assert!(err(&["--fly"]).contains("unexpected argument '--fly'"));
-        assert!(err(&["map.ron"]).contains("unexpected argument"));
-        assert!(err(&["--map", "a.ron", "--seed", "1"]).contains("cannot be used with"));
-        assert!(err(&["--record", "/no/such/dir/x.ron"]).contains("does not exist"));
-        assert!(err(&["--on-arrival", "roam"]).contains("stay, wander or patrol"));
-        assert!(err(&["--destinations", "1001"]).contains("0..=1000"));
+        // Each case: the arguments, then what the error must say.
+        for case in [
+            "--seed -3 => '-3'",
+            "--seed x => --seed",
+            "--seed => value is required",
+            "--density 1.5 => from 0 to 0.9",
+            "--density NaN => --density",
+            "--agents 999999 => 0..=5000",
+            "--agents many => --agents",
+            "--record x.txt => .ron",
+            "--screenshot x.jpg => .png",
+            "--exit-after-frames 0 => 0 is not in 1..",
+            "--fly => unexpected argument '--fly'",
+            "map.ron => unexpected argument",
+            "--map a.ron --seed 1 => cannot be used with",
+            "--record /no/such/dir/x.ron => does not exist",
+            "--on-arrival roam => stay, wander or patrol",
+            "--destinations 1001 => 0..=1000",
+            "--planner-memory lots => 512M or 2G",
+            "--planner-memory 1K => outside 1M to 1T",
+            "--plan-budget 0 => 0 is not in 1..",
+        ] {
+            let (args, want) = case.split_once(" => ").unwrap();
+            let err = parse(args.split(' ')).unwrap_err();
+            assert!(err.contains(want), "{args}: {err}");
+        }
     }
 
     #[test]
@@ -293,6 +335,18 @@ mod tests {
         assert!(s.agents.iter().all(|a| d.contains(&a.1)), "{d:?}");
         let none = setup(&parse(["--seed", "5", "--destinations", "0"]).unwrap()).unwrap();
         assert_eq!(none.destinations, 0);
+    }
+
+    #[test]
+    fn the_explore_preset_starts_in_unknown_terrain() {
+        let s = setup(&parse(["--preset", "explore"]).unwrap()).unwrap();
+        assert_eq!(s.sensor_range, Some(crate::presets::EXPLORE_RANGE));
+        assert_eq!(s.dynamic, None);
+        assert!(!s.agents.is_empty());
+        assert_eq!(setup(&Args::default()).unwrap().sensor_range, None);
+        let err = parse(["--preset", "fog"]).unwrap_err();
+        assert!(err.contains("unknown preset 'fog'"), "{err}");
+        assert!(parse(["--preset", "explore", "--seed", "2"]).is_err());
     }
 
     #[test]

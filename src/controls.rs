@@ -27,5 +27,6 @@ pub const CONTROLS: &[(&str, &str)] = &[
     ),
     ("I", "inspect the cell under the mouse"),
     ("D", "dynamic world on / off"),
+    ("K", "unknown terrain on / off (agents sense nearby cells)"),
     ("H / G / P", "heat map / g values / all paths"),
 ];

@@ -28,6 +28,7 @@
 //! - [`maps`]: random maps, the `maps/` folder (embedded in the browser build) and loading
 //!   map files.
 //! - [`platform`]: what differs in a browser: the clock's display, files, the page.
+//! - [`presets`]: ready-made starts (Explore), for the panel and `--preset`.
 
 #![warn(missing_docs)]
 
@@ -42,6 +43,7 @@ pub mod notices;
 pub mod observe;
 pub mod panel;
 pub mod platform;
+pub mod presets;
 pub mod record;
 pub mod schedule;
 pub mod sim;

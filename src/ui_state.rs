@@ -89,6 +89,8 @@ pub struct WorldSettings {
     pub spawn_agents: usize,
     /// Over how many goals.
     pub spawn_goals: usize,
+    /// The sensor range unknown terrain (K) turns on with, 1 to 64.
+    pub sensor_range: u32,
 }
 
 impl Default for WorldSettings {
@@ -98,6 +100,7 @@ impl Default for WorldSettings {
             seed: crate::maps::DEFAULT_SEED,
             spawn_agents: 8,
             spawn_goals: 2,
+            sensor_range: crate::presets::EXPLORE_RANGE,
         }
     }
 }

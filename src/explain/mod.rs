@@ -7,14 +7,18 @@
 //! replays the fresh search as the planner runs it, open and closed cells in order. The
 //! recordings are the core's (see `gridwalk_core::trace`), the same that
 //! `gridwalk-cli simulate --trace` prints. [`model`] holds the replay; `view` draws it.
+//! With MPGAA\*, each search of the replayed compute that stopped on a path found earlier
+//! shows that path from the step it stopped on.
 
 pub mod model;
 
 use bevy::prelude::*;
-use gridwalk_core::Pos;
+use gridwalk_core::search::mpgaa::next_direction;
 use gridwalk_core::sim::AgentId;
+use gridwalk_core::trace::Trace;
+use gridwalk_core::{Algorithm, Path, Pos};
 
-pub use model::{CellState, Explain, ReplayFigures, Replayed};
+pub use model::{CellState, Explain, ReplayFigures, Replayed, Reused, search_stops};
 
 use crate::notices::{NoticeKind, Notices};
 use crate::schedule::{self, FrameSystems};
@@ -77,6 +81,47 @@ pub fn replay_of(state: &SimState, id: AgentId) -> Result<ReplayStart, String> {
     }
 }
 
+/// The paths MPGAA\*'s searches in `trace` (the planner's newest compute, so its `next`
+/// pointers are as that compute left them) stopped on, read through the inspector: from each
+/// stop that is not the goal, the `next` chain to the goal. Empty for other planners.
+pub fn reused_paths(state: &SimState, id: AgentId, trace: &Trace) -> Vec<Reused> {
+    let sim = state.sim();
+    if sim.config().algorithm != Algorithm::Mpgaa {
+        return Vec::new();
+    }
+    let (grid, conn) = (sim.grid(), sim.config().connectivity);
+    let Some(goal) = sim.agent(id).map(|a| a.goal) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (step, cell) in search_stops(trace) {
+        let mut at = cell as usize;
+        let mut path = Path {
+            cells: vec![grid.pos(at)],
+            cost: 0,
+        };
+        while grid.pos(at) != goal && path.cells.len() <= grid.len() {
+            let Some(dir) = sim
+                .inspect(id, grid.pos(at))
+                .and_then(|i| next_direction(&i))
+            else {
+                break;
+            };
+            let next = grid.step(at, dir);
+            let Some(c) = grid.move_cost(at, next, conn) else {
+                break;
+            };
+            path.cost += c;
+            path.cells.push(grid.pos(next));
+            at = next;
+        }
+        if path.cells.len() > 1 && grid.pos(at) == goal {
+            out.push(Reused { step, path });
+        }
+    }
+    out
+}
+
 /// The explain feature.
 pub fn plugin(app: &mut App) {
     schedule::ensure(app);
@@ -105,7 +150,14 @@ fn control(
                 };
                 match replay_of(&state, id) {
                     Ok((replayed, ghost, ends)) => {
+                        let newest = match &replayed {
+                            Replayed::Repairs { computes, index } => computes
+                                .get(*index)
+                                .map(|c| (*index, reused_paths(&state, id, &c.trace))),
+                            Replayed::Search { .. } => None,
+                        };
                         ex.begin(id, ends, replayed, ghost, state.epoch());
+                        ex.reused = newest;
                         clock.paused = true;
                     }
                     Err(e) => notices.push(NoticeKind::Refused, e),

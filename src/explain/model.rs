@@ -6,6 +6,10 @@
 //! repairs. Beside it sits the ghost: the cells A* from scratch would expand from the agent's
 //! cell on the same map. With A* and Dijkstra, the replay is a fresh search, as the planner
 //! itself runs it. Either way the position counts the recorded steps shown.
+//!
+//! MPGAA\*'s compute is a row of A\* searches, one per agent (after a consistency pass when
+//! costs fell). A search that stopped on a path found earlier reused it: [`search_stops`]
+//! finds where each search stopped, and the replay draws the reused path from that step on.
 
 use gridwalk_core::cost::Cost;
 use gridwalk_core::sim::{AgentId, ComputeRecord};
@@ -47,6 +51,37 @@ pub enum Replayed {
     },
 }
 
+/// A path an MPGAA\* search reused: from the cell where it stopped to the goal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reused {
+    /// The step of the trace at which the search stopped.
+    pub step: usize,
+    /// The reused path, stop cell first.
+    pub path: Path,
+}
+
+/// Where each search of an MPGAA\* trace stopped: `(step, cell)` of its last expansion. A
+/// search begins where a cell is closed at cost 0 (only an agent's own cell costs nothing);
+/// expansions of other kinds (the consistency pass) belong to no search.
+pub fn search_stops(trace: &Trace) -> Vec<(usize, u32)> {
+    let mut stops = Vec::new();
+    let mut last: Option<(usize, u32)> = None;
+    for (i, step) in trace.steps.iter().enumerate() {
+        if let Step::Expand(e) = step
+            && e.kind == ExpansionKind::Close
+        {
+            if e.cost == 0
+                && let Some(l) = last.take()
+            {
+                stops.push(l);
+            }
+            last = Some((i, e.cell));
+        }
+    }
+    stops.extend(last);
+    stops
+}
+
 /// The work of the replayed compute, for the panel.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ReplayFigures {
@@ -85,6 +120,8 @@ pub struct Explain {
     pub playing: bool,
     /// The simulation epoch it belongs to.
     pub epoch: u64,
+    /// MPGAA\*: the paths the searches of compute `.0` reused.
+    pub reused: Option<(usize, Vec<Reused>)>,
 }
 
 impl Explain {
@@ -119,6 +156,7 @@ impl Explain {
             speed: self.speed,
             playing: true,
             epoch,
+            reused: None,
         };
     }
 
@@ -173,6 +211,28 @@ impl Explain {
         match self.replayed.as_ref()? {
             Replayed::Search { path, .. } => path.as_ref(),
             Replayed::Repairs { .. } => None,
+        }
+    }
+
+    /// The path to draw now: a fresh search's once its replay is done, or the path the
+    /// latest MPGAA\* search shown so far reused.
+    pub fn shown_path(&self) -> Option<&Path> {
+        if let Some(p) = self.path() {
+            return self.done().then_some(p);
+        }
+        let (at, reused) = self.reused.as_ref()?;
+        if self.compute_index().0 != *at {
+            return None;
+        }
+        let k = self.position();
+        reused.iter().rev().find(|r| r.step < k).map(|r| &r.path)
+    }
+
+    /// How many searches of the compute shown stopped on a reused path (MPGAA\*).
+    pub fn reuse_count(&self) -> usize {
+        match &self.reused {
+            Some((at, r)) if *at == self.compute_index().0 => r.len(),
+            _ => 0,
         }
     }
 
@@ -337,5 +397,52 @@ mod tests {
         ex.stop();
         assert!(!ex.active());
         assert_eq!(ex.speed, 10.0);
+    }
+
+    fn close(cell: u32, cost: Cost) -> Step {
+        Step::Expand(Expansion {
+            cell,
+            kind: ExpansionKind::Close,
+            cost,
+        })
+    }
+
+    #[test]
+    fn mpgaa_searches_stop_and_their_reused_paths_show_from_there() {
+        let steps = vec![
+            expand(9, ExpansionKind::Lower),
+            Step::Open(1),
+            close(1, 0),
+            Step::Open(2),
+            close(2, 5),
+            Step::Drop(3),
+            Step::Open(4),
+            close(4, 0),
+        ];
+        let trace = Trace {
+            initial_open: vec![],
+            steps: steps.clone(),
+        };
+        assert_eq!(search_stops(&trace), vec![(4, 2), (7, 4)]);
+        let mut ex = Explain::new();
+        let computes = vec![record(1, steps)];
+        let repairs = Replayed::Repairs { computes, index: 0 };
+        ex.begin(1, (Pos::new(1, 0), Pos::new(0, 0)), repairs, vec![], 0);
+        let path = |x| Path {
+            cells: vec![Pos::new(x, 0), Pos::new(0, 0)],
+            cost: 1,
+        };
+        ex.reused = Some((
+            0,
+            vec![Reused {
+                step: 4,
+                path: path(2),
+            }],
+        ));
+        ex.seek(4);
+        assert_eq!(ex.shown_path(), None, "not stopped yet");
+        ex.seek(5);
+        assert_eq!(ex.shown_path(), Some(&path(2)));
+        assert_eq!(ex.reuse_count(), 1);
     }
 }

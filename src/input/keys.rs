@@ -88,6 +88,13 @@ pub fn world_keys(
                 };
                 commands.write(SimCommand::SetDynamic(setting));
             }
+            KeyCode::KeyK => {
+                let range = match state.sim().sensor_range() {
+                    Some(_) => None,
+                    None => Some(settings.sensor_range),
+                };
+                commands.write(SimCommand::SetSensing(range));
+            }
             _ => {}
         }
     }

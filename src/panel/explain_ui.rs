@@ -3,10 +3,12 @@
 
 use bevy_egui::egui;
 use gridwalk_core::cost::{Cost, INFINITY, to_f64};
+use gridwalk_core::search::mpgaa::next_direction;
+use gridwalk_core::trace::ExpansionKind;
 use gridwalk_core::{Algorithm, Pos, Terrain};
 
 use super::{Actions, Controls, swatch};
-use crate::explain::{Explain, ExplainControl};
+use crate::explain::{Explain, ExplainControl, search_stops};
 use crate::platform::clock::micros_text;
 use crate::sim::SimState;
 use crate::theme::palette::{
@@ -32,7 +34,7 @@ pub fn explain_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, stat
     }
     figures_ui(ui, &ctl.explain, act, algorithm);
     transport_ui(ui, ctl, act);
-    legend_ui(ui, &ctl.explain);
+    legend_ui(ui, &ctl.explain, algorithm);
 }
 
 /// Before a replay: the button that starts one, enabled once an agent is selected.
@@ -78,14 +80,18 @@ fn figures_ui(ui: &mut egui::Ui, ex: &Explain, act: &mut Actions, algorithm: Alg
                 act.explain.write(ExplainControl::Compute(index + 1));
             }
         });
-        let names = algorithm.expansion_names();
-        let (lower, raise) = (names.lowered, names.raised.unwrap_or("raised"));
-        ui.label(format!(
-            "expanded {}: {} {lower}, {} {raise}",
-            figures.lowered + figures.raised,
-            figures.lowered,
-            figures.raised
-        ));
+        if algorithm == Algorithm::Mpgaa {
+            mpgaa_figures_ui(ui, ex);
+        } else {
+            let names = algorithm.expansion_names();
+            let (lower, raise) = (names.lowered, names.raised.unwrap_or("raised"));
+            ui.label(format!(
+                "expanded {}: {} {lower}, {} {raise}",
+                figures.lowered + figures.raised,
+                figures.lowered,
+                figures.raised
+            ));
+        }
         let s = figures.stats;
         ui.label(format!(
             "queue: {} pushes, {} pops, {} updates, {} removes, {} sift moves",
@@ -108,6 +114,29 @@ fn figures_ui(ui: &mut egui::Ui, ex: &Explain, act: &mut Actions, algorithm: Alg
             figures.lowered
         ));
     }
+}
+
+/// What an MPGAA\* compute did: its A\* searches, the cells they closed, the h its
+/// consistency pass lowered, and how many searches stopped on a path found before.
+fn mpgaa_figures_ui(ui: &mut egui::Ui, ex: &Explain) {
+    let Some(trace) = ex.trace() else {
+        return;
+    };
+    let (mut closed, mut lowered) = (0, 0);
+    for e in trace.expansions() {
+        match e.kind {
+            ExpansionKind::Close => closed += 1,
+            _ => lowered += 1,
+        }
+    }
+    let searches = search_stops(trace).len();
+    ui.label(format!(
+        "{searches} A* searches closed {closed} cells; the consistency pass lowered h of {lowered}"
+    ));
+    ui.label(format!(
+        "{} searches stopped on a path found before (drawn when reached)",
+        ex.reuse_count()
+    ));
 }
 
 /// The replay's transport: the step slider, back, play or pause, forward, restart, close,
@@ -146,9 +175,17 @@ fn transport_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions) {
 }
 
 /// The colours of the replayed cells, and the found path's cost.
-fn legend_ui(ui: &mut egui::Ui, ex: &Explain) {
+fn legend_ui(ui: &mut egui::Ui, ex: &Explain, algorithm: Algorithm) {
     ui.horizontal_wrapped(|ui| {
-        let legend: &[([u8; 4], &str)] = if ex.compute().is_some() {
+        let legend: &[([u8; 4], &str)] = if algorithm == Algorithm::Mpgaa && ex.compute().is_some()
+        {
+            &[
+                (CLOSED_COLOR, "closed by A*"),
+                (LOWERED_COLOR, "h lowered"),
+                (OPEN_COLOR, "queue"),
+                (GHOST_COLOR, "A* ghost"),
+            ]
+        } else if ex.compute().is_some() {
             &[
                 (LOWERED_COLOR, "lowered"),
                 (RAISED_COLOR, "raised"),
@@ -198,7 +235,13 @@ pub fn inspect_lines(state: &SimState, agent: Option<u32>, cell: Pos) -> Vec<Str
             if let Some(h) = info.h {
                 lines.push(format!("h {}", cost_text(h)));
             }
-            if let Some(state) = info.state {
+            if let Some(dir) = next_direction(&info) {
+                let next = sim.grid().step(sim.grid().index(cell).unwrap_or(0), dir);
+                lines.push(format!(
+                    "next {} (MPGAA* path pointer)",
+                    sim.grid().pos(next)
+                ));
+            } else if let Some(state) = info.state {
                 lines.push(format!("state {state}"));
             }
             lines.push(match info.key {

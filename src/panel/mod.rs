@@ -5,9 +5,11 @@
 //! through [`SimCommand`]. It records the screen rectangle it covers in [`UiRects`], so map
 //! clicks under it are ignored and the camera fits the map beside it.
 
+mod budget_ui;
 mod explain_ui;
 mod live_ui;
 mod maps_ui;
+mod sensing_ui;
 mod work_ui;
 
 use bevy::ecs::system::SystemParam;
@@ -31,6 +33,7 @@ use crate::ui_state::{
 
 pub use explain_ui::{cost_text, inspect_lines};
 pub use maps_ui::MapsUi;
+pub use sensing_ui::{LastDiscovery, discovery_text, thousands};
 
 /// The panel's width in logical pixels.
 pub const PANEL_WIDTH: f32 = 330.0;
@@ -48,6 +51,7 @@ pub struct Controls<'w> {
     inspector: ResMut<'w, Inspector>,
     cursor: Res<'w, CursorTile>,
     plot: ResMut<'w, live_ui::TickPlot>,
+    discovery: Res<'w, sensing_ui::LastDiscovery>,
 }
 
 /// Messages the panel writes.
@@ -63,7 +67,12 @@ pub fn plugin(app: &mut App) {
     crate::ui_state::init(app);
     app.init_resource::<MapsUi>()
         .init_resource::<live_ui::TickPlot>()
+        .init_resource::<sensing_ui::LastDiscovery>()
         .add_systems(Update, live_ui::record_ticks.in_set(FrameSystems::View))
+        .add_systems(
+            Update,
+            sensing_ui::note_discoveries.in_set(FrameSystems::View),
+        )
         .add_systems(EguiPrimaryContextPass, (panel, map_labels).chain());
 }
 
@@ -111,6 +120,9 @@ fn panel(
                 live_ui::plot_ui(ui, &mut ctl.plot);
                 ui.separator();
                 live_ui::alive_ui(ui, &state, &mut act);
+                ui.separator();
+                budget_ui::budget_ui(ui, &state, &mut act);
+                sensing_ui::sensing_ui(ui, &state, &mut ctl, &mut act);
                 ui.separator();
                 work_ui::agents_ui(ui, &state, &paths, &mut ctl);
                 ui.separator();

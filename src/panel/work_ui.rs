@@ -167,6 +167,7 @@ pub(super) fn agents_ui(
                         AgentStatus::Walking => "walking",
                         AgentStatus::Arrived => "arrived",
                         AgentStatus::NoPath => "NO PATH",
+                        AgentStatus::Planning => "planning",
                     };
                     let cost = a
                         .remaining

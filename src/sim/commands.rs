@@ -4,7 +4,7 @@
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use gridwalk_core::format::Scenario;
-use gridwalk_core::sim::SimConfig;
+use gridwalk_core::sim::{Budget, SimConfig, format_memory};
 use gridwalk_core::sim::{DynamicWorld, OnArrival};
 use gridwalk_core::timeline::Timeline;
 
@@ -48,6 +48,8 @@ pub(super) fn apply_commands(
             SimCommand::SetDynamic(setting) => target.set_dynamic(*setting),
             SimCommand::SpawnRandom { agents, goals } => target.spawn_random(*agents, *goals),
             SimCommand::SetDestinations(k) => target.set_destinations(*k),
+            SimCommand::SetBudget(b) => target.set_budget(*b),
+            SimCommand::SetSensing(range) => target.set_sensing(*range),
         };
         for r in refused {
             target.notices.push(NoticeKind::Refused, r);
@@ -96,7 +98,13 @@ impl CommandTarget<'_> {
         state.world_seed = scenario.seed;
         // The scenario's own dynamic-world settings hold, from its tick 0.
         state.sim.set_dynamic(None);
+        state.sim.set_sensor_range(scenario.sensor_range);
         state.sim.set_destinations(scenario.destinations);
+        // The scenario's budgets hold where it sets them.
+        state.budget = Budget {
+            planner_memory: (scenario.planner_memory).unwrap_or(state.budget.planner_memory),
+            plan_expansions: scenario.plan_budget.or(state.budget.plan_expansions),
+        };
         let script = Timeline::of(scenario);
         let refused =
             state.rebuild_playing(scenario.grid.clone(), config, vec![], script, "map loaded");
@@ -170,6 +178,20 @@ impl CommandTarget<'_> {
         Vec::new()
     }
 
+    /// Unknown terrain on (with a sensor range) or off.
+    fn set_sensing(&mut self, range: Option<u32>) -> Vec<String> {
+        let was = self.state.sim.sensor_range();
+        self.state.set_sensing(range);
+        let text = match range {
+            // A new range while on (the slider) says nothing: the panel shows it.
+            Some(_) if was.is_some() => return Vec::new(),
+            Some(r) => format!("unknown terrain on: agents know only what they sensed (range {r})"),
+            None => "unknown terrain off: agents know the whole map".to_string(),
+        };
+        self.notices.push(NoticeKind::Info, text);
+        Vec::new()
+    }
+
     /// Wanderers' destinations: K cells, or any reachable cell for 0.
     fn set_destinations(&mut self, k: usize) -> Vec<String> {
         self.state.set_destinations(k);
@@ -177,6 +199,20 @@ impl CommandTarget<'_> {
             0 => "wanderers head to any reachable cell".to_string(),
             k => format!("wanderers head to {k} destinations"),
         };
+        self.notices.push(NoticeKind::Info, text);
+        Vec::new()
+    }
+
+    /// The planner-memory and planning budgets.
+    fn set_budget(&mut self, budget: Budget) -> Vec<String> {
+        self.state.set_budget(budget);
+        let plan = budget
+            .plan_expansions
+            .map_or("no limit".to_string(), |n| format!("{n} expansions a tick"));
+        let text = format!(
+            "budgets: planners {}, planning {plan}",
+            format_memory(budget.planner_memory)
+        );
         self.notices.push(NoticeKind::Info, text);
         Vec::new()
     }

@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 use gridwalk_core::format::Scenario;
-use gridwalk_core::sim::SimConfig;
+use gridwalk_core::sim::{Budget, SimConfig};
 use gridwalk_core::sim::{DynamicWorld, OnArrival};
 use gridwalk_core::{Pos, Terrain};
 
@@ -73,6 +73,10 @@ pub enum SimCommand {
     SetDynamic(Option<DynamicWorld>),
     /// Wanderers draw their goals from this many destinations (0: any reachable cell).
     SetDestinations(usize),
+    /// Set the planner-memory and planning budgets.
+    SetBudget(Budget),
+    /// Unknown terrain on (with a sensor range) or off, from the next tick on.
+    SetSensing(Option<u32>),
 }
 
 /// How many recent computes each planner keeps for explain mode.

@@ -34,7 +34,10 @@ pub use clock::{SimClock, clamp_rate, ticking};
 pub use commands::{SimRng, default_goals};
 pub use messages::{ClearWalls, EXPLAIN_HISTORY, SimCommand, SpawnAgent, TileEdit};
 pub use segment::Segment;
-pub use state::{PendingInput, SimSetup, SimState, after_start, dynamic_at_start};
+pub use state::{
+    GAME_PLAN_BUDGET, PendingInput, SimSetup, SimState, after_start, dynamic_at_start, game_budget,
+    sensing_at_start,
+};
 pub use sync::{AgentEntities, AgentMarker, Glide};
 
 use clock::apply_rate;

@@ -10,7 +10,7 @@
 //! exactly what happened and replay the same run.
 
 use gridwalk_core::format::Scenario;
-use gridwalk_core::sim::{SimConfig, Simulation};
+use gridwalk_core::sim::{Budget, SimConfig, Simulation};
 use gridwalk_core::timeline::{Applied, Timeline};
 use gridwalk_core::{Grid, Pos, Terrain};
 
@@ -49,6 +49,11 @@ impl Segment {
     /// Records how many destinations the segment's wanderers draw their goals from.
     pub(super) fn set_destinations(&mut self, k: usize) {
         self.base.destinations = k;
+    }
+
+    /// Records the budgets the segment plays with, as `simulate` reads them.
+    pub(super) fn set_budget(&mut self, budget: Budget) {
+        (self.base.planner_memory, self.base.plan_budget) = budget.in_scenario();
     }
 
     /// The map the segment started from.

@@ -27,6 +27,18 @@ pub fn terrain_color(t: Terrain) -> [u8; 4] {
     }
 }
 
+/// Unknown terrain: the fog over cells no agent has sensed. Translucent, so a wall under it
+/// shows faintly: the user sees what the agents do not.
+pub const FOG_COLOR: [u8; 4] = [24, 28, 40, 175];
+/// Unknown terrain: over a true wall the agents do not know of (placed since its cell was
+/// sensed), a wash of ground colour that leaves the wall faint.
+pub const UNKNOWN_WALL_COLOR: [u8; 4] = [236, 232, 220, 170];
+/// Unknown terrain: over plain ground the agents still believe a wall (taken away since its
+/// cell was sensed), a faint wall.
+pub const STALE_WALL_COLOR: [u8; 4] = [44, 47, 61, 90];
+/// Unknown terrain: the outline of the selected agent's sensor square.
+pub const SENSOR_SQUARE_COLOR: Color = Color::srgb(0.2, 0.85, 1.0);
+
 /// The colour of a cell that becomes `t` at the next tick: halfway to white.
 pub fn preview_color(t: Terrain) -> [u8; 4] {
     let [r, g, b, a] = match t {
@@ -69,6 +81,8 @@ pub fn g_color(c: u64, max: u64) -> [u8; 4] {
 
 /// The cross over an agent with no path.
 pub const NO_PATH_COLOR: Color = Color::srgb(0.9, 0.1, 0.1);
+/// The ring around an agent waiting for its plan (status `planning`).
+pub const PLANNING_COLOR: Color = Color::srgb(0.95, 0.75, 0.2);
 /// Explain mode: the replayed agent's cell.
 pub const EXPLAIN_START_COLOR: Color = Color::srgb(0.1, 0.8, 0.2);
 /// Explain mode: the replayed agent's goal.

@@ -14,11 +14,10 @@ use gridwalk_core::sim::AgentStatus;
 
 use super::marks;
 use crate::map_frame::tile_center;
-use crate::observe::PathCache;
 use crate::schedule::FrameSystems;
 use crate::sim::{AgentMarker, Glide, SimState};
 use crate::theme::palette::{RING_DARK, RING_LIGHT, agent_color};
-use crate::ui_state::{CursorTile, PendingStart, Selection};
+use crate::ui_state::{CursorTile, PendingStart};
 
 /// Gizmos of the path lines.
 #[derive(Default, Reflect, GizmoConfigGroup)]
@@ -163,11 +162,8 @@ pub fn glide_point(g: &Glide, t: f32, grid: &Grid) -> Vec2 {
 }
 
 /// The selected agent's path from its gliding disc, its rings, and the pending start.
-#[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource read
 fn draw_markers(
-    state: Res<SimState>,
-    cache: Res<PathCache>,
-    selection: Res<Selection>,
+    shown: marks::PathsShown,
     start: Res<PendingStart>,
     cursor: Res<CursorTile>,
     time: Res<Time<Real>>,
@@ -175,6 +171,11 @@ fn draw_markers(
     mut paths: Gizmos<PathGizmos>,
     mut markers: Gizmos<MarkerGizmos>,
 ) {
+    let marks::PathsShown {
+        state,
+        selection,
+        cache,
+    } = shown;
     let grid = state.sim().grid();
     let (w, h) = (grid.width(), grid.height());
     if let Some(id) = selection.0

@@ -1,5 +1,5 @@
 //! Explain mode's marks over the map: the replayed agent's cell and goal, and the path of a
-//! replayed fresh search once it is done. The cells themselves are in [`super::overlay`].
+//! replayed fresh search once it is done (or the path an MPGAA\* search stopped on). The cells themselves are in [`super::overlay`].
 
 use bevy::prelude::*;
 
@@ -28,9 +28,7 @@ fn draw(ex: Res<ExplainState>, state: Res<SimState>, mut gizmos: Gizmos<MarkerGi
     let g = tile_center(goal, w, h);
     gizmos.circle_2d(Isometry2d::from_translation(s), 0.6, EXPLAIN_START_COLOR);
     gizmos.circle_2d(Isometry2d::from_translation(g), 0.6, EXPLAIN_GOAL_COLOR);
-    if ex.done()
-        && let Some(p) = ex.path()
-    {
+    if let Some(p) = ex.shown_path() {
         gizmos.linestrip_2d(
             p.cells.iter().map(|&c| tile_center(c, w, h)),
             EXPLAIN_PATH_COLOR,

@@ -5,13 +5,14 @@
 
 use std::collections::HashSet;
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use gridwalk_core::sim::{AgentId, AgentStatus};
 
 use crate::map_frame::tile_center;
 use crate::observe::PathCache;
 use crate::sim::{AgentMarker, Glide, SimState};
-use crate::theme::palette::{NO_PATH_COLOR, agent_color};
+use crate::theme::palette::{NO_PATH_COLOR, PLANNING_COLOR, agent_color};
 use crate::ui_state::{Overlays, Selection};
 
 /// The two retained layers: path lines, and goal and status marks.
@@ -38,22 +39,32 @@ pub(super) fn spawn_layers(mut commands: Commands, mut assets: ResMut<Assets<Giz
     commands.insert_resource(MarkLayers { paths, marks });
 }
 
+/// What both drawings of paths read: the simulation, the selected agent and the cached paths.
+#[derive(SystemParam)]
+pub(super) struct PathsShown<'w> {
+    pub state: Res<'w, SimState>,
+    pub selection: Res<'w, Selection>,
+    pub cache: Res<'w, PathCache>,
+}
+
 /// What the layers were built for: tick, rebuild epoch, selection, all paths on, agents.
 type Shown = (u64, u64, Option<AgentId>, bool, usize);
 
 /// Rebuilds both layers when what they show changed. The selected agent's path is left to
 /// the per-frame drawing, which starts it at the gliding disc.
-#[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource read
 pub(super) fn rebuild_marks(
-    state: Res<SimState>,
-    selection: Res<Selection>,
+    shown: PathsShown,
     overlays: Res<Overlays>,
-    cache: Res<PathCache>,
     layers: Option<Res<MarkLayers>>,
     agents: Query<(&AgentMarker, &Glide)>,
     mut assets: ResMut<Assets<GizmoAsset>>,
     mut seen: Local<Option<Shown>>,
 ) {
+    let PathsShown {
+        state,
+        selection,
+        cache,
+    } = shown;
     let Some(layers) = layers else {
         return;
     };
@@ -90,6 +101,10 @@ pub(super) fn rebuild_marks(
             AgentStatus::NoPath => {
                 let cross = Isometry2d::new(here, Rot2::degrees(45.0));
                 marks.cross_2d(cross, 0.7, NO_PATH_COLOR);
+            }
+            // Waiting for its plan: a ring around it.
+            AgentStatus::Planning => {
+                marks.circle_2d(Isometry2d::from_translation(here), 0.6, PLANNING_COLOR);
             }
             // Arrived agents are drawn hollow by their sprite.
             AgentStatus::Arrived | AgentStatus::Walking => {}

@@ -8,6 +8,8 @@
 //!   only when a tick changes them.
 //! - [`overlay`]: a second texture over the tiles for the heat map, the g values and the
 //!   explain replay.
+//! - [`fog`]: unknown terrain: the fog over unsensed cells, faint unknown walls and the
+//!   selected agent's sensor square.
 //! - [`explain`]: explain mode's marks: the replayed agent's ends and a search's path.
 //! - [`grid_texture`]: the one-texel-per-cell images, in chunks uploaded only when changed,
 //!   that tiles and overlay share.
@@ -18,6 +20,7 @@
 
 pub mod agents;
 pub mod explain;
+pub mod fog;
 pub mod grid_texture;
 pub mod marks;
 pub mod overlay;
@@ -45,6 +48,7 @@ pub fn plugin(app: &mut App) {
             agents::plugin,
             overlay::plugin,
             explain::plugin,
+            fog::plugin,
         ));
 }
 

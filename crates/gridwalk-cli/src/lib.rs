@@ -4,6 +4,7 @@
 //! - [`movingai`]: solves every problem of a Moving AI scenario file and checks the optimal
 //!   lengths ([`check`]).
 //! - [`gppc`]: runs an instance of the GPPC dynamic track and checks every query's length.
+//! - [`navigate`]: runs Moving AI problems as navigations in unknown terrain.
 //!
 //! The binary (`src/main.rs`) holds the command line and calls these; a new command is a new
 //! module here and one variant there.
@@ -13,4 +14,5 @@ pub mod check;
 pub mod gppc;
 pub mod lines;
 pub mod movingai;
+pub mod navigate;
 pub mod simulate;

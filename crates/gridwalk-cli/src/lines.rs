@@ -29,6 +29,7 @@
 //! }
 //! ```
 
+use gridwalk_core::Terrain;
 use gridwalk_core::cost::{Cost, to_f64};
 use gridwalk_core::replay::{Replay, TickReport};
 use gridwalk_core::sim::{RunSource, SearchRun};
@@ -66,6 +67,32 @@ pub struct TickLine {
     /// With `--trace`: every search run of this tick's planning, in order.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<Vec<TraceEntry>>,
+    /// With a sensor range: the cells whose known terrain this tick's sensing changed, row
+    /// by row, as `[x, y, terrain]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub discovered: Option<Vec<(u32, u32, Sensed)>>,
+}
+
+/// A discovered cell's terrain as a tick line prints it: `"wall"`, `"free"` (plain ground)
+/// or its weight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Sensed {
+    /// `"wall"` or `"free"`.
+    Named(&'static str),
+    /// A weight, 2 to 9.
+    Weight(u8),
+}
+
+impl Sensed {
+    /// How `terrain` is printed.
+    pub fn of(terrain: Terrain) -> Sensed {
+        match terrain {
+            Terrain::Wall => Sensed::Named("wall"),
+            Terrain::Weight(1) => Sensed::Named("free"),
+            Terrain::Weight(w) => Sensed::Weight(w),
+        }
+    }
 }
 
 /// One search run in a tick line's `trace`: a goal's shared planner or one agent's fresh
@@ -147,6 +174,9 @@ impl TickLine {
             expanded: tick.stats.search.expanded,
             micros: tick.stats.micros,
             trace,
+            discovered: sim
+                .last_discovered()
+                .map(|cells| cells.map(|(p, t)| (p.x, p.y, Sensed::of(t))).collect()),
         }
     }
 

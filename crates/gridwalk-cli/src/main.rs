@@ -5,6 +5,8 @@
 //!   cost with the benchmark's optimal length.
 //! - `gppc SCEN` runs an instance of the GPPC dynamic track: patches applied in order, every
 //!   query's length checked.
+//! - `navigate MAP SCEN --sensor R` runs every problem of a Moving AI scenario file as one
+//!   agent navigating in unknown terrain, sensing within R.
 //!
 //! Bad input prints `file:line: problem` on stderr and exits with code 2.
 
@@ -12,8 +14,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use gridwalk_cli::{gppc, movingai, simulate};
+use gridwalk_cli::{gppc, movingai, navigate, simulate};
 use gridwalk_core::Algorithm;
+use gridwalk_core::sim::parse_memory;
 
 #[derive(Parser)]
 #[command(
@@ -32,7 +35,7 @@ enum Command {
     Simulate {
         /// The scenario file (.ron).
         file: PathBuf,
-        /// dstar-lite, dstar, astar or dijkstra.
+        /// dstar-lite, dstar, astar, dijkstra or mpgaa.
         #[arg(long, default_value = "dstar-lite")]
         algo: Algorithm,
         /// Ticks to run after tick 0 (default: until every agent arrives, at most 10,000).
@@ -41,6 +44,13 @@ enum Command {
         /// Add every search run's expansions to each tick line, as "trace".
         #[arg(long)]
         trace: bool,
+        /// The most memory the planners may hold, as 512M or 2G (default: the scenario's, else 2G).
+        #[arg(long, value_parser = parse_memory)]
+        planner_memory: Option<usize>,
+        /// Expansions a tick's planning may make; agents whose plan is not ready wait as
+        /// "planning" (default: the scenario's, else no limit).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        plan_budget: Option<u64>,
     },
     /// Solve every problem of a Moving AI scenario and check the optimal lengths.
     Movingai {
@@ -48,7 +58,7 @@ enum Command {
         map: PathBuf,
         /// The scenarios (.scen).
         scen: PathBuf,
-        /// dstar-lite, dstar, astar or dijkstra.
+        /// dstar-lite, dstar, astar, dijkstra or mpgaa.
         #[arg(long, default_value = "astar")]
         algo: Algorithm,
     },
@@ -59,9 +69,25 @@ enum Command {
         /// The starting map (.map), unless the first command pastes a patch over the whole map.
         #[arg(long)]
         map: Option<PathBuf>,
-        /// dstar-lite, dstar, astar or dijkstra.
+        /// dstar-lite, dstar, astar, dijkstra or mpgaa.
         #[arg(long, default_value = "astar")]
         algo: Algorithm,
+    },
+    /// Navigate every problem of a Moving AI scenario in unknown terrain; one JSON line each.
+    Navigate {
+        /// The map (.map).
+        map: PathBuf,
+        /// The scenarios (.scen).
+        scen: PathBuf,
+        /// The sensor range, 1 to 64: the agent knows the cells within this Chebyshev distance.
+        #[arg(long)]
+        sensor: u32,
+        /// dstar-lite, dstar, astar or dijkstra.
+        #[arg(long, default_value = "dstar-lite")]
+        algo: Algorithm,
+        /// Run only the first N problems.
+        #[arg(long)]
+        limit: Option<usize>,
     },
 }
 
@@ -73,9 +99,24 @@ fn main() -> ExitCode {
             algo,
             ticks,
             trace,
-        } => simulate::run(&file, algo, ticks, trace),
+            planner_memory,
+            plan_budget,
+        } => {
+            let budgets = simulate::BudgetFlags {
+                planner_memory,
+                plan_budget,
+            };
+            simulate::run(&file, algo, ticks, trace, budgets)
+        }
         Command::Movingai { map, scen, algo } => movingai::run(&map, &scen, algo),
         Command::Gppc { scen, map, algo } => gppc::run(&scen, map.as_deref(), algo),
+        Command::Navigate {
+            map,
+            scen,
+            sensor,
+            algo,
+            limit,
+        } => navigate::run(&map, &scen, sensor, algo, limit),
     };
     match result {
         Ok(code) => code,

@@ -10,17 +10,30 @@ use gridwalk_core::replay::{DEFAULT_TICK_LIMIT, Replay};
 
 use crate::lines::TickLine;
 
+/// The budgets given on the command line (`--planner-memory`, `--plan-budget`): each, when
+/// given, replaces the scenario's.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BudgetFlags {
+    /// Bytes the planners may hold.
+    pub planner_memory: Option<usize>,
+    /// Expansions per tick.
+    pub plan_budget: Option<u64>,
+}
+
 /// Plays `file` with `algo` for `ticks` ticks after tick 0 (or until every agent arrives, at
 /// most [`DEFAULT_TICK_LIMIT`]), printing each tick's line on stdout; `trace` adds every
-/// search run's expansions. Warnings and agents that could not appear go to stderr; an
-/// unreadable scenario is an `Err` with its `file:line: problem`.
+/// search run's expansions; `budgets` replace the scenario's. Warnings and agents that could
+/// not appear go to stderr; an unreadable scenario is an `Err` with its `file:line: problem`.
 pub fn run(
     file: &Path,
     algo: Algorithm,
     ticks: Option<u64>,
     trace: bool,
+    budgets: BudgetFlags,
 ) -> Result<ExitCode, String> {
-    let scenario = Scenario::load(file).map_err(|e| e.to_string())?;
+    let mut scenario = Scenario::load(file).map_err(|e| e.to_string())?;
+    scenario.planner_memory = budgets.planner_memory.or(scenario.planner_memory);
+    scenario.plan_budget = budgets.plan_budget.or(scenario.plan_budget);
     let heuristic = scenario.effective_heuristic();
     if !heuristic.is_admissible(scenario.connectivity) {
         eprintln!(

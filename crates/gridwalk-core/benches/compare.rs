@@ -27,12 +27,22 @@ use gridwalk_core::search::{SearchRequest, SearchSpace};
 use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, SearchStats};
 use serde_json::{Map, Value, json};
 
+/// The tests' helpers: the reference costs, and agents sent on round a list of goals.
+#[path = "../tests/it/common.rs"]
+#[allow(unused_macros)]
+mod common;
 #[path = "workloads/gppc.rs"]
 mod gppc;
 #[path = "workloads/incremental.rs"]
 mod incremental;
 #[path = "workloads/living.rs"]
 mod living;
+#[path = "workloads/living_512.rs"]
+mod living_512;
+#[path = "workloads/navigate.rs"]
+mod navigate;
+#[path = "workloads/peer_dlite.rs"]
+mod peer_dlite;
 
 // ---------------------------------------------------------------------------------------------
 // Harness
@@ -91,8 +101,20 @@ const WORKLOADS: &[Workload] = &[
         run: living::living,
     },
     Workload {
+        key: "living_512",
+        run: living_512::living_512,
+    },
+    Workload {
         key: "gppc",
         run: gppc::gppc,
+    },
+    Workload {
+        key: "navigate",
+        run: navigate::navigate_unknown,
+    },
+    Workload {
+        key: "peer_dlite",
+        run: peer_dlite::peer_dlite,
     },
 ];
 
@@ -425,6 +447,25 @@ fn to_json(cfg: &Config, reports: &[(&str, Report)]) -> Value {
         json!({ "quick": cfg.quick, "reps": cfg.reps }),
     );
     Value::Object(root)
+}
+
+/// Times `ticks` ticks of a world that edits itself (no edits from outside), calling `after`
+/// with the simulation after each.
+fn timed_ticks(
+    sim: &mut gridwalk_core::sim::Simulation,
+    ticks: usize,
+    mut after: impl FnMut(&gridwalk_core::sim::Simulation),
+) -> Vec<Duration> {
+    let no_edits: [(Pos, gridwalk_core::Terrain); 0] = [];
+    (0..ticks)
+        .map(|_| {
+            let t = Instant::now();
+            sim.tick(&no_edits);
+            let took = t.elapsed();
+            after(sim);
+            took
+        })
+        .collect()
 }
 
 fn main() {

@@ -212,11 +212,6 @@ fn answer(
     space: &mut SearchSpace,
     planners: &mut Planners,
 ) -> Result<(Option<Path>, u64), String> {
-    // A path only crosses passable cells, so a blocked end has none, even to itself (D* Lite
-    // would answer a blocked goal asked from itself with the one-cell path).
-    if !grid.is_passable(q.start) || !grid.is_passable(q.goal) {
-        return Ok((None, 0));
-    }
     if algorithm.is_incremental() {
         return planners.path(algorithm, grid, q.start, q.goal);
     }

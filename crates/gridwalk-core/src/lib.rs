@@ -10,6 +10,7 @@
 //! - [`sim`]: agents, goals shared by groups, edits and ticks: the semantics of the game and
 //!   of `gridwalk-cli simulate`.
 //! - [`format`](mod@format): RON maps and scenarios, and Moving AI `.map` / `.scen` files.
+//! - [`navigate`]: one agent navigating in unknown terrain, the D* Lite papers' experiment.
 #![warn(missing_docs)]
 
 #[macro_use]
@@ -20,6 +21,7 @@ pub mod format;
 pub mod gppc;
 pub mod grid;
 pub mod heuristic;
+pub mod navigate;
 pub mod path;
 pub mod planner;
 pub mod queue;
@@ -37,5 +39,5 @@ pub use grid::{Connectivity, Grid, GridError, Pos, Terrain};
 pub use heuristic::Heuristic;
 pub use path::Path;
 pub use planner::new_planner;
-pub use planner::{Algorithm, CellInfo, GoalPlanner};
+pub use planner::{Algorithm, CellInfo, GoalPlanner, Progress};
 pub use stats::SearchStats;

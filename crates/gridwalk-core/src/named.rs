@@ -1,6 +1,6 @@
 //! Small macros for repeated impls: enums named on the command line and in menus get their
 //! `Display` and `FromStr` (an error lists every accepted name); counters get `AddAssign`;
-//! queue keys of two costs get a branch-free order.
+//! queue keys of two costs get a branch-free order; planners get their tracing methods.
 
 /// `"a, b or c"`.
 pub(crate) fn one_of(names: &[&str]) -> String {
@@ -106,6 +106,25 @@ macro_rules! wide_order {
     };
 }
 
+/// The tracing methods of a [`GoalPlanner`](crate::planner::GoalPlanner) that keeps its
+/// [`Recorder`](crate::trace::Recorder) in the field named: `recorder_methods!(rec);` inside
+/// the trait's impl.
+macro_rules! recorder_methods {
+    ($rec:ident) => {
+        fn set_tracing(&mut self, on: bool) {
+            self.$rec.set(on);
+        }
+
+        fn last_trace(&self) -> &$crate::trace::Trace {
+            self.$rec.trace()
+        }
+
+        fn take_last_trace(&mut self) -> $crate::trace::Trace {
+            self.$rec.take()
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use crate::{Algorithm, sim::OnArrival};
@@ -117,10 +136,12 @@ mod tests {
         }
         for p in OnArrival::ALL {
             assert_eq!(p.to_string().parse::<OnArrival>(), Ok(p));
+            assert_eq!(p.name().parse::<OnArrival>(), Ok(p));
         }
+        assert!("roam".parse::<OnArrival>().unwrap_err().contains("roam"));
         assert_eq!(
             "x".parse::<Algorithm>().unwrap_err(),
-            "unknown algorithm 'x': expected dstar-lite, dstar, astar or dijkstra"
+            "unknown algorithm 'x': expected dstar-lite, dstar, astar, dijkstra or mpgaa"
         );
         assert_eq!(
             "".parse::<OnArrival>().unwrap_err(),

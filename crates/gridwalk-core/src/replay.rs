@@ -81,6 +81,8 @@ impl Replay {
         let mut sim = Simulation::new(scenario.grid.clone(), config);
         sim.set_seed(scenario.seed);
         sim.set_destinations(scenario.destinations);
+        sim.set_sensor_range(scenario.sensor_range);
+        sim.set_budget(scenario.budget());
         let ids = vec![None; scenario.agents.len()];
         Replay {
             sim,

@@ -1,8 +1,8 @@
 //! What a scenario makes happen by tick: agents that appear, edits and dynamic-world
 //! settings, and the one order in which a tick's share of them applies to a [`Simulation`].
 //!
-//! A [`Timeline`] is the timed part of a [`Scenario`] (its `agents`, `edits` and `dynamic`
-//! lists, in file order), read with [`Timeline::of`] and written back with
+//! A [`Timeline`] is the timed part of a [`Scenario`] (its `agents`, `edits`, `dynamic` and
+//! `sensing` lists, in file order), read with [`Timeline::of`] and written back with
 //! [`Timeline::to_scenario`]. `gridwalk-cli simulate` plays one through
 //! [`Replay`](crate::replay::Replay); the game plays a loaded scenario through one, pushes the
 //! user's spawns, edits and dynamic-world changes into it at their tick, and records the
@@ -10,7 +10,8 @@
 //!
 //! [`Timeline::apply`] applies tick `t`'s share in this order:
 //! 1. the dynamic-world settings of tick `t` ([`Simulation::set_dynamic`]), in list order, so
-//!    the last one of the tick holds;
+//!    the last one of the tick holds; then the sensor ranges of tick `t`
+//!    ([`Simulation::set_sensor_range`]) likewise;
 //! 2. the agents of tick `t` ([`Simulation::add_agent_with`]), in list order; one whose start
 //!    or goal is a wall by then is refused;
 //! 3. the edits of tick `t` ([`Simulation::edit`]), in list order, each edit's cells in order;
@@ -46,7 +47,7 @@
 //! assert_eq!(timeline.to_scenario(&scenario), scenario);
 //! ```
 
-use crate::format::{AgentSpec, CellSet, DynamicSpec, EditSpec, Scenario};
+use crate::format::{AgentSpec, CellSet, DynamicSpec, EditSpec, Scenario, SensingSpec};
 use crate::grid::{Pos, Terrain};
 use crate::sim::{AgentId, DynamicWorld, SimError, Simulation};
 
@@ -56,6 +57,7 @@ pub struct Timeline {
     agents: Vec<AgentSpec>,
     edits: Vec<EditSpec>,
     dynamic: Vec<DynamicSpec>,
+    sensing: Vec<SensingSpec>,
 }
 
 /// What [`Timeline::apply`] did with one tick's share.
@@ -83,6 +85,7 @@ impl Timeline {
             scenario.edits.clone(),
             scenario.dynamic.clone(),
         )
+        .with_sensing(scenario.sensing.clone())
     }
 
     /// A timeline of these agents, edits and dynamic-world settings, in this order.
@@ -95,7 +98,14 @@ impl Timeline {
             agents,
             edits,
             dynamic,
+            sensing: Vec::new(),
         }
+    }
+
+    /// This timeline with `sensing` as its sensor-range changes, in this order.
+    pub fn with_sensing(mut self, sensing: Vec<SensingSpec>) -> Timeline {
+        self.sensing = sensing;
+        self
     }
 
     /// `base` (its map, moves and seed) with this timeline as its agents, edits and dynamic
@@ -105,6 +115,7 @@ impl Timeline {
             agents: self.agents.clone(),
             edits: self.edits.clone(),
             dynamic: self.dynamic.clone(),
+            sensing: self.sensing.clone(),
             ..base.clone()
         }
     }
@@ -124,9 +135,17 @@ impl Timeline {
         &self.dynamic
     }
 
+    /// The sensor range's changes, in order.
+    pub fn sensing(&self) -> &[SensingSpec] {
+        &self.sensing
+    }
+
     /// Whether nothing at all happens.
     pub fn is_empty(&self) -> bool {
-        self.agents.is_empty() && self.edits.is_empty() && self.dynamic.is_empty()
+        self.agents.is_empty()
+            && self.edits.is_empty()
+            && self.dynamic.is_empty()
+            && self.sensing.is_empty()
     }
 
     /// The agents that appear at `tick`, in order.
@@ -175,6 +194,23 @@ impl Timeline {
         self.push_dynamic(tick, sim.dynamic());
     }
 
+    /// Adds a sensor-range change (`None`: off) from `tick` on, after every change already
+    /// listed. It replaces the last one when that one has the same tick: only the last of a
+    /// tick holds.
+    pub fn push_sensing(&mut self, tick: u64, range: Option<u32>) {
+        if self.sensing.last().is_some_and(|s| s.tick == tick) {
+            self.sensing.pop();
+        }
+        self.sensing.push(SensingSpec::new(tick, range));
+    }
+
+    /// Sets the sensor range of `sim` now (`None`: off), between two ticks, and lists it at
+    /// `tick`, the next one, so that a replay sets it before that tick's agents and edits.
+    pub fn set_sensing_now(&mut self, tick: u64, range: Option<u32>, sim: &mut Simulation) {
+        sim.set_sensor_range(range);
+        self.push_sensing(tick, sim.sensor_range());
+    }
+
     /// Edits `pos` of `sim` now, after the tick's share was applied, and lists the edit at
     /// `tick`, the tick being played, when the cell changed. Returns what
     /// [`Simulation::edit`] returns.
@@ -198,6 +234,9 @@ impl Timeline {
         let mut applied = Applied::default();
         for d in self.dynamic.iter().filter(|d| d.tick == tick) {
             sim.set_dynamic(d.setting());
+        }
+        for s in self.sensing.iter().filter(|s| s.tick == tick) {
+            sim.set_sensor_range(s.setting());
         }
         for (i, a) in self.agents.iter().enumerate() {
             if a.tick == tick {
@@ -268,6 +307,10 @@ impl Timeline {
                 .filter(|d| d.tick <= tick)
                 .copied()
                 .collect(),
+            sensing: (self.sensing.iter())
+                .filter(|s| s.tick <= tick)
+                .copied()
+                .collect(),
         }
     }
 
@@ -277,6 +320,7 @@ impl Timeline {
             agents: self.agents.extract_if(.., |a| a.tick >= tick).collect(),
             edits: self.edits.extract_if(.., |e| e.tick >= tick).collect(),
             dynamic: self.dynamic.extract_if(.., |d| d.tick >= tick).collect(),
+            sensing: self.sensing.extract_if(.., |s| s.tick >= tick).collect(),
         }
     }
 
@@ -291,6 +335,9 @@ impl Timeline {
         for d in &mut self.dynamic {
             d.tick = d.tick.saturating_sub(ticks);
         }
+        for s in &mut self.sensing {
+            s.tick = s.tick.saturating_sub(ticks);
+        }
     }
 
     /// Adds every event of `later` after this timeline's, in order.
@@ -298,6 +345,7 @@ impl Timeline {
         self.agents.extend(later.agents);
         self.edits.extend(later.edits);
         self.dynamic.extend(later.dynamic);
+        self.sensing.extend(later.sensing);
     }
 }
 

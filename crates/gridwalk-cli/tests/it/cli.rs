@@ -5,7 +5,7 @@ use crate::common;
 use std::path::PathBuf;
 use std::process::Command;
 
-use gridwalk_core::Pos;
+use gridwalk_core::{Algorithm, Pos};
 use serde_json::Value;
 
 static EXAMPLE: std::sync::LazyLock<String> =
@@ -35,6 +35,14 @@ fn simulate(file: &std::path::Path, algo: &str, extra: &[&str]) -> Vec<Value> {
     lines(&out.stdout)
 }
 
+/// [`simulate`] with every algorithm.
+fn simulate_each(file: &std::path::Path, extra: &[&str]) -> Vec<(Algorithm, Vec<Value>)> {
+    Algorithm::ALL
+        .into_iter()
+        .map(|a| (a, simulate(file, &a.to_string(), extra)))
+        .collect()
+}
+
 fn lines(out: &[u8]) -> Vec<Value> {
     String::from_utf8_lossy(out)
         .lines()
@@ -45,8 +53,7 @@ fn lines(out: &[u8]) -> Vec<Value> {
 #[test]
 fn simulate_prints_a_line_per_tick_until_everyone_arrives() {
     let f = write("example.ron", &EXAMPLE);
-    for algo in ["dstar-lite", "dstar", "astar", "dijkstra"] {
-        let lines = simulate(&f, algo, &[]);
+    for (_, lines) in simulate_each(&f, &[]) {
         for (t, l) in lines.iter().enumerate() {
             assert_eq!(l["tick"], t as u64);
             assert!(l["expanded"].is_u64() && l["micros"].is_u64());
@@ -200,14 +207,13 @@ fn trace_lists_every_expansion_of_every_search_run() {
     use gridwalk_core::format::Scenario;
     use gridwalk_core::replay::Replay;
     let f = write("trace.ron", &EXAMPLE);
-    for algo in ["dstar-lite", "dstar", "astar", "dijkstra"] {
-        let plain = simulate(&f, algo, &[]);
-        let traced = simulate(&f, algo, &["--trace"]);
-        assert_eq!(plain.len(), traced.len(), "{algo}");
+    let traced = simulate_each(&f, &["--trace"]);
+    for ((a, plain), (_, traced)) in simulate_each(&f, &[]).into_iter().zip(traced) {
+        assert_eq!(plain.len(), traced.len(), "{a}");
         // The map of each tick's planning, from the same scenario played in process.
         let scenario = Scenario::parse(&EXAMPLE, "trace.ron").unwrap();
         let conn = scenario.connectivity;
-        let mut replay = Replay::new(scenario, algo.parse().unwrap());
+        let mut replay = Replay::new(scenario, a);
         for (p, t) in plain.iter().zip(&traced) {
             // Without --trace the line is unchanged: the traced line is it plus "trace".
             let mut stripped = t.clone();
@@ -215,7 +221,7 @@ fn trace_lists_every_expansion_of_every_search_run() {
             stripped.as_object_mut().unwrap().remove("micros");
             let mut p = p.clone();
             p.as_object_mut().unwrap().remove("micros");
-            assert_eq!(stripped, p, "{algo}");
+            assert_eq!(stripped, p, "{a}");
             assert!(!p.to_string().contains("trace"));
             replay.step();
             let grid = replay.sim().grid();
@@ -223,13 +229,9 @@ fn trace_lists_every_expansion_of_every_search_run() {
             for entry in trace.as_array().unwrap() {
                 let events = entry["events"].as_array().unwrap();
                 total += events.len() as u64;
-                let incremental = algo.starts_with("dstar");
-                assert_eq!(entry.get("goal").is_some(), incremental, "{algo}: {entry}");
-                assert_eq!(
-                    entry.get("agent").is_some(),
-                    !incremental,
-                    "{algo}: {entry}"
-                );
+                let incremental = a.is_incremental();
+                assert_eq!(entry.get("goal").is_some(), incremental, "{a}: {entry}");
+                assert_eq!(entry.get("agent").is_some(), !incremental, "{a}: {entry}");
                 let truth = entry.get("goal").map(|g| {
                     costs_to(
                         grid,
@@ -241,17 +243,17 @@ fn trace_lists_every_expansion_of_every_search_run() {
                     let kind = e[2].as_str().unwrap();
                     let cell =
                         Pos::new(e[0].as_u64().unwrap() as u32, e[1].as_u64().unwrap() as u32);
-                    match algo {
-                        "dstar-lite" => {
+                    match a {
+                        Algorithm::DStarLite => {
                             assert!(kind == "lower" || kind == "raise", "{e}");
                             if kind == "lower" {
                                 let want = truth.as_ref().unwrap()[grid.index(cell).unwrap()];
-                                assert_eq!(e[3].as_f64(), want, "{algo} lower at {cell}");
+                                assert_eq!(e[3].as_f64(), want, "{a} lower at {cell}");
                             } else {
                                 assert!(e[3].is_null());
                             }
                         }
-                        "dstar" => assert!(kind == "lower" || kind == "raise", "{e}"),
+                        Algorithm::DStar => assert!(kind == "lower" || kind == "raise", "{e}"),
                         _ => {
                             assert_eq!(kind, "close");
                             assert!(e[3].is_f64());
@@ -262,7 +264,7 @@ fn trace_lists_every_expansion_of_every_search_run() {
             assert_eq!(
                 total,
                 t["expanded"].as_u64().unwrap(),
-                "{algo} tick {}",
+                "{a} tick {}",
                 t["tick"]
             );
         }

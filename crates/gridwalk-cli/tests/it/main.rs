@@ -1,15 +1,29 @@
 //! The CLI's integration tests, linked as one test binary: the command line's contract
-//! (`cli`), every Moving AI reference length solved as `gridwalk-cli movingai` does
-//! (`movingai`), and the GPPC instance run by `gridwalk-cli gppc` (`gppc`).
+//! (`cli`), the budgets' flags and the `planning` status (`budget`), every Moving AI reference
+//! length solved as `gridwalk-cli movingai` does (`movingai`), the GPPC instance run by
+//! `gridwalk-cli gppc` (`gppc`), and MPGAA*'s living worlds (`mpgaa`).
 
 /// The core's test helpers: the independent reference costs and the example scenario.
 #[path = "../../../gridwalk-core/tests/it/common.rs"]
 #[macro_use]
 mod common;
 
+mod budget;
 mod cli;
 mod gppc;
 mod movingai;
+mod mpgaa;
+mod navigate;
+
+/// The JSON lines a successful run printed; panics with its stderr when it failed.
+fn json_lines(out: &std::process::Output) -> Vec<serde_json::Value> {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is one JSON object"))
+        .collect()
+}
 
 /// The repository's copies of the Moving AI benchmark files (see their README).
 const MOVINGAI: &str = concat!(

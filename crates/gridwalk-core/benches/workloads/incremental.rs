@@ -4,12 +4,12 @@
 use std::time::{Duration, Instant};
 
 use gridwalk_core::cost::INFINITY;
-use gridwalk_core::planner::GoalPlanner;
+use gridwalk_core::planner::{CellInfo, GoalPlanner};
 use gridwalk_core::queue::{CellQueue, IndexedHeap, LazyHeap, SortedList};
 use gridwalk_core::search::dstar::DStar;
 use gridwalk_core::search::dstar_lite::{DStarLite, DStarLiteTowardStarts, Key};
 use gridwalk_core::search::{SearchRequest, SearchSpace};
-use gridwalk_core::sim::{AgentStatus, SimConfig, Simulation};
+use gridwalk_core::sim::{SimConfig, Simulation};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
 
 use super::{Config, Goal, Report, Rng, Samples, Series, components, load_movingai, movingai_dir};
@@ -487,6 +487,19 @@ pub fn queue_table(cfg: &Config) -> Result<Report, String> {
     Ok(report)
 }
 
+/// Whether a planner holds state for a cell: a finite cost or lookahead, or a queue entry.
+/// The cells that hold state are the ones its searches touched (wrote).
+pub fn holds_state(info: &CellInfo) -> bool {
+    info.g != INFINITY || info.rhs.is_some_and(|r| r != INFINITY) || info.queued
+}
+
+/// The cells of `grid` that `planner` holds state for (see [`holds_state`]).
+fn touched_cells(planner: &dyn GoalPlanner, grid: &Grid) -> usize {
+    (0..grid.len())
+        .filter(|&c| planner.inspect(grid, c).is_some_and(|i| holds_state(&i)))
+        .count()
+}
+
 /// `12,345`.
 fn thousands(n: usize) -> String {
     let digits = n.to_string();
@@ -519,20 +532,7 @@ fn sim_with(grid: &Grid, agents: &[(Pos, Pos)]) -> Simulation {
 
 /// One tick of a shared-goals run: agents that arrived head for the next goal, then the tick.
 fn goal_tick(sim: &mut Simulation, goals: &[Pos], edits: &[(Pos, Terrain)]) -> Duration {
-    let arrived: Vec<(u32, Pos)> = sim
-        .agents()
-        .filter(|a| a.status == AgentStatus::Arrived)
-        .map(|a| (a.id, a.goal))
-        .collect();
-    for (id, g) in arrived {
-        // The next goal in the list that is still open (a former goal may have been walled).
-        let i = goals.iter().position(|&x| x == g).unwrap_or(0);
-        for k in 1..=goals.len() {
-            if sim.set_goal(id, goals[(i + k) % goals.len()]).is_ok() {
-                break;
-            }
-        }
-    }
+    crate::common::send_arrived_on(sim, goals);
     let t = Instant::now();
     sim.tick(edits);
     t.elapsed()
@@ -690,6 +690,10 @@ pub fn scale(cfg: &Config) -> Result<Report, String> {
         memory,
         ..
     } = walk(&mut w, cfg.pick(300, 20), &make, true)?;
+    // The planner of the last episode: what it holds against the cells its searches touched.
+    let last = runners[0].planner.as_ref();
+    let touched = touched_cells(last, &w.grid);
+    let per_touched = last.memory_bytes() as f64 / touched.max(1) as f64;
     astar.name = "A* from scratch (1024×1024)".to_owned();
     let mut report = Report::new("scale (1024×1024, 25 % walls)");
     report.series.push(series(&runners[0]));
@@ -707,10 +711,17 @@ pub fn scale(cfg: &Config) -> Result<Report, String> {
         "D* Lite repair (1024×1024)",
         None,
     );
+    report.ratio(
+        "bytes_per_touched_cell",
+        per_touched,
+        "D* Lite repair (1024×1024)",
+        Some(Goal::AtMost(32.0)),
+    );
     report.notes.push(format!(
-        "planner memory {:.1} MiB ({:.1} bytes per cell); whole run {:.1} s",
+        "planner memory at most {:.1} MiB ({:.1} bytes per map cell); the last episode's planner holds {} bytes for {touched} touched cells ({per_touched:.1} bytes each); whole run {:.1} s",
         peak as f64 / (1 << 20) as f64,
         peak as f64 / (1024.0 * 1024.0),
+        last.memory_bytes(),
         t.elapsed().as_secs_f64()
     ));
     Ok(report)

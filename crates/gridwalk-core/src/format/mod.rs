@@ -15,12 +15,17 @@ use std::fmt;
 use std::path::Path;
 
 mod atomic;
+pub mod budgets;
 pub mod gppc;
 mod locate;
 pub mod movingai;
+mod rows;
 pub mod scenario;
+pub mod sensing;
 
-pub use scenario::{AgentSpec, CellSet, DynamicSpec, EditSpec, Scenario, grid_from_rows};
+pub use rows::grid_from_rows;
+pub use scenario::{AgentSpec, CellSet, DynamicSpec, EditSpec, Scenario};
+pub use sensing::SensingSpec;
 
 /// Why a file could not be read, parsed or written.
 ///

@@ -27,6 +27,8 @@
 //!         (tick: 50, every: 0),
 //!     ],
 //!     destinations: 4,
+//!     planner_memory: "512M",
+//!     plan_budget: 20000,
 //! )
 //! ```
 //!
@@ -51,7 +53,11 @@
 //!   map's largest connected component, so that they keep sharing goals and planners; 0 draws
 //!   from every reachable cell. See [`crate::sim::living`].
 //!
-//! A file without the last four fields means what it always meant: agents stay, the world
+//! - `sensor_range`, `sensing`: unknown terrain, see [`super::sensing`].
+//! - `planner_memory` (default `"2G"`) and `plan_budget` (default none): the budgets, see
+//!   [`super::budgets`].
+//!
+//! A file without the last six fields means what it always meant: agents stay, the world
 //! only changes by `edits`.
 //!
 //! The text is read with RON's `implicit_some` extension, so `heuristic: Octile` and
@@ -67,11 +73,14 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::atomic::write_atomically;
+use super::budgets::{check_plan_budget, read_memory, write_budgets};
 use super::locate::Locator;
+use super::rows::{cell_char, parse_rows};
+use super::sensing::{self, SensingSpec};
 use super::{FormatError, display_name, read_text, strip_bom};
 use crate::grid::{Connectivity, Grid, Pos, Terrain};
 use crate::heuristic::Heuristic;
-use crate::sim::{DynamicWorld, MAX_DESTINATIONS, OnArrival, Simulation};
+use crate::sim::{Budget, DynamicWorld, MAX_DESTINATIONS, OnArrival, Simulation};
 
 /// What an edit makes its cells: exactly a wall, plain ground, or ground of a weight.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -217,6 +226,14 @@ pub struct Scenario {
     /// How many destinations wander draws from (0: every reachable cell); at most
     /// [`MAX_DESTINATIONS`].
     pub destinations: usize,
+    /// The sensor range from tick 0; `None`: the agents know the whole map.
+    pub sensor_range: Option<u32>,
+    /// The sensor range's timed changes, in file order.
+    pub sensing: Vec<SensingSpec>,
+    /// The planner-memory budget in bytes, or `None` for the default.
+    pub planner_memory: Option<usize>,
+    /// The expansions a tick's planning may make, or `None` for no limit.
+    pub plan_budget: Option<u64>,
 }
 
 /// The file's shape, as serde reads it, before validation.
@@ -238,6 +255,13 @@ struct RawScenario {
     dynamic: Vec<DynamicSpec>,
     #[serde(default)]
     destinations: usize,
+    #[serde(default)]
+    sensor_range: Option<u32>,
+    #[serde(default)]
+    sensing: Vec<SensingSpec>,
+    planner_memory: Option<String>,
+    #[serde(default)]
+    plan_budget: Option<u64>,
 }
 
 /// Where in the file a semantic error is, to be turned into a line by a [`Locator`].
@@ -250,6 +274,9 @@ enum Site {
     EditCell(usize, usize),
     Dynamic(usize),
     Destinations,
+    /// `sensor_range` (`None`) or `sensing[i]`.
+    Sensing(Option<usize>),
+    Field(&'static str),
 }
 
 /// A semantic error: where, and what.
@@ -273,6 +300,16 @@ fn write_list<T>(out: &mut String, name: &str, items: &[T], item: impl Fn(&mut S
 }
 
 impl Scenario {
+    /// The budgets the scenario sets, the defaults where it sets none.
+    pub fn budget(&self) -> Budget {
+        Budget {
+            planner_memory: (self.planner_memory).unwrap_or(Budget::default().planner_memory),
+            plan_expansions: self.plan_budget,
+        }
+    }
+}
+
+impl Scenario {
     /// A scenario of `grid` alone: eight-connected, default heuristic, no agents, no edits.
     pub fn from_grid(grid: Grid) -> Scenario {
         Scenario {
@@ -284,6 +321,10 @@ impl Scenario {
             seed: 0,
             dynamic: Vec::new(),
             destinations: 0,
+            sensor_range: None,
+            sensing: Vec::new(),
+            planner_memory: None,
+            plan_budget: None,
         }
     }
 
@@ -399,6 +440,8 @@ impl Scenario {
         if self.destinations != 0 {
             let _ = writeln!(out, "    destinations: {},", self.destinations);
         }
+        sensing::write(&mut out, self.sensor_range, &self.sensing);
+        write_budgets(&mut out, self.planner_memory, self.plan_budget);
         out.push_str(")\n");
         out
     }
@@ -415,7 +458,8 @@ impl Scenario {
     }
 
     fn from_raw(raw: RawScenario) -> Result<Scenario, SiteError> {
-        let grid = parse_rows(&raw.rows)?;
+        let grid =
+            parse_rows(&raw.rows).map_err(|(row, e)| (row.map_or(Site::Rows, Site::Row), e))?;
         let scenario = Scenario {
             grid,
             connectivity: raw.connectivity,
@@ -425,6 +469,11 @@ impl Scenario {
             seed: raw.seed,
             dynamic: raw.dynamic,
             destinations: raw.destinations,
+            sensor_range: raw.sensor_range,
+            sensing: raw.sensing,
+            planner_memory: read_memory(raw.planner_memory.as_deref())
+                .map_err(|e| (Site::Field("planner_memory"), e))?,
+            plan_budget: raw.plan_budget,
         };
         scenario.check()?;
         Ok(scenario)
@@ -473,6 +522,7 @@ impl Scenario {
                 ));
             }
         }
+        check_plan_budget(self.plan_budget).map_err(|e| (Site::Field("plan_budget"), e))?;
         if self.destinations > MAX_DESTINATIONS {
             return Err((
                 Site::Destinations,
@@ -482,81 +532,8 @@ impl Scenario {
                 ),
             ));
         }
-        Ok(())
+        sensing::check(self.sensor_range, &self.sensing).map_err(|(i, why)| (Site::Sensing(i), why))
     }
-}
-
-/// The character for a stored cell byte: `#` for a wall, `.` for weight 1, else the digit.
-fn cell_char(weight: u8) -> char {
-    match weight {
-        0 => '#',
-        1 => '.',
-        w => char::from_digit(w as u32, 10).unwrap_or('?'),
-    }
-}
-
-/// A grid from rows written as in a scenario file: `.` free, `#` wall, `2`-`9` weights.
-///
-/// ```
-/// let grid = gridwalk_core::format::grid_from_rows(&["..#", ".3."]).unwrap();
-/// assert_eq!(grid.weight(2), 0);
-/// assert!(gridwalk_core::format::grid_from_rows(&["..", "."]).unwrap_err().contains("rows[1]"));
-/// ```
-pub fn grid_from_rows<S: AsRef<str>>(rows: &[S]) -> Result<Grid, String> {
-    parse_rows(rows).map_err(|(_, message)| message)
-}
-
-/// Builds the grid from the row strings, checking the size before allocating.
-fn parse_rows<S: AsRef<str>>(rows: &[S]) -> Result<Grid, SiteError> {
-    let Some(first) = rows.first().map(AsRef::as_ref) else {
-        return Err((
-            Site::Rows,
-            "no rows: a map needs at least one row".to_owned(),
-        ));
-    };
-    let width = first.chars().count();
-    if width == 0 {
-        return Err((Site::Row(0), "rows[0] is empty".to_owned()));
-    }
-    // Refuse an absurd size before allocating for it; after this check both fit in u32.
-    let too_large = |e: crate::grid::GridError| (Site::Rows, format!("map too large: {e}"));
-    Grid::check_size(width as u64, rows.len() as u64).map_err(too_large)?;
-    let mut grid = Grid::new(width as u32, rows.len() as u32).map_err(too_large)?;
-    for (y, row) in rows.iter().enumerate() {
-        let row = row.as_ref();
-        let n = row.chars().count();
-        if n != width {
-            return Err((
-                Site::Row(y),
-                format!("rows[{y}] has {n} cells, expected {width} like rows[0]"),
-            ));
-        }
-        for (x, c) in row.chars().enumerate() {
-            let terrain = match c {
-                '.' | '1' => Terrain::FREE,
-                '#' => Terrain::Wall,
-                '2'..='9' => Terrain::Weight(c as u8 - b'0'),
-                '0' => {
-                    return Err((
-                        Site::Row(y),
-                        format!("rows[{y}]: weight 0 at x = {x} is not in 1-9"),
-                    ));
-                }
-                c => {
-                    return Err((
-                        Site::Row(y),
-                        format!(
-                            "rows[{y}]: unknown character {c:?} at x = {x}; \
-                             expected '.', '#' or a weight digit 1-9"
-                        ),
-                    ));
-                }
-            };
-            grid.set(Pos::new(x as u32, y as u32), terrain)
-                .map_err(|e| (Site::Row(y), e.to_string()))?;
-        }
-    }
-    Ok(grid)
 }
 
 /// The line of `site` in `text`, as well as it can be found.
@@ -571,6 +548,9 @@ fn locate(text: &str, site: Site) -> Option<usize> {
             .and_then(|agents| l.element(agents, i))
             .map(|agent| l.field(agent, field).unwrap_or(agent)),
         Site::Destinations => l.field(root, "destinations"),
+        Site::Sensing(None) => l.field(root, "sensor_range"),
+        Site::Sensing(Some(i)) => l.field(root, "sensing").and_then(|s| l.element(s, i)),
+        Site::Field(name) => l.field(root, name),
         Site::Dynamic(i) => l
             .field(root, "dynamic")
             .and_then(|dynamic| l.element(dynamic, i)),
@@ -663,6 +643,8 @@ impl Simulation {
             s.dynamic = vec![DynamicSpec::new(0, Some(d))];
         }
         s.destinations = self.destinations();
+        s.sensor_range = self.sensor_range();
+        (s.planner_memory, s.plan_budget) = self.budget().in_scenario();
         s
     }
 }

@@ -18,47 +18,60 @@ pub enum Algorithm {
     AStar,
     /// Dijkstra from scratch for every agent, every tick.
     Dijkstra,
+    /// MPGAA\* (Hernández, Asín & Baier 2015): forward A\* per agent on learned heuristics,
+    /// reusing earlier paths. One planner per goal.
+    Mpgaa,
 }
 
 impl Algorithm {
     /// Every algorithm, in menu order.
-    pub const ALL: [Algorithm; 4] = [
+    pub const ALL: [Algorithm; 5] = [
         Algorithm::DStarLite,
         Algorithm::DStar,
         Algorithm::AStar,
         Algorithm::Dijkstra,
+        Algorithm::Mpgaa,
     ];
 
-    /// The CLI name: `dstar-lite`, `dstar`, `astar`, `dijkstra`.
+    /// The CLI name: `dstar-lite`, `dstar`, `astar`, `dijkstra`, `mpgaa`.
     pub fn cli_name(self) -> &'static str {
         match self {
             Algorithm::DStarLite => "dstar-lite",
             Algorithm::DStar => "dstar",
             Algorithm::AStar => "astar",
             Algorithm::Dijkstra => "dijkstra",
+            Algorithm::Mpgaa => "mpgaa",
         }
     }
 
-    /// A human label: `D* Lite`, `D*`, `A* (replan)`, `Dijkstra (replan)`.
+    /// A human label: `D* Lite`, `D*`, `A* (replan)`, `Dijkstra (replan)`, `MPGAA*`.
     pub fn label(self) -> &'static str {
         match self {
             Algorithm::DStarLite => "D* Lite",
             Algorithm::DStar => "D*",
             Algorithm::AStar => "A* (replan)",
             Algorithm::Dijkstra => "Dijkstra (replan)",
+            Algorithm::Mpgaa => "MPGAA*",
         }
     }
 
-    /// Whether it repairs one shared search per goal (D\* Lite, D\*) instead of planning
-    /// again from scratch for every agent, every tick (A\*, Dijkstra).
+    /// Whether it keeps one planner per goal that repairs or reuses its work (D\* Lite, D\*,
+    /// MPGAA\*) instead of planning again from scratch for every agent, every tick (A\*,
+    /// Dijkstra).
     pub fn is_incremental(self) -> bool {
-        matches!(self, Algorithm::DStarLite | Algorithm::DStar)
+        matches!(
+            self,
+            Algorithm::DStarLite | Algorithm::DStar | Algorithm::Mpgaa
+        )
     }
 
-    /// Whether it is guided by the configured [`crate::Heuristic`] (D\* Lite, A\*); D\* and
-    /// Dijkstra use none.
+    /// Whether it is guided by the configured [`crate::Heuristic`] (D\* Lite, A\*,
+    /// MPGAA\*); D\* and Dijkstra use none.
     pub fn uses_heuristic(self) -> bool {
-        matches!(self, Algorithm::DStarLite | Algorithm::AStar)
+        matches!(
+            self,
+            Algorithm::DStarLite | Algorithm::AStar | Algorithm::Mpgaa
+        )
     }
 
     /// What explain calls its search and the two kinds of its expansions.
@@ -68,6 +81,8 @@ impl Algorithm {
             Algorithm::DStar => ("D*", "LOWER", Some("RAISE")),
             Algorithm::AStar => ("A*", "expanded", None),
             Algorithm::Dijkstra => ("Dijkstra", "expanded", None),
+            // Its A* closes cells; its consistency pass after a decrease lowers h.
+            Algorithm::Mpgaa => ("MPGAA*", "expanded", None),
         };
         ExpansionNames {
             search,
@@ -110,10 +125,14 @@ mod tests {
     #[test]
     fn the_menu_says_what_each_algorithm_can_do() {
         use Algorithm::*;
-        let incremental: Vec<_> = Algorithm::ALL.map(Algorithm::is_incremental).to_vec();
+        let first4 = &Algorithm::ALL[..4];
+        let incremental: Vec<_> = first4.iter().map(|a| a.is_incremental()).collect();
         assert_eq!(incremental, [true, true, false, false]);
-        let heuristic: Vec<_> = Algorithm::ALL.map(Algorithm::uses_heuristic).to_vec();
+        let heuristic: Vec<_> = first4.iter().map(|a| a.uses_heuristic()).collect();
         assert_eq!(heuristic, [true, false, true, false]);
+        assert!(Mpgaa.is_incremental() && Mpgaa.uses_heuristic());
+        assert_eq!(Mpgaa.fresh_mode(), Mode::AStar);
+        assert_eq!(Mpgaa.expansion_names().search, "MPGAA*");
         assert_eq!(DStar.expansion_names().lowered, "LOWER");
         assert_eq!(DStar.expansion_names().raised, Some("RAISE"));
         assert_eq!(DStarLite.expansion_names().raised, Some("raised"));

@@ -14,6 +14,7 @@ use crate::grid::{Connectivity, Grid, GridError, Pos};
 use crate::heuristic::Heuristic;
 use crate::search::dstar::DStar;
 use crate::search::dstar_lite::DStarLite;
+use crate::search::mpgaa::Mpgaa;
 
 /// Why [`new_planner`] made no planner.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,6 +82,9 @@ impl Planner {
                 None => Box::new(DStarLite::new(grid, goal, conn, heuristic).map_err(e)?),
             }),
             Algorithm::DStar => Planner::Other(Box::new(DStar::new(grid, goal, conn).map_err(e)?)),
+            Algorithm::Mpgaa => Planner::Other(Box::new(
+                Mpgaa::new(grid, goal, conn, heuristic).map_err(e)?,
+            )),
             a => return Err(PlannerError::NotIncremental(a)),
         })
     }
@@ -107,12 +111,25 @@ impl Planner {
 const POOL_MAX: usize = 128;
 
 /// Makes the simulation's planners, and keeps up to 128 dropped D\* Lite planners
-/// whose arrays new goals reuse. Boxed as the simulation holds them, so a planner moves in and
-/// out of the pool as a pointer.
-#[derive(Default)]
+/// whose arrays new goals reuse, holding at most `cap` bytes together. Boxed as the simulation
+/// holds them, so a planner moves in and out of the pool as a pointer.
 pub(crate) struct PlannerPool {
     #[allow(clippy::vec_box)]
     kept: Vec<Box<DStarLite>>,
+    /// Bytes the kept planners hold.
+    bytes: usize,
+    /// The most bytes they may hold.
+    cap: usize,
+}
+
+impl Default for PlannerPool {
+    fn default() -> Self {
+        PlannerPool {
+            kept: Vec::new(),
+            bytes: 0,
+            cap: usize::MAX,
+        }
+    }
 }
 
 impl PlannerPool {
@@ -129,6 +146,9 @@ impl PlannerPool {
             Algorithm::DStarLite => self.kept.pop(),
             _ => None,
         };
+        if let Some(p) = &reuse {
+            self.bytes -= p.memory_bytes();
+        }
         Planner::new(algorithm, grid, goal, conn, heuristic, reuse)
     }
 
@@ -137,8 +157,27 @@ impl PlannerPool {
         if let Planner::Lite(p) = planner
             && self.kept.len() < POOL_MAX
         {
-            self.kept.push(p);
+            let bytes = p.memory_bytes();
+            if self.bytes + bytes <= self.cap {
+                self.bytes += bytes;
+                self.kept.push(p);
+            }
         }
+    }
+
+    /// Sets the most bytes the kept planners may hold, dropping the last kept past it.
+    pub(crate) fn set_cap(&mut self, cap: usize) {
+        self.cap = cap;
+        while self.bytes > cap
+            && let Some(p) = self.kept.pop()
+        {
+            self.bytes -= p.memory_bytes();
+        }
+    }
+
+    /// Bytes the kept planners hold.
+    pub(crate) fn bytes(&self) -> usize {
+        self.bytes
     }
 
     /// How many planners are kept.

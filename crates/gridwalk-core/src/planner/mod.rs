@@ -21,4 +21,4 @@ pub(crate) use factory::{Planner, PlannerPool};
 pub use factory::{PlannerError, new_planner};
 // Defined beside the searches that implement it, so that the searches never import from
 // the factory above them.
-pub use crate::search::goal_planner::{CellInfo, GoalPlanner};
+pub use crate::search::goal_planner::{CellInfo, GoalPlanner, Progress};

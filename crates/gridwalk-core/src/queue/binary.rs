@@ -1,11 +1,12 @@
-//! The sift loops of a binary min-heap of (key, cell), shared by the heaps in this module.
+//! The sift loops of a binary min-heap of (key, cell, id) entries, ordered by (key, cell),
+//! shared by the heaps in this module.
 
 use super::less;
 
-/// A heap being reordered; `placed(cell, index)` hears of every entry that lands somewhere
+/// A heap being reordered; `placed(id, index)` hears of every entry that lands somewhere
 /// new, so an indexed heap can keep its slots.
 pub(super) struct Sift<'a, K, F> {
-    pub heap: &'a mut [(K, u32)],
+    pub heap: &'a mut [(K, u32, u32)],
     pub placed: F,
 }
 
@@ -17,11 +18,11 @@ impl<K: Ord + Copy, F: FnMut(u32, usize)> Sift<'_, K, F> {
         let start = i;
         while i > 0 && less(&item, &self.heap[(i - 1) / 2]) {
             self.heap[i] = self.heap[(i - 1) / 2];
-            (self.placed)(self.heap[i].1, i);
+            (self.placed)(self.heap[i].2, i);
             i = (i - 1) / 2;
         }
         self.heap[i] = item;
-        (self.placed)(item.1, i);
+        (self.placed)(item.2, i);
         // One entry moved per level climbed.
         ((start + 1).ilog2() - (i + 1).ilog2()) as u64
     }
@@ -29,7 +30,7 @@ impl<K: Ord + Copy, F: FnMut(u32, usize)> Sift<'_, K, F> {
     /// The smaller child of `i` if it sorts before `item`. Arithmetic rather than a branch
     /// picks the child: which one is smaller is a coin toss.
     #[inline(always)]
-    fn smaller_child(&self, i: usize, item: &(K, u32)) -> Option<usize> {
+    fn smaller_child(&self, i: usize, item: &(K, u32, u32)) -> Option<usize> {
         let (heap, l) = (&*self.heap, 2 * i + 1);
         if l >= heap.len() {
             return None;
@@ -55,18 +56,18 @@ impl<K: Ord + Copy, F: FnMut(u32, usize)> Sift<'_, K, F> {
             }
             let c = l + (l + 1 < n && less(&self.heap[l + 1], &self.heap[l])) as usize;
             self.heap[i] = self.heap[c];
-            (self.placed)(self.heap[i].1, i);
+            (self.placed)(self.heap[i].2, i);
             moves += 1;
             i = c;
         }
         while i > 0 && less(&item, &self.heap[(i - 1) / 2]) {
             self.heap[i] = self.heap[(i - 1) / 2];
-            (self.placed)(self.heap[i].1, i);
+            (self.placed)(self.heap[i].2, i);
             moves += 1;
             i = (i - 1) / 2;
         }
         self.heap[i] = item;
-        (self.placed)(item.1, i);
+        (self.placed)(item.2, i);
         moves
     }
 
@@ -77,12 +78,12 @@ impl<K: Ord + Copy, F: FnMut(u32, usize)> Sift<'_, K, F> {
         let mut moves = 0;
         while let Some(c) = self.smaller_child(i, &item) {
             self.heap[i] = self.heap[c];
-            (self.placed)(self.heap[i].1, i);
+            (self.placed)(self.heap[i].2, i);
             moves += 1;
             i = c;
         }
         self.heap[i] = item;
-        (self.placed)(item.1, i);
+        (self.placed)(item.2, i);
         moves
     }
 }

@@ -1,15 +1,16 @@
 //! The default queue: a binary heap with a handle per cell, so decrease-key, increase-key and
-//! remove are O(log n) and nothing stale is ever left in it.
+//! remove are O(log n) and nothing stale is ever left in it. Entries carry their cell (the
+//! tie-break) and their id (the handle, see [`CellQueue`]); the slot array is indexed by id.
 
 use super::{CellQueue, binary, less};
 use crate::stats::SearchStats;
 
 const NONE: u32 = u32::MAX;
 
-/// A binary min-heap of (key, cell) with each cell's heap slot stored in a flat array.
+/// A binary min-heap of (key, cell, id) with each id's heap slot stored in a flat array.
 #[derive(Clone, Debug)]
 pub struct IndexedHeap<K> {
-    heap: Vec<(K, u32)>,
+    heap: Vec<(K, u32, u32)>,
     slot: Vec<u32>,
     stats: SearchStats,
 }
@@ -45,9 +46,9 @@ impl<K: Ord + Copy> IndexedHeap<K> {
     }
 
     /// Removes the item at heap index `i` and restores order.
-    fn take(&mut self, i: usize) -> (K, u32) {
+    fn take(&mut self, i: usize) -> (K, u32, u32) {
         let item = self.heap[i];
-        self.slot[item.1 as usize] = NONE;
+        self.slot[item.2 as usize] = NONE;
         let last = self.heap.pop().expect("take on a non-empty heap");
         if i < self.heap.len() {
             self.heap[i] = last;
@@ -70,18 +71,31 @@ impl<K: Ord + Copy> CellQueue<K> for IndexedHeap<K> {
         }
     }
 
+    fn grow(&mut self, capacity: usize) {
+        if self.slot.len() < capacity {
+            // As the planner's own arrays grow, rather than doubling.
+            super::reserve_ahead(&mut self.slot, capacity);
+            self.slot.resize(capacity, NONE);
+        }
+    }
+
     #[inline]
-    fn insert_or_update(&mut self, cell: u32, key: K) {
-        let i = self.slot[cell as usize];
+    fn insert_or_update_as(&mut self, id: u32, cell: u32, key: K) {
+        let i = self.slot[id as usize];
         if i == NONE {
             self.stats.pushes += 1;
-            self.heap.push((key, cell));
+            self.heap.push((key, cell, id));
             let n = self.heap.len() - 1;
             self.sift_up(n);
         } else {
             let i = i as usize;
             let old = self.heap[i].0;
             if old == key {
+                return;
+            }
+            if old.cmp(&key).is_eq() {
+                // Only a payload changed (see CellQueue): the entry keeps its place.
+                self.heap[i].0 = key;
                 return;
             }
             self.stats.updates += 1;
@@ -98,8 +112,8 @@ impl<K: Ord + Copy> CellQueue<K> for IndexedHeap<K> {
     }
 
     #[inline]
-    fn remove(&mut self, cell: u32) -> bool {
-        let i = self.slot[cell as usize];
+    fn remove(&mut self, id: u32) -> bool {
+        let i = self.slot[id as usize];
         if i == NONE {
             return false;
         }
@@ -109,20 +123,20 @@ impl<K: Ord + Copy> CellQueue<K> for IndexedHeap<K> {
     }
 
     #[inline]
-    fn replace(&mut self, out: u32, cell: u32, key: K) {
+    fn replace_as(&mut self, out: u32, id: u32, cell: u32, key: K) {
         let i = self.slot[out as usize];
-        if i == NONE || self.slot[cell as usize] != NONE {
+        if i == NONE || self.slot[id as usize] != NONE {
             self.remove(out);
-            self.insert_or_update(cell, key);
+            self.insert_or_update_as(id, cell, key);
             return;
         }
         self.stats.removes += 1;
         self.stats.pushes += 1;
         self.slot[out as usize] = NONE;
         let i = i as usize;
-        let old = std::mem::replace(&mut self.heap[i], (key, cell));
-        // The sift records `cell`'s slot wherever it stops.
-        if less(&(key, cell), &old) {
+        let old = std::mem::replace(&mut self.heap[i], (key, cell, id));
+        // The sift records `id`'s slot wherever it stops.
+        if less(&(key, cell, id), &old) {
             self.sift_up(i);
         } else {
             self.sift_down(i);
@@ -130,8 +144,13 @@ impl<K: Ord + Copy> CellQueue<K> for IndexedHeap<K> {
     }
 
     #[inline]
-    fn top(&mut self) -> Option<(K, u32)> {
+    fn top_as(&mut self) -> Option<(K, u32, u32)> {
         self.heap.first().copied()
+    }
+
+    #[inline]
+    fn top(&mut self) -> Option<(K, u32)> {
+        self.heap.first().map(|&(k, c, _)| (k, c))
     }
 
     #[inline]
@@ -140,12 +159,13 @@ impl<K: Ord + Copy> CellQueue<K> for IndexedHeap<K> {
             return None;
         }
         self.stats.pops += 1;
-        Some(self.take(0))
+        let (k, c, _) = self.take(0);
+        Some((k, c))
     }
 
     #[inline]
-    fn contains(&self, cell: u32) -> bool {
-        self.slot[cell as usize] != NONE
+    fn contains(&self, id: u32) -> bool {
+        self.slot[id as usize] != NONE
     }
 
     fn len(&self) -> usize {
@@ -153,22 +173,22 @@ impl<K: Ord + Copy> CellQueue<K> for IndexedHeap<K> {
     }
 
     fn clear(&mut self) {
-        for &(_, c) in &self.heap {
-            self.slot[c as usize] = NONE;
+        for &(_, _, id) in &self.heap {
+            self.slot[id as usize] = NONE;
         }
         self.heap.clear();
     }
 
     #[inline]
-    fn queued_key(&self, cell: u32) -> Option<K> {
-        match self.slot[cell as usize] {
+    fn queued_key(&self, id: u32) -> Option<K> {
+        match self.slot[id as usize] {
             NONE => None,
             i => Some(self.heap[i as usize].0),
         }
     }
 
     fn queued_cells(&self, out: &mut Vec<u32>) {
-        out.extend(self.heap.iter().map(|&(_, c)| c));
+        out.extend(self.heap.iter().map(|&(_, c, _)| c));
     }
 
     fn stats(&self) -> SearchStats {
@@ -176,6 +196,6 @@ impl<K: Ord + Copy> CellQueue<K> for IndexedHeap<K> {
     }
 
     fn memory_bytes(&self) -> usize {
-        self.heap.capacity() * std::mem::size_of::<(K, u32)>() + self.slot.capacity() * 4
+        self.heap.capacity() * std::mem::size_of::<(K, u32, u32)>() + self.slot.capacity() * 4
     }
 }

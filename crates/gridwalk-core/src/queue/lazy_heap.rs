@@ -8,7 +8,7 @@
 //! the top. When stale entries outnumber live ones by far, the heap is rebuilt without them,
 //! so memory stays proportional to the queued cells.
 
-use super::{CellQueue, binary, keyed_cells};
+use super::{CellQueue, binary};
 use crate::stats::SearchStats;
 
 /// Rebuild once the heap holds more than this many entries per queued cell (plus a margin).
@@ -23,8 +23,8 @@ const COMPACT_MARGIN: usize = 1024;
 /// [`LazyHeap::stale_discarded`] counts the stale entries thrown away.
 #[derive(Clone, Debug)]
 pub struct LazyHeap<K> {
-    heap: Vec<(K, u32)>,
-    /// Each cell's current key; `None` when it is not queued.
+    heap: Vec<(K, u32, u32)>,
+    /// Each id's current key; `None` when it is not queued.
     current: Vec<Option<K>>,
     len: usize,
     stale_discarded: u64,
@@ -44,8 +44,8 @@ impl<K: Ord + Copy> LazyHeap<K> {
 
     /// Whether `entry` still stands for its cell.
     #[inline]
-    fn is_live(&self, entry: (K, u32)) -> bool {
-        self.current[entry.1 as usize] == Some(entry.0)
+    fn is_live(&self, entry: (K, u32, u32)) -> bool {
+        self.current[entry.2 as usize] == Some(entry.0)
     }
 
     /// The heap, reordered by the indexed heap's own loops, so the queue comparison
@@ -58,7 +58,7 @@ impl<K: Ord + Copy> LazyHeap<K> {
     }
 
     /// Removes the root entry, whatever it is.
-    fn take_root(&mut self) -> (K, u32) {
+    fn take_root(&mut self) -> (K, u32, u32) {
         let last = self.heap.pop().expect("take_root on a non-empty heap");
         if self.heap.is_empty() {
             return last;
@@ -89,7 +89,7 @@ impl<K: Ord + Copy> LazyHeap<K> {
         // back); keep one per cell.
         let mut kept = vec![false; self.current.len()];
         let mut entries = std::mem::take(&mut self.heap);
-        entries.retain(|&(k, c)| {
+        entries.retain(|&(k, _, c)| {
             let keep = self.current[c as usize] == Some(k) && !kept[c as usize];
             kept[c as usize] |= keep;
             keep
@@ -113,8 +113,14 @@ impl<K: Ord + Copy> CellQueue<K> for LazyHeap<K> {
         }
     }
 
-    fn insert_or_update(&mut self, cell: u32, key: K) {
-        match self.current[cell as usize] {
+    fn grow(&mut self, capacity: usize) {
+        if self.current.len() < capacity {
+            self.current.resize(capacity, None);
+        }
+    }
+
+    fn insert_or_update_as(&mut self, id: u32, cell: u32, key: K) {
+        match self.current[id as usize] {
             None => {
                 self.stats.pushes += 1;
                 self.len += 1;
@@ -122,15 +128,15 @@ impl<K: Ord + Copy> CellQueue<K> for LazyHeap<K> {
             Some(old) if old == key => return,
             Some(_) => self.stats.updates += 1,
         }
-        self.current[cell as usize] = Some(key);
-        self.heap.push((key, cell));
+        self.current[id as usize] = Some(key);
+        self.heap.push((key, cell, id));
         let n = self.heap.len() - 1;
         self.stats.sift_moves += self.sift().up(n);
         self.maybe_compact();
     }
 
-    fn remove(&mut self, cell: u32) -> bool {
-        if self.current[cell as usize].take().is_none() {
+    fn remove(&mut self, id: u32) -> bool {
+        if self.current[id as usize].take().is_none() {
             return false;
         }
         self.stats.removes += 1;
@@ -138,7 +144,7 @@ impl<K: Ord + Copy> CellQueue<K> for LazyHeap<K> {
         true
     }
 
-    fn top(&mut self) -> Option<(K, u32)> {
+    fn top_as(&mut self) -> Option<(K, u32, u32)> {
         self.discard_stale_top();
         self.heap.first().copied()
     }
@@ -148,15 +154,11 @@ impl<K: Ord + Copy> CellQueue<K> for LazyHeap<K> {
         if self.heap.is_empty() {
             return None;
         }
-        let top = self.take_root();
-        self.current[top.1 as usize] = None;
+        let (k, c, id) = self.take_root();
+        self.current[id as usize] = None;
         self.len -= 1;
         self.stats.pops += 1;
-        Some(top)
-    }
-
-    fn contains(&self, cell: u32) -> bool {
-        self.current[cell as usize].is_some()
+        Some((k, c))
     }
 
     fn len(&self) -> usize {
@@ -164,19 +166,35 @@ impl<K: Ord + Copy> CellQueue<K> for LazyHeap<K> {
     }
 
     fn clear(&mut self) {
-        for &(_, c) in &self.heap {
-            self.current[c as usize] = None;
+        for &(_, _, id) in &self.heap {
+            self.current[id as usize] = None;
         }
         self.heap.clear();
         self.len = 0;
     }
 
-    fn queued_key(&self, cell: u32) -> Option<K> {
-        self.current[cell as usize]
+    fn queued_key(&self, id: u32) -> Option<K> {
+        self.current[id as usize]
     }
 
     fn queued_cells(&self, out: &mut Vec<u32>) {
-        keyed_cells(&self.current, out);
+        // One live entry per queued id: its cell.
+        let start = out.len();
+        out.extend(
+            self.heap
+                .iter()
+                .filter(|e| self.is_live(**e))
+                .map(|&(_, c, _)| c),
+        );
+        out[start..].sort_unstable();
+        let mut kept = start;
+        for i in start..out.len() {
+            if i == start || out[i] != out[kept - 1] {
+                out[kept] = out[i];
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
     }
 
     fn stats(&self) -> SearchStats {
@@ -184,7 +202,7 @@ impl<K: Ord + Copy> CellQueue<K> for LazyHeap<K> {
     }
 
     fn memory_bytes(&self) -> usize {
-        self.heap.capacity() * std::mem::size_of::<(K, u32)>()
+        self.heap.capacity() * std::mem::size_of::<(K, u32, u32)>()
             + self.current.capacity() * std::mem::size_of::<Option<K>>()
     }
 }

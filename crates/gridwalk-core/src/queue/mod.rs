@@ -27,59 +27,87 @@ pub use sorted_list::SortedList;
 
 use crate::stats::SearchStats;
 
-/// `a < b` for heap entries: by key, then by cell, the order every queue pops in. The
-/// non-short-circuit `|` and `&` let it compile without branches, which matters in the sift
-/// loops, where the outcome of a comparison is a coin toss.
+/// `a < b` for heap entries (key, cell, id): by key, then by cell, the order every queue pops
+/// in. The non-short-circuit `|` and `&` let it compile without branches, which matters in the
+/// sift loops, where the outcome of a comparison is a coin toss.
 #[inline(always)]
-pub(crate) fn less<K: Ord>(a: &(K, u32), b: &(K, u32)) -> bool {
-    (a.0 < b.0) | ((a.0 == b.0) & (a.1 < b.1))
+pub(crate) fn less<K: Ord>(a: &(K, u32, u32), b: &(K, u32, u32)) -> bool {
+    (a.0 < b.0) | ((a.0 <= b.0) & (a.1 < b.1))
 }
 
-/// Appends the index of every `Some` in `keys` to `out`.
-#[cfg(feature = "bench-queues")]
-fn keyed_cells<K>(keys: &[Option<K>], out: &mut Vec<u32>) {
-    out.extend(
-        keys.iter()
-            .enumerate()
-            .filter(|(_, k)| k.is_some())
-            .map(|(c, _)| c as u32),
-    );
+/// Makes room in `v` for `n` items, a quarter again ahead (at least 64) when it must grow,
+/// rather than doubling: sparse per-id arrays (see `search::cells`) hold within 1.25 times
+/// the room they use.
+#[inline]
+pub(crate) fn reserve_ahead<T>(v: &mut Vec<T>, n: usize) {
+    if n > v.capacity() {
+        let want = n + (n / 4).max(64);
+        v.reserve_exact(want - v.len());
+    }
 }
 
-/// A min-priority queue over cell indices `0..capacity`, each queued at most once.
+/// A min-priority queue of cells, each queued at most once.
 ///
-/// Ties between equal keys are broken by the smaller cell index, so every implementation pops
-/// in exactly the same order.
+/// Every queued cell has a handle, its *id* in `0..capacity`, which the per-cell arrays of the
+/// queue are indexed by: [`remove`](Self::remove), [`contains`](Self::contains) and
+/// [`queued_key`](Self::queued_key) take it. The plain calls use the cell as its own id; a
+/// planner whose state is sparse ([`crate::search::dstar_lite`]) gives each cell a dense id
+/// of its own with the `*_as` calls. Ties between equal keys are broken by the smaller *cell*,
+/// whatever the ids, so every implementation pops in exactly the same order.
+///
+/// A key may carry a payload that takes part in `==` but not in the order (D\* Lite's keys
+/// carry a queued cell's `rhs`): "equal" in the order means neither is smaller, and an update
+/// that changes only the payload must store it.
 pub trait CellQueue<K: Ord + Copy> {
-    /// An empty queue for cells `0..capacity`.
+    /// An empty queue for ids `0..capacity`.
     fn with_capacity(capacity: usize) -> Self
     where
         Self: Sized;
 
-    /// Queues `cell` with `key`, or changes its key if it is already queued.
-    fn insert_or_update(&mut self, cell: u32, key: K);
+    /// Makes room for ids `0..capacity` (never shrinks).
+    fn grow(&mut self, capacity: usize);
 
-    /// Takes `cell` out of the queue; returns whether it was queued.
-    fn remove(&mut self, cell: u32) -> bool;
+    /// Queues `cell` with `key`, or changes its key if it is already queued. Its id is itself.
+    fn insert_or_update(&mut self, cell: u32, key: K) {
+        self.insert_or_update_as(cell, cell, key);
+    }
+
+    /// Queues `cell` under id `id` with `key`, or changes its key if `id` is queued.
+    fn insert_or_update_as(&mut self, id: u32, cell: u32, key: K);
+
+    /// `remove(out)` then `insert_or_update_as(id, cell, key)` (ids).
+    fn replace_as(&mut self, out: u32, id: u32, cell: u32, key: K) {
+        self.remove(out);
+        self.insert_or_update_as(id, cell, key);
+    }
+
+    /// The smallest (key, cell, id) without removing it.
+    fn top_as(&mut self) -> Option<(K, u32, u32)>;
+
+    /// Takes the cell of id `id` out of the queue; returns whether it was queued.
+    fn remove(&mut self, id: u32) -> bool;
 
     /// `remove(out)` then `insert_or_update(cell, key)`. A queue may do it in one step when
     /// `out` is queued and `cell` is not: the indexed heap puts `cell` in `out`'s place.
     fn replace(&mut self, out: u32, cell: u32, key: K) {
-        self.remove(out);
-        self.insert_or_update(cell, key);
+        self.replace_as(out, cell, cell, key);
     }
 
     /// The smallest (key, cell) without removing it.
-    fn top(&mut self) -> Option<(K, u32)>;
+    fn top(&mut self) -> Option<(K, u32)> {
+        self.top_as().map(|(k, c, _)| (k, c))
+    }
 
     /// Removes and returns the smallest (key, cell).
     fn pop(&mut self) -> Option<(K, u32)>;
 
-    /// Whether `cell` is queued.
-    fn contains(&self, cell: u32) -> bool;
+    /// Whether the cell of id `id` is queued.
+    fn contains(&self, id: u32) -> bool {
+        self.queued_key(id).is_some()
+    }
 
-    /// The key `cell` is queued with, if it is.
-    fn queued_key(&self, cell: u32) -> Option<K>;
+    /// The key the cell of id `id` is queued with, if it is.
+    fn queued_key(&self, id: u32) -> Option<K>;
 
     /// Number of queued cells.
     fn len(&self) -> usize;

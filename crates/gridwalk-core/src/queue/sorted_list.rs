@@ -6,7 +6,7 @@
 //! element's place, O(n); a key change unlinks the cell and inserts it again; removing any
 //! cell is O(1); the minimum is always the head.
 
-use super::{CellQueue, keyed_cells};
+use super::CellQueue;
 use crate::stats::SearchStats;
 
 const NONE: u32 = u32::MAX;
@@ -16,8 +16,10 @@ const NONE: u32 = u32::MAX;
 /// [`SearchStats::sift_moves`] counts the links walked while looking for insertion places.
 #[derive(Clone, Debug)]
 pub struct SortedList<K> {
-    /// The key of each queued cell; `None` when the cell is not queued.
+    /// The key of each queued id; `None` when it is not queued.
     key: Vec<Option<K>>,
+    /// The cell of each queued id.
+    cell: Vec<u32>,
     /// The previous cell in the list, or `NONE` for the head.
     prev: Vec<u32>,
     /// The next cell in the list, or `NONE` for the tail.
@@ -28,19 +30,21 @@ pub struct SortedList<K> {
 }
 
 impl<K: Ord + Copy> SortedList<K> {
-    /// The (key, cell) pair of a queued cell.
+    /// The (key, cell) pair of a queued id.
     #[inline]
-    fn entry(&self, cell: u32) -> (K, u32) {
+    fn entry(&self, id: u32) -> (K, u32) {
         (
-            self.key[cell as usize].expect("a linked cell has a key"),
-            cell,
+            self.key[id as usize].expect("a linked id has a key"),
+            self.cell[id as usize],
         )
     }
 
-    /// Links `cell`, which must not be queued, at its sorted place, walking from the head.
-    fn link(&mut self, cell: u32, key: K) {
-        let c = cell as usize;
+    /// Links `cell` under `id`, which must not be queued, at its sorted place, walking from
+    /// the head.
+    fn link(&mut self, id: u32, cell: u32, key: K) {
+        let c = id as usize;
         self.key[c] = Some(key);
+        self.cell[c] = cell;
         let item = (key, cell);
         // Find the first element greater than `item` (there are no equal ones: cells differ).
         let mut before = NONE;
@@ -50,8 +54,8 @@ impl<K: Ord + Copy> SortedList<K> {
             at = self.next[at as usize];
             self.stats.sift_moves += 1;
         }
-        self.connect(before, cell);
-        self.connect(cell, at);
+        self.connect(before, id);
+        self.connect(id, at);
         self.len += 1;
     }
 
@@ -81,6 +85,7 @@ impl<K: Ord + Copy> CellQueue<K> for SortedList<K> {
     fn with_capacity(capacity: usize) -> Self {
         SortedList {
             key: vec![None; capacity],
+            cell: vec![0; capacity],
             prev: vec![NONE; capacity],
             next: vec![NONE; capacity],
             head: NONE,
@@ -89,43 +94,51 @@ impl<K: Ord + Copy> CellQueue<K> for SortedList<K> {
         }
     }
 
-    fn insert_or_update(&mut self, cell: u32, key: K) {
-        match self.key[cell as usize] {
+    fn grow(&mut self, capacity: usize) {
+        if self.key.len() < capacity {
+            self.key.resize(capacity, None);
+            self.cell.resize(capacity, 0);
+            self.prev.resize(capacity, NONE);
+            self.next.resize(capacity, NONE);
+        }
+    }
+
+    fn insert_or_update_as(&mut self, id: u32, cell: u32, key: K) {
+        match self.key[id as usize] {
             None => {
                 self.stats.pushes += 1;
-                self.link(cell, key);
+                self.link(id, cell, key);
             }
             Some(old) if old == key => {}
             Some(_) => {
                 self.stats.updates += 1;
-                self.unlink(cell);
-                self.link(cell, key);
+                self.unlink(id);
+                self.link(id, cell, key);
             }
         }
     }
 
-    fn remove(&mut self, cell: u32) -> bool {
-        if self.key[cell as usize].is_none() {
+    fn remove(&mut self, id: u32) -> bool {
+        if self.key[id as usize].is_none() {
             return false;
         }
         self.stats.removes += 1;
-        self.unlink(cell);
+        self.unlink(id);
         true
     }
 
-    fn top(&mut self) -> Option<(K, u32)> {
-        (self.head != NONE).then(|| self.entry(self.head))
+    fn top_as(&mut self) -> Option<(K, u32, u32)> {
+        (self.head != NONE).then(|| {
+            let (k, c) = self.entry(self.head);
+            (k, c, self.head)
+        })
     }
 
     fn pop(&mut self) -> Option<(K, u32)> {
-        let top = self.top()?;
+        let (k, c, id) = self.top_as()?;
         self.stats.pops += 1;
-        self.unlink(top.1);
-        Some(top)
-    }
-
-    fn contains(&self, cell: u32) -> bool {
-        self.key[cell as usize].is_some()
+        self.unlink(id);
+        Some((k, c))
     }
 
     fn len(&self) -> usize {
@@ -145,12 +158,16 @@ impl<K: Ord + Copy> CellQueue<K> for SortedList<K> {
         self.len = 0;
     }
 
-    fn queued_key(&self, cell: u32) -> Option<K> {
-        self.key[cell as usize]
+    fn queued_key(&self, id: u32) -> Option<K> {
+        self.key[id as usize]
     }
 
     fn queued_cells(&self, out: &mut Vec<u32>) {
-        keyed_cells(&self.key, out);
+        let mut at = self.head;
+        while at != NONE {
+            out.push(self.cell[at as usize]);
+            at = self.next[at as usize];
+        }
     }
 
     fn stats(&self) -> SearchStats {
@@ -159,7 +176,7 @@ impl<K: Ord + Copy> CellQueue<K> for SortedList<K> {
 
     fn memory_bytes(&self) -> usize {
         self.key.capacity() * std::mem::size_of::<Option<K>>()
-            + (self.prev.capacity() + self.next.capacity()) * 4
+            + (self.cell.capacity() + self.prev.capacity() + self.next.capacity()) * 4
     }
 }
 

@@ -82,13 +82,13 @@
 //! h. An unreachable start ends with h = ∞ (it is either NEW, or was raised to ∞), because
 //! compute then runs until only ∞ keys are left, and fact 2 says every reachable cell is finite.
 
-use super::goal_planner::{CellInfo, GoalPlanner};
+use super::goal_planner::{CellInfo, GoalPlanner, Progress};
 use crate::cost::{Cost, INFINITY, add};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
 use crate::path::{self, Path};
 use crate::queue::{CellQueue, IndexedHeap};
 use crate::stats::SearchStats;
-use crate::trace::{Expansion, ExpansionKind, Recorder, Step, Trace};
+use crate::trace::{Expansion, ExpansionKind, Recorder, Step};
 
 /// A queue key: (k, h). States are ordered by k; among equal k, LOWER states (h = k) come
 /// before RAISE states (h > k).
@@ -498,11 +498,16 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStar<Q> {
     }
 
     fn compute(&mut self, grid: &Grid) -> SearchStats {
+        self.compute_within(grid, u64::MAX).0
+    }
+
+    fn compute_within(&mut self, grid: &Grid, max_expansions: u64) -> (SearchStats, Progress) {
         self.sync(grid);
         self.expanded.clear();
         self.rec.begin();
         let before = self.open.stats();
         let mut stats = SearchStats::default();
+        let mut progress = Progress::Done;
         if self.goal_open(grid).is_some() {
             while let Some(((k_min, _), _)) = self.open.top() {
                 if k_min == INFINITY {
@@ -510,6 +515,10 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStar<Q> {
                 }
                 self.refresh_bound();
                 if self.bound.is_some_and(|m| k_min >= m) {
+                    break;
+                }
+                if stats.expanded >= max_expansions {
+                    progress = Progress::Pending;
                     break;
                 }
                 let open = &self.open;
@@ -520,7 +529,7 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStar<Q> {
         }
         let after = self.open.stats();
         stats.set_queue_work(before, after);
-        stats
+        (stats, progress)
     }
 
     fn cost_to_goal(&self, cell: usize) -> Cost {
@@ -566,17 +575,7 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStar<Q> {
             + self.open.memory_bytes()
     }
 
-    fn set_tracing(&mut self, on: bool) {
-        self.rec.set(on);
-    }
-
-    fn last_trace(&self) -> &Trace {
-        self.rec.trace()
-    }
-
-    fn take_last_trace(&mut self) -> Trace {
-        self.rec.take()
-    }
+    recorder_methods!(rec);
 
     fn inspect(&self, _grid: &Grid, cell: usize) -> Option<CellInfo> {
         let flags = *self.flags.get(cell)?;

@@ -31,6 +31,18 @@ pub trait GoalPlanner: Send + Sync {
     /// Repairs (or on the first call, computes) until every start's cost is exact.
     fn compute(&mut self, grid: &Grid) -> SearchStats;
 
+    /// [`compute`](Self::compute) that stops after `max_expansions` expansions: returns its
+    /// work and [`Progress::Pending`] when it stopped with a start not yet exact. The next
+    /// call (after any [`set_starts`](Self::set_starts) and
+    /// [`cells_changed`](Self::cells_changed)) continues where it stopped, so a search spread
+    /// over many calls ends exactly as one [`compute`](Self::compute) would. With
+    /// `max_expansions` 0 it only says whether the starts are exact already. A planner that
+    /// cannot stop early computes fully (this default).
+    fn compute_within(&mut self, grid: &Grid, max_expansions: u64) -> (SearchStats, Progress) {
+        let _ = max_expansions;
+        (self.compute(grid), Progress::Done)
+    }
+
     /// The planner's current cost from `cell` to the goal; [`crate::cost::INFINITY`] when
     /// unknown or unreachable. Exact for the starts after [`compute`](Self::compute).
     fn cost_to_goal(&self, cell: usize) -> Cost;
@@ -76,22 +88,35 @@ pub trait GoalPlanner: Send + Sync {
     }
 }
 
+/// Whether a [`GoalPlanner::compute_within`] finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// Every start's cost is exact.
+    Done,
+    /// The budget ran out first; the next call continues.
+    Pending,
+}
+
 /// A planner's view of one cell (see [`GoalPlanner::inspect`]). Costs are
 /// [`crate::cost::INFINITY`] when infinite.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CellInfo {
-    /// The cost to the goal the planner holds: D\* Lite's g, D\*'s h.
+    /// The cost to the goal the planner holds: D\* Lite's g, D\*'s h, MPGAA\*'s h where its
+    /// path from the cell is known to be exact (∞ elsewhere).
     pub g: Cost,
     /// D\* Lite's one-step lookahead; `None` for D\*.
     pub rhs: Option<Cost>,
-    /// The heuristic toward the agents (D\* Lite); `None` for D\*, which has none.
+    /// The heuristic toward the agents (D\* Lite), or the learned heuristic toward the goal
+    /// (MPGAA\*); `None` for D\*, which has none.
     pub h: Option<Cost>,
     /// The cell's queue key, when queued: D\* Lite's `[k1, k2]`, D\*'s `(k, h)`.
     pub key: Option<(Cost, Cost)>,
     /// Whether the cell is queued.
     pub queued: bool,
-    /// D\*'s state (`new`, `open`, `closed`, with `raise` or `lower` when open); `None` for
-    /// D\* Lite, whose state is `g` against `rhs`.
+    /// D\*'s state (`new`, `open`, `closed`, with `raise` or `lower` when open); MPGAA\*'s
+    /// `next` pointer (`next N` … `next NW`, `no next`, `goal`; see
+    /// [`crate::search::mpgaa::next_direction`]); `None` for D\* Lite, whose state is `g`
+    /// against `rhs`.
     pub state: Option<&'static str>,
 }
 

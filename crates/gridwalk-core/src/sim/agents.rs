@@ -28,15 +28,19 @@ pub enum AgentStatus {
     Arrived,
     /// Its goal is unreachable; it waits until a path opens.
     NoPath,
+    /// Its plan is not ready: the tick's planning budget ran out before its planner's search
+    /// ended (see [`Budget`](super::Budget)). It waits on its cell.
+    Planning,
 }
 
 impl AgentStatus {
-    /// `walking`, `arrived` or `no_path`, as the CLI prints it.
+    /// `walking`, `arrived`, `no_path` or `planning`, as the CLI prints it.
     pub fn name(self) -> &'static str {
         match self {
             AgentStatus::Walking => "walking",
             AgentStatus::Arrived => "arrived",
             AgentStatus::NoPath => "no_path",
+            AgentStatus::Planning => "planning",
         }
     }
 }
@@ -244,6 +248,15 @@ pub(super) fn settle(a: &mut Agent, answer: impl FnOnce() -> Option<(Cost, Pos, 
             a.next = None;
         }
     }
+}
+
+/// Agent `a`, off its goal, waits on its cell for its plan ([`AgentStatus::Planning`]).
+#[inline]
+pub(super) fn wait(a: &mut Agent) {
+    a.status = AgentStatus::Planning;
+    a.remaining = None;
+    a.next = None;
+    a.carried = false;
 }
 
 #[cfg(test)]

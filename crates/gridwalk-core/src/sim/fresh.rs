@@ -3,11 +3,12 @@
 //!
 //! Invariants of [`Fresh`]: `paths` holds, for the from-scratch algorithms, the path of the
 //! last replan of every agent that has one, shortened by one cell each time the agent moves;
-//! it is empty for the incremental algorithms.
+//! for the incremental algorithms, only the paths of agents whose planner was dropped to keep
+//! the memory budget (see `budget.rs`), while the map does not change.
 
 use std::collections::BTreeMap;
 
-use super::agents::{Agent, AgentId, AgentStatus, settle};
+use super::agents::{Agent, AgentId, AgentStatus, settle, wait};
 use super::history::{RunSource, SearchRun};
 use super::{Simulation, TickStats};
 use crate::cost::{Cost, INFINITY};
@@ -27,54 +28,94 @@ pub(super) struct Fresh {
 }
 
 impl Simulation {
-    /// The replan of A* and Dijkstra: a search per agent off its goal.
+    /// The replan of A* and Dijkstra: a search per agent off its goal. With a planning
+    /// budget, the agents are served in turn from where the last replan stopped, until the
+    /// tick's expansions are spent (the search that crosses the budget ends); the others wait.
     pub(super) fn replan_fresh(&mut self, stats: &mut TickStats) {
         // Pockets are the incremental planners' business; they are found afresh if one comes.
         self.pockets.invalidate();
         let mode = self.config.algorithm.fresh_mode();
         self.fresh.paths.clear();
         let mut trace = Trace::default();
-        let ids: Vec<AgentId> = self.agents.slab.keys().collect();
-        for id in ids {
-            let Some(a) = self.agents.slab.get(&id) else {
+        let mut ids: Vec<AgentId> = self.agents.slab.keys().collect();
+        let Some(budget) = self.budgeting.budget.plan_expansions else {
+            self.budgeting.backlog = 0;
+            for id in ids {
+                self.search_one(id, mode, &mut trace, stats);
+            }
+            return;
+        };
+        // From the agent the last replan stopped at, round the ids.
+        let first = ids.partition_point(|&id| id < self.budgeting.fresh_cursor);
+        ids.rotate_left(first);
+        let (mut spent, mut backlog) = (0, 0);
+        self.budgeting.fresh_cursor = 0;
+        for &id in &ids {
+            if spent < budget {
+                spent += self.search_one(id, mode, &mut trace, stats);
                 continue;
-            };
-            if a.pos == a.goal {
-                if let Some(a) = self.agents.slab.get_mut(&id) {
-                    settle(a, || None);
+            }
+            if let Some(a) = self.agents.slab.get_mut(&id)
+                && a.pos != a.goal
+            {
+                if backlog == 0 {
+                    self.budgeting.fresh_cursor = id;
                 }
-                continue;
-            }
-            let req = self.request(a, mode);
-            let r = self.fresh.space.search(&self.grid, &req, Some(&mut trace));
-            let Some(a) = self.agents.slab.get_mut(&id) else {
-                continue;
-            };
-            let Ok(r) = r else {
-                settle(a, || None);
-                continue;
-            };
-            stats.search += r.stats;
-            self.expanded.extend(trace.expansions().map(|e| e.cell));
-            if self.history.tracing {
-                self.history.runs.push(SearchRun {
-                    source: RunSource::Agent(id),
-                    trace: trace.clone(),
-                });
-            }
-            let path = r.path;
-            let (grid, conn) = (&self.grid, self.config.connectivity);
-            settle(a, || {
-                let p = path.as_ref()?;
-                let (from, to) = (grid.index(p.cells[0]).ok()?, *p.cells.get(1)?);
-                let next = grid.index(to).ok()?;
-                let step = grid.move_cost(from, next, conn)?;
-                Some((p.cost, to, next as u32, step))
-            });
-            if let Some(p) = path {
-                self.fresh.paths.insert(a.id, p);
+                backlog += 1;
+                wait(a);
             }
         }
+        self.budgeting.backlog = backlog;
+    }
+
+    /// Plans agent `id` from scratch (settles it if it is on its goal): its path, its status,
+    /// its work added to `stats`. Returns the search's expansions.
+    fn search_one(
+        &mut self,
+        id: AgentId,
+        mode: Mode,
+        trace: &mut Trace,
+        stats: &mut TickStats,
+    ) -> u64 {
+        let Some(a) = self.agents.slab.get(&id) else {
+            return 0;
+        };
+        if a.pos == a.goal {
+            if let Some(a) = self.agents.slab.get_mut(&id) {
+                settle(a, || None);
+            }
+            return 0;
+        }
+        let req = self.request(a, mode);
+        let r = self.fresh.space.search(&self.grid, &req, Some(trace));
+        let Some(a) = self.agents.slab.get_mut(&id) else {
+            return 0;
+        };
+        let Ok(r) = r else {
+            settle(a, || None);
+            return 0;
+        };
+        stats.search += r.stats;
+        self.expanded.extend(trace.expansions().map(|e| e.cell));
+        if self.history.tracing {
+            self.history.runs.push(SearchRun {
+                source: RunSource::Agent(id),
+                trace: trace.clone(),
+            });
+        }
+        let path = r.path;
+        let (grid, conn) = (&self.grid, self.config.connectivity);
+        settle(a, || {
+            let p = path.as_ref()?;
+            let (from, to) = (grid.index(p.cells[0]).ok()?, *p.cells.get(1)?);
+            let next = grid.index(to).ok()?;
+            let step = grid.move_cost(from, next, conn)?;
+            Some((p.cost, to, next as u32, step))
+        });
+        if let Some(p) = path {
+            self.fresh.paths.insert(a.id, p);
+        }
+        r.stats.expanded
     }
 
     /// The agent's current planned path, from its cell to its goal. Valid between ticks too:
@@ -89,18 +130,18 @@ impl Simulation {
                 cost: 0,
             });
         }
-        if a.status == AgentStatus::NoPath {
+        if matches!(a.status, AgentStatus::NoPath | AgentStatus::Planning) {
             return None;
         }
         if self.config.algorithm.is_incremental() {
             let goal = self.grid.index(a.goal).ok()?;
             let from = self.grid.index(a.pos).ok()?;
-            self.groups
-                .by_goal
-                .get(&goal)?
-                .planner
-                .get()
-                .path(&self.grid, from)
+            let group = self.groups.by_goal.get(&goal)?;
+            match group.unbuilt {
+                // Its planner was dropped to keep the memory budget: the path it left.
+                true => self.fresh.paths.get(&id).cloned(),
+                false => group.planner.get().path(&self.grid, from),
+            }
         } else {
             self.fresh.paths.get(&id).cloned()
         }

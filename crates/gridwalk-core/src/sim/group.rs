@@ -13,10 +13,12 @@
 use std::collections::VecDeque;
 
 use super::report::ComputeRecord;
+use super::unbuilt::Unbuilt;
 use crate::cost::{Cost, INFINITY, step_cost};
 use crate::grid::{Grid, Pos};
 use crate::planner::{GoalPlanner, Planner};
 use crate::search::dstar_lite::DStarLite;
+use crate::trace::Trace;
 
 /// A memoised [`GoalPlanner::next_move`] of one cell, one byte: the direction of the move,
 /// `(dy + 1) * 3 + (dx + 1)`, or [`NO_MOVE`], or [`UNKNOWN`]. A byte per cell keeps a goal's
@@ -99,6 +101,14 @@ pub(super) struct Group {
     /// The cells of its agents in a pocket without its goal, found by
     /// [`Simulation::list_tracked_starts`](super::Simulation::list_tracked_starts): their memo reads [`CUT`] while they are settled.
     pub(super) cut: Vec<u32>,
+    /// The tick of the last compute with walking agents: the memory budget drops the planners
+    /// used least recently first.
+    pub(super) last_used: u64,
+    /// The planner is an [`Unbuilt`] placeholder: dropped to keep the
+    /// memory budget, or not built yet; its next compute builds it.
+    pub(super) unbuilt: bool,
+    /// The planner's last compute finished (it did not stop on the planning budget).
+    pub(super) ready: bool,
 }
 
 impl Group {
@@ -114,7 +124,41 @@ impl Group {
             here: Vec::new(),
             spots: Vec::new(),
             cut: Vec::new(),
+            last_used: 0,
+            unbuilt: false,
+            ready: false,
         }
+    }
+
+    /// A group toward goal cell `goal` whose planner is not built yet.
+    pub(super) fn unbuilt(goal: usize, serial: u64) -> Group {
+        let planner = Planner::Other(Box::new(Unbuilt {
+            goal,
+            trace: Trace::default(),
+        }));
+        Group {
+            unbuilt: true,
+            ..Group::new(planner, serial)
+        }
+    }
+
+    /// Bytes its planner and its per-cell memo and counts hold: what the memory budget counts.
+    pub(super) fn bytes(&self) -> usize {
+        self.planner.get().memory_bytes() + self.memo.capacity() + self.here.capacity() * 4
+    }
+
+    /// Drops its planner (returned, for the pool) and what it memoised, keeping its agents'
+    /// counts and its kept computes: the next compute builds a planner again.
+    pub(super) fn unbuild(&mut self) -> Planner {
+        let goal = self.planner.get().goal();
+        let old = std::mem::replace(&mut self.planner, Group::unbuilt(goal, 0).planner);
+        self.unbuilt = true;
+        self.ready = false;
+        self.memo = Vec::new();
+        self.fresh = Vec::new();
+        self.deferred = Vec::new();
+        self.untrack();
+        old
     }
 
     /// Whether [`here`](Group::here) is kept.

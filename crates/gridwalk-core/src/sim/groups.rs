@@ -51,6 +51,8 @@ pub(super) struct Groups {
     pub(super) mark_base: u32,
     /// Refilled by each replan.
     pub(super) scratch: Scratch,
+    /// Some group's planner may be unbuilt ([`Group::unbuilt`]).
+    pub(super) unbuilt: bool,
 }
 
 /// What each replan refills, per group slot or per agent place, kept for its room.
@@ -106,6 +108,13 @@ impl Groups {
         planner.get_mut().set_tracing(trace);
         self.next_serial += 1;
         Some(Group::new(planner, self.next_serial))
+    }
+
+    /// A new group toward goal cell `goal` whose planner is built at its first compute.
+    pub(super) fn make_unbuilt(&mut self, goal: usize) -> Group {
+        self.next_serial += 1;
+        self.unbuilt = true;
+        Group::unbuilt(goal, self.next_serial)
     }
 
     /// Drops the group of goal cell `g` if no agent heads there any more (`goals` agents do).

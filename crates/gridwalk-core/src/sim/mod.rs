@@ -5,7 +5,8 @@
 //! 1. agents due this tick appear ([`Simulation::add_agent`]);
 //! 2. the tick's edits apply ([`Simulation::edit`]); an edit on a cell that holds an agent or
 //!    is any agent's goal is refused;
-//! 3. the planners repair ([`Simulation::replan`]);
+//! 3. the planners repair ([`Simulation::replan`]); with a sensor range, every agent first
+//!    senses around it and the planners plan on what the agents know (see [`knowledge`]);
 //! 4. every agent that has a path moves exactly one cell along it ([`Simulation::advance`]).
 //!
 //! At the end of [`advance`](Simulation::advance), agents that stand on their goal follow
@@ -42,8 +43,9 @@
 //! around owned parts, each with its invariants in its own module: `agents` (the agents and
 //! their per-cell counts), `groups` (the planners by goal, their pool and the replan's
 //! scratch, each goal's `group`), `pockets` (who can reach whom), `history` (kept computes
-//! and tracing), `fresh` (the from-scratch algorithms' paths) and [`living`] (arrival
-//! policies, seeds and the dynamic world). The
+//! and tracing), `fresh` (the from-scratch algorithms' paths), [`living`] (arrival
+//! policies, seeds and the dynamic world) and [`knowledge`] (the sensor range and the true
+//! map while the agents know only what they sensed). The
 //! phases lend the parts to each other as disjoint borrows: [`replan`](Simulation::replan)
 //! (in `replan.rs`, or `fresh.rs` for A* and Dijkstra), then the move phase (in `settle.rs`),
 //! then [`living`]'s arrivals and dynamic world.
@@ -52,29 +54,39 @@ use crate::grid::{Grid, Pos, Terrain};
 use crate::planner::CellInfo;
 
 mod agents;
+mod budget;
 mod config;
 mod fresh;
 mod group;
 mod groups;
 mod history;
+pub mod knowledge;
 pub mod living;
 mod pockets;
 mod replan;
 mod report;
 mod settle;
 mod tracking;
+mod unbuilt;
 
 pub use agents::{Agent, AgentId, AgentStatus};
+pub use budget::{
+    Budget, DEFAULT_PLANNER_MEMORY, MAX_PLANNER_MEMORY, MIN_PLANNER_MEMORY, format_memory,
+    parse_memory,
+};
 pub use config::{BASELINE_MAX_AGENTS, SimConfig};
 pub use history::{HISTORY_BUDGET, RunSource, SearchRun};
+pub use knowledge::{Discoveries, MAX_SENSOR_RANGE};
 pub use living::{Doors, DynamicWorld, MAX_DESTINATIONS, OnArrival, choose_destinations};
 pub use report::{ComputeRecord, SimError, TickReport, TickStats};
 
 use agents::Agents;
+use budget::Budgeting;
 use fresh::Fresh;
 use group::Group;
 use groups::Groups;
 use history::History;
+use knowledge::Knowledge;
 use living::Living;
 use pockets::Pockets;
 
@@ -97,6 +109,11 @@ pub struct Simulation {
     total: TickStats,
     /// The cells expanded by the last replan, over all planners, in order.
     expanded: Vec<u32>,
+    /// The sensor range and the true map while the agents know only what they sensed (then
+    /// `grid` is the known map).
+    knowledge: Knowledge,
+    /// The memory and planning budgets, and where planning stands against them.
+    budgeting: Budgeting,
 }
 
 impl Simulation {
@@ -116,6 +133,8 @@ impl Simulation {
             last: TickStats::default(),
             total: TickStats::default(),
             expanded: Vec::new(),
+            knowledge: Knowledge::default(),
+            budgeting: Budgeting::default(),
         }
     }
 
@@ -130,9 +149,10 @@ impl Simulation {
         self.groups.by_goal.get(&self.grid.index(a.goal).ok()?)
     }
 
-    /// The grid.
+    /// The grid: the true map, which edits change (with a sensor range, the planners plan on
+    /// [`known`](Self::known) instead).
     pub fn grid(&self) -> &Grid {
-        &self.grid
+        self.knowledge.truth(&self.grid)
     }
 
     /// The planning configuration.
@@ -213,7 +233,7 @@ impl Simulation {
 
     fn check_cell(&self, pos: Pos) -> Result<usize, SimError> {
         let i = self.grid.index(pos)?;
-        if self.grid.weight(i) == 0 {
+        if self.grid().weight(i) == 0 {
             return Err(SimError::OnWall(pos));
         }
         Ok(i)
@@ -288,6 +308,9 @@ impl Simulation {
     /// cell changed. Planners learn of it at the next [`replan`](Self::replan).
     pub fn edit(&mut self, pos: Pos, terrain: Terrain) -> Result<bool, SimError> {
         let i = self.check_edit(pos)?;
+        if let Some(done) = self.edit_truth(pos, i, terrain) {
+            return done;
+        }
         let old = self.grid.set(pos, terrain)?;
         if old == terrain {
             return Ok(false);
@@ -321,9 +344,10 @@ impl Simulation {
     /// Sets every wall to plain ground (cells under agents and goals are never walls) in one
     /// batch. Returns how many cells changed.
     pub fn clear_walls(&mut self) -> usize {
-        let walls: Vec<(Pos, Terrain)> = (0..self.grid.len())
-            .filter(|&i| self.grid.weight(i) == 0)
-            .map(|i| (self.grid.pos(i), Terrain::FREE))
+        let grid = self.grid();
+        let walls: Vec<(Pos, Terrain)> = (0..grid.len())
+            .filter(|&i| grid.weight(i) == 0)
+            .map(|i| (grid.pos(i), Terrain::FREE))
             .collect();
         self.edit_batch(&walls).0
     }

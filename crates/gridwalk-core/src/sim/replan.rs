@@ -13,13 +13,15 @@ use super::report::ComputeRecord;
 use super::settle::settle_member;
 use super::{BASELINE_MAX_AGENTS, Simulation, TickStats};
 use crate::grid::Grid;
-use crate::planner::{GoalPlanner, Planner};
+use crate::planner::{GoalPlanner, Planner, Progress};
 use crate::search::best_first::{Mode, SearchRequest};
+use crate::stats::SearchStats;
 
 impl Simulation {
     /// [`replan`](Self::replan); with `defer`, the agents of large groups are left unsettled
     /// for [`settle_and_advance`](Self::settle_and_advance), which must come next.
     pub(super) fn replan_deferring(&mut self, defer: bool) -> TickStats {
+        self.sense();
         let mut stats = TickStats {
             replans: 1,
             ..TickStats::default()
@@ -75,7 +77,17 @@ impl Simulation {
     /// The replan of D* Lite and D*: one repair per goal. With `defer`, large groups' agents
     /// are left for [`settle_and_advance`](Self::settle_and_advance).
     fn replan_incremental(&mut self, stats: &mut TickStats, defer: bool) {
-        self.make_new_groups();
+        if self.budgeting.budget.plan_expansions.is_some() || self.memory_tight() {
+            self.replan_budgeted(stats);
+            return;
+        }
+        self.budgeting.backlog = 0;
+        // Paths kept for dropped planners' agents: every planner is built below.
+        self.fresh.paths.clear();
+        self.make_new_groups(false);
+        if std::mem::take(&mut self.groups.unbuilt) {
+            self.build_all();
+        }
         self.groups.assign_slots(&self.grid, &self.changed);
         (self.pockets).update(&self.grid, self.config.connectivity);
         let tracked: usize = (self.groups.by_goal.iter())
@@ -86,7 +98,7 @@ impl Simulation {
         debug_assert!(self.trackers_agree());
         match self.groups.all_tracked {
             true => self.list_tracked_starts(),
-            false => self.list_starts(),
+            false => self.list_starts(false),
         }
         let scratch = &mut self.groups.scratch;
         scratch.settle_late.clear();
@@ -106,20 +118,41 @@ impl Simulation {
         self.history.trim(&mut self.groups.by_goal);
     }
 
+    /// The replan of D* Lite and D* within the budgets: every group with walking agents
+    /// repairs, with what is left of the tick's expansions, and its agents are settled at once
+    /// (or wait, if its search has not ended); past the memory budget, planners are dropped
+    /// between two computes, those used least recently first. See [`Simulation::serve`].
+    fn replan_budgeted(&mut self, stats: &mut TickStats) {
+        self.make_new_groups(true);
+        self.groups.assign_slots(&self.grid, &self.changed);
+        (self.pockets).update(&self.grid, self.config.connectivity);
+        self.groups.all_tracked = false;
+        self.list_starts(true);
+        let groups = self.groups.by_goal.len();
+        let late = &mut self.groups.scratch.settle_late;
+        late.clear();
+        late.resize(groups, false);
+        self.serve(stats);
+        self.history.trim(&mut self.groups.by_goal);
+    }
+
     /// Groups for the goals new since the last replan (or for every goal, after the groups
-    /// were dropped).
-    fn make_new_groups(&mut self) {
+    /// were dropped); `lazy` ones get their planner at their first compute.
+    fn make_new_groups(&mut self, lazy: bool) {
         let mut new_goals = std::mem::take(&mut self.agents.new_goals);
         if std::mem::take(&mut self.agents.rescan_goals) {
             new_goals.extend(self.agents.slab.hot().iter().map(|p| p.goal as usize));
         }
         let trace = self.history.planners_trace();
         for &g in &new_goals {
-            if self.agents.goals[g] > 0
-                && !self.groups.by_goal.contains_key(&g)
-                && let Some(group) =
-                    (self.groups).make(&self.grid, &self.config, self.grid.pos(g), trace)
-            {
+            if self.agents.goals[g] == 0 || self.groups.by_goal.contains_key(&g) {
+                continue;
+            }
+            let group = match lazy {
+                true => Some(self.groups.make_unbuilt(g)),
+                false => (self.groups).make(&self.grid, &self.config, self.grid.pos(g), trace),
+            };
+            if let Some(group) = group {
                 self.groups.by_goal.insert(g, group);
             }
         }
@@ -152,7 +185,7 @@ impl Simulation {
                 computes.defer(group);
                 continue;
             }
-            computes.run(goal, group, starts, n);
+            computes.run(goal, group, starts, n, u64::MAX);
             refresh_memo(group, computes.grid, n);
             if !late {
                 for &i in members {
@@ -167,8 +200,9 @@ impl Simulation {
     }
 
     /// Lists each group's starts, its walking agents' cells, and counts them; settles the
-    /// agents no group serves now.
-    pub(super) fn list_starts(&mut self) {
+    /// agents no group serves now. The members of small groups are listed too, or with `all`
+    /// those of every group.
+    pub(super) fn list_starts(&mut self, all: bool) {
         let groups = self.groups.by_goal.len();
         // The cells of every agent still walking, bucketed by its goal's slot: no sort. Agents
         // of a goal walk in clumps, so a cell just listed for the same group is not listed
@@ -226,14 +260,15 @@ impl Simulation {
             self.groups.scratch.starts[k as usize].push(cell as usize);
         }
         // The small groups' members, to settle right after their computes.
-        if counts
-            .iter()
-            .any(|&n| n > 0 && (n as usize) < MEMO_MIN_AGENTS)
+        if all
+            || counts
+                .iter()
+                .any(|&n| n > 0 && (n as usize) < MEMO_MIN_AGENTS)
         {
             for (i, &k) in self.groups.scratch.member_slot.iter().enumerate() {
                 if counts
                     .get(k as usize)
-                    .is_some_and(|&n| (n as usize) < MEMO_MIN_AGENTS)
+                    .is_some_and(|&n| all || (n as usize) < MEMO_MIN_AGENTS)
                 {
                     self.groups.scratch.members[k as usize].push(i as u32);
                 }
@@ -243,20 +278,20 @@ impl Simulation {
 }
 
 /// What the computes of one replan read, and where they add their work.
-struct Computes<'a> {
-    grid: &'a Grid,
+pub(super) struct Computes<'a> {
+    pub(super) grid: &'a Grid,
     /// The cells changed since the last replan.
-    changed: &'a [usize],
-    tick: u64,
-    history: &'a mut History,
-    expanded: &'a mut Vec<u32>,
-    stats: &'a mut TickStats,
+    pub(super) changed: &'a [usize],
+    pub(super) tick: u64,
+    pub(super) history: &'a mut History,
+    pub(super) expanded: &'a mut Vec<u32>,
+    pub(super) stats: &'a mut TickStats,
 }
 
 impl Computes<'_> {
     /// Keeps the changes for a group none of whose agents walks, to tell its planner when one
     /// walks again.
-    fn defer(&self, group: &mut Group) {
+    pub(super) fn defer(&self, group: &mut Group) {
         group.deferred.extend_from_slice(self.changed);
         // Deduplicated only past twice the map, so the sort is amortised over edits.
         if group.deferred.len() > 2 * self.grid.len() {
@@ -265,10 +300,19 @@ impl Computes<'_> {
         }
     }
 
-    /// Repairs `group`'s planner for `starts` (its `n` walking agents' cells), and records the
-    /// compute: its work, its expansions, its run when tracing and its record when kept.
-    fn run(&mut self, goal: usize, group: &mut Group, starts: &[usize], n: usize) {
+    /// Repairs `group`'s planner for `starts` (its `n` walking agents' cells) with at most
+    /// `max` expansions, and records the compute: its work, its expansions, its run when
+    /// tracing and its record when kept. Returns its work and whether it ended.
+    pub(super) fn run(
+        &mut self,
+        goal: usize,
+        group: &mut Group,
+        starts: &[usize],
+        n: usize,
+        max: u64,
+    ) -> (SearchStats, Progress) {
         let grid = self.grid;
+        group.last_used = self.tick;
         let planner = group.planner.get_mut();
         planner.set_starts(grid, starts);
         if !group.deferred.is_empty() {
@@ -279,7 +323,7 @@ impl Computes<'_> {
             planner.cells_changed(grid, self.changed);
         }
         let t = Instant::now();
-        let work = planner.compute(grid);
+        let (work, progress) = planner.compute_within(grid, max);
         let micros = t.elapsed().as_micros() as u64;
         self.stats.search += work;
         self.expanded.extend_from_slice(planner.last_expanded());
@@ -305,13 +349,14 @@ impl Computes<'_> {
             };
             self.history.push(group, goal, record);
         }
+        (work, progress)
     }
 }
 
 /// After a compute of a D* Lite `group` with `n` walking agents: moves read `g` in the 3×3
 /// block around them, so an expanded cell's block is forgotten; a group that grew large
 /// starts a memo, one that shrank well below drops it (and stops being tracked).
-fn refresh_memo(group: &mut Group, grid: &Grid, n: usize) {
+pub(super) fn refresh_memo(group: &mut Group, grid: &Grid, n: usize) {
     if let Planner::Lite(p) = &group.planner {
         if !group.memo.is_empty() {
             for &u in p.last_expanded() {

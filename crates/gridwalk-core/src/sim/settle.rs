@@ -161,7 +161,8 @@ impl Simulation {
         self.groups.untrack_all();
         self.agents.arrived.clear();
         let mut mover = Mover {
-            grid: &self.grid,
+            // Moves are checked on the true map.
+            grid: self.knowledge.truth(&self.grid),
             conn: self.config.connectivity,
             // Unless the map changed since the replan, every planned step is legal at its cost.
             planned: self.changed.is_empty(),

@@ -8,8 +8,10 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use gridwalk_core::cost::{Cost, INFINITY};
-use gridwalk_core::format::FormatError;
-use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
+use gridwalk_core::format::{FormatError, Scenario};
+use gridwalk_core::replay::Replay;
+use gridwalk_core::sim::{AgentStatus, Simulation};
+use gridwalk_core::{Algorithm, Connectivity, Grid, Pos, Terrain};
 use proptest::prelude::*;
 
 /// One `#[test]` per case, each calling `$run($case)`, so the cases run in parallel:
@@ -161,4 +163,54 @@ pub fn check_error(e: &FormatError, file: &str, line: usize, words: &[&str]) {
         e.to_string().starts_with(&format!("{file}:{line}: ")),
         "{e}"
     );
+}
+
+/// What each tick of a replay did, without the timings, for comparing runs: the tick, its
+/// refused edits, the cells expanded, the planner count, and every agent present (its scenario
+/// index, cell, goal, status and remaining cost). `each` checks the replay after every tick.
+pub fn play(
+    s: &Scenario,
+    algo: Algorithm,
+    ticks: usize,
+    mut each: impl FnMut(&Replay),
+) -> (Vec<String>, Replay) {
+    let mut r = Replay::new(s.clone(), algo);
+    let mut out = Vec::new();
+    for _ in 0..=ticks {
+        let tick = r.step();
+        let agents: Vec<_> = r
+            .agents()
+            .filter_map(|(i, id)| {
+                let a = r.sim().agent(id)?;
+                Some((i, a.pos, a.goal, a.status, a.remaining))
+            })
+            .collect();
+        let refused: Vec<_> = tick.applied.refused.iter().map(|(p, _)| *p).collect();
+        out.push(format!(
+            "{} {refused:?} {} {} {agents:?}",
+            tick.tick,
+            tick.stats.search.expanded,
+            r.sim().planner_count()
+        ));
+        each(&r);
+    }
+    (out, r)
+}
+
+/// Sends every agent that arrived on to the goal after its own in `goals`, or the next one
+/// still open after that (a former goal may have been walled).
+pub fn send_arrived_on(sim: &mut Simulation, goals: &[Pos]) {
+    let arrived: Vec<(u32, Pos)> = sim
+        .agents()
+        .filter(|a| a.status == AgentStatus::Arrived)
+        .map(|a| (a.id, a.goal))
+        .collect();
+    for (id, g) in arrived {
+        let i = goals.iter().position(|&x| x == g).unwrap_or(0);
+        for k in 1..=goals.len() {
+            if sim.set_goal(id, goals[(i + k) % goals.len()]).is_ok() {
+                break;
+            }
+        }
+    }
 }

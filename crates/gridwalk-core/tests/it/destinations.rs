@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::common::play;
 use gridwalk_core::format::{AgentSpec, DynamicSpec, Scenario};
 use gridwalk_core::replay::Replay;
 use gridwalk_core::rng::Rng;
@@ -32,27 +33,6 @@ fn scenario(agents: usize, k: usize, dynamic: Option<DynamicWorld>) -> Scenario 
     s.destinations = k;
     s.dynamic = vec![DynamicSpec::new(0, dynamic)];
     s
-}
-
-/// Each tick's agents (cell, goal, status) and planner count.
-fn play(s: &Scenario, algo: Algorithm, ticks: usize) -> (Vec<String>, Replay) {
-    let mut r = Replay::new(s.clone(), algo);
-    let mut out = Vec::new();
-    for _ in 0..=ticks {
-        let t = r.step();
-        let agents: Vec<_> = r
-            .sim()
-            .agents()
-            .map(|a| (a.pos, a.goal, a.status))
-            .collect();
-        out.push(format!(
-            "{} {} {} {agents:?}",
-            t.tick,
-            t.stats.search.expanded,
-            r.sim().planner_count()
-        ));
-    }
-    (out, r)
 }
 
 #[test]
@@ -95,17 +75,17 @@ fn wanderers_keep_at_most_k_planners_besides_the_goals_in_flight() {
 fn runs_with_destinations_replay_exactly_and_survive_a_save() {
     for algo in Algorithm::ALL {
         let s = scenario(8, 3, Some(DynamicWorld::GENTLE));
-        let (a, r) = play(&s, algo, 150);
-        assert_eq!(play(&s, algo, 150).0, a, "{algo}");
+        let (a, r) = play(&s, algo, 150, |_| {});
+        assert_eq!(play(&s, algo, 150, |_| {}).0, a, "{algo}");
         let text = s.to_ron();
         assert!(text.contains("destinations: 3"), "{text}");
         let loaded = Scenario::parse(&text, "saved.ron").unwrap();
         assert_eq!(loaded, s);
-        assert_eq!(play(&loaded, algo, 150).0, a, "{algo}");
+        assert_eq!(play(&loaded, algo, 150, |_| {}).0, a, "{algo}");
         // Another K, another run.
         let mut other = s.clone();
         other.destinations = 2;
-        assert_ne!(play(&other, algo, 150).0, a, "{algo}");
+        assert_ne!(play(&other, algo, 150, |_| {}).0, a, "{algo}");
         // The running world saved as a scenario keeps its K.
         assert_eq!(r.sim().to_scenario().destinations, 3);
     }
@@ -120,8 +100,8 @@ fn zero_destinations_is_the_same_run_as_no_field() {
     let zero = Scenario::parse(&with_zero, "zero.ron").unwrap();
     assert_eq!(zero, s);
     assert_eq!(
-        play(&zero, Algorithm::DStarLite, 200).0,
-        play(&s, Algorithm::DStarLite, 200).0
+        play(&zero, Algorithm::DStarLite, 200, |_| {}).0,
+        play(&s, Algorithm::DStarLite, 200, |_| {}).0
     );
     let too_many = text.replace("    seed:", "    destinations: 1001,\n    seed:");
     let e = Scenario::parse(&too_many, "many.ron").unwrap_err();

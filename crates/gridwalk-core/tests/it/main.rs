@@ -4,6 +4,7 @@
 
 #[macro_use]
 mod common;
+mod budgets;
 mod default_map;
 mod destinations;
 mod dstar;
@@ -11,8 +12,11 @@ mod dstar_lite;
 mod gppc;
 mod history;
 mod movingai_format;
+mod mpgaa;
+mod navigate;
 mod pockets;
 mod scenario_format;
+mod sensing;
 mod sim;
 mod sim_api;
 mod sim_scale;

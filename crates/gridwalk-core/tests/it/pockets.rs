@@ -38,6 +38,7 @@ fn check(sim: &Simulation) -> Result<(), TestCaseError> {
         let best =
             reference_costs(grid, grid.index(a.goal).unwrap(), conn)[grid.index(a.pos).unwrap()];
         match a.status {
+            AgentStatus::Planning => prop_assert!(false, "agent {} waits with no budget", a.id),
             AgentStatus::Arrived => prop_assert_eq!(a.pos, a.goal),
             AgentStatus::Walking => {
                 prop_assert_eq!(a.remaining, Some(best), "agent {}", a.id);

@@ -5,7 +5,7 @@ use crate::common;
 use std::path::PathBuf;
 
 use gridwalk_core::format::scenario::DynamicSpec;
-use gridwalk_core::format::{AgentSpec, CellSet, EditSpec, FormatError, Scenario};
+use gridwalk_core::format::{AgentSpec, CellSet, EditSpec, FormatError, Scenario, SensingSpec};
 use gridwalk_core::sim::OnArrival;
 use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, Terrain};
 use proptest::prelude::*;
@@ -396,6 +396,19 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                             .map(|(tick, every, walls)| DynamicSpec { tick, every, walls })
                             .collect(),
                         destinations: (seed % 5) as usize,
+                        sensor_range: seed.is_multiple_of(3).then_some(1 + (seed % 64) as u32),
+                        sensing: match seed % 4 {
+                            0 => Vec::new(),
+                            n => vec![
+                                SensingSpec {
+                                    tick: seed % 9,
+                                    range: (seed % 65) as u32
+                                };
+                                n as usize
+                            ],
+                        },
+                        planner_memory: None,
+                        plan_budget: None,
                     }
                 },
             )

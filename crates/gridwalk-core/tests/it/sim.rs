@@ -77,6 +77,7 @@ fn check(sim: &Simulation) {
             .path
             .map(|p| p.cost);
         match a.status {
+            AgentStatus::Planning => panic!("agent {} waits with no budget", a.id),
             AgentStatus::Arrived => assert_eq!(a.pos, a.goal),
             AgentStatus::NoPath => assert_eq!(best, None, "agent {} wrongly has no path", a.id),
             AgentStatus::Walking => {

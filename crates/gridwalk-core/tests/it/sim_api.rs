@@ -85,6 +85,7 @@ fn check(sim: &Simulation, after_replan: bool) -> Result<(), TestCaseError> {
             .path
             .map(|p| p.cost);
         match a.status {
+            AgentStatus::Planning => prop_assert!(false, "agent {} waits with no budget", a.id),
             AgentStatus::Arrived => prop_assert_eq!(a.pos, a.goal),
             AgentStatus::Walking => prop_assert_eq!(a.remaining, best, "agent {}", a.id),
             AgentStatus::NoPath => prop_assert_eq!(best, None, "agent {} has a path", a.id),

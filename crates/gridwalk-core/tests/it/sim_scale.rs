@@ -2,7 +2,7 @@
 //! cell, costs carried from the last tick, starts listed once per cell) give every agent
 //! exactly what its planner says, on random maps with random edits.
 
-use crate::common::reference_costs;
+use crate::common::{reference_costs, send_arrived_on};
 use gridwalk_core::sim::{AgentStatus, SimConfig, Simulation};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
 use proptest::prelude::*;
@@ -19,6 +19,7 @@ fn check(sim: &Simulation) -> Result<(), TestCaseError> {
             .or_insert_with(|| reference_costs(grid, grid.index(a.goal).unwrap(), conn));
         let best = costs[grid.index(a.pos).unwrap()];
         match a.status {
+            AgentStatus::Planning => prop_assert!(false, "agent {} waits with no budget", a.id),
             AgentStatus::Arrived => prop_assert_eq!(a.pos, a.goal),
             AgentStatus::Walking => {
                 prop_assert_eq!(a.remaining, Some(best), "agent {}", a.id);
@@ -72,15 +73,7 @@ proptest! {
             }
         }
         for round in &edits {
-            let arrived: Vec<(u32, Pos)> = sim
-                .agents()
-                .filter(|a| a.status == AgentStatus::Arrived)
-                .map(|a| (a.id, a.goal))
-                .collect();
-            for (id, g) in arrived {
-                let i = goals.iter().position(|&x| x == g).unwrap_or(0);
-                let _ = sim.set_goal(id, goals[(i + 1) % goals.len()]);
-            }
+            send_arrived_on(&mut sim, &goals);
             for &(x, y, t) in round {
                 let t = match t {
                     0 => Terrain::Wall,

@@ -2,6 +2,7 @@
 //! [`Replay`] as `gridwalk-cli simulate` plays them. Runs must repeat exactly, survive a
 //! save and load, respect the edit rules, and give goals that can be reached.
 
+use crate::common::play;
 use gridwalk_core::format::{AgentSpec, DynamicSpec, Scenario};
 use gridwalk_core::replay::Replay;
 use gridwalk_core::search::dijkstra;
@@ -42,33 +43,8 @@ fn scenario(policy: OnArrival, dynamic: Option<DynamicWorld>, seed: u64) -> Scen
     s
 }
 
-/// What each tick did without the timings, for comparing runs: the tick, its refused edits,
-/// the cells expanded, and every agent present (its scenario index, cell, goal, status and
-/// remaining cost), as the tick lines of `gridwalk-cli simulate` report them.
-fn play(s: &Scenario, algo: Algorithm, ticks: usize) -> (Vec<String>, Replay) {
-    let mut r = Replay::new(s.clone(), algo);
-    let mut out = Vec::new();
-    for _ in 0..=ticks {
-        let tick = r.step();
-        let agents: Vec<_> = r
-            .agents()
-            .filter_map(|(i, id)| {
-                let a = r.sim().agent(id)?;
-                Some((i, a.pos, a.goal, a.status, a.remaining))
-            })
-            .collect();
-        let refused: Vec<_> = tick.applied.refused.iter().map(|(p, _)| *p).collect();
-        out.push(format!(
-            "{} {refused:?} {} {agents:?}",
-            tick.tick, tick.stats.search.expanded
-        ));
-        check_rules(&r, s);
-    }
-    (out, r)
-}
-
 /// No agent on a wall, no goal walled, and every walking agent's goal reachable.
-fn check_rules(r: &Replay, s: &Scenario) {
+fn check_rules(r: &Replay) {
     let sim = r.sim();
     let grid = sim.grid();
     for a in sim.agents() {
@@ -79,20 +55,19 @@ fn check_rules(r: &Replay, s: &Scenario) {
         assert!(sim.doors().count() <= d.walls as usize);
     }
     assert!(sim.doors().all(|p| grid.terrain(p) == Ok(Terrain::Wall)));
-    let _ = s;
 }
 
 #[test]
 fn wander_gives_new_reachable_goals_and_replays_exactly() {
     for algo in Algorithm::ALL {
         let s = scenario(OnArrival::Wander, None, 11);
-        let (a, r) = play(&s, algo, 120);
-        let (b, _) = play(&s, algo, 120);
+        let (a, r) = play(&s, algo, 120, check_rules);
+        let (b, _) = play(&s, algo, 120, check_rules);
         assert_eq!(a, b, "{algo}: the same scenario gives the same run");
         // Saved and loaded, it is the same run.
         let loaded = Scenario::parse(&s.to_ron(), "saved.ron").unwrap();
         assert_eq!(loaded, s);
-        assert_eq!(play(&loaded, algo, 120).0, a);
+        assert_eq!(play(&loaded, algo, 120, check_rules).0, a);
         // Goals changed after arrivals, and each agent's goal is reachable from its cell.
         let sim = r.sim();
         let first: Vec<Pos> = s.agents.iter().map(|a| a.goal).collect();
@@ -106,7 +81,7 @@ fn wander_gives_new_reachable_goals_and_replays_exactly() {
         }
         // Another seed, another run.
         let other = scenario(OnArrival::Wander, None, 12);
-        assert_ne!(play(&other, algo, 120).0, a, "{algo}");
+        assert_ne!(play(&other, algo, 120, check_rules).0, a, "{algo}");
     }
 }
 
@@ -144,11 +119,15 @@ fn the_dynamic_world_closes_and_opens_doors_on_paths_and_replays() {
     for algo in Algorithm::ALL {
         let s = scenario(OnArrival::Wander, Some(dw), 5);
         let walls0 = s.grid.wall_count();
-        let (a, r) = play(&s, algo, 200);
-        assert_eq!(play(&s, algo, 200).0, a, "{algo}: replays exactly");
+        let (a, r) = play(&s, algo, 200, check_rules);
+        assert_eq!(
+            play(&s, algo, 200, check_rules).0,
+            a,
+            "{algo}: replays exactly"
+        );
         let loaded = Scenario::parse(&s.to_ron(), "saved.ron").unwrap();
         assert_eq!(
-            play(&loaded, algo, 200).0,
+            play(&loaded, algo, 200, check_rules).0,
             a,
             "{algo}: survives save and load"
         );
@@ -165,9 +144,9 @@ fn the_dynamic_world_closes_and_opens_doors_on_paths_and_replays() {
     // Turning it off at a tick stops new walls; the standing ones stay.
     let mut s = scenario(OnArrival::Wander, Some(dw), 5);
     s.dynamic.push(DynamicSpec::new(50, None));
-    let (_, r) = play(&s, Algorithm::DStarLite, 150);
+    let (_, r) = play(&s, Algorithm::DStarLite, 150, check_rules);
     assert!(r.sim().dynamic().is_none());
-    let (_, at50) = play(&s, Algorithm::DStarLite, 50);
+    let (_, at50) = play(&s, Algorithm::DStarLite, 50, check_rules);
     let standing: Vec<Pos> = at50.sim().doors().collect();
     assert_eq!(r.sim().doors().collect::<Vec<_>>(), standing);
 }
