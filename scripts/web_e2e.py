@@ -399,6 +399,10 @@ def run(page, url, shots, readme_shot):
     page.wait_status("ticks after resuming", lambda s: s["tick"] >= b + 5)
     log(f"Space paused at tick {a} and resumed")
 
+    # One tick a second (five presses of -: 10, 7, 5, 3, 2, 1), so the agent is still on its
+    # way to the wall when the test looks; the rate goes back up once it has looked.
+    for _ in range(5):
+        page.key("-", "Minus", 189)
     start, goal = (10, 50), (100, 50)
     page.click(*page.cell(s, *start))
     page.click(*page.cell(s, *goal))
@@ -423,8 +427,10 @@ def run(page, url, shots, readme_shot):
     page.frames()
     page.mouse("mouseReleased", *page.cell(s, wall_x, bottom), "middle", 0)
     column = [(wall_x, y) for y in range(top, bottom + 1)]
-    s = page.wait_status("the walled column", lambda s: all(s["rows"][y][x] == "#" for x, y in column))
+    # Edits join the timeline at the next tick (replays stay exact), so the column lands once
+    # the game resumes, before the agent's next move.
     page.key(" ", "Space", 32)
+    s = page.wait_status("the walled column", lambda s: all(s["rows"][y][x] == "#" for x, y in column))
     s = page.wait_status("a path around the wall", lambda s: s["tick"] >= s["tick"] and s["list"][0]["path"] and not any(tuple(c) in column for c in s["list"][0]["path"]))
     agent = s["list"][0]
     if agent["status"] != "walking" or agent["pos"][0] >= wall_x:
@@ -438,6 +444,9 @@ def run(page, url, shots, readme_shot):
     if best is None or abs(cost - best) > 1e-6:
         fail(f"the path costs {cost:.3f}, Dijkstra's shortest {best}")
     log(f"the middle-drag walled {len(column)} cells; the path goes around them: {len(agent['path'])} cells, cost {cost:.3f} = Dijkstra's")
+
+    for _ in range(6):
+        page.key("=", "Equal", 187)
 
     # Wall and ground look different on the page.
     shot = page.screenshot(
@@ -473,6 +482,15 @@ def run(page, url, shots, readme_shot):
     if s["list"][0]["pos"] != list(goal):
         fail(f"the agent arrived at {s['list'][0]['pos']}, not {goal}")
     log(f"the agent arrived at {goal} at tick {s['tick']}")
+
+    # Explain: Tab selects the agent, E replays its last repair, → steps it.
+    page.key("Tab", "Tab", 9)
+    page.key("e", "KeyE", 69)
+    s = page.wait_status("explain's replay", lambda s: s["explain"] and s["explain"]["steps"] > 0)
+    before = s["explain"]["step"]
+    page.key("ArrowRight", "ArrowRight", 39)
+    s = page.wait_status("an explain step", lambda s: s["explain"] and s["explain"]["step"] > before)
+    log(f"explain replays the agent's last repair: step {before} -> {s['explain']['step']} of {s['explain']['steps']}")
     time.sleep(1)
     page.check_console()
     errors = [n for n in s["notices"] if n[0] == "error"]

@@ -73,12 +73,17 @@ fn publish_status(
     state: Res<SimState>,
     view: Res<MapView>,
     notices: Res<Notices>,
+    explain: Option<Res<crate::explain::ExplainState>>,
     window: Single<&Window, With<bevy::window::PrimaryWindow>>,
 ) {
     *frames += 1;
     if *frames % 5 == 1 {
         let size = Vec2::new(window.width(), window.height());
-        browser::publish_status(&status_json(&state, &view, size, &notices, *frames));
+        let explain = explain
+            .filter(|e| e.0.active())
+            .map(|e| (e.0.position(), e.0.len()));
+        let s = status_json(&state, &view, size, &notices, explain, *frames);
+        browser::publish_status(&s);
     }
 }
 
@@ -124,12 +129,14 @@ fn json_str(out: &mut String, s: &str) {
 /// The game's state as JSON, for a test driving the page: the tick, the map's rows (`#` wall,
 /// `.` ground, `2`–`9` weights; empty past [`STATUS_MAX_CELLS`]), where cells are on the page
 /// (`view`: the centre of cell (0, 0) and the step between cells, in CSS pixels), the first
-/// [`STATUS_AGENTS`] agents with their paths, and the notices.
+/// [`STATUS_AGENTS`] agents with their paths, the notices, and explain's replay (`explain`:
+/// its step and number of steps while it is open, else `null`).
 pub fn status_json(
     state: &SimState,
     view: &MapView,
     window: Vec2,
     notices: &Notices,
+    explain: Option<(usize, usize)>,
     frame: u64,
 ) -> String {
     let sim = state.sim();
@@ -155,6 +162,12 @@ pub fn status_json(
         down.y - o.y,
     );
     json_str(&mut s, state.map_name());
+    match explain {
+        Some((step, steps)) => {
+            let _ = write!(s, ",\"explain\":{{\"step\":{step},\"steps\":{steps}}}");
+        }
+        None => s.push_str(",\"explain\":null"),
+    }
     s.push_str(",\"rows\":[");
     if grid.len() <= STATUS_MAX_CELLS {
         for y in 0..h {
@@ -235,7 +248,7 @@ mod tests {
         };
         let mut notices = Notices::default();
         notices.push(NoticeKind::Error, "a \"quoted\" name");
-        let s = status_json(&state, &view, Vec2::new(200.0, 100.0), &notices, 7);
+        let s = status_json(&state, &view, Vec2::new(200.0, 100.0), &notices, None, 7);
         assert!(s.contains("\"rows\":[\"....\",\"..#.\",\".5..\"]"), "{s}");
         // Cell (0, 0) is 1.5 cells left of and 1 cell above the centre, 10 pixels a cell.
         assert!(
@@ -245,5 +258,8 @@ mod tests {
         assert!(s.contains("\"pos\":[0,0],\"goal\":[3,2]"), "{s}");
         assert!(s.contains("[\"error\",\"a \\\"quoted\\\" name\"]"), "{s}");
         assert!(s.starts_with("{\"frame\":7,\"tick\":0"), "{s}");
+        assert!(s.contains("\"explain\":null"), "{s}");
+        let s = status_json(&state, &view, Vec2::ZERO, &notices, Some((3, 40)), 8);
+        assert!(s.contains("\"explain\":{\"step\":3,\"steps\":40}"), "{s}");
     }
 }
