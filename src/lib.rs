@@ -25,7 +25,9 @@
 //! - [`capture`]: `--screenshot` and `--exit-after-frames`.
 //! - [`timings`]: `--timings`, where a frame's CPU time goes.
 //! - [`cli`]: the command line (clap).
-//! - [`maps`]: random maps, the `maps/` folder and loading map files.
+//! - [`maps`]: random maps, the `maps/` folder (embedded in the browser build) and loading
+//!   map files.
+//! - [`platform`]: what differs in a browser: the clock's display, files, the page.
 //! - [`presets`]: ready-made starts (Explore), for the panel and `--preset`.
 
 #![warn(missing_docs)]
@@ -40,6 +42,7 @@ pub mod maps;
 pub mod notices;
 pub mod observe;
 pub mod panel;
+pub mod platform;
 pub mod presets;
 pub mod record;
 pub mod schedule;
@@ -72,7 +75,12 @@ impl Plugin for GamePlugin {
             view::plugin,
             explain::plugin,
             panel::plugin,
+            platform::plugin,
         ));
+        if platform::IN_BROWSER {
+            platform::refuse_desktop_only(app, &self.args);
+            return;
+        }
         if let Some(path) = &self.args.record {
             app.add_plugins(record::RecordPlugin { path: path.clone() });
         }

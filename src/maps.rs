@@ -1,5 +1,9 @@
 //! Maps: seeded random maps, random agents, the `maps/` folder and reading map files.
 //!
+//! In a browser there is no file system: `maps/` is then the files built into the game
+//! ([`EMBEDDED_MAPS`]), so the default start is the desktop's, and other files come through
+//! the panel's file picker as text ([`parse_map_text`]).
+//!
 //! Everything here is plain Rust with no Bevy types, so the command line, the panel and the
 //! tests share it. Random maps and agents come from the core's one seeded generator
 //! ([`gridwalk_core::rng::Rng`], maps by [`Grid::random`]), so `--seed N` gives the same map on
@@ -124,6 +128,10 @@ pub fn random_agents_to(
     out
 }
 
+/// The files of `maps/`, built in: the browser build's `maps/` (a test checks the list is the
+/// whole folder).
+pub const EMBEDDED_MAPS: &[(&str, &str)] = &[("default.ron", include_str!("../maps/default.ron"))];
+
 /// The `maps/` folder: `./maps` when it exists, else the one next to the game's sources.
 pub fn maps_dir() -> PathBuf {
     let here = PathBuf::from("maps");
@@ -137,11 +145,32 @@ pub fn maps_dir() -> PathBuf {
 /// The default map, `maps/default.ron`, if it exists.
 pub fn default_map() -> Option<PathBuf> {
     let p = maps_dir().join("default.ron");
+    if cfg!(target_arch = "wasm32") {
+        return embedded(&p).map(|_| p);
+    }
     p.is_file().then_some(p)
 }
 
-/// The `.ron` and `.map` files in `maps/`, sorted by name.
+/// The text of `path` when it names a built-in map (`maps/NAME` or `NAME`).
+fn embedded(path: &Path) -> Option<&'static str> {
+    let in_maps = path
+        .parent()
+        .is_none_or(|d| d.as_os_str().is_empty() || d == Path::new("maps"));
+    let name = path.file_name()?.to_str()?;
+    in_maps
+        .then(|| EMBEDDED_MAPS.iter().find(|(n, _)| *n == name))
+        .flatten()
+        .map(|(_, text)| *text)
+}
+
+/// The `.ron` and `.map` files in `maps/`, sorted by name (in a browser, the built-in ones).
 pub fn list_maps() -> Vec<PathBuf> {
+    if cfg!(target_arch = "wasm32") {
+        return EMBEDDED_MAPS
+            .iter()
+            .map(|(n, _)| maps_dir().join(n))
+            .collect();
+    }
     let Ok(entries) = std::fs::read_dir(maps_dir()) else {
         return Vec::new();
     };
@@ -161,7 +190,18 @@ pub fn list_maps() -> Vec<PathBuf> {
 
 /// Reads a map file: a RON scenario (`.ron`), or a Moving AI map (`.map`, imported as an
 /// eight-connected scenario with no agents). Errors name the file and, when known, the line.
+/// In a browser, only the built-in maps can be read this way.
 pub fn load_map_file(path: &Path) -> Result<Scenario, String> {
+    if cfg!(target_arch = "wasm32") {
+        let name = path.display().to_string();
+        return match embedded(path) {
+            Some(text) => parse_map_text(&name, text),
+            None => Err(format!(
+                "{name}: a browser page reads no files by path; maps/ holds only the built-in \
+                 maps here, and the panel's \"Open file…\" reads your own"
+            )),
+        };
+    }
     match path.extension().and_then(|e| e.to_str()) {
         Some("map") => movingai::load_map(path)
             .map(Scenario::from_grid)
@@ -170,6 +210,20 @@ pub fn load_map_file(path: &Path) -> Result<Scenario, String> {
         _ => Err(format!(
             "{}: unknown map format: expected a .ron scenario or a Moving AI .map",
             path.display()
+        )),
+    }
+}
+
+/// Parses the text of a map file named `name` (its extension says the format), as
+/// [`load_map_file`] reads one: a RON scenario or a Moving AI map.
+pub fn parse_map_text(name: &str, text: &str) -> Result<Scenario, String> {
+    match Path::new(name).extension().and_then(|e| e.to_str()) {
+        Some("map") => movingai::parse_map(text, name)
+            .map(Scenario::from_grid)
+            .map_err(|e| e.to_string()),
+        Some("ron") => Scenario::parse(text, name).map_err(|e| e.to_string()),
+        _ => Err(format!(
+            "{name}: unknown map format: expected a .ron scenario or a Moving AI .map"
         )),
     }
 }
@@ -213,6 +267,29 @@ mod tests {
                 .iter()
                 .all(|&(s, t)| g.is_passable(s) && g.is_passable(t))
         );
+    }
+
+    #[test]
+    fn the_built_in_maps_are_the_maps_folder() {
+        let names: Vec<String> = list_maps()
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        let built_in: Vec<&str> = EMBEDDED_MAPS.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, built_in);
+        for (name, text) in EMBEDDED_MAPS {
+            let from_file = load_map_file(&maps_dir().join(name)).unwrap();
+            assert_eq!(parse_map_text(name, text).unwrap(), from_file);
+            assert_eq!(embedded(Path::new(name)), Some(*text));
+        }
+        assert_eq!(embedded(Path::new("elsewhere/default.ron")), None);
+        assert!(
+            parse_map_text("x.txt", "")
+                .unwrap_err()
+                .contains("unknown map format")
+        );
+        let e = parse_map_text("bad.map", "type octile\nheight 2\nwidth 3\nmap\n...\n");
+        assert!(e.unwrap_err().contains("bad.map"));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::notices::{NoticeKind, Notices};
 use crate::sim::{ClearWalls, SimClock, SimCommand, SimState};
 use crate::ui_state::{Brush, Inspector, Overlays, PendingStart, Selection, WorldSettings};
 
-/// Esc cancels a placed start, or else quits.
+/// Esc cancels a placed start, or else quits (not in a browser).
 pub fn escape_key(
     keys: Res<ButtonInput<KeyCode>>,
     mut start: ResMut<PendingStart>,
@@ -23,6 +23,9 @@ pub fn escape_key(
     }
     if start.0.take().is_some() {
         notices.push(NoticeKind::Info, "start cancelled");
+    } else if crate::platform::IN_BROWSER {
+        // An exited app would leave a frozen page.
+        notices.push(NoticeKind::Info, "Esc does not quit a page: close the tab");
     } else {
         exit.write(AppExit::Success);
     }

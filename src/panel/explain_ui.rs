@@ -9,6 +9,7 @@ use gridwalk_core::{Algorithm, Pos, Terrain};
 
 use super::{Actions, Controls, swatch};
 use crate::explain::{Explain, ExplainControl, search_stops};
+use crate::platform::clock::micros_text;
 use crate::sim::SimState;
 use crate::theme::palette::{
     CLOSED_COLOR, GHOST_COLOR, INCONSISTENT_COLOR, LOWERED_COLOR, OPEN_COLOR, RAISED_COLOR,
@@ -100,7 +101,7 @@ fn figures_ui(ui: &mut egui::Ui, ex: &Explain, act: &mut Actions, algorithm: Alg
             "km {}, serves {} agents, {} µs",
             cost_text(figures.km),
             figures.agents,
-            figures.micros
+            micros_text(figures.micros)
         ));
         ui.label(format!(
             "A* from scratch would expand {} cells from the agent's cell (ghost)",

@@ -11,6 +11,7 @@ use egui_plot::{GridMark, Legend, Line, Plot, PlotPoints};
 use gridwalk_core::sim::{DynamicWorld, OnArrival};
 
 use super::Actions;
+use crate::platform::clock::micros_series;
 use crate::sim::{SimCommand, SimState};
 use crate::theme::text::{PLOT_BASELINE, PLOT_MICROS, PLOT_PLANNER};
 
@@ -118,12 +119,8 @@ pub fn plot_ui(ui: &mut egui::Ui, plot: &mut TickPlot) {
                 .allow_scroll(false)
                 .include_y(0.0)
                 .show(ui, |p| {
-                    let pts: Vec<[f64; 2]> = plot
-                        .points
-                        .iter()
-                        .map(|p| [p.tick as f64, p.micros as f64])
-                        .collect();
-                    p.line(Line::new("repair µs", pts).color(PLOT_MICROS));
+                    let (name, pts) = micros_series(plot.points.iter().map(|p| (p.tick, p.micros)));
+                    p.line(Line::new(name, pts).color(PLOT_MICROS));
                 });
         });
 }

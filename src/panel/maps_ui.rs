@@ -1,5 +1,6 @@
 //! The panel's map section: save to `maps/NAME.ron`, load a map of `maps/`, import a Moving AI
-//! `.map` from any path.
+//! `.map` from any path. In a browser: save and the recording are downloads, and files open
+//! with the browser's picker (read by [`crate::platform`]).
 //!
 //! Saving goes through the core's crash-safe [`Scenario::save`] (a temporary file, then a
 //! rename). Loading reads and validates the whole file before anything changes, so a bad file
@@ -50,12 +51,14 @@ pub fn current_scenario(state: &SimState) -> Scenario {
     state.sim().to_scenario()
 }
 
-/// Saves the current world as `maps/NAME.ron`; returns the path written.
+/// Saves the current world as `maps/NAME.ron`; returns the path written (desktop only).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn save_current(state: &SimState, name: &str) -> Result<PathBuf, String> {
     save_current_in(state, &maps::maps_dir(), name)
 }
 
-/// Saves the current world as `DIR/NAME.ron`; returns the path written.
+/// Saves the current world as `DIR/NAME.ron`; returns the path written (desktop only).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn save_current_in(state: &SimState, dir: &Path, name: &str) -> Result<PathBuf, String> {
     if !maps::valid_map_name(name) {
         return Err(format!(
@@ -97,21 +100,7 @@ impl MapsUi {
             self.listed = true;
         }
         ui.strong("Maps");
-        ui.horizontal(|ui| {
-            ui.label("maps/");
-            ui.add(egui::TextEdit::singleline(&mut self.save_name).desired_width(110.0));
-            ui.label(".ron");
-            if ui.button("Save").clicked() {
-                match save_current(state, &self.save_name) {
-                    Ok(p) => {
-                        self.error = None;
-                        notices.push(NoticeKind::Info, format!("saved {}", p.display()));
-                        self.files = maps::list_maps();
-                    }
-                    Err(e) => self.fail(e, notices),
-                }
-            }
-        });
+        self.save_ui(ui, state, notices);
         ui.horizontal(|ui| {
             let name = |p: &PathBuf| {
                 p.file_name()
@@ -136,6 +125,40 @@ impl MapsUi {
                 self.load(&p, commands, notices);
             }
         });
+        self.import_ui(ui, commands, notices);
+        #[cfg(target_arch = "wasm32")]
+        self.browser_ui(ui, state, notices);
+        if let Some(e) = &self.error {
+            ui.label(egui::RichText::new(e).color(RED));
+        }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn save_ui(&mut self, ui: &mut egui::Ui, state: &SimState, notices: &mut Notices) {
+        ui.horizontal(|ui| {
+            ui.label("maps/");
+            ui.add(egui::TextEdit::singleline(&mut self.save_name).desired_width(110.0));
+            ui.label(".ron");
+            if ui.button("Save").clicked() {
+                match save_current(state, &self.save_name) {
+                    Ok(p) => {
+                        self.error = None;
+                        notices.push(NoticeKind::Info, format!("saved {}", p.display()));
+                        self.files = maps::list_maps();
+                    }
+                    Err(e) => self.fail(e, notices),
+                }
+            }
+        });
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn import_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        commands: &mut MessageWriter<SimCommand>,
+        notices: &mut Notices,
+    ) {
         ui.horizontal(|ui| {
             ui.add(
                 egui::TextEdit::singleline(&mut self.import_path)
@@ -154,9 +177,94 @@ impl MapsUi {
                 }
             }
         });
-        if let Some(e) = &self.error {
-            ui.label(egui::RichText::new(e).color(RED));
+    }
+
+    /// In a browser, saving offers the map as a download.
+    #[cfg(target_arch = "wasm32")]
+    fn save_ui(&mut self, ui: &mut egui::Ui, state: &SimState, notices: &mut Notices) {
+        use crate::platform::browser;
+        ui.horizontal(|ui| {
+            ui.add(egui::TextEdit::singleline(&mut self.save_name).desired_width(110.0));
+            ui.label(".ron");
+            if ui
+                .button("Download")
+                .on_hover_text("save the map and its agents as a file")
+                .clicked()
+            {
+                let name = self.save_name.trim().to_string();
+                let saved = if maps::valid_map_name(&name) {
+                    let file = format!("{name}.ron");
+                    browser::download(&file, &current_scenario(state).to_ron()).map(|()| file)
+                } else {
+                    Err(format!(
+                        "'{name}' is not a map name: use 1–64 letters, digits, '-' or '_'"
+                    ))
+                };
+                match saved {
+                    Ok(file) => {
+                        self.error = None;
+                        notices.push(NoticeKind::Info, format!("offered {file} as a download"));
+                    }
+                    Err(e) => self.fail(e, notices),
+                }
+            }
+        });
+    }
+
+    /// In a browser, files are opened with the file picker, and the recording is a download.
+    #[cfg(target_arch = "wasm32")]
+    fn import_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        _commands: &mut MessageWriter<SimCommand>,
+        notices: &mut Notices,
+    ) {
+        use crate::platform::browser;
+        ui.horizontal(|ui| {
+            let mut picked = None;
+            if ui
+                .button("Open file…")
+                .on_hover_text("a .ron scenario or a Moving AI .map from your computer")
+                .clicked()
+            {
+                picked = Some(browser::pick_file(".ron,.map", "open"));
+            }
+            if ui.button("Import .map…").clicked() {
+                picked = Some(browser::pick_file(".map", "import"));
+            }
+            if let Some(Err(e)) = picked {
+                self.fail(e, notices);
+            }
+        });
+    }
+
+    /// The browser's recording download, and what the page cannot do.
+    #[cfg(target_arch = "wasm32")]
+    fn browser_ui(&mut self, ui: &mut egui::Ui, state: &SimState, notices: &mut Notices) {
+        use crate::platform::browser;
+        if ui
+            .button("Download recording")
+            .on_hover_text(
+                "the session since the last new map or planner, for gridwalk-cli simulate",
+            )
+            .clicked()
+        {
+            let ron = state.session().to_scenario().to_ron();
+            match browser::download("gridwalk-session.ron", &ron) {
+                Ok(()) => notices.push(
+                    NoticeKind::Info,
+                    "offered gridwalk-session.ron as a download",
+                ),
+                Err(e) => self.fail(e, notices),
+            }
         }
+        ui.label(
+            egui::RichText::new(
+                "In a browser: maps/ is the built-in maps; saving and the recording are \
+                 downloads; your files open with the picker. Esc does not quit (close the tab).",
+            )
+            .weak(),
+        );
     }
 
     fn load(&mut self, p: &Path, commands: &mut MessageWriter<SimCommand>, notices: &mut Notices) {

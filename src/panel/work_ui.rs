@@ -7,6 +7,7 @@ use gridwalk_core::{Algorithm, Connectivity, Heuristic};
 
 use super::{Actions, Controls, rich};
 use crate::observe::PathCache;
+use crate::platform::clock::micros_text;
 use crate::sim::{SimCommand, SimState};
 use crate::theme::text::{GREEN, RED, agent_color32};
 
@@ -71,13 +72,13 @@ fn stats_row(ui: &mut egui::Ui, name: &str, s: &TickStats, baseline: bool) {
     ui.label(name);
     ui.label(s.search.expanded.to_string());
     ui.label(s.search.queue_ops().to_string());
-    ui.label(s.micros.to_string());
+    ui.label(micros_text(s.micros));
     ui.end_row();
     if baseline {
         ui.label("  A* from scratch");
         ui.label(s.baseline_expanded.to_string());
         ui.label("—");
-        ui.label(s.baseline_micros.to_string());
+        ui.label(micros_text(s.baseline_micros));
         ui.end_row();
     }
 }

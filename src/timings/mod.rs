@@ -5,7 +5,8 @@
 //! preparation and the panel. Rendering itself runs after `Last`, in the render world: it is
 //! the wall time between frames that the main world does not account for.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use bevy::app::AppExit;
 use bevy::prelude::*;

@@ -34,7 +34,8 @@
 //! ```
 
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use crate::format::FormatError;
 use crate::format::gppc::{Command, Instance, Query};

@@ -225,7 +225,7 @@ fn repeated(grid: &Grid, start: Pos, goal: Pos, run: &Navigate) -> Result<Naviga
                 Algorithm::Dijkstra => SearchRequest::dijkstra(grid.pos(cell), goal, conn),
                 _ => SearchRequest::astar(grid.pos(cell), goal, conn, run.heuristic),
             };
-            let t = std::time::Instant::now();
+            let t = web_time::Instant::now();
             let r = space.search(&known, &req, None)?;
             nav.micros += t.elapsed().as_micros() as u64;
             nav.searches += 1;

@@ -28,8 +28,13 @@ pub const DEFAULT_PLANNER_MEMORY: usize = 2 << 30;
 /// The smallest planner-memory budget accepted: 1 MiB.
 pub const MIN_PLANNER_MEMORY: usize = 1 << 20;
 
-/// The largest planner-memory budget accepted: 1 TiB.
-pub const MAX_PLANNER_MEMORY: usize = 1 << 40;
+/// The largest planner-memory budget accepted: 1 TiB, or the whole address space where it
+/// is smaller (wasm32).
+pub const MAX_PLANNER_MEMORY: usize = if usize::BITS >= 64 {
+    (1u64 << 40) as usize
+} else {
+    usize::MAX
+};
 
 /// Bytes a goal's group may hold per cell of the map at most, the worst case of a search that
 /// touches every cell (the planner's arrays and queue, its list of expansions, the memo of its

@@ -3,7 +3,7 @@
 //! settled by their group's answer (those of large groups may wait for the move phase, see
 //! [`settle`](super::settle)). The from-scratch algorithms plan in [`fresh`](super::fresh).
 
-use std::time::Instant;
+use web_time::Instant;
 
 use super::agents::{Agent, AgentStatus, settle};
 use super::group::{FRESH, Group, MEMO_MIN_AGENTS, UNKNOWN, forget_moves};
