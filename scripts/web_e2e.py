@@ -252,15 +252,9 @@ class Page:
         self.frames()
 
     def key(self, key, code, vk):
+        event = dict(key=key, code=code, windowsVirtualKeyCode=vk, nativeVirtualKeyCode=vk)
         for kind in ("keyDown", "keyUp"):
-            self.dt.call(
-                "Input.dispatchKeyEvent",
-                type=kind,
-                key=key,
-                code=code,
-                windowsVirtualKeyCode=vk,
-                nativeVirtualKeyCode=vk,
-            )
+            self.dt.call("Input.dispatchKeyEvent", type=kind, **event)
             self.frames()
 
     def screenshot(self, path, left=0, points=()):

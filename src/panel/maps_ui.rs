@@ -152,8 +152,25 @@ impl MapsUi {
         });
     }
 
-    #[cfg(not(target_arch = "wasm32"))]
+    /// Importing a map: a path on the desktop, the file picker in a browser.
     fn import_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        commands: &mut MessageWriter<SimCommand>,
+        notices: &mut Notices,
+    ) {
+        #[cfg(not(target_arch = "wasm32"))]
+        self.import_path_ui(ui, commands, notices);
+        #[cfg(target_arch = "wasm32")]
+        {
+            // A picked file arrives later, through the browser's callback.
+            let _ = commands;
+            self.pick_file_ui(ui, notices);
+        }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn import_path_ui(
         &mut self,
         ui: &mut egui::Ui,
         commands: &mut MessageWriter<SimCommand>,
@@ -213,12 +230,7 @@ impl MapsUi {
 
     /// In a browser, files are opened with the file picker, and the recording is a download.
     #[cfg(target_arch = "wasm32")]
-    fn import_ui(
-        &mut self,
-        ui: &mut egui::Ui,
-        _commands: &mut MessageWriter<SimCommand>,
-        notices: &mut Notices,
-    ) {
+    fn pick_file_ui(&mut self, ui: &mut egui::Ui, notices: &mut Notices) {
         use crate::platform::browser;
         ui.horizontal(|ui| {
             let mut picked = None;
