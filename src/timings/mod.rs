@@ -1,4 +1,5 @@
-//! `--timings`: where a frame's CPU time goes, printed on exit as one line.
+//! `--timings`: where a frame's CPU time goes, printed every 10 seconds (that window, with the
+//! agents still waiting for their first plan) and on exit (the whole run) as one line each.
 //!
 //! The main world's frame runs from `First` to `Last`; inside it, every fixed step (the
 //! tick, from `FixedFirst` to `FixedLast`) is timed apart, so the rest is input, drawing
@@ -22,76 +23,120 @@ pub fn plugin(app: &mut App) {
         .add_systems(FixedLast, tick_ends);
 }
 
-/// Sums since the first frame.
-#[derive(Resource, Default, Debug)]
-pub struct Timings {
+/// Seconds between the periodic lines.
+const WINDOW_SECS: f64 = 10.0;
+
+/// Frame and tick time summed over a stretch of the run.
+#[derive(Default, Debug, Clone, Copy)]
+struct Sums {
+    since: Option<Instant>,
+    first_tick: u64,
     frames: u64,
-    first: Option<Instant>,
-    frame_start: Option<Instant>,
-    tick_start: Option<Instant>,
-    first_tick: Option<u64>,
-    /// Main-world time per frame, ticks included.
+    /// Main-world time, ticks included.
     main: Duration,
     /// Time in fixed steps.
     fixed: Duration,
-    fixed_runs: u64,
 }
 
-impl Timings {
-    /// The report line: frames per second, ticks per second, and per frame the main world's
-    /// milliseconds split into tick and the rest, and the wall time left to rendering.
-    pub fn line(&self, ticks: u64) -> String {
+impl Sums {
+    fn starting(now: Instant, tick: u64) -> Sums {
+        Sums {
+            since: Some(now),
+            first_tick: tick,
+            ..Sums::default()
+        }
+    }
+
+    /// Frames per second, ticks per second, and per frame the main world's milliseconds
+    /// split into tick and the rest, and the wall time left to rendering.
+    fn line(&self, label: &str, tick: u64) -> String {
         let wall = self
-            .first
+            .since
             .map_or(0.0, |t| t.elapsed().as_secs_f64())
             .max(1e-9);
+        let ticks = tick.saturating_sub(self.first_tick);
         let frames = self.frames.max(1) as f64;
         let ms = |d: Duration| d.as_secs_f64() * 1e3 / frames;
         let main = ms(self.main);
-        let tick = ms(self.fixed);
+        let fixed = ms(self.fixed);
         format!(
-            "timings: {:.1} s, {} frames ({:.1} fps), {} ticks ({:.1} ticks/s); per frame: main world {:.2} ms = tick {:.2} ms + input, drawing and panel {:.2} ms; rendering and waiting {:.2} ms",
+            "{label}: {:.1} s, {} frames ({:.1} fps), {} ticks ({:.1} ticks/s); per frame: main world {:.2} ms = tick {:.2} ms + input, drawing and panel {:.2} ms; rendering and waiting {:.2} ms",
             wall,
             self.frames,
             frames / wall,
             ticks,
             ticks as f64 / wall,
             main,
-            tick,
-            main - tick,
+            fixed,
+            main - fixed,
             (wall * 1e3 / frames - main).max(0.0),
         )
     }
 }
 
-fn frame_begins(mut t: ResMut<Timings>) {
-    let now = Instant::now();
-    t.first.get_or_insert(now);
-    t.frame_start = Some(now);
+/// The sums of the whole run and of the current 10-second window.
+#[derive(Resource, Default, Debug)]
+pub struct Timings {
+    total: Sums,
+    window: Sums,
+    frame_start: Option<Instant>,
+    tick_start: Option<Instant>,
 }
 
-fn frame_ends(mut t: ResMut<Timings>, state: Res<SimState>) {
-    if let Some(start) = t.frame_start.take() {
-        t.main += start.elapsed();
-        t.frames += 1;
+impl Timings {
+    /// The whole run's line, as printed on exit.
+    pub fn line(&self, tick: u64) -> String {
+        self.total.line("timings", tick)
     }
-    t.first_tick.get_or_insert(state.ticks());
+}
+
+fn frame_begins(mut t: ResMut<Timings>) {
+    t.frame_start = Some(Instant::now());
+}
+
+fn frame_ends(mut timings: ResMut<Timings>, state: Res<SimState>) {
+    let t = &mut *timings;
+    let Some(start) = t.frame_start.take() else {
+        return;
+    };
+    let tick = state.ticks();
+    if t.total.since.is_none() {
+        t.total = Sums::starting(start, tick);
+        t.window = t.total;
+    }
+    let spent = start.elapsed();
+    for sums in [&mut t.total, &mut t.window] {
+        sums.main += spent;
+        sums.frames += 1;
+    }
+    if t.window
+        .since
+        .is_some_and(|w| w.elapsed().as_secs_f64() >= WINDOW_SECS)
+    {
+        let waiting = state.sim().backlog();
+        eprintln!(
+            "{}; {waiting} agents planning",
+            t.window.line("timings, last 10 s", tick)
+        );
+        t.window = Sums::starting(Instant::now(), tick);
+    }
 }
 
 fn tick_begins(mut t: ResMut<Timings>) {
     t.tick_start = Some(Instant::now());
 }
 
-fn tick_ends(mut t: ResMut<Timings>) {
+fn tick_ends(mut timings: ResMut<Timings>) {
+    let t = &mut *timings;
     if let Some(start) = t.tick_start.take() {
-        t.fixed += start.elapsed();
-        t.fixed_runs += 1;
+        let spent = start.elapsed();
+        t.total.fixed += spent;
+        t.window.fixed += spent;
     }
 }
 
 fn report_on_exit(t: Res<Timings>, state: Res<SimState>, mut exits: MessageReader<AppExit>) {
     if exits.read().next().is_some() {
-        let ticks = state.ticks() - t.first_tick.unwrap_or(0);
-        eprintln!("{}", t.line(ticks));
+        eprintln!("{}", t.line(state.ticks()));
     }
 }

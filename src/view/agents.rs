@@ -16,7 +16,7 @@ use super::marks;
 use crate::map_frame::tile_center;
 use crate::schedule::FrameSystems;
 use crate::sim::{AgentMarker, Glide, SimState};
-use crate::theme::palette::{RING_DARK, RING_LIGHT, agent_color};
+use crate::theme::palette::{PLANNING_COLOR, RING_DARK, RING_LIGHT, agent_color};
 use crate::ui_state::{CursorTile, PendingStart};
 
 /// Gizmos of the path lines.
@@ -27,12 +27,22 @@ pub struct PathGizmos;
 #[derive(Default, Reflect, GizmoConfigGroup)]
 pub struct MarkerGizmos;
 
-/// The disc images shared by every agent sprite: a full disc, and a hollow one for arrived
-/// agents (a sprite, not a ring of lines per agent, so thousands cost one batch).
+/// The disc images shared by every agent sprite: a full disc, a hollow one for arrived
+/// agents, and a thin ring for agents waiting for their plan (sprites, not rings of lines per
+/// agent, so thousands cost one batch).
 #[derive(Resource)]
 struct Disc {
     walking: Handle<Image>,
     arrived: Handle<Image>,
+    planning: Handle<Image>,
+}
+
+/// An agent's disc: full, hollow (its inner half clear), or a bright ring (its outer third).
+#[derive(Clone, Copy, PartialEq)]
+enum DiscLook {
+    Full,
+    Hollow,
+    Ring,
 }
 
 /// The agents feature.
@@ -60,9 +70,9 @@ fn configure_gizmos(mut store: ResMut<GizmoConfigStore>) {
     markers.line.width = 2.0;
 }
 
-/// A white disc with a soft edge and a dark rim, tinted per agent; `hollow` leaves its inside
-/// clear, the look of an agent that has arrived (its goal mark shows through).
-fn disc_image(hollow: bool) -> Image {
+/// A white disc with a soft edge and a dark rim, tinted per agent; a hollow one leaves its
+/// inside clear, the look of an agent that has arrived (its goal mark shows through).
+fn disc_image(look: DiscLook) -> Image {
     const N: u32 = 32;
     let mut data = Vec::with_capacity((N * N * 4) as usize);
     for y in 0..N {
@@ -70,8 +80,17 @@ fn disc_image(hollow: bool) -> Image {
             let d = Vec2::new(x as f32 + 0.5, y as f32 + 0.5).distance(Vec2::splat(N as f32 / 2.0))
                 / (N as f32 / 2.0);
             let mut alpha = ((1.0 - d) * N as f32 / 2.0).clamp(0.0, 1.0);
-            let shade = if d > 0.78 { 90 } else { 255 };
-            if hollow && d < 0.5 {
+            let shade = if d > 0.78 && look != DiscLook::Ring {
+                90
+            } else {
+                255
+            };
+            let inside = match look {
+                DiscLook::Full => 0.0,
+                DiscLook::Hollow => 0.5,
+                DiscLook::Ring => 0.67,
+            };
+            if d < inside {
                 alpha = 0.0;
             }
             data.extend_from_slice(&[shade, shade, shade, (alpha * 255.0) as u8]);
@@ -92,8 +111,9 @@ fn disc_image(hollow: bool) -> Image {
 
 fn make_disc(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
     commands.insert_resource(Disc {
-        walking: images.add(disc_image(false)),
-        arrived: images.add(disc_image(true)),
+        walking: images.add(disc_image(DiscLook::Full)),
+        arrived: images.add(disc_image(DiscLook::Hollow)),
+        planning: images.add(disc_image(DiscLook::Ring)),
     });
 }
 
@@ -122,14 +142,14 @@ fn dress_agents(
     }
 }
 
-/// Moves each disc between its last two cells by the fixed clock's overstep, and shows
-/// arrived agents hollow.
+/// Moves each disc between its last two cells by the fixed clock's overstep, shows arrived
+/// agents hollow and agents waiting for their plan as an amber ring.
 fn glide_agents(
     state: Res<SimState>,
     time: Res<Time<Fixed>>,
     clock: Res<crate::sim::SimClock>,
     disc: Option<Res<Disc>>,
-    mut agents: Query<(&Glide, &mut Transform, &mut Sprite)>,
+    mut agents: Query<(&AgentMarker, &Glide, &mut Transform, &mut Sprite)>,
 ) {
     let Some(disc) = disc else {
         return;
@@ -140,17 +160,19 @@ fn glide_agents(
     } else {
         time.overstep_fraction().clamp(0.0, 1.0)
     };
-    for (g, mut transform, mut sprite) in &mut agents {
+    for (marker, g, mut transform, mut sprite) in &mut agents {
         let at = glide_point(g, t, grid);
         if transform.translation.truncate() != at {
             transform.translation = at.extend(3.0);
         }
-        let image = match g.status {
-            AgentStatus::Arrived => &disc.arrived,
-            _ => &disc.walking,
+        let (image, color) = match g.status {
+            AgentStatus::Arrived => (&disc.arrived, agent_color(marker.label)),
+            AgentStatus::Planning => (&disc.planning, PLANNING_COLOR),
+            _ => (&disc.walking, agent_color(marker.label)),
         };
         if sprite.image != *image {
             sprite.image = image.clone();
+            sprite.color = color;
         }
     }
 }

@@ -12,7 +12,7 @@ use gridwalk_core::sim::{AgentId, AgentStatus};
 use crate::map_frame::tile_center;
 use crate::observe::PathCache;
 use crate::sim::{AgentMarker, Glide, SimState};
-use crate::theme::palette::{NO_PATH_COLOR, PLANNING_COLOR, agent_color};
+use crate::theme::palette::{NO_PATH_COLOR, agent_color};
 use crate::ui_state::{Overlays, Selection};
 
 /// The two retained layers: path lines, and goal and status marks.
@@ -102,12 +102,8 @@ pub(super) fn rebuild_marks(
                 let cross = Isometry2d::new(here, Rot2::degrees(45.0));
                 marks.cross_2d(cross, 0.7, NO_PATH_COLOR);
             }
-            // Waiting for its plan: a ring around it.
-            AgentStatus::Planning => {
-                marks.circle_2d(Isometry2d::from_translation(here), 0.6, PLANNING_COLOR);
-            }
-            // Arrived agents are drawn hollow by their sprite.
-            AgentStatus::Arrived | AgentStatus::Walking => {}
+            // Arrived agents are drawn hollow by their sprite, waiting ones as a ring.
+            AgentStatus::Arrived | AgentStatus::Planning | AgentStatus::Walking => {}
         }
     }
     for (handle, layer) in [(&layers.paths, paths), (&layers.marks, marks)] {
