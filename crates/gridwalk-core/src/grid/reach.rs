@@ -173,6 +173,14 @@ impl Components {
         self.label[a] != NO_LABEL && self.label[a] == self.label[b]
     }
 
+    /// Whether some component has at most `n` cells (a pocket's flood can only prove those).
+    pub fn any_at_most(&mut self, grid: &Grid, n: usize, conn: Connectivity) -> bool {
+        if self.conn != Some(conn) || self.label.len() != grid.len() {
+            self.relabel(grid, conn);
+        }
+        self.size.iter().any(|&s| s > 0 && s as usize <= n)
+    }
+
     /// Forgets everything: the next query labels the map again.
     pub fn invalidate(&mut self) {
         self.conn = None;
@@ -220,8 +228,15 @@ impl Components {
     fn relabel(&mut self, grid: &Grid, conn: Connectivity) {
         self.conn = Some(conn);
         self.label.clear();
-        self.label.resize(grid.len(), NO_LABEL);
         self.size.clear();
+        // A map without walls is one component (every cell reaches its four neighbours): the
+        // known map of unknown terrain starts so, once per navigation.
+        if grid.wall_count() == 0 {
+            self.label.resize(grid.len(), 0);
+            self.size.push(grid.len() as u32);
+            return;
+        }
+        self.label.resize(grid.len(), NO_LABEL);
         for s in 0..grid.len() {
             if grid.weight(s) == 0 || self.label[s] != NO_LABEL {
                 continue;

@@ -76,6 +76,9 @@ impl Pockets {
         self.walled.clear();
         self.pocket.clear();
         self.pocket.resize(grid.len(), NO_POCKET);
+        if !self.components.any_at_most(grid, POCKET_MAX, conn) {
+            return;
+        }
         for c in 0..grid.len() {
             if self.pocket[c] == NO_POCKET
                 && grid.weight(c) != 0
