@@ -52,9 +52,9 @@
 //! it without asking the kernel), a transparent huge page commits 2 MB at one touch, a
 //! reused allocation is zeroed (committed) by `calloc` again, and a 4 KiB page of state
 //! covers 16×16 cells or more, of which the searches on the default map fill under half.
-//! Tiles cost one table load per neighbour read, and none for the neighbours of a cell
-//! inside its tile (an add, see `Tiles::near`); a cell's position comes back from its id
-//! without the division the flat layout paid per expansion. Queue entries keep the cell
+//! Tiles cost a few table loads per cell whose neighbours are read (`Tiles::around`), then a
+//! lookup per neighbour; a cell's position comes back from its id without the division the
+//! flat layout paid per expansion. Queue entries keep the cell
 //! itself as the tie-break, so the expansion order, and every result, is the one of the flat
 //! layout.
 //!
@@ -90,7 +90,7 @@
 //! ```
 
 use super::bounds::Bounds;
-use super::cells::{BLOCK, Tiles, grow};
+use super::cells::{Around, BLOCK, Tiles, grow};
 use super::goal_planner::{CellInfo, GoalPlanner, Progress};
 use crate::cost::{Cost, INFINITY, add};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
@@ -295,18 +295,16 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         self.key_at(id, x, y)
     }
 
-    /// rhs(u) = min over successors of c(u, s) + g(s); 0 at the goal. `u` has id `id` and
-    /// lies at (x, y).
+    /// rhs(u) = min over successors of c(u, s) + g(s); 0 at the goal. `u` lies at (x, y).
     #[inline]
-    fn lookahead(&self, grid: &Grid, u: usize, id: u32, x: u32, y: u32) -> Cost {
+    fn lookahead(&self, grid: &Grid, u: usize, x: u32, y: u32) -> Cost {
         if u == self.goal {
             return 0;
         }
-        let inside = Tiles::inside(x, y);
+        let around = self.tiles.around(x, y);
         let mut best = INFINITY;
-        grid.for_each_neighbor_dir(u, self.conn, |_, sx, sy, c, dir| {
-            let sid = self.tiles.near(id, inside, sx, sy, dir);
-            best = best.min(add(c, self.g[sid as usize]));
+        grid.for_each_neighbor_dir(u, self.conn, |_, _, _, c, dir| {
+            best = best.min(add(c, self.g[around.near(dir) as usize]));
         });
         best
     }
@@ -428,7 +426,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         self.expanded.push(u as u32);
         // u is queued: k_new carries its rhs.
         if self.g[id as usize] > k_new.rhs {
-            self.lower(grid, u, id, Tiles::inside(x, y), k_new.rhs);
+            self.lower(grid, u, id, self.tiles.around(x, y), k_new.rhs);
         } else {
             self.raise(grid, u, id, x, y);
         }
@@ -437,7 +435,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     /// Expands the overconsistent `u` (id `id`): settles g, lowers the lookahead of the
     /// predecessors.
     #[inline(always)]
-    fn lower(&mut self, grid: &Grid, u: usize, id: u32, inside: bool, gu: Cost) {
+    fn lower(&mut self, grid: &Grid, u: usize, id: u32, around: Around, gu: Cost) {
         self.g[id as usize] = gu;
         self.rec.step(Step::Expand(Expansion {
             cell: u as u32,
@@ -451,7 +449,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         let mut vacant = Some(id);
         grid.for_each_neighbor_dir(u, self.conn, |s, x, y, c, dir| {
             let via = add(c, gu);
-            let mut sid = self.tiles.near(id, inside, x, y, dir);
+            let mut sid = around.near(dir);
             let rhs = self.rhs_at(sid);
             if via < rhs {
                 if (sid as usize) < BLOCK {
@@ -485,20 +483,20 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
             cost: INFINITY,
         }));
         let goal = self.goal;
-        let inside = Tiles::inside(x, y);
+        let around = self.tiles.around(x, y);
         grid.for_each_neighbor_dir(u, self.conn, |s, sx, sy, c, dir| {
             // A neighbour whose rhs is finite or that is inconsistent owns its block.
-            let sid = self.tiles.near(id, inside, sx, sy, dir);
+            let sid = around.near(dir);
             let rhs = self.rhs_at(sid);
             if s != goal && rhs == add(c, g_old) {
-                let rhs = self.lookahead(grid, s, sid, sx, sy);
+                let rhs = self.lookahead(grid, s, sx, sy);
                 self.update_vertex_at(s, sid, sx, sy, rhs);
             } else if self.g[sid as usize] != rhs {
                 self.requeue(s, sid, sx, sy, rhs);
             }
         });
         // u is requeued or dropped.
-        debug_assert!(u == goal || rhs_u == self.lookahead(grid, u, id, x, y));
+        debug_assert!(u == goal || rhs_u == self.lookahead(grid, u, x, y));
         self.update_vertex_at(u, id, x, y, rhs_u);
     }
 
@@ -508,10 +506,10 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     #[inline]
     fn best_move(&self, grid: &Grid, cell: usize) -> Option<(usize, Cost, Cost)> {
         let (x, y) = self.tiles.cell_xy(cell);
-        let (id, inside) = (self.tiles.id(x, y), Tiles::inside(x, y));
+        let around = self.tiles.around(x, y);
         let mut best: Option<(usize, Cost, Cost)> = None;
-        grid.for_each_neighbor_dir(cell, self.conn, |n, nx, ny, c, dir| {
-            let v = self.g[self.tiles.near(id, inside, nx, ny, dir) as usize];
+        grid.for_each_neighbor_dir(cell, self.conn, |n, _, _, c, dir| {
+            let v = self.g[around.near(dir) as usize];
             if v == INFINITY {
                 return;
             }
@@ -564,7 +562,7 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool> GoalPlanner
                 let mut id = self.tiles.id(x, y);
                 let mut rhs = self.rhs_at(id);
                 if u != self.goal {
-                    let new = self.lookahead(grid, u, id, x, y);
+                    let new = self.lookahead(grid, u, x, y);
                     if new != rhs {
                         id = self.claim(x, y);
                         rhs = new;
