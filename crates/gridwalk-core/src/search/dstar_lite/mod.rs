@@ -90,7 +90,7 @@
 //! ```
 
 use super::bounds::Bounds;
-use super::cells::{Around, BLOCK, Tiles, grow};
+use super::cells::{BLOCK, Tiles, grow};
 use super::goal_planner::{CellInfo, GoalPlanner, Progress};
 use crate::cost::{Cost, INFINITY, add};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
@@ -235,10 +235,14 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     /// The `rhs` of the cell of `id`: its key's payload when queued, else its `g`.
     #[inline(always)]
     fn rhs_at(&self, id: u32) -> Cost {
-        match self.queue.queued_key(id) {
-            Some(k) => k.rhs,
-            None => self.g[id as usize],
-        }
+        self.rhs_and_key(id).0
+    }
+
+    /// The `rhs` of the cell of `id` and its key if it is queued (it is then inconsistent).
+    #[inline(always)]
+    fn rhs_and_key(&self, id: u32) -> (Cost, Option<Key>) {
+        let key = self.queue.queued_key(id);
+        (key.map_or_else(|| self.g[id as usize], |k| k.rhs), key)
     }
 
     /// How many cells the searches wrote state for (a cost, a queue entry or a start), since
@@ -303,7 +307,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         }
         let around = self.tiles.around(x, y);
         let mut best = INFINITY;
-        grid.for_each_neighbor_dir(u, self.conn, |_, _, _, c, dir| {
+        grid.for_each_neighbor_at(u, (x, y), self.conn, |_, _, _, c, dir| {
             best = best.min(add(c, self.g[around.near(dir) as usize]));
         });
         best
@@ -328,6 +332,17 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         let k = self.key_with(self.g[id as usize], rhs, x, y);
         // Most requeued neighbours already hold this key: check before calling the queue.
         if self.queue.queued_key(id) != Some(k) {
+            self.queue.insert_or_update_as(id, u as u32, k);
+        }
+        self.opened(u, id);
+    }
+
+    /// [`requeue`](Self::requeue) for `u` queued with `old` (its `rhs` unchanged): its key
+    /// again, with the current `h` and `km`.
+    #[inline]
+    fn refresh(&mut self, u: usize, id: u32, (x, y): (u32, u32), old: Key) {
+        let k = self.key_with(self.g[id as usize], old.rhs, x, y);
+        if k != old {
             self.queue.insert_or_update_as(id, u as u32, k);
         }
         self.opened(u, id);
@@ -416,7 +431,8 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     /// Expands the top cell `u` (id `id`), queued with `k_old`.
     fn expand(&mut self, grid: &Grid, u: usize, id: u32, k_old: Key, stats: &mut SearchStats) {
         let (x, y) = self.tiles.xy(id);
-        let k_new = self.key_at(id, x, y);
+        // u is queued, with k_old: its rhs is k_old's.
+        let k_new = self.key_with(self.g[id as usize], k_old.rhs, x, y);
         if k_old < k_new {
             self.queue.insert_or_update_as(id, u as u32, k_new);
             self.rec.step(Step::Open(u as u32));
@@ -424,18 +440,17 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         }
         stats.expanded += 1;
         self.expanded.push(u as u32);
-        // u is queued: k_new carries its rhs.
         if self.g[id as usize] > k_new.rhs {
-            self.lower(grid, u, id, self.tiles.around(x, y), k_new.rhs);
+            self.lower(grid, u, id, (x, y), k_new.rhs);
         } else {
-            self.raise(grid, u, id, x, y);
+            self.raise(grid, u, id, (x, y), k_new.rhs);
         }
     }
 
     /// Expands the overconsistent `u` (id `id`): settles g, lowers the lookahead of the
     /// predecessors.
     #[inline(always)]
-    fn lower(&mut self, grid: &Grid, u: usize, id: u32, around: Around, gu: Cost) {
+    fn lower(&mut self, grid: &Grid, u: usize, id: u32, (x, y): (u32, u32), gu: Cost) {
         self.g[id as usize] = gu;
         self.rec.step(Step::Expand(Expansion {
             cell: u as u32,
@@ -447,10 +462,12 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         // The goal's rhs is 0, never above `via`. u leaves the queue, its heap slot going
         // to the first neighbour that enters it, if any: cheaper than a pop and a push.
         let mut vacant = Some(id);
-        grid.for_each_neighbor_dir(u, self.conn, |s, x, y, c, dir| {
+        let around = self.tiles.around(x, y);
+        grid.for_each_neighbor_at(u, (x, y), self.conn, |s, x, y, c, dir| {
             let via = add(c, gu);
             let mut sid = around.near(dir);
-            let rhs = self.rhs_at(sid);
+            // A neighbour is queued exactly when it is inconsistent.
+            let (rhs, queued) = self.rhs_and_key(sid);
             if via < rhs {
                 if (sid as usize) < BLOCK {
                     sid = self.claim(x, y);
@@ -460,8 +477,8 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
                 } else if self.queue.remove(sid) {
                     self.rec.step(Step::Drop(s as u32));
                 }
-            } else if self.g[sid as usize] != rhs {
-                self.requeue(s, sid, x, y, rhs);
+            } else if let Some(k) = queued {
+                self.refresh(s, sid, (x, y), k);
             }
         });
         if let Some(v) = vacant {
@@ -469,12 +486,11 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         }
     }
 
-    /// Expands the underconsistent `u` (id `id`, at (x, y)): raises g to infinity;
-    /// predecessors that relied on u look again.
+    /// Expands the underconsistent `u` (id `id`, at (x, y), its rhs `rhs_u`): raises g to
+    /// infinity; predecessors that relied on u look again.
     #[inline(always)]
-    fn raise(&mut self, grid: &Grid, u: usize, id: u32, x: u32, y: u32) {
-        // u is queued, its rhs in its key; rhs(u) does not depend on g(u), so it stands.
-        let rhs_u = self.rhs_at(id);
+    fn raise(&mut self, grid: &Grid, u: usize, id: u32, (x, y): (u32, u32), rhs_u: Cost) {
+        // rhs(u) does not depend on g(u), so it stands.
         let g_old = self.g[id as usize];
         self.g[id as usize] = INFINITY;
         self.rec.step(Step::Expand(Expansion {
@@ -484,15 +500,15 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         }));
         let goal = self.goal;
         let around = self.tiles.around(x, y);
-        grid.for_each_neighbor_dir(u, self.conn, |s, sx, sy, c, dir| {
+        grid.for_each_neighbor_at(u, (x, y), self.conn, |s, sx, sy, c, dir| {
             // A neighbour whose rhs is finite or that is inconsistent owns its block.
             let sid = around.near(dir);
-            let rhs = self.rhs_at(sid);
+            let (rhs, queued) = self.rhs_and_key(sid);
             if s != goal && rhs == add(c, g_old) {
                 let rhs = self.lookahead(grid, s, sx, sy);
                 self.update_vertex_at(s, sid, sx, sy, rhs);
-            } else if self.g[sid as usize] != rhs {
-                self.requeue(s, sid, sx, sy, rhs);
+            } else if let Some(k) = queued {
+                self.refresh(s, sid, (sx, sy), k);
             }
         });
         // u is requeued or dropped.
@@ -508,7 +524,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         let (x, y) = self.tiles.cell_xy(cell);
         let around = self.tiles.around(x, y);
         let mut best: Option<(usize, Cost, Cost)> = None;
-        grid.for_each_neighbor_dir(cell, self.conn, |n, _, _, c, dir| {
+        grid.for_each_neighbor_at(cell, (x, y), self.conn, |n, _, _, c, dir| {
             let v = self.g[around.near(dir) as usize];
             if v == INFINITY {
                 return;
