@@ -150,7 +150,13 @@ impl Tiles {
     pub(crate) fn around(&self, x: u32, y: u32) -> Around {
         // The side (−1, 0 or +1) on which a neighbour may leave the tile, per axis: a tile
         // is at least 3 cells wide, so a cell touches at most one of its two edges.
-        let side = |o: u32| (o == SIDE - 1) as isize - (o == 0) as isize;
+        const SIDE_OF: [isize; SIDE as usize] = {
+            let mut side = [0; SIDE as usize];
+            side[0] = -1;
+            side[SIDE as usize - 1] = 1;
+            side
+        };
+        let side = |o: u32| SIDE_OF[o as usize];
         let (sx, sy) = (side(x & (SIDE - 1)), side(y & (SIDE - 1)) << self.row_bits);
         let t = self.tile(x, y) as isize;
         // Off the map (x = 0, say) the index wraps or runs past the end: clamped, since no
