@@ -326,6 +326,21 @@ impl Grid {
         &self,
         idx: usize,
         conn: Connectivity,
+        f: impl FnMut(usize, u32, u32, Cost, u8),
+    ) {
+        // 32-bit arithmetic is exact (at most MAX_CELLS cells) and its division cheaper.
+        let w = self.width;
+        self.for_each_neighbor_at(idx, (idx as u32 % w, idx as u32 / w), conn, f);
+    }
+
+    /// [`for_each_neighbor_dir`](Self::for_each_neighbor_dir) of the cell `idx` at column and
+    /// row (x, y), for a caller that knows them: no division.
+    #[inline]
+    pub fn for_each_neighbor_at(
+        &self,
+        idx: usize,
+        (x, y): (u32, u32),
+        conn: Connectivity,
         mut f: impl FnMut(usize, u32, u32, Cost, u8),
     ) {
         let here = self.cells[idx];
@@ -333,8 +348,6 @@ impl Grid {
             return;
         }
         let (w, h) = (self.width, self.height);
-        // 32-bit arithmetic is exact (at most MAX_CELLS cells) and its division cheaper.
-        let (x, y) = (idx as u32 % w, idx as u32 / w);
         let row = w as usize;
         // Each neighbour's weight, 0 for a wall or off the grid; unrolled, so the closure is
         // inlined at each move and no loop runs over a table of offsets.

@@ -36,9 +36,10 @@ impl Key {
 
 impl PartialEq for Key {
     /// Equal keys and equal payloads: a queue skips an update only when nothing changed.
+    /// The non-short-circuit `&` makes it one branch for the caller, not two.
     #[inline(always)]
     fn eq(&self, other: &Self) -> bool {
-        self.wide() == other.wide() && self.rhs == other.rhs
+        (self.k1 == other.k1) & (self.k2 == other.k2) & (self.rhs == other.rhs)
     }
 }
 

@@ -52,9 +52,9 @@
 //! it without asking the kernel), a transparent huge page commits 2 MB at one touch, a
 //! reused allocation is zeroed (committed) by `calloc` again, and a 4 KiB page of state
 //! covers 16×16 cells or more, of which the searches on the default map fill under half.
-//! Tiles cost one table load per neighbour read, and none for the neighbours of a cell
-//! inside its tile (an add, see `Tiles::near`); a cell's position comes back from its id
-//! without the division the flat layout paid per expansion. Queue entries keep the cell
+//! Tiles cost a few table loads per cell whose neighbours are read (`Tiles::around`), then a
+//! lookup per neighbour; a cell's position comes back from its id without the division the
+//! flat layout paid per expansion. Queue entries keep the cell
 //! itself as the tie-break, so the expansion order, and every result, is the one of the flat
 //! layout.
 //!
@@ -101,6 +101,7 @@ use crate::stats::SearchStats;
 use crate::trace::{Expansion, ExpansionKind, Recorder, Step};
 
 mod key;
+mod starts;
 
 pub use key::{DStarLiteTowardStarts, Key};
 
@@ -235,10 +236,14 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     /// The `rhs` of the cell of `id`: its key's payload when queued, else its `g`.
     #[inline(always)]
     fn rhs_at(&self, id: u32) -> Cost {
-        match self.queue.queued_key(id) {
-            Some(k) => k.rhs,
-            None => self.g[id as usize],
-        }
+        self.rhs_and_key(id).0
+    }
+
+    /// The `rhs` of the cell of `id` and its key if it is queued (it is then inconsistent).
+    #[inline(always)]
+    fn rhs_and_key(&self, id: u32) -> (Cost, Option<Key>) {
+        let key = self.queue.queued_key(id);
+        (key.map_or_else(|| self.g[id as usize], |k| k.rhs), key)
     }
 
     /// How many cells the searches wrote state for (a cost, a queue entry or a start), since
@@ -295,18 +300,16 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         self.key_at(id, x, y)
     }
 
-    /// rhs(u) = min over successors of c(u, s) + g(s); 0 at the goal. `u` has id `id` and
-    /// lies at (x, y).
+    /// rhs(u) = min over successors of c(u, s) + g(s); 0 at the goal. `u` lies at (x, y).
     #[inline]
-    fn lookahead(&self, grid: &Grid, u: usize, id: u32, x: u32, y: u32) -> Cost {
+    fn lookahead(&self, grid: &Grid, u: usize, x: u32, y: u32) -> Cost {
         if u == self.goal {
             return 0;
         }
-        let inside = Tiles::inside(x, y);
+        let around = self.tiles.around(x, y);
         let mut best = INFINITY;
-        grid.for_each_neighbor_dir(u, self.conn, |_, sx, sy, c, dir| {
-            let sid = self.tiles.near(id, inside, sx, sy, dir);
-            best = best.min(add(c, self.g[sid as usize]));
+        grid.for_each_neighbor_at(u, (x, y), self.conn, |_, _, _, c, dir| {
+            best = best.min(add(c, self.g[around.near(dir) as usize]));
         });
         best
     }
@@ -330,6 +333,17 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         let k = self.key_with(self.g[id as usize], rhs, x, y);
         // Most requeued neighbours already hold this key: check before calling the queue.
         if self.queue.queued_key(id) != Some(k) {
+            self.queue.insert_or_update_as(id, u as u32, k);
+        }
+        self.opened(u, id);
+    }
+
+    /// [`requeue`](Self::requeue) for `u` queued with `old` (its `rhs` unchanged): its key
+    /// again, with the current `h` and `km`.
+    #[inline]
+    fn refresh(&mut self, u: usize, id: u32, (x, y): (u32, u32), old: Key) {
+        let k = self.key_with(self.g[id as usize], old.rhs, x, y);
+        if k != old {
             self.queue.insert_or_update_as(id, u as u32, k);
         }
         self.opened(u, id);
@@ -365,44 +379,6 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         }
     }
 
-    /// Whether every start is settled: consistent and keyed no better than `top`. Returns
-    /// the largest key of the starts still unsettled as well. Settled starts leave the list:
-    /// `top` never decreases within a compute, so they stay settled until they are queued.
-    fn starts_settled(&mut self, top: Key) -> (bool, Key) {
-        let mut kmax = Key {
-            k1: 0,
-            k2: 0,
-            rhs: 0,
-        };
-        let mut i = 0;
-        while i < self.unsettled.len() {
-            let s = self.unsettled[i];
-            let k = self.key_of(s);
-            if k <= top && self.g[s as usize] == k.rhs {
-                self.flags[s as usize] &= !UNSETTLED;
-                self.unsettled.swap_remove(i);
-            } else {
-                kmax = kmax.max(k);
-                i += 1;
-            }
-        }
-        (self.unsettled.is_empty(), kmax)
-    }
-
-    /// Lists every start as unsettled, at the beginning of a compute.
-    fn unsettle_all(&mut self) {
-        for &s in &self.unsettled {
-            self.flags[s as usize] &= !UNSETTLED;
-        }
-        self.unsettled.clear();
-        for &s in &self.start_ids {
-            if self.flags[s as usize] & UNSETTLED == 0 {
-                self.flags[s as usize] |= UNSETTLED;
-                self.unsettled.push(s);
-            }
-        }
-    }
-
     /// Empties the list of the last compute's expansions, giving back most of its room when
     /// it is far larger than that compute needed: after a first plan of a hundred thousand
     /// cells, the repairs' short lists do not keep its megabyte.
@@ -418,7 +394,8 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     /// Expands the top cell `u` (id `id`), queued with `k_old`.
     fn expand(&mut self, grid: &Grid, u: usize, id: u32, k_old: Key, stats: &mut SearchStats) {
         let (x, y) = self.tiles.xy(id);
-        let k_new = self.key_at(id, x, y);
+        // u is queued, with k_old: its rhs is k_old's.
+        let k_new = self.key_with(self.g[id as usize], k_old.rhs, x, y);
         if k_old < k_new {
             self.queue.insert_or_update_as(id, u as u32, k_new);
             self.rec.step(Step::Open(u as u32));
@@ -426,18 +403,17 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         }
         stats.expanded += 1;
         self.expanded.push(u as u32);
-        // u is queued: k_new carries its rhs.
         if self.g[id as usize] > k_new.rhs {
-            self.lower(grid, u, id, Tiles::inside(x, y), k_new.rhs);
+            self.lower(grid, u, id, (x, y), k_new.rhs);
         } else {
-            self.raise(grid, u, id, x, y);
+            self.raise(grid, u, id, (x, y), k_new.rhs);
         }
     }
 
     /// Expands the overconsistent `u` (id `id`): settles g, lowers the lookahead of the
     /// predecessors.
     #[inline(always)]
-    fn lower(&mut self, grid: &Grid, u: usize, id: u32, inside: bool, gu: Cost) {
+    fn lower(&mut self, grid: &Grid, u: usize, id: u32, (x, y): (u32, u32), gu: Cost) {
         self.g[id as usize] = gu;
         self.rec.step(Step::Expand(Expansion {
             cell: u as u32,
@@ -449,10 +425,12 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         // The goal's rhs is 0, never above `via`. u leaves the queue, its heap slot going
         // to the first neighbour that enters it, if any: cheaper than a pop and a push.
         let mut vacant = Some(id);
-        grid.for_each_neighbor_dir(u, self.conn, |s, x, y, c, dir| {
+        let around = self.tiles.around(x, y);
+        grid.for_each_neighbor_at(u, (x, y), self.conn, |s, x, y, c, dir| {
             let via = add(c, gu);
-            let mut sid = self.tiles.near(id, inside, x, y, dir);
-            let rhs = self.rhs_at(sid);
+            let mut sid = around.near(dir);
+            // A neighbour is queued exactly when it is inconsistent.
+            let (rhs, queued) = self.rhs_and_key(sid);
             if via < rhs {
                 if (sid as usize) < BLOCK {
                     sid = self.claim(x, y);
@@ -462,8 +440,8 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
                 } else if self.queue.remove(sid) {
                     self.rec.step(Step::Drop(s as u32));
                 }
-            } else if self.g[sid as usize] != rhs {
-                self.requeue(s, sid, x, y, rhs);
+            } else if let Some(k) = queued {
+                self.refresh(s, sid, (x, y), k);
             }
         });
         if let Some(v) = vacant {
@@ -471,12 +449,11 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         }
     }
 
-    /// Expands the underconsistent `u` (id `id`, at (x, y)): raises g to infinity;
-    /// predecessors that relied on u look again.
+    /// Expands the underconsistent `u` (id `id`, at (x, y), its rhs `rhs_u`): raises g to
+    /// infinity; predecessors that relied on u look again.
     #[inline(always)]
-    fn raise(&mut self, grid: &Grid, u: usize, id: u32, x: u32, y: u32) {
-        // u is queued, its rhs in its key; rhs(u) does not depend on g(u), so it stands.
-        let rhs_u = self.rhs_at(id);
+    fn raise(&mut self, grid: &Grid, u: usize, id: u32, (x, y): (u32, u32), rhs_u: Cost) {
+        // rhs(u) does not depend on g(u), so it stands.
         let g_old = self.g[id as usize];
         self.g[id as usize] = INFINITY;
         self.rec.step(Step::Expand(Expansion {
@@ -485,20 +462,20 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
             cost: INFINITY,
         }));
         let goal = self.goal;
-        let inside = Tiles::inside(x, y);
-        grid.for_each_neighbor_dir(u, self.conn, |s, sx, sy, c, dir| {
+        let around = self.tiles.around(x, y);
+        grid.for_each_neighbor_at(u, (x, y), self.conn, |s, sx, sy, c, dir| {
             // A neighbour whose rhs is finite or that is inconsistent owns its block.
-            let sid = self.tiles.near(id, inside, sx, sy, dir);
-            let rhs = self.rhs_at(sid);
+            let sid = around.near(dir);
+            let (rhs, queued) = self.rhs_and_key(sid);
             if s != goal && rhs == add(c, g_old) {
-                let rhs = self.lookahead(grid, s, sid, sx, sy);
+                let rhs = self.lookahead(grid, s, sx, sy);
                 self.update_vertex_at(s, sid, sx, sy, rhs);
-            } else if self.g[sid as usize] != rhs {
-                self.requeue(s, sid, sx, sy, rhs);
+            } else if let Some(k) = queued {
+                self.refresh(s, sid, (sx, sy), k);
             }
         });
         // u is requeued or dropped.
-        debug_assert!(u == goal || rhs_u == self.lookahead(grid, u, id, x, y));
+        debug_assert!(u == goal || rhs_u == self.lookahead(grid, u, x, y));
         self.update_vertex_at(u, id, x, y, rhs_u);
     }
 
@@ -508,10 +485,10 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     #[inline]
     fn best_move(&self, grid: &Grid, cell: usize) -> Option<(usize, Cost, Cost)> {
         let (x, y) = self.tiles.cell_xy(cell);
-        let (id, inside) = (self.tiles.id(x, y), Tiles::inside(x, y));
+        let around = self.tiles.around(x, y);
         let mut best: Option<(usize, Cost, Cost)> = None;
-        grid.for_each_neighbor_dir(cell, self.conn, |n, nx, ny, c, dir| {
-            let v = self.g[self.tiles.near(id, inside, nx, ny, dir) as usize];
+        grid.for_each_neighbor_at(cell, (x, y), self.conn, |n, _, _, c, dir| {
+            let v = self.g[around.near(dir) as usize];
             if v == INFINITY {
                 return;
             }
@@ -564,7 +541,7 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool> GoalPlanner
                 let mut id = self.tiles.id(x, y);
                 let mut rhs = self.rhs_at(id);
                 if u != self.goal {
-                    let new = self.lookahead(grid, u, id, x, y);
+                    let new = self.lookahead(grid, u, x, y);
                     if new != rhs {
                         id = self.claim(x, y);
                         rhs = new;
