@@ -25,8 +25,8 @@ use crate::sim::{
 pub const MAX_AGENTS: usize = 5000;
 /// The highest `--density` accepted.
 pub const MAX_DENSITY: f64 = 0.9;
-/// The destinations of a random start (`maps/default.ron` says its own).
-pub const DEFAULT_DESTINATIONS: usize = 4;
+/// The destinations of a random start or an imported `.map` (`maps/default.ron` says its own).
+pub use crate::maps::DEFAULT_DESTINATIONS;
 
 /// The game's arguments.
 #[derive(Parser, Clone, Debug, Default, PartialEq)]
@@ -334,6 +334,20 @@ mod tests {
         let d = choose_destinations(&s.grid, s.config.connectivity, s.world_seed, 4);
         assert!(s.agents.iter().all(|a| d.contains(&a.1)), "{d:?}");
         let none = setup(&parse(["--seed", "5", "--destinations", "0"]).unwrap()).unwrap();
+        assert_eq!(none.destinations, 0);
+    }
+
+    #[test]
+    fn an_imported_map_has_destinations() {
+        let map = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/crates/gridwalk-core/tests/data/movingai/arena.map"
+        );
+        let s = setup(&parse(["--map", map, "--agents", "20"]).unwrap()).unwrap();
+        assert_eq!(s.destinations, DEFAULT_DESTINATIONS);
+        let d = choose_destinations(&s.grid, s.config.connectivity, s.world_seed, 4);
+        assert!(s.agents.iter().all(|a| d.contains(&a.1)), "{d:?}");
+        let none = setup(&parse(["--map", map, "--destinations", "0"]).unwrap()).unwrap();
         assert_eq!(none.destinations, 0);
     }
 

@@ -24,6 +24,10 @@ pub const DEFAULT_HEIGHT: u32 = 100;
 pub const DEFAULT_DENSITY: f64 = 0.2;
 /// The seed of the random map unless `--seed` says otherwise.
 pub const DEFAULT_SEED: u64 = 1;
+/// The destinations of a random map and of an imported Moving AI map, whose files say none:
+/// wanderers keep sharing a few searches, so thousands of agents on a big map stay walking
+/// (`--destinations 0` gives each arrival a goal of its own).
+pub const DEFAULT_DESTINATIONS: usize = 4;
 
 /// The random-number generator of maps and spawned agents.
 pub type MapRng = Rng;
@@ -204,7 +208,7 @@ pub fn load_map_file(path: &Path) -> Result<Scenario, String> {
     }
     match path.extension().and_then(|e| e.to_str()) {
         Some("map") => movingai::load_map(path)
-            .map(Scenario::from_grid)
+            .map(imported)
             .map_err(|e| e.to_string()),
         Some("ron") => Scenario::load(path).map_err(|e| e.to_string()),
         _ => Err(format!(
@@ -219,13 +223,20 @@ pub fn load_map_file(path: &Path) -> Result<Scenario, String> {
 pub fn parse_map_text(name: &str, text: &str) -> Result<Scenario, String> {
     match Path::new(name).extension().and_then(|e| e.to_str()) {
         Some("map") => movingai::parse_map(text, name)
-            .map(Scenario::from_grid)
+            .map(imported)
             .map_err(|e| e.to_string()),
         Some("ron") => Scenario::parse(text, name).map_err(|e| e.to_string()),
         _ => Err(format!(
             "{name}: unknown map format: expected a .ron scenario or a Moving AI .map"
         )),
     }
+}
+
+/// A Moving AI map as a scenario: no agents, and [`DEFAULT_DESTINATIONS`].
+fn imported(grid: Grid) -> Scenario {
+    let mut s = Scenario::from_grid(grid);
+    s.destinations = DEFAULT_DESTINATIONS;
+    s
 }
 
 /// Whether `name` is a safe map name: 1–64 letters, digits, `-` or `_`.
