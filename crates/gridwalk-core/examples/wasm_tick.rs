@@ -63,7 +63,6 @@ fn main() {
             connectivity: CONN,
             heuristic: Heuristic::Octile,
             measure_baseline: false,
-            ..SimConfig::default()
         },
     );
     // Starts for 10,000 agents are drawn whatever AGENTS is, as the bench draws them, so the
