@@ -50,14 +50,14 @@
 //! search. [`GoalPlanner::memory_bytes`] is the room allocated, from capacities.
 
 use super::goal_planner::{CellInfo, GoalPlanner};
-use crate::cost::{Cost, INFINITY, add, step_cost};
+use crate::cost::{Cost, INFINITY, add};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
 use crate::heuristic::Heuristic;
 use crate::path::Path;
 use crate::queue::{CellQueue, IndexedHeap};
 use crate::stats::SearchStats;
 use crate::trace::{Expansion, ExpansionKind, Recorder, Step, Trace};
-use state::{At, Cells, NO_DIR};
+use state::{At, Cells, DX, DY, NO_DIR, link};
 
 mod state;
 
@@ -69,11 +69,6 @@ type Key = (Cost, Cost);
 /// (every search first moves the counter on).
 const SEEN: u32 = 1 << 1;
 
-// The moves in the grid's direction order: N, E, S, W, NE, SE, SW, NW (`dir ^ 2` is the
-// opposite move).
-const DX: [i64; 8] = [0, 1, 0, -1, 1, 1, -1, -1];
-const DY: [i64; 8] = [-1, 0, 1, 0, -1, 1, 1, -1];
-
 /// The inspector's [`CellInfo::state`] of a cell whose `next` points in each direction.
 pub const NEXT_STATES: [&str; 8] = [
     "next N", "next E", "next S", "next W", "next NE", "next SE", "next SW", "next NW",
@@ -83,33 +78,6 @@ pub const NEXT_STATES: [&str; 8] = [
 pub fn next_direction(info: &CellInfo) -> Option<u8> {
     let s = info.state?;
     NEXT_STATES.iter().position(|&n| n == s).map(|d| d as u8)
-}
-
-/// The cell one move in direction `dir` from `cell` with its cost, if that move is legal.
-#[inline]
-fn link(grid: &Grid, conn: Connectivity, cell: usize, dir: u8) -> Option<(usize, Cost)> {
-    let d = dir as usize;
-    if d >= 8 || (d >= 4 && conn == Connectivity::Four) {
-        return None;
-    }
-    let w = grid.width() as i64;
-    let (x, y) = (cell as i64 % w, cell as i64 / w);
-    let (nx, ny) = (x + DX[d], y + DY[d]);
-    if nx < 0 || ny < 0 || nx >= w || ny >= grid.height() as i64 {
-        return None;
-    }
-    let n = (ny * w + nx) as usize;
-    let (a, b) = (grid.weight(cell), grid.weight(n));
-    if a == 0 || b == 0 {
-        return None;
-    }
-    let diagonal = d >= 4;
-    if diagonal
-        && (grid.weight((y * w + nx) as usize) == 0 || grid.weight((ny * w + x) as usize) == 0)
-    {
-        return None;
-    }
-    Some((n, step_cost(diagonal, a, b)))
 }
 
 /// The MPGAA\* planner for one goal and every agent heading to it. See the module docs.

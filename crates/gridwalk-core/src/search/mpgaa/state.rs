@@ -6,14 +6,47 @@
 //! Block 0 holds the untouched state and is never written: stamp 0 (never seen, so h reads as
 //! the heuristic), `verified` 0 (no epoch is 0), `next` and parent [`NO_DIR`]. A cell is
 //! addressed by an [`At`]: its flat index, its column and row, and its id (in block 0 while its
-//! tile is untouched); the planner claims it ([`Cells::claim`]) before any write.
+//! tile is untouched); the planner claims it ([`Cells::claim`]) before any write. The moves
+//! between cells ([`link`]) are here too, as directions are what `next` and parent hold.
 
-use crate::cost::Cost;
-use crate::grid::Grid;
+use crate::cost::{Cost, step_cost};
+use crate::grid::{Connectivity, Grid};
 use crate::search::cells::{Around, BLOCK, Tiles, grow};
 
 /// No direction: no `next` pointer, no parent.
 pub(super) const NO_DIR: u8 = u8::MAX;
+
+// The moves in the grid's direction order: N, E, S, W, NE, SE, SW, NW (`dir ^ 2` is the
+// opposite move).
+pub(super) const DX: [i64; 8] = [0, 1, 0, -1, 1, 1, -1, -1];
+pub(super) const DY: [i64; 8] = [-1, 0, 1, 0, -1, 1, 1, -1];
+
+/// The cell one move in direction `dir` from `cell` with its cost, if that move is legal.
+#[inline]
+pub(super) fn link(grid: &Grid, conn: Connectivity, cell: usize, dir: u8) -> Option<(usize, Cost)> {
+    let d = dir as usize;
+    if d >= 8 || (d >= 4 && conn == Connectivity::Four) {
+        return None;
+    }
+    let w = grid.width() as i64;
+    let (x, y) = (cell as i64 % w, cell as i64 / w);
+    let (nx, ny) = (x + DX[d], y + DY[d]);
+    if nx < 0 || ny < 0 || nx >= w || ny >= grid.height() as i64 {
+        return None;
+    }
+    let n = (ny * w + nx) as usize;
+    let (a, b) = (grid.weight(cell), grid.weight(n));
+    if a == 0 || b == 0 {
+        return None;
+    }
+    let diagonal = d >= 4;
+    if diagonal
+        && (grid.weight((y * w + nx) as usize) == 0 || grid.weight((ny * w + x) as usize) == 0)
+    {
+        return None;
+    }
+    Some((n, step_cost(diagonal, a, b)))
+}
 
 /// A cell: its flat index, column, row and id in the tiles (block 0 while untouched).
 #[derive(Clone, Copy, Debug)]
