@@ -332,3 +332,99 @@ fn mpgaa_answers_every_gppc_query() {
     assert_eq!((report.queries, report.patches), (432, 1040));
     assert!(report.mismatches.is_empty(), "{report}");
 }
+
+/// One agent walks from `start` to `goal` of `truth` knowing only what it sensed (every cell
+/// within Chebyshev distance `range`; plain ground elsewhere), its planner repairing on the
+/// known map after each step. Returns the planner once the agent arrived.
+fn walk_unknown(truth: &Grid, start: Pos, goal: Pos, range: u32) -> Mpgaa {
+    let conn = Connectivity::Eight;
+    let mut known = Grid::new(truth.width(), truth.height()).unwrap();
+    let mut p = Mpgaa::new(&known, goal, conn, Heuristic::Octile).unwrap();
+    let (goal, mut at) = (known.index(goal).unwrap(), known.index(start).unwrap());
+    for _ in 0..known.len() {
+        let here = known.pos(at);
+        let mut changed = Vec::new();
+        let (w, h) = (known.width(), known.height());
+        for y in here.y.saturating_sub(range)..=(here.y + range).min(h - 1) {
+            for x in here.x.saturating_sub(range)..=(here.x + range).min(w - 1) {
+                let (pos, c) = (Pos::new(x, y), known.index(Pos::new(x, y)).unwrap());
+                let t = truth.terrain(pos).unwrap();
+                if known.terrain(pos).unwrap() != t {
+                    known.set(pos, t).unwrap();
+                    changed.push(c);
+                }
+            }
+        }
+        p.cells_changed(&known, &changed);
+        p.set_starts(&known, &[at]);
+        p.compute(&known);
+        if at == goal {
+            return p;
+        }
+        check(&p, &known, conn, &[at]).unwrap();
+        at = p.next_step(&known, at).expect("a solvable problem");
+    }
+    panic!("{start} to {} did not arrive", known.pos(goal));
+}
+
+/// The memory MPGAA\* reports follows the cells its searches touched: on lak304d in unknown
+/// terrain, a few tens of bytes per touched cell (the tile table, the open list's handles and
+/// the tiles' untouched cells included), well below per-map-cell arrays.
+#[test]
+fn mpgaa_memory_follows_the_touched_cells() {
+    let dir = Path::new(DATA);
+    let grid = load_map(&dir.join("lak304d.map")).unwrap();
+    let problems = load_scen(&dir.join("lak304d.map.scen")).unwrap();
+    for pr in problems.iter().step_by(97).take(6) {
+        let p = walk_unknown(&grid, pr.start, pr.goal, 1);
+        let (bytes, touched) = (p.memory_bytes(), p.touched());
+        assert!(touched > 0);
+        // The tile table is 1/4 byte per cell of the map (64 columns of 49 rows of tiles).
+        let table = 64 * 49 * 4;
+        assert!(
+            bytes <= table + 80 * touched + 4096,
+            "line {}: {bytes} bytes for {touched} touched cells",
+            pr.line
+        );
+    }
+}
+
+/// A cell no search touched reads as the heuristic, with no `next` and no known cost, and an
+/// edit far from every search claims nothing.
+#[test]
+fn untouched_cells_read_their_initial_state_and_cost_nothing() {
+    let mut grid = Grid::new(1024, 1024).unwrap();
+    let conn = Connectivity::Eight;
+    let goal = Pos::new(10, 10);
+    let mut p = Mpgaa::new(&grid, goal, conn, Heuristic::Octile).unwrap();
+    let fresh = p.memory_bytes();
+    let s = grid.index(Pos::new(30, 20)).unwrap();
+    p.set_starts(&grid, &[s]);
+    p.compute(&grid);
+    check(&p, &grid, conn, &[s]).unwrap();
+    let used = p.memory_bytes();
+    // The tile table (256 KiB) and a few blocks; per-cell arrays would take 30 MB.
+    assert!(
+        fresh < 300 << 10 && used < fresh + (64 << 10),
+        "{fresh} then {used}"
+    );
+    assert!(p.touched() > 0 && p.touched() < 400, "{}", p.touched());
+    let far = Pos::new(900, 800);
+    let f = grid.index(far).unwrap();
+    assert_eq!(p.learned_h(f), Heuristic::Octile.between(far, goal));
+    assert_eq!((p.next_cell(&grid, f), p.cost_to_goal(f)), (None, INFINITY));
+    let info = p.inspect(&grid, f).unwrap();
+    assert_eq!(
+        (info.h, info.state),
+        (Some(p.learned_h(f)), Some("no next"))
+    );
+    grid.set(far, Terrain::Wall).unwrap();
+    p.cells_changed(&grid, &[f]);
+    let touched = p.touched();
+    // The change drops every verification: the start's chain is walked again, from the start.
+    assert_eq!(p.compute(&grid).expanded, 1);
+    // Only the list of pending cells may have grown.
+    assert_eq!(p.touched(), touched);
+    assert!(p.memory_bytes() <= used + 256);
+    check(&p, &grid, conn, &[s]).unwrap();
+}

@@ -40,19 +40,26 @@
 //!
 //! # Memory
 //!
-//! Per cell: h (8 bytes), g (8), a search stamp with a closed bit (4), a verification epoch (4),
-//! and the `next` and parent pointers as directions (1 each). A new search costs no clear:
-//! a cell's g counts only when its stamp names the current search. All reads and writes go
-//! through a few small functions of [`Cells`], so the storage can change without the search.
+//! Memory follows the cells the searches touched, not the map, by D\* Lite's mechanism
+//! (`search/cells.rs`): the map is cut into 4×4 tiles, and a tile gets a block of 16 ids the
+//! first time a search writes one of its cells (`state.rs`). Per id: h (8 bytes), g (8), a
+//! search stamp with a closed bit (4), a verification epoch (4), and the `next` and parent
+//! pointers as directions (1 each); the open list's handles are per id too (4). A tile never
+//! written reads as block 0: never seen (h is the heuristic), g unset, no `next`, not verified.
+//! A new search costs no clear: a cell's g counts only when its stamp names the current
+//! search. [`GoalPlanner::memory_bytes`] is the room allocated, from capacities.
 
 use super::goal_planner::{CellInfo, GoalPlanner};
-use crate::cost::{Cost, INFINITY, add, step_cost};
+use crate::cost::{Cost, INFINITY, add};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
 use crate::heuristic::Heuristic;
 use crate::path::Path;
 use crate::queue::{CellQueue, IndexedHeap};
 use crate::stats::SearchStats;
 use crate::trace::{Expansion, ExpansionKind, Recorder, Step, Trace};
+use state::{At, Cells, DX, DY, NO_DIR, link};
+
+mod state;
 
 /// A queue key: (f, ∞ − g) in a search, so ties go to the larger g; (h, 0) in the
 /// consistency pass.
@@ -61,14 +68,6 @@ type Key = (Cost, Cost);
 /// The stamp of a cell seen but in no current search: search 1, which is never current
 /// (every search first moves the counter on).
 const SEEN: u32 = 1 << 1;
-
-/// No direction: no `next` pointer.
-const NO_DIR: u8 = u8::MAX;
-
-// The moves in the grid's direction order: N, E, S, W, NE, SE, SW, NW (`dir ^ 2` is the
-// opposite move).
-const DX: [i64; 8] = [0, 1, 0, -1, 1, 1, -1, -1];
-const DY: [i64; 8] = [-1, 0, 1, 0, -1, 1, 1, -1];
 
 /// The inspector's [`CellInfo::state`] of a cell whose `next` points in each direction.
 pub const NEXT_STATES: [&str; 8] = [
@@ -79,72 +78,6 @@ pub const NEXT_STATES: [&str; 8] = [
 pub fn next_direction(info: &CellInfo) -> Option<u8> {
     let s = info.state?;
     NEXT_STATES.iter().position(|&n| n == s).map(|d| d as u8)
-}
-
-/// The cell one move in direction `dir` from `cell` with its cost, if that move is legal.
-#[inline]
-fn link(grid: &Grid, conn: Connectivity, cell: usize, dir: u8) -> Option<(usize, Cost)> {
-    let d = dir as usize;
-    if d >= 8 || (d >= 4 && conn == Connectivity::Four) {
-        return None;
-    }
-    let w = grid.width() as i64;
-    let (x, y) = (cell as i64 % w, cell as i64 / w);
-    let (nx, ny) = (x + DX[d], y + DY[d]);
-    if nx < 0 || ny < 0 || nx >= w || ny >= grid.height() as i64 {
-        return None;
-    }
-    let n = (ny * w + nx) as usize;
-    let (a, b) = (grid.weight(cell), grid.weight(n));
-    if a == 0 || b == 0 {
-        return None;
-    }
-    let diagonal = d >= 4;
-    if diagonal
-        && (grid.weight((y * w + nx) as usize) == 0 || grid.weight((ny * w + x) as usize) == 0)
-    {
-        return None;
-    }
-    Some((n, step_cost(diagonal, a, b)))
-}
-
-/// The planner's per-cell state, as a struct of arrays behind a narrow interface.
-#[derive(Clone, Debug, Default)]
-struct Cells {
-    /// Learned h; meaningful once the cell is seen (stamp ≠ 0).
-    h: Vec<Cost>,
-    /// g of the search named by the stamp.
-    g: Vec<Cost>,
-    /// `search << 1 | closed`; 0 while never seen.
-    stamp: Vec<u32>,
-    /// The epoch in which the cell's chain was walked and found tight.
-    verified: Vec<u32>,
-    /// Direction of `next`, or [`NO_DIR`].
-    next: Vec<u8>,
-    /// Direction back to the search-tree parent.
-    parent: Vec<u8>,
-}
-
-impl Cells {
-    fn new(n: usize) -> Cells {
-        Cells {
-            h: vec![0; n],
-            g: vec![0; n],
-            stamp: vec![0; n],
-            verified: vec![0; n],
-            next: vec![NO_DIR; n],
-            parent: vec![NO_DIR; n],
-        }
-    }
-
-    fn bytes(&self) -> usize {
-        self.h.capacity() * 8
-            + self.g.capacity() * 8
-            + self.stamp.capacity() * 4
-            + self.verified.capacity() * 4
-            + self.next.capacity()
-            + self.parent.capacity()
-    }
 }
 
 /// The MPGAA\* planner for one goal and every agent heading to it. See the module docs.
@@ -199,34 +132,33 @@ impl Mpgaa {
         heuristic: Heuristic,
     ) -> Result<Mpgaa, GridError> {
         grid.index(goal)?;
-        let mut p = Mpgaa {
-            width: 0,
-            height: 0,
+        let cells = Cells::new(grid);
+        Ok(Mpgaa {
+            width: grid.width(),
+            height: grid.height(),
             conn,
             heuristic,
             goal_pos: goal,
-            goal: None,
-            cells: Cells::default(),
+            goal: grid.index(goal).ok(),
+            open: IndexedHeap::with_capacity(cells.ids()),
+            cells,
             search: 1,
             epoch: 1,
-            open: IndexedHeap::with_capacity(0),
             starts: Vec::new(),
             pending: Vec::new(),
             expanded: Vec::new(),
             rec: Recorder::default(),
             tracing: false,
-        };
-        p.reset(grid);
-        Ok(p)
+        })
     }
 
     /// Forgets everything and starts over on `grid`.
     fn reset(&mut self, grid: &Grid) {
         (self.width, self.height) = (grid.width(), grid.height());
         self.goal = grid.index(self.goal_pos).ok();
-        self.cells = Cells::new(grid.len());
+        self.cells = Cells::new(grid);
         (self.search, self.epoch) = (1, 1);
-        self.open = IndexedHeap::with_capacity(grid.len());
+        self.open = IndexedHeap::with_capacity(self.cells.ids());
         for list in [&mut self.starts, &mut self.pending, &mut self.expanded] {
             list.clear();
         }
@@ -242,82 +174,94 @@ impl Mpgaa {
 
     /// The learned h of `s` (the heuristic while never seen).
     #[inline]
-    fn h(&self, s: usize) -> Cost {
-        match self.cells.stamp[s] {
-            0 => self.initial_h(s),
-            _ => self.cells.h[s],
+    fn h(&self, s: At) -> Cost {
+        match self.cells.stamp[s.id as usize] {
+            0 => self.heuristic.between(Pos::new(s.x, s.y), self.goal_pos),
+            _ => self.cells.h[s.id as usize],
         }
     }
 
+    /// `s`, to write (see [`Cells::claim`]); the queue's handles grow with the ids.
     #[inline]
-    fn initial_h(&self, s: usize) -> Cost {
-        let w = self.width as usize;
-        let p = Pos::new((s % w) as u32, (s / w) as u32);
-        self.heuristic.between(p, self.goal_pos)
+    fn claim(&mut self, s: At) -> At {
+        let (s, grew) = self.cells.claim(s);
+        if grew {
+            self.open.grow(self.cells.ids());
+        }
+        s
     }
 
     /// Sets h of a seen cell.
     #[inline]
-    fn set_h(&mut self, s: usize, h: Cost) {
-        self.cells.h[s] = h;
+    fn set_h(&mut self, id: u32, h: Cost) {
+        self.cells.h[id as usize] = h;
     }
 
-    /// Marks `s` seen (writing its initial h) without making it part of the current search.
+    /// Marks `s` seen (writing its initial h) without making it part of the current search;
+    /// returns it claimed.
     #[inline]
-    fn see(&mut self, s: usize) {
-        if self.cells.stamp[s] == 0 {
-            self.cells.h[s] = self.initial_h(s);
-            self.cells.stamp[s] = SEEN;
+    fn see(&mut self, s: At) -> At {
+        if self.cells.stamp[s.id as usize] != 0 {
+            return s;
         }
+        let h = self.h(s);
+        let s = self.claim(s);
+        self.cells.h[s.id as usize] = h;
+        self.cells.stamp[s.id as usize] = SEEN;
+        s
     }
 
-    /// g of `s` in the current search (∞ when not reached).
+    /// g of the cell of `id` in the current search (∞ when not reached).
     #[inline]
-    fn g(&self, s: usize) -> Cost {
-        match self.cells.stamp[s] >> 1 == self.search {
-            true => self.cells.g[s],
+    fn g(&self, id: u32) -> Cost {
+        match self.cells.stamp[id as usize] >> 1 == self.search {
+            true => self.cells.g[id as usize],
             false => INFINITY,
         }
     }
 
     /// Reaches `s` in the current search at cost `g` through a move in direction `back` back
-    /// to its parent.
+    /// to its parent; returns it claimed.
     #[inline]
-    fn reach(&mut self, s: usize, g: Cost, back: u8) {
-        self.see(s);
-        self.cells.stamp[s] = self.search << 1;
-        self.cells.g[s] = g;
-        self.cells.parent[s] = back;
+    fn reach(&mut self, s: At, g: Cost, back: u8) -> At {
+        let s = self.see(s);
+        let i = s.id as usize;
+        self.cells.stamp[i] = self.search << 1;
+        self.cells.g[i] = g;
+        self.cells.parent[i] = back;
+        s
     }
 
     #[inline]
-    fn closed(&self, s: usize) -> bool {
-        self.cells.stamp[s] == (self.search << 1 | 1)
+    fn closed(&self, id: u32) -> bool {
+        self.cells.stamp[id as usize] == (self.search << 1 | 1)
     }
 
     #[inline]
-    fn close(&mut self, s: usize) {
-        self.cells.stamp[s] |= 1;
+    fn close(&mut self, id: u32) {
+        self.cells.stamp[id as usize] |= 1;
     }
 
     #[inline]
-    fn next_dir(&self, s: usize) -> u8 {
-        self.cells.next[s]
+    fn next_dir(&self, id: u32) -> u8 {
+        self.cells.next[id as usize]
+    }
+
+    /// Sets `next` of an owned cell.
+    #[inline]
+    fn set_next(&mut self, id: u32, dir: u8) {
+        self.cells.next[id as usize] = dir;
     }
 
     #[inline]
-    fn set_next(&mut self, s: usize, dir: u8) {
-        self.cells.next[s] = dir;
+    fn verified(&self, id: u32) -> bool {
+        self.cells.verified[id as usize] == self.epoch
     }
 
+    /// Marks an owned cell's chain tight in this epoch.
     #[inline]
-    fn verified(&self, s: usize) -> bool {
-        self.cells.verified[s] == self.epoch
-    }
-
-    #[inline]
-    fn verify(&mut self, s: usize) {
-        self.cells.verified[s] = self.epoch;
+    fn verify(&mut self, id: u32) {
+        self.cells.verified[id as usize] = self.epoch;
     }
 
     /// Starts a new search number, renumbering the stamps when the counter runs out.
@@ -344,21 +288,27 @@ impl Mpgaa {
 
     // ---- the algorithm ----
 
+    /// The cell one move in direction `dir` from `s`, with the move's cost, if it is legal.
+    #[inline]
+    fn step(&self, grid: &Grid, s: At, dir: u8) -> Option<(At, Cost)> {
+        link(grid, self.conn, s.cell, dir).map(|(n, c)| (self.cells.at(n), c))
+    }
+
     /// Whether `s`'s `next` chain is tight all the way to the goal; on success every cell of
     /// the chain is marked verified for this epoch.
-    fn chain_tight(&mut self, grid: &Grid, s: usize, goal: usize) -> bool {
+    fn chain_tight(&mut self, grid: &Grid, s: At, goal: usize) -> bool {
         let mut x = s;
         let mut walked = 0usize;
         let tight = loop {
-            if x == goal || self.verified(x) {
+            if x.cell == goal || self.verified(x.id) {
                 break true;
             }
             let hx = self.h(x);
-            let d = self.next_dir(x);
+            let d = self.next_dir(x.id);
             if hx == INFINITY || d == NO_DIR {
                 break false;
             }
-            let Some((n, c)) = link(grid, self.conn, x, d) else {
+            let Some((n, c)) = self.step(grid, x, d) else {
                 break false;
             };
             if hx != add(c, self.h(n)) {
@@ -371,10 +321,14 @@ impl Mpgaa {
             }
         };
         if tight {
+            // Every cell before the goal or a verified one has a `next`: it is owned.
             let mut x = s;
-            while x != goal && !self.verified(x) {
-                self.verify(x);
-                x = link(grid, self.conn, x, self.next_dir(x)).map_or(goal, |(n, _)| n);
+            while x.cell != goal && !self.verified(x.id) {
+                self.verify(x.id);
+                match self.step(grid, x, self.next_dir(x.id)) {
+                    Some((n, _)) => x = n,
+                    None => break,
+                }
             }
         }
         tight
@@ -389,13 +343,15 @@ impl Mpgaa {
         self.open.clear();
         let pending = std::mem::take(&mut self.pending);
         for &a in &pending {
-            let a = a as usize;
-            if grid.weight(a) == 0 || self.cells.stamp[a] == 0 {
+            let a = self.cells.at(a as usize);
+            if grid.weight(a.cell) == 0 || self.cells.stamp[a.id as usize] == 0 {
                 continue; // a wall, or never seen (consistent by construction)
             }
             let mut best = (self.h(a), NO_DIR);
-            grid.for_each_neighbor_dir(a, self.conn, |n, _, _, c, dir| {
-                let via = add(c, self.h(n));
+            let around = self.cells.around(a.x, a.y);
+            grid.for_each_neighbor_at(a.cell, (a.x, a.y), self.conn, |n, x, y, c, dir| {
+                let id = around.near(dir);
+                let via = add(c, self.h(At { cell: n, x, y, id }));
                 if via < best.0 {
                     best = (via, dir);
                 }
@@ -406,36 +362,43 @@ impl Mpgaa {
         }
         self.pending = pending;
         self.pending.clear();
-        while let Some(((hx, _), x)) = self.open.pop() {
-            let x = x as usize;
-            self.expanded.push(x as u32);
+        while let Some(((hx, _), x, id)) = self.open.top_as() {
+            self.open.pop();
+            let x = self.cells.owned(x as usize, id);
+            self.expanded.push(x.cell as u32);
             stats.expanded += 1;
             self.rec.step(Step::Expand(Expansion {
-                cell: x as u32,
+                cell: x.cell as u32,
                 kind: ExpansionKind::Lower,
                 cost: hx,
             }));
-            grid.for_each_neighbor_dir(x, self.conn, |y, _, _, c, dir| {
+            let around = self.cells.around(x.x, x.y);
+            grid.for_each_neighbor_at(x.cell, (x.x, x.y), self.conn, |n, nx, ny, c, dir| {
                 let via = add(c, hx);
-                if self.h(y) > via {
-                    self.lower(y, via, dir ^ 2);
+                let n = At {
+                    cell: n,
+                    x: nx,
+                    y: ny,
+                    id: around.near(dir),
+                };
+                if self.h(n) > via {
+                    self.lower(n, via, dir ^ 2);
                 }
             });
         }
     }
 
     /// Lowers h of `s` to `h`, pointing `next` in direction `dir`, and queues it.
-    fn lower(&mut self, s: usize, h: Cost, dir: u8) {
-        self.see(s);
-        self.set_h(s, h);
-        self.set_next(s, dir);
-        self.open.insert_or_update(s as u32, (h, 0));
-        self.rec.step(Step::Open(s as u32));
+    fn lower(&mut self, s: At, h: Cost, dir: u8) {
+        let s = self.see(s);
+        self.set_h(s.id, h);
+        self.set_next(s.id, dir);
+        self.open.insert_or_update_as(s.id, s.cell as u32, (h, 0));
+        self.rec.step(Step::Open(s.cell as u32));
     }
 
-    /// One A\* from `s0`; returns whether it found a path (its prefix and the h updates are
-    /// then written).
-    fn search_from(&mut self, grid: &Grid, s0: usize, goal: usize, stats: &mut SearchStats) {
+    /// One A\* from `s0`; when it finds a path, its prefix and the h updates are written.
+    fn search_from(&mut self, grid: &Grid, s0: At, goal: usize, stats: &mut SearchStats) {
         self.next_search();
         self.open.clear();
         let first = self.expanded.len();
@@ -443,41 +406,11 @@ impl Mpgaa {
         if h0 == INFINITY {
             return; // known not to reach the goal
         }
-        self.reach(s0, 0, NO_DIR);
-        self.open.insert_or_update(s0 as u32, (h0, INFINITY));
-        self.rec.step(Step::Open(s0 as u32));
-        let mut stop = None;
-        while let Some((_, u)) = self.open.pop() {
-            let u = u as usize;
-            self.close(u);
-            self.expanded.push(u as u32);
-            stats.expanded += 1;
-            let gu = self.g(u);
-            self.rec.step(Step::Expand(Expansion {
-                cell: u as u32,
-                kind: ExpansionKind::Close,
-                cost: gu,
-            }));
-            if self.chain_tight(grid, u, goal) {
-                stop = Some(u);
-                break;
-            }
-            grid.for_each_neighbor_dir(u, self.conn, |n, _, _, c, dir| {
-                if self.closed(n) {
-                    return;
-                }
-                let gn = gu + c;
-                if gn < self.g(n) {
-                    self.reach(n, gn, dir ^ 2);
-                    let hn = self.h(n);
-                    if hn != INFINITY {
-                        self.open
-                            .insert_or_update(n as u32, (gn + hn, INFINITY - gn));
-                        self.rec.step(Step::Open(n as u32));
-                    }
-                }
-            });
-        }
+        let s0 = self.reach(s0, 0, NO_DIR);
+        self.open
+            .insert_or_update_as(s0.id, s0.cell as u32, (h0, INFINITY));
+        self.rec.step(Step::Open(s0.cell as u32));
+        let stop = self.run_search(grid, goal, stats);
         if self.tracing {
             let mut left = Vec::new();
             self.open.queued_cells(&mut left);
@@ -487,36 +420,82 @@ impl Mpgaa {
             }
         }
         self.open.clear();
-        let closed = first..self.expanded.len();
-        match stop {
-            Some(s) => {
-                // Adaptive A*: every closed cell learns f* − g (never less than it knew: with
-                // an inconsistent heuristic a closed cell's f may exceed f*).
-                let f = self.g(s) + self.h(s);
-                for i in closed {
-                    let x = self.expanded[i] as usize;
-                    let hx = f.saturating_sub(self.g(x)).max(self.h(x));
-                    self.set_h(x, hx);
-                }
-                // The prefix, from s* back to s0, becomes `next` pointers.
-                let mut x = s;
-                while x != s0 {
-                    let back = self.cells.parent[x];
-                    let (p, _) = link(grid, self.conn, x, back).expect("a search-tree move");
-                    self.set_next(p, back ^ 2);
-                    x = p;
-                }
-                self.chain_tight(grid, s0, goal);
+        self.learn(grid, s0, stop, first, goal);
+    }
+
+    /// The A\* loop of [`search_from`](Self::search_from): expands until it pops a cell whose
+    /// chain is tight (returned) or runs out of cells.
+    fn run_search(&mut self, grid: &Grid, goal: usize, stats: &mut SearchStats) -> Option<At> {
+        while let Some((_, u, id)) = self.open.top_as() {
+            self.open.pop();
+            let u = self.cells.owned(u as usize, id);
+            self.close(u.id);
+            self.expanded.push(u.cell as u32);
+            stats.expanded += 1;
+            let gu = self.g(u.id);
+            self.rec.step(Step::Expand(Expansion {
+                cell: u.cell as u32,
+                kind: ExpansionKind::Close,
+                cost: gu,
+            }));
+            if self.chain_tight(grid, u, goal) {
+                return Some(u);
             }
-            None => {
-                // Nothing reachable from s0 reaches the goal.
-                for i in closed {
-                    let x = self.expanded[i] as usize;
-                    self.set_h(x, INFINITY);
-                    self.set_next(x, NO_DIR);
+            let around = self.cells.around(u.x, u.y);
+            grid.for_each_neighbor_at(u.cell, (u.x, u.y), self.conn, |n, x, y, c, dir| {
+                let id = around.near(dir);
+                if self.closed(id) {
+                    return;
                 }
-            }
+                let gn = gu + c;
+                if gn < self.g(id) {
+                    let n = self.reach(At { cell: n, x, y, id }, gn, dir ^ 2);
+                    let hn = self.h(n);
+                    if hn != INFINITY {
+                        self.open.insert_or_update_as(
+                            n.id,
+                            n.cell as u32,
+                            (gn + hn, INFINITY - gn),
+                        );
+                        self.rec.step(Step::Open(n.cell as u32));
+                    }
+                }
+            });
         }
+        None
+    }
+
+    /// After a search from `s0` that closed `expanded[first..]`: on reaching `stop`, the
+    /// closed cells learn their h and the prefix becomes `next` pointers; without, the closed
+    /// cells are known not to reach the goal.
+    fn learn(&mut self, grid: &Grid, s0: At, stop: Option<At>, first: usize, goal: usize) {
+        let closed = first..self.expanded.len();
+        let Some(s) = stop else {
+            // Nothing reachable from s0 reaches the goal.
+            for i in closed {
+                let x = self.cells.at(self.expanded[i] as usize);
+                self.set_h(x.id, INFINITY);
+                self.set_next(x.id, NO_DIR);
+            }
+            return;
+        };
+        // Adaptive A*: every closed cell learns f* − g (never less than it knew: with an
+        // inconsistent heuristic a closed cell's f may exceed f*).
+        let f = self.g(s.id) + self.h(s);
+        for i in closed {
+            let x = self.cells.at(self.expanded[i] as usize);
+            let hx = f.saturating_sub(self.g(x.id)).max(self.h(x));
+            self.set_h(x.id, hx);
+        }
+        // The prefix, from s* back to s0, becomes `next` pointers.
+        let mut x = s;
+        while x.cell != s0.cell {
+            let back = self.cells.parent[x.id as usize];
+            let (p, _) = self.step(grid, x, back).expect("a search-tree move");
+            self.set_next(p.id, back ^ 2);
+            x = p;
+        }
+        self.chain_tight(grid, s0, goal);
     }
 
     /// The goal's index if queries on `grid` can be answered: same size, goal passable.
@@ -526,19 +505,27 @@ impl Mpgaa {
             .then_some(g)
     }
 
+    /// The cell `cell` if it is on the planner's map.
+    #[inline]
+    fn on_map(&self, cell: usize) -> Option<At> {
+        (cell < self.width as usize * self.height as usize).then(|| self.cells.at(cell))
+    }
+
     /// The learned h of `cell` (the heuristic where never written), ∞ off the map.
     pub fn learned_h(&self, cell: usize) -> Cost {
-        if cell < self.cells.stamp.len() {
-            self.h(cell)
-        } else {
-            INFINITY
-        }
+        self.on_map(cell).map_or(INFINITY, |s| self.h(s))
     }
 
     /// The cell `next` points to from `cell`, if it points anywhere legal on `grid`.
     pub fn next_cell(&self, grid: &Grid, cell: usize) -> Option<usize> {
-        let d = *self.cells.next.get(cell)?;
-        link(grid, self.conn, cell, d).map(|(n, _)| n)
+        let s = self.on_map(cell)?;
+        link(grid, self.conn, cell, self.next_dir(s.id)).map(|(n, _)| n)
+    }
+
+    /// How many cells the searches wrote state for since the planner was made or reset
+    /// (seen, verified or given a `next`): what its memory follows.
+    pub fn touched(&self) -> usize {
+        self.cells.touched()
     }
 }
 
@@ -573,19 +560,21 @@ impl GoalPlanner for Mpgaa {
             if c >= grid.len() {
                 continue;
             }
+            let at = self.cells.at(c);
+            let (cx, cy) = (at.x as i64, at.y as i64);
             for a in grid.affected_by(c) {
                 // Every move whose cost may have changed has both ends in the block.
-                let d = self.next_dir(a);
+                let a = self.cells.at(a);
+                let d = self.next_dir(a.id);
                 if d != NO_DIR {
-                    let w = self.width as i64;
-                    let (x, y) = (a as i64 % w, a as i64 / w);
-                    let (nx, ny) = (x + DX[d as usize], y + DY[d as usize]);
-                    let (cx, cy) = (c as i64 % w, c as i64 / w);
+                    // A `next` pointer is written only to an owned cell.
+                    let nx = a.x as i64 + DX[d as usize];
+                    let ny = a.y as i64 + DY[d as usize];
                     if (nx - cx).abs() <= 1 && (ny - cy).abs() <= 1 {
-                        self.set_next(a, NO_DIR);
+                        self.set_next(a.id, NO_DIR);
                     }
                 }
-                self.pending.push(a as u32);
+                self.pending.push(a.cell as u32);
             }
         }
     }
@@ -599,10 +588,11 @@ impl GoalPlanner for Mpgaa {
         let mut stats = SearchStats::default();
         self.reestablish(grid, &mut stats);
         if let Some(goal) = self.goal_open(grid) {
-            self.verify(goal);
+            let g = self.claim(self.cells.at(goal));
+            self.verify(g.id);
             for i in 0..self.starts.len() {
-                let s = self.starts[i] as usize;
-                if s == goal || grid.weight(s) == 0 || self.verified(s) {
+                let s = self.cells.at(self.starts[i] as usize);
+                if s.cell == goal || grid.weight(s.cell) == 0 || self.verified(s.id) {
                     continue;
                 }
                 self.search_from(grid, s, goal, &mut stats);
@@ -614,18 +604,22 @@ impl GoalPlanner for Mpgaa {
 
     fn cost_to_goal(&self, cell: usize) -> Cost {
         // Verification is dropped by every change and given only while the goal is open.
-        match cell < self.cells.verified.len() && self.verified(cell) {
-            true => self.h(cell),
-            false => INFINITY,
+        match self.on_map(cell) {
+            Some(s) if self.verified(s.id) => self.h(s),
+            _ => INFINITY,
         }
     }
 
     fn next_move(&self, grid: &Grid, cell: usize) -> Option<(usize, Cost)> {
         let goal = self.goal_open(grid)?;
-        if cell == goal || cell >= grid.len() || !self.verified(cell) {
+        if cell == goal || cell >= grid.len() {
             return None;
         }
-        link(grid, self.conn, cell, self.next_dir(cell))
+        let s = self.cells.at(cell);
+        if !self.verified(s.id) {
+            return None;
+        }
+        link(grid, self.conn, cell, self.next_dir(s.id))
     }
 
     fn path(&self, grid: &Grid, from: usize) -> Option<Path> {
@@ -633,16 +627,16 @@ impl GoalPlanner for Mpgaa {
         if from >= grid.len() || grid.weight(from) == 0 {
             return None;
         }
-        if from != goal && !self.verified(from) {
+        let mut at = self.cells.at(from);
+        if from != goal && !self.verified(at.id) {
             return None;
         }
         let mut cells = vec![grid.pos(from)];
         let mut cost = 0;
-        let mut at = from;
-        while at != goal {
-            let (n, c) = link(grid, self.conn, at, self.next_dir(at))?;
+        while at.cell != goal {
+            let (n, c) = self.step(grid, at, self.next_dir(at.id))?;
             cost += c;
-            cells.push(grid.pos(n));
+            cells.push(Pos::new(n.x, n.y));
             at = n;
             if cells.len() > grid.len() {
                 return None;
@@ -675,7 +669,8 @@ impl GoalPlanner for Mpgaa {
     }
 
     fn inspect(&self, _grid: &Grid, cell: usize) -> Option<CellInfo> {
-        let d = *self.cells.next.get(cell)?;
+        let s = self.on_map(cell)?;
+        let d = self.next_dir(s.id);
         let state = match (Some(cell) == self.goal, NEXT_STATES.get(d as usize)) {
             (true, _) => "goal",
             (false, Some(&s)) => s,
@@ -684,7 +679,7 @@ impl GoalPlanner for Mpgaa {
         Some(CellInfo {
             g: self.cost_to_goal(cell),
             rhs: None,
-            h: Some(self.h(cell)),
+            h: Some(self.h(s)),
             key: None,
             queued: false,
             state: Some(state),
