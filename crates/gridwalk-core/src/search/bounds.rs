@@ -42,16 +42,9 @@ impl Bounds {
     /// How far (x, y) lies outside the box, per axis.
     #[inline]
     pub(crate) fn outside(&self, x: u32, y: u32) -> (u32, u32) {
-        let dx = if x < self.x0 {
-            self.x0 - x
-        } else {
-            x.saturating_sub(self.x1)
-        };
-        let dy = if y < self.y0 {
-            self.y0 - y
-        } else {
-            y.saturating_sub(self.y1)
-        };
+        // x0 ≤ x1, so at most one term is not 0; no branch on which side the cell lies.
+        let dx = self.x0.saturating_sub(x) + x.saturating_sub(self.x1);
+        let dy = self.y0.saturating_sub(y) + y.saturating_sub(self.y1);
         (dx, dy)
     }
 

@@ -215,6 +215,12 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         self.queue.grow(n);
     }
 
+    /// `g` of the cell of `id`.
+    #[inline(always)]
+    fn g_of(&self, id: u32) -> Cost {
+        self.g[id as usize]
+    }
+
     /// The id of flat cell `cell`, to read.
     #[inline]
     fn id_of(&self, cell: usize) -> u32 {
@@ -243,7 +249,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     #[inline(always)]
     fn rhs_and_key(&self, id: u32) -> (Cost, Option<Key>) {
         let key = self.queue.queued_key(id);
-        (key.map_or_else(|| self.g[id as usize], |k| k.rhs), key)
+        (key.map_or_else(|| self.g_of(id), |k| k.rhs), key)
     }
 
     /// How many cells the searches wrote state for (a cost, a queue entry or a start), since
@@ -268,7 +274,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     /// The key of the cell of `id`, which lies at (x, y).
     #[inline(always)]
     fn key_at(&self, id: u32, x: u32, y: u32) -> Key {
-        self.key_with(self.g[id as usize], self.rhs_at(id), x, y)
+        self.key_with(self.g_of(id), self.rhs_at(id), x, y)
     }
 
     /// The key of a cell at (x, y) whose `g` and `rhs` are these.
@@ -309,7 +315,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         let around = self.tiles.around(x, y);
         let mut best = INFINITY;
         grid.for_each_neighbor_at(u, (x, y), self.conn, |_, _, _, c, dir| {
-            best = best.min(add(c, self.g[around.near(dir) as usize]));
+            best = best.min(add(c, self.g_of(around.near(dir))));
         });
         best
     }
@@ -319,7 +325,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     /// is written; `id` must be owned if the cell ends up queued.
     #[inline]
     fn update_vertex_at(&mut self, u: usize, id: u32, x: u32, y: u32, rhs: Cost) {
-        if self.g[id as usize] != rhs {
+        if self.g_of(id) != rhs {
             self.requeue(u, id, x, y, rhs);
         } else if self.queue.remove(id) {
             self.rec.step(Step::Drop(u as u32));
@@ -330,7 +336,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     /// current key.
     #[inline]
     fn requeue(&mut self, u: usize, id: u32, x: u32, y: u32, rhs: Cost) {
-        let k = self.key_with(self.g[id as usize], rhs, x, y);
+        let k = self.key_with(self.g_of(id), rhs, x, y);
         // Most requeued neighbours already hold this key: check before calling the queue.
         if self.queue.queued_key(id) != Some(k) {
             self.queue.insert_or_update_as(id, u as u32, k);
@@ -342,7 +348,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     /// again, with the current `h` and `km`.
     #[inline]
     fn refresh(&mut self, u: usize, id: u32, (x, y): (u32, u32), old: Key) {
-        let k = self.key_with(self.g[id as usize], old.rhs, x, y);
+        let k = self.key_with(self.g_of(id), old.rhs, x, y);
         if k != old {
             self.queue.insert_or_update_as(id, u as u32, k);
         }
@@ -358,7 +364,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         rhs: Cost,
         vacant: &mut Option<u32>,
     ) {
-        let k = self.key_with(self.g[id as usize], rhs, x, y);
+        let k = self.key_with(self.g_of(id), rhs, x, y);
         match *vacant {
             Some(v) if !self.queue.contains(id) => {
                 self.queue.replace_as(v, id, u as u32, k);
@@ -395,7 +401,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     fn expand(&mut self, grid: &Grid, u: usize, id: u32, k_old: Key, stats: &mut SearchStats) {
         let (x, y) = self.tiles.xy(id);
         // u is queued, with k_old: its rhs is k_old's.
-        let k_new = self.key_with(self.g[id as usize], k_old.rhs, x, y);
+        let k_new = self.key_with(self.g_of(id), k_old.rhs, x, y);
         if k_old < k_new {
             self.queue.insert_or_update_as(id, u as u32, k_new);
             self.rec.step(Step::Open(u as u32));
@@ -403,7 +409,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         }
         stats.expanded += 1;
         self.expanded.push(u as u32);
-        if self.g[id as usize] > k_new.rhs {
+        if self.g_of(id) > k_new.rhs {
             self.lower(grid, u, id, (x, y), k_new.rhs);
         } else {
             self.raise(grid, u, id, (x, y), k_new.rhs);
@@ -426,24 +432,30 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         // to the first neighbour that enters it, if any: cheaper than a pop and a push.
         let mut vacant = Some(id);
         let around = self.tiles.around(x, y);
-        grid.for_each_neighbor_at(u, (x, y), self.conn, |s, x, y, c, dir| {
-            let via = add(c, gu);
-            let mut sid = around.near(dir);
-            // A neighbour is queued exactly when it is inconsistent.
-            let (rhs, queued) = self.rhs_and_key(sid);
-            if via < rhs {
-                if (sid as usize) < BLOCK {
-                    sid = self.claim(x, y);
+        grid.for_each_neighbor_at(
+            u,
+            (x, y),
+            self.conn,
+            #[inline(always)]
+            |s, x, y, c, dir| {
+                let via = add(c, gu);
+                let mut sid = around.near(dir);
+                // A neighbour is queued exactly when it is inconsistent.
+                let (rhs, queued) = self.rhs_and_key(sid);
+                if via < rhs {
+                    if (sid as usize) < BLOCK {
+                        sid = self.claim(x, y);
+                    }
+                    if self.g_of(sid) != via {
+                        self.requeue_into((s, sid, x, y), via, &mut vacant);
+                    } else if self.queue.remove(sid) {
+                        self.rec.step(Step::Drop(s as u32));
+                    }
+                } else if let Some(k) = queued {
+                    self.refresh(s, sid, (x, y), k);
                 }
-                if self.g[sid as usize] != via {
-                    self.requeue_into((s, sid, x, y), via, &mut vacant);
-                } else if self.queue.remove(sid) {
-                    self.rec.step(Step::Drop(s as u32));
-                }
-            } else if let Some(k) = queued {
-                self.refresh(s, sid, (x, y), k);
-            }
-        });
+            },
+        );
         if let Some(v) = vacant {
             self.queue.remove(v);
         }
@@ -454,7 +466,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     #[inline(always)]
     fn raise(&mut self, grid: &Grid, u: usize, id: u32, (x, y): (u32, u32), rhs_u: Cost) {
         // rhs(u) does not depend on g(u), so it stands.
-        let g_old = self.g[id as usize];
+        let g_old = self.g_of(id);
         self.g[id as usize] = INFINITY;
         self.rec.step(Step::Expand(Expansion {
             cell: u as u32,
@@ -463,17 +475,23 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         }));
         let goal = self.goal;
         let around = self.tiles.around(x, y);
-        grid.for_each_neighbor_at(u, (x, y), self.conn, |s, sx, sy, c, dir| {
-            // A neighbour whose rhs is finite or that is inconsistent owns its block.
-            let sid = around.near(dir);
-            let (rhs, queued) = self.rhs_and_key(sid);
-            if s != goal && rhs == add(c, g_old) {
-                let rhs = self.lookahead(grid, s, sx, sy);
-                self.update_vertex_at(s, sid, sx, sy, rhs);
-            } else if let Some(k) = queued {
-                self.refresh(s, sid, (sx, sy), k);
-            }
-        });
+        grid.for_each_neighbor_at(
+            u,
+            (x, y),
+            self.conn,
+            #[inline(always)]
+            |s, sx, sy, c, dir| {
+                // A neighbour whose rhs is finite or that is inconsistent owns its block.
+                let sid = around.near(dir);
+                let (rhs, queued) = self.rhs_and_key(sid);
+                if s != goal && rhs == add(c, g_old) {
+                    let rhs = self.lookahead(grid, s, sx, sy);
+                    self.update_vertex_at(s, sid, sx, sy, rhs);
+                } else if let Some(k) = queued {
+                    self.refresh(s, sid, (sx, sy), k);
+                }
+            },
+        );
         // u is requeued or dropped.
         debug_assert!(u == goal || rhs_u == self.lookahead(grid, u, x, y));
         self.update_vertex_at(u, id, x, y, rhs_u);
@@ -488,7 +506,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         let around = self.tiles.around(x, y);
         let mut best: Option<(usize, Cost, Cost)> = None;
         grid.for_each_neighbor_at(cell, (x, y), self.conn, |n, _, _, c, dir| {
-            let v = self.g[around.near(dir) as usize];
+            let v = self.g_of(around.near(dir));
             if v == INFINITY {
                 return;
             }
