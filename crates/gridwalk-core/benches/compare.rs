@@ -81,6 +81,10 @@ const WORKLOADS: &[Workload] = &[
         run: incremental::repair_vs_replan,
     },
     Workload {
+        key: "repair_alone",
+        run: incremental::repair_alone,
+    },
+    Workload {
         key: "repair_near",
         run: incremental::repair_near,
     },

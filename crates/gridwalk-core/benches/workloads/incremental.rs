@@ -377,6 +377,31 @@ pub fn repair_vs_replan(cfg: &Config) -> Result<Report, String> {
     Ok(report)
 }
 
+/// Workload 2, D\* Lite alone: the same walk with only D\* Lite and A\* in the loop, so that
+/// no other planner's memory traffic lands between their ticks. This is the measure the
+/// README uses for D\* Lite's own speed against earlier versions of it.
+pub fn repair_alone(cfg: &Config) -> Result<Report, String> {
+    let ticks = cfg.pick(2000, 200);
+    let mut rng = Rng::new(2);
+    let grid = Grid::random(110, 100, 0.2, &mut rng).expect("valid size");
+    let mut w = Walk::new(grid, 3);
+    let make = |g: &Grid, goal: Pos| {
+        let planner = DStarLite::new(g, goal, CONN, H).expect("goal on map");
+        vec![runner("D* Lite repair, alone", Box::new(planner))]
+    };
+    let run = walk(&mut w, ticks, &make, true)?;
+    let mut report = Report::new("repair, D* Lite alone (110×100, 20 % walls)");
+    report.series.push(series(&run.runners[0]));
+    report.series.push(run.astar.clone());
+    let (dlite, astar) = ("D* Lite repair, alone", "A* from scratch");
+    report.median_ratio("dlite_alone_vs_astar", dlite, astar, None);
+    report.total_ratio("dlite_alone_vs_astar_total", dlite, astar, None);
+    report.notes.push(format!(
+        "{ticks} ticks of the repair-vs-replan walk (same map, seeds and edits), with only D* Lite and A* in the loop; costs checked equal every tick"
+    ));
+    Ok(report)
+}
+
 /// Workload 2b: the D* Lite papers' case, a robot discovering walls near itself. Each tick a
 /// wall lands on the agent's path within 10 steps ahead of it, or an earlier wall is lifted.
 pub fn repair_near(cfg: &Config) -> Result<Report, String> {
