@@ -78,10 +78,40 @@ fn terrain_of(c: char) -> Option<Terrain> {
 
 /// Parses a `.map` text; `file_name` only names the file in errors.
 pub fn parse_map(text: &str, file_name: &str) -> Result<Grid, FormatError> {
-    let err = |line: usize, msg: String| FormatError::at(file_name, line, msg);
     let mut lines = strip_bom(text).lines().enumerate().map(|(i, l)| (i + 1, l));
+    let header = map_header(&mut lines, file_name)?;
+    let (w, h) = (header.width, header.height);
+    // Refuse absurd sizes before allocating anything for them; after this both fit in u32.
+    let bad_size = |e: GridError| {
+        FormatError::at(
+            file_name,
+            header.size_line,
+            format!("bad map size in the header: {e}"),
+        )
+    };
+    Grid::check_size(w, h).map_err(bad_size)?;
+    let mut grid = Grid::new(w as u32, h as u32).map_err(bad_size)?;
+    map_rows(&mut lines, header, &mut grid, file_name)?;
+    Ok(grid)
+}
 
-    // The header, up to the `map` line.
+/// What a `.map` header says, and where.
+#[derive(Clone, Copy, Debug)]
+struct MapHeader {
+    width: u64,
+    height: u64,
+    /// The later of the `height` and `width` lines: where a bad size is reported.
+    size_line: usize,
+    /// The `map` line.
+    map_line: usize,
+}
+
+/// Reads a `.map` header up to and including its `map` line.
+fn map_header<'a>(
+    lines: &mut impl Iterator<Item = (usize, &'a str)>,
+    file_name: &str,
+) -> Result<MapHeader, FormatError> {
+    let err = |line: usize, msg: String| FormatError::at(file_name, line, msg);
     let mut kind: Option<usize> = None;
     let mut height: Option<(u64, usize)> = None;
     let mut width: Option<(u64, usize)> = None;
@@ -141,13 +171,25 @@ pub fn parse_map(text: &str, file_name: &str) -> Result<Grid, FormatError> {
         let missing = if height.is_none() { "height" } else { "width" };
         return Err(err(map_line, format!("the header has no '{missing}' line")));
     };
-    // Refuse absurd sizes before allocating anything for them; after this both fit in u32.
-    let size_line = h_line.max(w_line);
-    let bad_size = |e: GridError| err(size_line, format!("bad map size in the header: {e}"));
-    Grid::check_size(w, h).map_err(bad_size)?;
-    let mut grid = Grid::new(w as u32, h as u32).map_err(bad_size)?;
+    Ok(MapHeader {
+        width: w,
+        height: h,
+        size_line: h_line.max(w_line),
+        map_line,
+    })
+}
 
-    // The rows.
+/// Reads a `.map`'s rows into `grid` (sized by `header`), and checks that nothing but blank
+/// lines follows them.
+fn map_rows<'a>(
+    lines: &mut impl Iterator<Item = (usize, &'a str)>,
+    header: MapHeader,
+    grid: &mut Grid,
+    file_name: &str,
+) -> Result<(), FormatError> {
+    let err = |line: usize, msg: String| FormatError::at(file_name, line, msg);
+    let (w, h) = (header.width, header.height);
+    let mut last_line = header.map_line;
     for y in 0..h as u32 {
         let Some((n, row)) = lines.next() else {
             return Err(err(
@@ -187,7 +229,7 @@ pub fn parse_map(text: &str, file_name: &str) -> Result<Grid, FormatError> {
     if let Some((n, _)) = lines.find(|(_, l)| !l.trim().is_empty()) {
         return Err(err(n, format!("more rows than the header's height {h}")));
     }
-    Ok(grid)
+    Ok(())
 }
 
 /// An error when a header field was already given (`previous` holds its line).
