@@ -503,69 +503,15 @@ pub fn parse_scen(text: &str, file_name: &str) -> Result<Scen, FormatError> {
         return Err(lines.err(n, format!("expected 'commands', found {line:?}")));
     }
 
+    let shape = CommandShape {
+        width,
+        height,
+        costs,
+        octile,
+    };
     let mut commands = Vec::new();
     while let Some((n, line)) = lines.next() {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let command = match words.as_slice() {
-            ["P", rest @ ..] => {
-                let [bucket, patch, x, y] = rest else {
-                    return Err(lines.err(
-                        n,
-                        format!(
-                            "expected 'P bucket patch x y', found {} fields after P",
-                            rest.len()
-                        ),
-                    ));
-                };
-                Command::Patch(PatchAt {
-                    bucket: field(&lines, n, "bucket", bucket, None)?,
-                    patch: field(&lines, n, "patch", patch, None)? as usize,
-                    at: Pos::new(
-                        field(&lines, n, "x", x, Some(width))?,
-                        field(&lines, n, "y", y, Some(height))?,
-                    ),
-                    line: n,
-                })
-            }
-            ["Q", rest @ ..] => {
-                if rest.len() != 5 + costs {
-                    return Err(lines.err(n, format!(
-                        "expected 'Q bucket sx sy gx gy' and {costs} length(s), found {} fields after Q",
-                        rest.len()
-                    )));
-                }
-                let printed = rest[5 + octile];
-                let Some((length, tolerance)) = parse_length(printed) else {
-                    return Err(lines.err(
-                        n,
-                        format!(
-                            "length {printed:?} is neither -1 (no path) nor a decimal number ≥ 0"
-                        ),
-                    ));
-                };
-                Command::Query(Query {
-                    bucket: field(&lines, n, "bucket", rest[0], None)?,
-                    start: Pos::new(
-                        field(&lines, n, "sx", rest[1], Some(width))?,
-                        field(&lines, n, "sy", rest[2], Some(height))?,
-                    ),
-                    goal: Pos::new(
-                        field(&lines, n, "gx", rest[3], Some(width))?,
-                        field(&lines, n, "gy", rest[4], Some(height))?,
-                    ),
-                    length,
-                    tolerance,
-                    line: n,
-                })
-            }
-            _ => {
-                return Err(lines.err(
-                    n,
-                    format!("expected a command 'P …' or 'Q …', found {:?}", line.trim()),
-                ));
-            }
-        };
-        commands.push(command);
+        commands.push(command(&lines, n, line, &shape)?);
     }
     Ok(Scen {
         width,
@@ -575,6 +521,100 @@ pub fn parse_scen(text: &str, file_name: &str) -> Result<Scen, FormatError> {
         patch_line,
         commands,
     })
+}
+
+/// What reading a command needs: the map's size, and how many lengths a `Q` line has and
+/// which of them is octile.
+struct CommandShape {
+    width: u32,
+    height: u32,
+    costs: usize,
+    octile: usize,
+}
+
+/// The command on line `n`.
+fn command(
+    lines: &Lines,
+    n: usize,
+    line: &str,
+    shape: &CommandShape,
+) -> Result<Command, FormatError> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.as_slice() {
+        ["P", rest @ ..] => patch_command(lines, n, rest, shape),
+        ["Q", rest @ ..] => query_command(lines, n, rest, shape),
+        _ => Err(lines.err(
+            n,
+            format!("expected a command 'P …' or 'Q …', found {:?}", line.trim()),
+        )),
+    }
+}
+
+/// `P bucket patch x y`, from the fields after `P`.
+fn patch_command(
+    lines: &Lines,
+    n: usize,
+    rest: &[&str],
+    shape: &CommandShape,
+) -> Result<Command, FormatError> {
+    let [bucket, patch, x, y] = rest else {
+        return Err(lines.err(
+            n,
+            format!(
+                "expected 'P bucket patch x y', found {} fields after P",
+                rest.len()
+            ),
+        ));
+    };
+    Ok(Command::Patch(PatchAt {
+        bucket: field(lines, n, "bucket", bucket, None)?,
+        patch: field(lines, n, "patch", patch, None)? as usize,
+        at: Pos::new(
+            field(lines, n, "x", x, Some(shape.width))?,
+            field(lines, n, "y", y, Some(shape.height))?,
+        ),
+        line: n,
+    }))
+}
+
+/// `Q bucket sx sy gx gy` and the lengths, from the fields after `Q`.
+fn query_command(
+    lines: &Lines,
+    n: usize,
+    rest: &[&str],
+    shape: &CommandShape,
+) -> Result<Command, FormatError> {
+    let (costs, width, height) = (shape.costs, shape.width, shape.height);
+    if rest.len() != 5 + costs {
+        return Err(lines.err(
+            n,
+            format!(
+                "expected 'Q bucket sx sy gx gy' and {costs} length(s), found {} fields after Q",
+                rest.len()
+            ),
+        ));
+    }
+    let printed = rest[5 + shape.octile];
+    let Some((length, tolerance)) = parse_length(printed) else {
+        return Err(lines.err(
+            n,
+            format!("length {printed:?} is neither -1 (no path) nor a decimal number ≥ 0"),
+        ));
+    };
+    Ok(Command::Query(Query {
+        bucket: field(lines, n, "bucket", rest[0], None)?,
+        start: Pos::new(
+            field(lines, n, "sx", rest[1], Some(width))?,
+            field(lines, n, "sy", rest[2], Some(height))?,
+        ),
+        goal: Pos::new(
+            field(lines, n, "gx", rest[3], Some(width))?,
+            field(lines, n, "gy", rest[4], Some(height))?,
+        ),
+        length,
+        tolerance,
+        line: n,
+    }))
 }
 
 /// Checks `scen` against `patches`: every patch lies within the map, and every `P` command
