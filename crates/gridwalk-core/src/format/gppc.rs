@@ -550,6 +550,15 @@ fn command(
     }
 }
 
+/// A command line with the wrong number of fields after its letter.
+fn miscounted(lines: &Lines, n: usize, expected: &str, rest: &[&str], letter: &str) -> FormatError {
+    let found = rest.len();
+    lines.err(
+        n,
+        format!("expected {expected}, found {found} fields after {letter}"),
+    )
+}
+
 /// `P bucket patch x y`, from the fields after `P`.
 fn patch_command(
     lines: &Lines,
@@ -558,13 +567,7 @@ fn patch_command(
     shape: &CommandShape,
 ) -> Result<Command, FormatError> {
     let [bucket, patch, x, y] = rest else {
-        return Err(lines.err(
-            n,
-            format!(
-                "expected 'P bucket patch x y', found {} fields after P",
-                rest.len()
-            ),
-        ));
+        return Err(miscounted(lines, n, "'P bucket patch x y'", rest, "P"));
     };
     Ok(Command::Patch(PatchAt {
         bucket: field(lines, n, "bucket", bucket, None)?,
@@ -586,13 +589,8 @@ fn query_command(
 ) -> Result<Command, FormatError> {
     let (costs, width, height) = (shape.costs, shape.width, shape.height);
     if rest.len() != 5 + costs {
-        return Err(lines.err(
-            n,
-            format!(
-                "expected 'Q bucket sx sy gx gy' and {costs} length(s), found {} fields after Q",
-                rest.len()
-            ),
-        ));
+        let expected = format!("'Q bucket sx sy gx gy' and {costs} length(s)");
+        return Err(miscounted(lines, n, &expected, rest, "Q"));
     }
     let printed = rest[5 + shape.octile];
     let Some((length, tolerance)) = parse_length(printed) else {
