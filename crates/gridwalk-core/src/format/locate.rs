@@ -191,38 +191,9 @@ fn lex(text: &str) -> Vec<Tok<'_>> {
                 Kind::Colon
             }
             c if c.is_ascii_alphabetic() || c == b'_' => {
-                // Byte strings and raw strings start like identifiers.
-                let after_b = if c == b'b' { i + 1 } else { i };
-                match (b.get(after_b), b.get(after_b + 1)) {
-                    (Some(b'"'), _) if c == b'b' => {
-                        i = skip_quoted(b, after_b + 1, b'"', &mut line);
-                        Kind::Other
-                    }
-                    (Some(b'\''), _) if c == b'b' => {
-                        i = skip_quoted(b, after_b + 1, b'\'', &mut line);
-                        Kind::Other
-                    }
-                    (Some(b'r'), Some(b'"' | b'#')) if raw_string_at(b, after_b + 1) => {
-                        i = skip_raw_string(b, after_b + 1, &mut line);
-                        Kind::Other
-                    }
-                    _ => {
-                        // An identifier, maybe raw (`r#name`).
-                        let mut start = i;
-                        if c == b'r' && b.get(i + 1) == Some(&b'#') {
-                            start = i + 2;
-                        }
-                        let mut end = start;
-                        while b
-                            .get(end)
-                            .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_')
-                        {
-                            end += 1;
-                        }
-                        i = end.max(i + 1);
-                        text.get(start..end).map_or(Kind::Other, Kind::Ident)
-                    }
-                }
+                let (next, kind) = word(text, i, &mut line);
+                i = next;
+                kind
             }
             c if c.is_ascii_digit() || matches!(c, b'+' | b'-' | b'.') => {
                 while b.get(i).is_some_and(|&c| {
@@ -243,6 +214,36 @@ fn lex(text: &str) -> Vec<Tok<'_>> {
         });
     }
     toks
+}
+
+/// The token that starts with the letter or `_` at `i`: an identifier (maybe raw, `r#name`),
+/// or a byte or raw string, which start like one. Returns where it ends and its kind.
+fn word<'a>(text: &'a str, mut i: usize, line: &mut usize) -> (usize, Kind<'a>) {
+    let b = text.as_bytes();
+    let c = b[i];
+    let after_b = if c == b'b' { i + 1 } else { i };
+    match (b.get(after_b), b.get(after_b + 1)) {
+        (Some(b'"'), _) if c == b'b' => (skip_quoted(b, after_b + 1, b'"', line), Kind::Other),
+        (Some(b'\''), _) if c == b'b' => (skip_quoted(b, after_b + 1, b'\'', line), Kind::Other),
+        (Some(b'r'), Some(b'"' | b'#')) if raw_string_at(b, after_b + 1) => {
+            (skip_raw_string(b, after_b + 1, line), Kind::Other)
+        }
+        _ => {
+            let mut start = i;
+            if c == b'r' && b.get(i + 1) == Some(&b'#') {
+                start = i + 2;
+            }
+            let mut end = start;
+            while b
+                .get(end)
+                .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_')
+            {
+                end += 1;
+            }
+            i = end.max(i + 1);
+            (i, text.get(start..end).map_or(Kind::Other, Kind::Ident))
+        }
+    }
 }
 
 /// Past a (nested) block comment whose `/*` ended just before `i`.
