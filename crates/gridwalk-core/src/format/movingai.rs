@@ -269,81 +269,76 @@ pub fn parse_scen(text: &str, file_name: &str) -> Result<Vec<ScenProblem>, Forma
     if !matches!(version.as_slice(), ["version", "1" | "1.0"]) {
         return Err(err(1, format!("expected 'version 1', found {first:?}")));
     }
-    const NAMES: [&str; 9] = [
-        "bucket",
-        "map",
-        "width",
-        "height",
-        "start_x",
-        "start_y",
-        "goal_x",
-        "goal_y",
-        "optimal_length",
-    ];
     let mut problems = Vec::new();
     for (n, line) in lines {
         let fields: Vec<&str> = line.split_whitespace().collect();
-        if fields.is_empty() {
-            continue;
+        if !fields.is_empty() {
+            problems.push(scen_problem(n, &fields, file_name)?);
         }
-        if fields.len() != NAMES.len() {
-            return Err(err(
-                n,
-                format!(
-                    "expected 9 fields ({}), found {}",
-                    NAMES.join(" "),
-                    fields.len()
-                ),
-            ));
-        }
-        let int = |i: usize| -> Result<u32, FormatError> {
-            fields[i].parse().map_err(|_| {
-                err(
-                    n,
-                    format!(
-                        "{} {:?} is not a whole number from 0 to 2³²-1",
-                        NAMES[i], fields[i]
-                    ),
-                )
-            })
-        };
-        let optimal: f64 = fields[8]
-            .parse()
-            .ok()
-            .filter(|v: &f64| v.is_finite() && *v >= 0.0)
-            .ok_or_else(|| {
-                err(
-                    n,
-                    format!(
-                        "optimal_length {:?} is not a non-negative number",
-                        fields[8]
-                    ),
-                )
-            })?;
-        let p = ScenProblem {
-            bucket: int(0)?,
-            map: fields[1].to_owned(),
-            map_width: int(2)?,
-            map_height: int(3)?,
-            start: Pos::new(int(4)?, int(5)?),
-            goal: Pos::new(int(6)?, int(7)?),
-            optimal,
-            line: n,
-        };
-        for (what, pos) in [("start", p.start), ("goal", p.goal)] {
-            if pos.x >= p.map_width || pos.y >= p.map_height {
-                return Err(err(
-                    n,
-                    format!(
-                        "{what} {pos} is outside the {}×{} map named on this line",
-                        p.map_width, p.map_height
-                    ),
-                ));
-            }
-        }
-        problems.push(p);
     }
     Ok(problems)
+}
+
+/// The fields of a `.scen` problem line, in order.
+const SCEN_FIELDS: [&str; 9] = [
+    "bucket",
+    "map",
+    "width",
+    "height",
+    "start_x",
+    "start_y",
+    "goal_x",
+    "goal_y",
+    "optimal_length",
+];
+
+/// The problem on line `n`, whose words are `fields`.
+fn scen_problem(n: usize, fields: &[&str], file_name: &str) -> Result<ScenProblem, FormatError> {
+    let err = |msg: String| FormatError::at(file_name, n, msg);
+    if fields.len() != SCEN_FIELDS.len() {
+        return Err(err(format!(
+            "expected 9 fields ({}), found {}",
+            SCEN_FIELDS.join(" "),
+            fields.len()
+        )));
+    }
+    let int = |i: usize| -> Result<u32, FormatError> {
+        fields[i].parse().map_err(|_| {
+            err(format!(
+                "{} {:?} is not a whole number from 0 to 2³²-1",
+                SCEN_FIELDS[i], fields[i]
+            ))
+        })
+    };
+    let optimal: f64 = fields[8]
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+        .ok_or_else(|| {
+            err(format!(
+                "optimal_length {:?} is not a non-negative number",
+                fields[8]
+            ))
+        })?;
+    let p = ScenProblem {
+        bucket: int(0)?,
+        map: fields[1].to_owned(),
+        map_width: int(2)?,
+        map_height: int(3)?,
+        start: Pos::new(int(4)?, int(5)?),
+        goal: Pos::new(int(6)?, int(7)?),
+        optimal,
+        line: n,
+    };
+    for (what, pos) in [("start", p.start), ("goal", p.goal)] {
+        if pos.x >= p.map_width || pos.y >= p.map_height {
+            return Err(err(format!(
+                "{what} {pos} is outside the {}×{} map named on this line",
+                p.map_width, p.map_height
+            )));
+        }
+    }
+    Ok(p)
 }
 
 /// Reads and parses the `.scen` file at `path`.
