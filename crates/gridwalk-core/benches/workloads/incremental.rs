@@ -291,13 +291,18 @@ fn expansion_ratio(report: &mut Report, name: &str, num: &str, den: &str) {
     report.ratio(name, value, num, None);
 }
 
+/// The walk of workload 2 and how many ticks it plays: 110×100 with 20 % walls, walls landing
+/// anywhere on the path.
+fn repair_walk(cfg: &Config) -> (usize, Walk) {
+    let mut rng = Rng::new(2);
+    let grid = Grid::random(110, 100, 0.2, &mut rng).expect("valid size");
+    (cfg.pick(2000, 200), Walk::new(grid, 3))
+}
+
 /// Workload 2: D* Lite's and D*'s repairs against our A* from scratch, an agent crossing a
 /// 110×100 map with 20 % walls while walls land on its path or are removed.
 pub fn repair_vs_replan(cfg: &Config) -> Result<Report, String> {
-    let ticks = cfg.pick(2000, 200);
-    let mut rng = Rng::new(2);
-    let grid = Grid::random(110, 100, 0.2, &mut rng).expect("valid size");
-    let mut w = Walk::new(grid, 3);
+    let (ticks, mut w) = repair_walk(cfg);
     let make = |g: &Grid, goal: Pos| {
         vec![
             runner(
@@ -381,10 +386,7 @@ pub fn repair_vs_replan(cfg: &Config) -> Result<Report, String> {
 /// no other planner's memory traffic lands between their ticks. This is the measure the
 /// README uses for D\* Lite's own speed against earlier versions of it.
 pub fn repair_alone(cfg: &Config) -> Result<Report, String> {
-    let ticks = cfg.pick(2000, 200);
-    let mut rng = Rng::new(2);
-    let grid = Grid::random(110, 100, 0.2, &mut rng).expect("valid size");
-    let mut w = Walk::new(grid, 3);
+    let (ticks, mut w) = repair_walk(cfg);
     let make = |g: &Grid, goal: Pos| {
         let planner = DStarLite::new(g, goal, CONN, H).expect("goal on map");
         vec![runner("D* Lite repair, alone", Box::new(planner))]
