@@ -236,6 +236,10 @@ impl Simulation {
         if !self.changed.is_empty() {
             paths.clear();
         }
+        // Kept paths hold at most a sixteenth of the budget; past it, a dropped planner's
+        // agents wait for it to be built again.
+        let mut room =
+            (budget.planner_memory / 16).saturating_sub(paths.values().map(path_bytes).sum());
         let conn = config.connectivity;
         let mut computes = Computes {
             grid,
@@ -251,7 +255,9 @@ impl Simulation {
             let members = &scratch.members[k];
             let (goal, group) = (groups[k].0, &mut *groups[k].1);
             if count == 0 {
+                let before = group.bytes();
                 computes.defer(group);
+                held = (held + group.bytes()).saturating_sub(before);
                 continue;
             }
             if group.unbuilt {
@@ -265,7 +271,9 @@ impl Simulation {
                 }
                 held -= group.bytes();
                 for &i in members {
-                    paths.remove(&agents[i as usize].id);
+                    if let Some(p) = paths.remove(&agents[i as usize].id) {
+                        room += path_bytes(&p);
+                    }
                 }
                 build(pool, group, grid, config, goal, trace);
                 held += group.bytes();
@@ -283,8 +291,9 @@ impl Simulation {
                 2
             };
             let (members, agents, places) = (&scratch.members, &*agents, &*places);
+            let room = &mut room;
             let keep = |v: usize, p: &dyn GoalPlanner| {
-                keep_paths(&members[v], agents, places, p, grid, paths)
+                keep_paths(&members[v], agents, places, p, grid, paths, room)
             };
             let (limit, victims) = (budget.planner_memory, &mut victims);
             dropped += evict(victims, &mut groups, &mut held, limit, cursor, keep, pool);
@@ -370,7 +379,8 @@ fn settle_served(
 }
 
 /// Keeps, for each of `members`, its path on the planner about to be dropped: exact while
-/// the map stands.
+/// the map stands. Only paths that fit in `room` bytes are kept (taken from it); an agent
+/// without one waits for its planner to be built again.
 fn keep_paths(
     members: &[u32],
     agents: &[Agent],
@@ -378,13 +388,25 @@ fn keep_paths(
     planner: &dyn GoalPlanner,
     grid: &Grid,
     paths: &mut BTreeMap<AgentId, Path>,
+    room: &mut usize,
 ) {
     for &i in members {
         let cell = places[i as usize].cell as usize;
         if let Some(p) = planner.path(grid, cell) {
-            paths.insert(agents[i as usize].id, p);
+            let bytes = path_bytes(&p);
+            if bytes <= *room {
+                *room -= bytes;
+                if let Some(old) = paths.insert(agents[i as usize].id, p) {
+                    *room += path_bytes(&old);
+                }
+            }
         }
     }
+}
+
+/// Bytes a kept path holds, its map entry included.
+fn path_bytes(path: &Path) -> usize {
+    path.cells.capacity() * std::mem::size_of::<Pos>() + std::mem::size_of::<(AgentId, Path)>()
 }
 
 /// Drops planners, in the order of `victims`, until the built ones hold at most `limit` bytes

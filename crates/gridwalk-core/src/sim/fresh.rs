@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 
 use super::agents::{Agent, AgentId, AgentStatus, settle, wait};
+use super::config::keep_expanded;
 use super::history::{RunSource, SearchRun};
 use super::{Simulation, TickStats};
 use crate::cost::{Cost, INFINITY};
@@ -96,7 +97,7 @@ impl Simulation {
             return 0;
         };
         stats.search += r.stats;
-        self.expanded.extend(trace.expansions().map(|e| e.cell));
+        keep_expanded(&mut self.expanded, trace.expansions().map(|e| e.cell));
         if self.history.tracing {
             self.history.runs.push(SearchRun {
                 source: RunSource::Agent(id),

@@ -142,9 +142,13 @@ impl Group {
         }
     }
 
-    /// Bytes its planner and its per-cell memo and counts hold: what the memory budget counts.
+    /// Bytes its planner, its per-cell memo and counts, and its deferred changes hold: what
+    /// the memory budget counts.
     pub(super) fn bytes(&self) -> usize {
-        self.planner.get().memory_bytes() + self.memo.capacity() + self.here.capacity() * 4
+        self.planner.get().memory_bytes()
+            + self.memo.capacity()
+            + self.here.capacity() * 4
+            + self.deferred.capacity() * std::mem::size_of::<usize>()
     }
 
     /// Drops its planner (returned, for the pool) and what it memoised, keeping its agents'

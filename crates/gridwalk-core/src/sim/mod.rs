@@ -74,7 +74,7 @@ pub use budget::{
     Budget, DEFAULT_PLANNER_MEMORY, MAX_PLANNER_MEMORY, MIN_PLANNER_MEMORY, format_memory,
     parse_memory,
 };
-pub use config::{BASELINE_MAX_AGENTS, SimConfig};
+pub use config::{BASELINE_MAX_AGENTS, MAX_EXPANDED_KEPT, SimConfig};
 pub use history::{HISTORY_BUDGET, RunSource, SearchRun};
 pub use knowledge::{Discoveries, MAX_SENSOR_RANGE};
 pub use living::{Doors, DynamicWorld, MAX_DESTINATIONS, OnArrival, choose_destinations};
@@ -107,7 +107,8 @@ pub struct Simulation {
     /// The work of the last replan, and of all of them.
     last: TickStats,
     total: TickStats,
-    /// The cells expanded by the last replan, over all planners, in order.
+    /// The cells expanded by the last replan, over all planners, in order (at most
+    /// [`MAX_EXPANDED_KEPT`]).
     expanded: Vec<u32>,
     /// The sensor range and the true map while the agents know only what they sensed (then
     /// `grid` is the known map).
@@ -217,7 +218,8 @@ impl Simulation {
         self.total
     }
 
-    /// The cells expanded by the last replan, over all planners, in order.
+    /// The cells expanded by the last replan, over all planners, in order: at most the first
+    /// [`MAX_EXPANDED_KEPT`] of them.
     pub fn last_expanded(&self) -> &[u32] {
         &self.expanded
     }

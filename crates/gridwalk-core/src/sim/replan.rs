@@ -6,6 +6,7 @@
 use web_time::Instant;
 
 use super::agents::{Agent, AgentStatus, settle};
+use super::config::keep_expanded;
 use super::group::{FRESH, Group, MEMO_MIN_AGENTS, UNKNOWN, forget_moves};
 use super::groups::NO_SLOT;
 use super::history::{History, RunSource, SearchRun};
@@ -290,13 +291,26 @@ pub(super) struct Computes<'a> {
 
 impl Computes<'_> {
     /// Keeps the changes for a group none of whose agents walks, to tell its planner when one
-    /// walks again.
+    /// walks again. When they would hold more than a quarter of what its planner holds, it is
+    /// told them now instead (the queue it repairs from lives in its own memory): so an idle
+    /// group's list stays within half its planner's memory, whatever the edits.
     pub(super) fn defer(&self, group: &mut Group) {
+        // An unbuilt planner is built on the map as it is then: nothing to tell it.
+        if group.unbuilt || self.changed.is_empty() {
+            return;
+        }
         group.deferred.extend_from_slice(self.changed);
-        // Deduplicated only past twice the map, so the sort is amortised over edits.
-        if group.deferred.len() > 2 * self.grid.len() {
+        let size = std::mem::size_of::<usize>();
+        let limit = group.planner.get().memory_bytes() / 4;
+        // Deduplicated only past the limit (or twice the map), so the sort is amortised over
+        // edits: after it, the list must grow to twice its size before the next.
+        if group.deferred.len() * size > limit || group.deferred.len() > 2 * self.grid.len() {
             group.deferred.sort_unstable();
             group.deferred.dedup();
+            if group.deferred.len() * size > limit / 2 {
+                let deferred = std::mem::take(&mut group.deferred);
+                group.planner.get_mut().cells_changed(self.grid, &deferred);
+            }
         }
     }
 
@@ -326,7 +340,7 @@ impl Computes<'_> {
         let (work, progress) = planner.compute_within(grid, max);
         let micros = t.elapsed().as_micros() as u64;
         self.stats.search += work;
-        self.expanded.extend_from_slice(planner.last_expanded());
+        keep_expanded(self.expanded, planner.last_expanded().iter().copied());
         if self.history.tracing {
             self.history.runs.push(SearchRun {
                 source: RunSource::Goal(grid.pos(goal)),
@@ -369,5 +383,77 @@ pub(super) fn refresh_memo(group: &mut Group, grid: &Grid, n: usize) {
         } else if n >= MEMO_MIN_AGENTS {
             group.memo = vec![UNKNOWN; grid.len()];
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cost::INFINITY;
+    use crate::grid::{Connectivity, Grid, Pos, Terrain};
+    use crate::planner::Algorithm;
+    use crate::search::dijkstra;
+    use crate::sim::{AgentStatus, MAX_EXPANDED_KEPT, SimConfig, Simulation};
+
+    fn config(algorithm: Algorithm) -> SimConfig {
+        SimConfig {
+            algorithm,
+            connectivity: Connectivity::Eight,
+            ..SimConfig::default()
+        }
+    }
+
+    #[test]
+    fn a_replan_keeps_only_the_first_expanded_cells() {
+        // Dijkstra from corner to corner of 512² expands most of the map for each agent.
+        let mut sim = Simulation::new(Grid::new(512, 512).unwrap(), config(Algorithm::Dijkstra));
+        for i in 0..6 {
+            sim.add_agent(Pos::new(i, 0), Pos::new(511 - i, 511))
+                .unwrap();
+        }
+        let stats = sim.replan();
+        assert!(stats.search.expanded > MAX_EXPANDED_KEPT as u64, "{stats:?}");
+        assert_eq!(sim.last_expanded().len(), MAX_EXPANDED_KEPT);
+        let first = sim.grid().index(Pos::new(0, 0)).unwrap() as u32;
+        assert_eq!(
+            sim.last_expanded()[0],
+            first,
+            "the first agent's search comes first"
+        );
+    }
+
+    #[test]
+    fn an_idle_group_holds_few_deferred_changes_and_repairs_exactly() {
+        let mut sim = Simulation::new(Grid::new(120, 120).unwrap(), config(Algorithm::DStarLite));
+        let goal = Pos::new(10, 5);
+        let idle = sim.add_agent(Pos::new(5, 5), goal).unwrap();
+        while sim.agent(idle).unwrap().status != AgentStatus::Arrived {
+            sim.tick(&[]);
+        }
+        let g = sim.grid().index(goal).unwrap();
+        let planner_bytes = |sim: &Simulation| sim.groups.by_goal[&g].planner.get().memory_bytes();
+        // 150 ticks of 40 edits each, walls up then down, away from the idle group.
+        let mut edits = 0;
+        for t in 0..150u32 {
+            let x = 20 + (t % 90);
+            let terrain = if t < 90 { Terrain::Wall } else { Terrain::FREE };
+            let column: Vec<(Pos, Terrain)> =
+                (0..40).map(|y| (Pos::new(x, 60 + y), terrain)).collect();
+            edits += column.len();
+            sim.tick(&column);
+            let deferred = sim.groups.by_goal[&g].deferred.len();
+            assert!(
+                deferred * 8 <= planner_bytes(&sim) / 4,
+                "tick {t}: {deferred} deferred"
+            );
+        }
+        assert!(edits > 4000);
+        // A new agent of the idle goal, beyond the walls: its cost is Dijkstra's.
+        let far = sim.add_agent(Pos::new(100, 110), goal).unwrap();
+        sim.replan();
+        let want = dijkstra(sim.grid(), Pos::new(100, 110), goal, Connectivity::Eight)
+            .unwrap()
+            .path
+            .map_or(INFINITY, |p| p.cost);
+        assert_eq!(sim.agent(far).unwrap().remaining, Some(want));
     }
 }
