@@ -346,6 +346,7 @@ mod tests {
             trace: Trace {
                 initial_open: vec![0],
                 steps,
+                ..Trace::default()
             },
             stats: SearchStats::default(),
             km: 3,
@@ -422,6 +423,7 @@ mod tests {
         let trace = Trace {
             initial_open: vec![],
             steps: steps.clone(),
+            ..Trace::default()
         };
         assert_eq!(search_stops(&trace), vec![(4, 2), (7, 4)]);
         let mut ex = Explain::new();

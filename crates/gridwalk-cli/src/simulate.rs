@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use gridwalk_core::Algorithm;
 use gridwalk_core::format::Scenario;
 use gridwalk_core::replay::{DEFAULT_TICK_LIMIT, Replay};
+use gridwalk_core::sim::MAX_RUN_STEPS;
 
 use crate::lines::TickLine;
 
@@ -60,6 +61,13 @@ pub fn run(
                 a.goal,
                 tick.tick
             );
+        }
+        if !replay.sim().runs_complete() {
+            return Err(format!(
+                "{}: --trace: the searches of tick {} take more than {MAX_RUN_STEPS} steps to record; trace fewer agents, a smaller map or a planning budget (--plan-budget)",
+                file.display(),
+                tick.tick
+            ));
         }
         let line = TickLine::of(replay, &tick);
         writeln!(out, "{}", line.to_json()).map_err(|e| format!("writing output: {e}"))

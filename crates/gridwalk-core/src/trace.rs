@@ -71,14 +71,20 @@ pub enum Step {
     Expand(Expansion),
 }
 
+/// The most steps one recording holds: 2^24, a quarter of a GiB at 16 bytes a step. A search of every cell of a large map
+/// takes more; its recording keeps the first ones and says it was cut ([`Trace::truncated`]).
+pub const MAX_TRACE_STEPS: usize = 1 << 24;
+
 /// The recording of one search or repair. See the module docs.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Trace {
     /// The cells queued when the search began. The incremental planners record it only once
     /// their compute takes a step, so it is empty for a compute that changed nothing.
     pub initial_open: Vec<u32>,
-    /// Every step, in order.
+    /// Every step, in order (the first [`MAX_TRACE_STEPS`] when `truncated`).
     pub steps: Vec<Step>,
+    /// Whether steps past [`MAX_TRACE_STEPS`] were left out.
+    pub truncated: bool,
 }
 
 impl Trace {
@@ -86,6 +92,18 @@ impl Trace {
     pub fn clear(&mut self) {
         self.initial_open.clear();
         self.steps.clear();
+        self.truncated = false;
+    }
+
+    /// Records `step`, unless [`MAX_TRACE_STEPS`] are held already: then it is marked
+    /// [`truncated`](Self::truncated).
+    #[inline]
+    pub fn push(&mut self, step: Step) {
+        if self.steps.len() < MAX_TRACE_STEPS {
+            self.steps.push(step);
+        } else {
+            self.truncated = true;
+        }
     }
 
     /// The expansions, in order.
@@ -165,7 +183,7 @@ impl Recorder {
     #[inline]
     pub(crate) fn step(&mut self, step: Step) {
         if self.on {
-            self.trace.steps.push(step);
+            self.trace.push(step);
         }
     }
 
@@ -199,6 +217,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_recording_keeps_the_first_steps_and_says_it_was_cut() {
+        assert_eq!(
+            std::mem::size_of::<Step>(),
+            16,
+            "the limits' docs count 16 bytes a step"
+        );
+        let mut t = Trace::default();
+        for c in 0..MAX_TRACE_STEPS as u32 {
+            t.push(Step::Open(c));
+        }
+        assert!(!t.truncated);
+        t.push(Step::Drop(7));
+        assert!(t.truncated);
+        assert_eq!(t.steps.len(), MAX_TRACE_STEPS);
+        assert_eq!(
+            t.steps.last(),
+            Some(&Step::Open(MAX_TRACE_STEPS as u32 - 1))
+        );
+        t.clear();
+        assert!(!t.truncated && t.steps.is_empty());
+    }
+
+    #[test]
     fn the_frontier_follows_the_steps() {
         let t = Trace {
             initial_open: vec![0, 1],
@@ -212,6 +253,7 @@ mod tests {
                 Step::Drop(1),
                 Step::Open(0),
             ],
+            ..Trace::default()
         };
         assert_eq!(t.frontier(0, 3), vec![true, true, false]);
         assert_eq!(t.frontier(1, 3), vec![false, true, false]);

@@ -436,7 +436,7 @@ impl Cells {
             };
             open.offer(s as u32, key(0, start.x, start.y));
             if let Some(tr) = trace.as_deref_mut() {
-                tr.steps.push(Step::Open(s as u32));
+                tr.push(Step::Open(s as u32));
             }
         }
         let (weights, width) = (grid.weights(), grid.width() as usize);
@@ -455,7 +455,7 @@ impl Cells {
             let gu = here.g;
             work.expanded += 1;
             if let Some(tr) = trace.as_deref_mut() {
-                tr.steps.push(Step::Expand(Expansion {
+                tr.push(Step::Expand(Expansion {
                     cell: u as u32,
                     kind: ExpansionKind::Close,
                     cost: gu,
@@ -488,7 +488,7 @@ impl Cells {
                         };
                         open.offer(n as u32, key(gn, nx, ny));
                         if let Some(tr) = trace.as_deref_mut() {
-                            tr.steps.push(Step::Open(n as u32));
+                            tr.push(Step::Open(n as u32));
                         }
                     }
                 },

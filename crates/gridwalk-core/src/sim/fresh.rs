@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use super::agents::{Agent, AgentId, AgentStatus, settle, wait};
 use super::config::keep_expanded;
-use super::history::{RunSource, SearchRun};
+use super::history::RunSource;
 use super::{Simulation, TickStats};
 use crate::cost::{Cost, INFINITY};
 use crate::path::Path;
@@ -99,10 +99,7 @@ impl Simulation {
         stats.search += r.stats;
         keep_expanded(&mut self.expanded, trace.expansions().map(|e| e.cell));
         if self.history.tracing {
-            self.history.runs.push(SearchRun {
-                source: RunSource::Agent(id),
-                trace: trace.clone(),
-            });
+            self.history.push_run(RunSource::Agent(id), trace);
         }
         let path = r.path;
         let (grid, conn) = (&self.grid, self.config.connectivity);

@@ -61,6 +61,10 @@ pub(super) struct History {
     /// Whether every search run of a replan is recorded into `runs`.
     pub(super) tracing: bool,
     pub(super) runs: Vec<SearchRun>,
+    /// The steps `runs` hold together.
+    pub(super) run_steps: usize,
+    /// Whether a run of the last replan was left out of `runs` ([`MAX_RUN_STEPS`]).
+    pub(super) runs_cut: bool,
 }
 
 impl Default for History {
@@ -73,11 +77,40 @@ impl Default for History {
             rebuild_at: 1024,
             tracing: false,
             runs: Vec::new(),
+            run_steps: 0,
+            runs_cut: false,
         }
     }
 }
 
+/// The most steps the search runs of one replan hold together ([`Simulation::last_runs`]):
+/// 2^26, a GiB at 16 bytes a step. A replan of thousands of long searches takes more; it then keeps the runs that
+/// fit and says the record is cut ([`Simulation::runs_complete`]).
+pub const MAX_RUN_STEPS: usize = 1 << 26;
+
 impl History {
+    /// Forgets the last replan's runs.
+    pub(super) fn clear_runs(&mut self) {
+        self.runs.clear();
+        self.run_steps = 0;
+        self.runs_cut = false;
+    }
+
+    /// Records a run of this replan, unless its trace was cut or the runs would pass
+    /// [`MAX_RUN_STEPS`]: then the record is marked cut instead.
+    pub(super) fn push_run(&mut self, source: RunSource, trace: &Trace) {
+        let steps = self.run_steps + trace.steps.len();
+        if trace.truncated || steps > MAX_RUN_STEPS || self.runs_cut {
+            self.runs_cut = true;
+            return;
+        }
+        self.run_steps = steps;
+        self.runs.push(SearchRun {
+            source,
+            trace: trace.clone(),
+        });
+    }
+
     /// Whether planners record their computes: for the kept computes or for tracing.
     pub(super) fn planners_trace(&self) -> bool {
         self.keep > 0 || self.tracing
@@ -176,13 +209,20 @@ impl Simulation {
             g.planner.get_mut().set_tracing(on);
         }
         if !self.history.tracing {
-            self.history.runs.clear();
+            self.history.clear_runs();
         }
     }
 
-    /// The search runs of the last replan, in the order they ran (with tracing on).
+    /// The search runs of the last replan, in the order they ran (with tracing on); when
+    /// [`runs_complete`](Self::runs_complete) is false, only those that fit in
+    /// [`MAX_RUN_STEPS`].
     pub fn last_runs(&self) -> &[SearchRun] {
         &self.history.runs
+    }
+
+    /// Whether [`last_runs`](Self::last_runs) holds every run of the last replan, each whole.
+    pub fn runs_complete(&self) -> bool {
+        !self.history.runs_cut
     }
 
     /// The recent computes of the planner serving agent `id`, oldest first (with
@@ -270,5 +310,29 @@ mod tests {
         h.trim(&mut groups);
         assert_eq!(h.order.len(), 0, "rebuilt from the kept computes: none");
         assert!(!h.planners_trace() || h.keep > 0);
+    }
+
+    #[test]
+    fn a_replans_runs_stop_at_their_limit_and_say_so() {
+        use crate::trace::Step;
+        let mut h = History::default();
+        let at = RunSource::Goal(Pos::new(1, 2));
+        let mut small = Trace::default();
+        small.push(Step::Open(3));
+        h.push_run(at, &small);
+        assert_eq!((h.runs.len(), h.runs_cut), (1, false));
+        let cut = Trace {
+            truncated: true,
+            ..Trace::default()
+        };
+        h.push_run(at, &cut);
+        h.push_run(at, &small);
+        assert_eq!((h.runs.len(), h.runs_cut), (1, true), "none after a cut");
+        h.clear_runs();
+        assert_eq!((h.runs.len(), h.run_steps, h.runs_cut), (0, 0, false));
+        // Past the limit by steps: the run that would cross it is left out.
+        h.run_steps = MAX_RUN_STEPS;
+        h.push_run(at, &small);
+        assert!(h.runs.is_empty() && h.runs_cut);
     }
 }

@@ -75,7 +75,7 @@ pub use budget::{
     parse_memory,
 };
 pub use config::{BASELINE_MAX_AGENTS, MAX_EXPANDED_KEPT, SimConfig};
-pub use history::{HISTORY_BUDGET, RunSource, SearchRun};
+pub use history::{HISTORY_BUDGET, MAX_RUN_STEPS, RunSource, SearchRun};
 pub use knowledge::{Discoveries, MAX_SENSOR_RANGE};
 pub use living::{Doors, DynamicWorld, MAX_DESTINATIONS, OnArrival, choose_destinations};
 pub use report::{ComputeRecord, SimError, TickReport, TickStats};

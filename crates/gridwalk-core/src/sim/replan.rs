@@ -9,7 +9,7 @@ use super::agents::{Agent, AgentStatus, settle};
 use super::config::keep_expanded;
 use super::group::{FRESH, Group, MEMO_MIN_AGENTS, UNKNOWN, forget_moves};
 use super::groups::NO_SLOT;
-use super::history::{History, RunSource, SearchRun};
+use super::history::{History, RunSource};
 use super::report::ComputeRecord;
 use super::settle::settle_member;
 use super::{BASELINE_MAX_AGENTS, Simulation, TickStats};
@@ -28,7 +28,7 @@ impl Simulation {
             ..TickStats::default()
         };
         self.expanded.clear();
-        self.history.runs.clear();
+        self.history.clear_runs();
         let started = Instant::now();
         if self.config.algorithm.is_incremental() {
             self.replan_incremental(&mut stats, defer);
@@ -342,15 +342,12 @@ impl Computes<'_> {
         self.stats.search += work;
         keep_expanded(self.expanded, planner.last_expanded().iter().copied());
         if self.history.tracing {
-            self.history.runs.push(SearchRun {
-                source: RunSource::Goal(grid.pos(goal)),
-                trace: planner.last_trace().clone(),
-            });
+            (self.history).push_run(RunSource::Goal(grid.pos(goal)), planner.last_trace());
         }
         // Taken, not copied: thousands of planners must not each hold their largest trace.
         // A compute that expanded nothing is not kept, and its trace stays in the planner,
         // whose next compute clears it and reuses its room.
-        if self.history.keep > 0 && work.expanded > 0 {
+        if self.history.keep > 0 && work.expanded > 0 && !planner.last_trace().truncated {
             let trace = planner.take_last_trace();
             let record = ComputeRecord {
                 tick: self.tick,
@@ -411,7 +408,10 @@ mod tests {
                 .unwrap();
         }
         let stats = sim.replan();
-        assert!(stats.search.expanded > MAX_EXPANDED_KEPT as u64, "{stats:?}");
+        assert!(
+            stats.search.expanded > MAX_EXPANDED_KEPT as u64,
+            "{stats:?}"
+        );
         assert_eq!(sim.last_expanded().len(), MAX_EXPANDED_KEPT);
         let first = sim.grid().index(Pos::new(0, 0)).unwrap() as u32;
         assert_eq!(
