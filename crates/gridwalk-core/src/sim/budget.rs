@@ -9,9 +9,10 @@
 //! is not ready waits on its cell as [`AgentStatus::Planning`](super::AgentStatus::Planning).
 //! See `replan.rs` for the order in which goals are served.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 use super::agents::{Agent, AgentId, Place, settle, wait};
+use super::fresh::Paths;
 use super::group::{Group, unfresh};
 use super::groups::Groups;
 use super::replan::{Computes, refresh_memo};
@@ -238,8 +239,7 @@ impl Simulation {
         }
         // Kept paths hold at most a sixteenth of the budget; past it, a dropped planner's
         // agents wait for it to be built again.
-        let mut room =
-            (budget.planner_memory / 16).saturating_sub(paths.values().map(path_bytes).sum());
+        let room = budget.planner_memory / 16;
         let conn = config.connectivity;
         let mut computes = Computes {
             grid,
@@ -271,9 +271,7 @@ impl Simulation {
                 }
                 held -= group.bytes();
                 for &i in members {
-                    if let Some(p) = paths.remove(&agents[i as usize].id) {
-                        room += path_bytes(&p);
-                    }
+                    paths.remove(&agents[i as usize].id);
                 }
                 build(pool, group, grid, config, goal, trace);
                 held += group.bytes();
@@ -291,7 +289,6 @@ impl Simulation {
                 2
             };
             let (members, agents, places) = (&scratch.members, &*agents, &*places);
-            let room = &mut room;
             let keep = |v: usize, p: &dyn GoalPlanner| {
                 keep_paths(&members[v], agents, places, p, grid, paths, room)
             };
@@ -335,7 +332,7 @@ fn walk_on_kept(
     members: &[u32],
     agents: &mut [Agent],
     places: &[Place],
-    paths: &BTreeMap<AgentId, Path>,
+    paths: &Paths,
     grid: &Grid,
     conn: Connectivity,
 ) -> bool {
@@ -379,34 +376,25 @@ fn settle_served(
 }
 
 /// Keeps, for each of `members`, its path on the planner about to be dropped: exact while
-/// the map stands. Only paths that fit in `room` bytes are kept (taken from it); an agent
-/// without one waits for its planner to be built again.
+/// the map stands, while all kept paths fit in `room` bytes; an agent without one waits for
+/// its planner to be built again.
 fn keep_paths(
     members: &[u32],
     agents: &[Agent],
     places: &[Place],
     planner: &dyn GoalPlanner,
     grid: &Grid,
-    paths: &mut BTreeMap<AgentId, Path>,
-    room: &mut usize,
+    paths: &mut Paths,
+    room: usize,
 ) {
     for &i in members {
         let cell = places[i as usize].cell as usize;
-        if let Some(p) = planner.path(grid, cell) {
-            let bytes = path_bytes(&p);
-            if bytes <= *room {
-                *room -= bytes;
-                if let Some(old) = paths.insert(agents[i as usize].id, p) {
-                    *room += path_bytes(&old);
-                }
-            }
+        if let Some(p) = planner.path(grid, cell)
+            && paths.bytes() + Paths::bytes_of(&p) <= room
+        {
+            paths.insert(agents[i as usize].id, p);
         }
     }
-}
-
-/// Bytes a kept path holds, its map entry included.
-fn path_bytes(path: &Path) -> usize {
-    path.cells.capacity() * std::mem::size_of::<Pos>() + std::mem::size_of::<(AgentId, Path)>()
 }
 
 /// Drops planners, in the order of `victims`, until the built ones hold at most `limit` bytes

@@ -4,7 +4,9 @@
 //! Invariants of [`Fresh`]: `paths` holds, for the from-scratch algorithms, the path of the
 //! last replan of every agent that has one, shortened by one cell each time the agent moves;
 //! for the incremental algorithms, only the paths of agents whose planner was dropped to keep
-//! the memory budget (see `budget.rs`), while the map does not change.
+//! the memory budget (see `budget.rs`), while the map does not change. The from-scratch
+//! algorithms' paths hold at most the memory budget: past it, a path keeps only its first
+//! cells (at least its next move), since its agent searches again every tick.
 
 use std::collections::BTreeMap;
 
@@ -13,19 +15,96 @@ use super::config::keep_expanded;
 use super::history::RunSource;
 use super::{Simulation, TickStats};
 use crate::cost::{Cost, INFINITY};
+use crate::grid::{Connectivity, Grid, Pos};
 use crate::path::Path;
 use crate::search::best_first::{Mode, SearchSpace};
 use crate::trace::Trace;
 
+/// Paths by agent, and the bytes they hold, counted as they come and go.
+#[derive(Default)]
+pub(super) struct Paths {
+    map: BTreeMap<AgentId, Path>,
+    bytes: usize,
+}
+
+impl Paths {
+    /// Bytes a path's entry holds besides its cells.
+    const ENTRY: usize = std::mem::size_of::<(AgentId, Path)>();
+
+    /// Bytes a path holds here, its entry included.
+    pub(super) fn bytes_of(path: &Path) -> usize {
+        path.cells.capacity() * std::mem::size_of::<Pos>() + Self::ENTRY
+    }
+
+    /// Bytes all the paths hold.
+    pub(super) fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    pub(super) fn get(&self, id: &AgentId) -> Option<&Path> {
+        self.map.get(id)
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// Sets `id`'s path.
+    pub(super) fn insert(&mut self, id: AgentId, path: Path) {
+        self.bytes += Self::bytes_of(&path);
+        if let Some(old) = self.map.insert(id, path) {
+            self.bytes -= Self::bytes_of(&old);
+        }
+    }
+
+    pub(super) fn remove(&mut self, id: &AgentId) -> Option<Path> {
+        let old = self.map.remove(id)?;
+        self.bytes -= Self::bytes_of(&old);
+        Some(old)
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.map.clear();
+        self.bytes = 0;
+    }
+
+    /// `id` moved one cell along its path, at `step`: the path starts there now.
+    pub(super) fn advance(&mut self, id: &AgentId, step: Cost) {
+        if let Some(p) = self.map.get_mut(id)
+            && p.cells.len() > 1
+        {
+            p.cells.remove(0);
+            p.cost = p.cost.saturating_sub(step);
+        }
+    }
+}
+
 /// The from-scratch algorithms' paths and the search buffers.
 #[derive(Default)]
 pub(super) struct Fresh {
-    /// Paths of the from-scratch algorithms, by agent.
-    pub(super) paths: BTreeMap<AgentId, Path>,
+    /// Paths of the from-scratch algorithms, by agent (see the module docs).
+    pub(super) paths: Paths,
     /// The buffers of the from-scratch searches.
     pub(super) space: SearchSpace,
     /// The buffers of the baseline's A* ([`SimConfig::measure_baseline`](super::SimConfig)).
     pub(super) baseline: SearchSpace,
+}
+
+/// `path`, or when it holds more than `room` bytes its first cells that fit (at least its
+/// first move), with their cost: an agent searches again every tick, so its next move is all
+/// it needs of its path.
+fn fit(mut path: Path, room: usize, grid: &Grid, conn: Connectivity) -> Path {
+    if Paths::bytes_of(&path) <= room {
+        return path;
+    }
+    let fits = room.saturating_sub(Paths::ENTRY) / std::mem::size_of::<Pos>();
+    path.cells.truncate(fits.max(2));
+    path.cells.shrink_to_fit();
+    let cell = |p: &Pos| grid.index(*p).ok();
+    path.cost = (path.cells.windows(2))
+        .filter_map(|w| grid.move_cost(cell(&w[0])?, cell(&w[1])?, conn))
+        .sum();
+    path
 }
 
 impl Simulation {
@@ -110,8 +189,12 @@ impl Simulation {
             let step = grid.move_cost(from, next, conn)?;
             Some((p.cost, to, next as u32, step))
         });
+        self.fresh.paths.remove(&id);
         if let Some(p) = path {
-            self.fresh.paths.insert(a.id, p);
+            // The from-scratch algorithms hold no planners: their paths have the memory budget.
+            let room =
+                (self.budgeting.budget.planner_memory).saturating_sub(self.fresh.paths.bytes());
+            self.fresh.paths.insert(id, fit(p, room, grid, conn));
         }
         r.stats.expanded
     }
@@ -209,10 +292,10 @@ mod tests {
         let mut sim = Simulation::new(Grid::new(6, 3).unwrap(), config);
         let id = sim.add_agent(Pos::new(0, 1), Pos::new(5, 1)).unwrap();
         sim.replan();
-        let before = sim.fresh.paths[&id].clone();
+        let before = sim.fresh.paths.get(&id).unwrap().clone();
         assert_eq!((before.cells.len(), before.cells[0]), (6, Pos::new(0, 1)));
         sim.advance();
-        let after = &sim.fresh.paths[&id];
+        let after = sim.fresh.paths.get(&id).unwrap();
         assert_eq!(
             after.cells[..],
             before.cells[1..],
@@ -222,8 +305,65 @@ mod tests {
         // A wall ahead: the next replan plans around it.
         sim.edit(Pos::new(3, 1), Terrain::Wall).unwrap();
         sim.replan();
-        assert!(!sim.fresh.paths[&id].cells.contains(&Pos::new(3, 1)));
+        assert!(
+            !sim.fresh
+                .paths
+                .get(&id)
+                .unwrap()
+                .cells
+                .contains(&Pos::new(3, 1))
+        );
         sim.remove_agent(id).unwrap();
         assert!(sim.fresh.paths.is_empty(), "the path goes with its agent");
+    }
+
+    #[test]
+    fn fresh_paths_past_the_budget_keep_their_first_cells_and_agents_walk_on() {
+        let config = SimConfig {
+            algorithm: Algorithm::AStar,
+            ..SimConfig::default()
+        };
+        let mut sim = Simulation::new(Grid::new(2000, 2).unwrap(), config);
+        let budget = crate::sim::MIN_PLANNER_MEMORY;
+        sim.set_budget(crate::sim::Budget {
+            planner_memory: budget,
+            plan_expansions: None,
+        });
+        let goal = Pos::new(1999, 1);
+        let ids: Vec<_> = (0..300)
+            .map(|x| sim.add_agent(Pos::new(x, 0), goal).unwrap())
+            .collect();
+        sim.replan();
+        // 300 paths of about 1,800 cells would hold 4 MiB.
+        let least = Paths::ENTRY + 2 * std::mem::size_of::<Pos>();
+        assert!(sim.fresh.paths.bytes() <= budget + ids.len() * least);
+        let mut cut = 0;
+        for &id in &ids {
+            let a = sim.agent(id).unwrap().clone();
+            let want = crate::search::dijkstra(sim.grid(), a.pos, goal, config.connectivity)
+                .unwrap()
+                .path
+                .unwrap();
+            assert_eq!(a.remaining, Some(want.cost));
+            let p = sim.path(id).unwrap();
+            assert_eq!(p.cells[0], a.pos);
+            assert!(p.cells.len() >= 2);
+            if p.cells.last() != Some(&goal) {
+                cut += 1;
+                assert!(p.cost < want.cost);
+            }
+        }
+        assert!(cut > 0, "some paths were cut");
+        for _ in 0..5 {
+            sim.tick(&[]);
+        }
+        for &id in &ids {
+            let a = sim.agent(id).unwrap();
+            let want = crate::search::dijkstra(sim.grid(), a.pos, goal, config.connectivity)
+                .unwrap()
+                .path
+                .unwrap();
+            assert_eq!(a.remaining, Some(want.cost), "walked on optimally");
+        }
     }
 }

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use super::Simulation;
 use super::agents::{Agent, AgentId, AgentStatus, Place, settle};
+use super::fresh::Paths;
 use super::group::{
     CUT, DIRECTIONS, EXCLUDED, FRESH, GENERIC, Group, Move, NO_MOVE, Planned, SKIP, UNKNOWN,
     crowded, group_g, memo_move, next_move, unfresh,
@@ -16,7 +17,6 @@ use super::groups::Scratch;
 use super::living::OnArrival;
 use crate::cost::{Cost, DIAGONAL, INFINITY, STRAIGHT};
 use crate::grid::{Connectivity, Grid, Pos};
-use crate::path::Path;
 
 /// The groups (in slot order) settled late ([`Scratch::settle_late`](super::groups::Scratch::settle_late)); `None` for the
 /// others.
@@ -101,7 +101,7 @@ pub(super) struct Mover<'a> {
     pub(super) planned: bool,
     pub(super) occupied: &'a mut [u32],
     /// The paths of the from-scratch algorithms, when there are any.
-    pub(super) fresh_paths: Option<&'a mut BTreeMap<AgentId, Path>>,
+    pub(super) fresh_paths: Option<&'a mut Paths>,
     /// Agents on their goal with a wander or patrol policy.
     pub(super) arrived: &'a mut Vec<AgentId>,
 }
@@ -128,12 +128,8 @@ impl Mover<'_> {
                     a.status = AgentStatus::Arrived;
                     a.remaining = Some(0);
                 }
-                if let Some(paths) = self.fresh_paths.as_deref_mut()
-                    && let Some(p) = paths.get_mut(&a.id)
-                    && p.cells.len() > 1
-                {
-                    p.cells.remove(0);
-                    p.cost = p.cost.saturating_sub(step);
+                if let Some(paths) = self.fresh_paths.as_deref_mut() {
+                    paths.advance(&a.id, step);
                 }
             }
         }
