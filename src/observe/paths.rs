@@ -13,6 +13,11 @@ use crate::ui_state::{Overlays, Selection};
 /// Paths above this many agents are read only for the selected agent.
 pub const MAX_PATHS: usize = 400;
 
+/// The most cells the paths of all agents hold together (32 MiB); past it only the selected
+/// agent's path is read. A few hundred paths across a maze of millions of cells would hold
+/// gigabytes.
+pub const MAX_PATH_CELLS: usize = 1 << 22;
+
 /// Every agent's path as of the last tick.
 #[derive(Resource, Default, Debug)]
 pub struct PathCache {
@@ -40,11 +45,23 @@ pub(super) fn cache_paths(
     cache.seen = Some(now);
     cache.paths.clear();
     let sim = state.sim();
-    let all = overlays.all_paths && sim.agent_count() <= MAX_PATHS;
+    if let Some(id) = selection.0
+        && let Some(p) = sim.path(id)
+    {
+        cache.paths.insert(id, p.cells);
+    }
+    if !overlays.all_paths || sim.agent_count() > MAX_PATHS {
+        return;
+    }
+    let mut cells = cache.paths.values().map(Vec::len).sum::<usize>();
     for a in sim.agents() {
-        if (all || selection.0 == Some(a.id))
+        if cells >= MAX_PATH_CELLS {
+            break;
+        }
+        if selection.0 != Some(a.id)
             && let Some(p) = sim.path(a.id)
         {
+            cells += p.cells.len();
             cache.paths.insert(a.id, p.cells);
         }
     }
