@@ -19,7 +19,8 @@ fn gppc(scen: &Path, extra: &[&str]) -> Output {
 
 /// A folder of its own for `test`, holding `files`.
 fn folder(test: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gridwalk-gppc-{test}-{}", std::process::id()));
+    let dir =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("gridwalk-gppc-{test}"));
     std::fs::create_dir_all(&dir).unwrap();
     for (name, text) in files {
         std::fs::write(dir.join(name), text).unwrap();

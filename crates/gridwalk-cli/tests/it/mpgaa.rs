@@ -61,7 +61,7 @@ fn world(seed: u64) -> Scenario {
 }
 
 fn simulate(s: &Scenario, name: &str, extra: &[&str]) -> Vec<Value> {
-    let dir = std::env::temp_dir().join(format!("gridwalk-cli-mpgaa-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("gridwalk-cli-mpgaa");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join(name);
     std::fs::write(&file, s.to_ron()).unwrap();

@@ -25,7 +25,7 @@ fn arena(ext: &str) -> String {
 
 /// A file of this test run's own, with `text`.
 fn temp(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gridwalk-nav-test-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("gridwalk-nav-test");
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();

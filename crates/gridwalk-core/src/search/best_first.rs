@@ -26,6 +26,7 @@ use crate::grid::{Connectivity, Grid, GridError, Pos};
 use crate::heuristic::Heuristic;
 use crate::path::Path;
 use crate::queue::{BucketQueue, CellQueue, IndexedHeap};
+use crate::search::goal_planner::Progress;
 use crate::stats::SearchStats;
 use crate::trace::{Expansion, ExpansionKind, Step, Trace};
 
@@ -151,6 +152,8 @@ trait OpenList {
     /// Takes out the cell with the smallest key. A lazy queue may skip entries that are out
     /// of date in `cells` (see [`Cells::live`]), counting them in its stale pops.
     fn take(&mut self, cells: &Cells) -> Option<u32>;
+    /// Whether no entry is queued (stale ones count).
+    fn is_empty(&self) -> bool;
     /// A cell likely to come out soon, if the queue can tell cheaply (for prefetching).
     fn peek_cell(&self) -> Option<u32> {
         None
@@ -167,6 +170,11 @@ impl OpenList for IndexedHeap<Key> {
     fn take(&mut self, _: &Cells) -> Option<u32> {
         self.pop().map(|(_, c)| c)
     }
+
+    #[inline(always)]
+    fn is_empty(&self) -> bool {
+        CellQueue::is_empty(self)
+    }
 }
 
 /// Keyed by the first component, ties by the second and then the cell: the indexed heap's
@@ -182,6 +190,11 @@ impl OpenList for BucketQueue {
         // Key = g + tie for A* (f, h) and Dijkstra (g, 0).
         self.pop_live(|cell, key, tie| cells.live(cell as usize, key - tie))
             .map(|(_, c)| c)
+    }
+
+    #[inline(always)]
+    fn is_empty(&self) -> bool {
+        BucketQueue::is_empty(self)
     }
 
     #[inline(always)]
@@ -222,6 +235,8 @@ fn prefetch_around(nodes: &[Node], weights: &[u8], width: usize, c: usize) {
 struct LoopWork {
     /// Whether the goal was expanded.
     found: bool,
+    /// Whether the loop stopped at its expansion limit with cells still queued.
+    paused: bool,
     expanded: u64,
     /// Improvements of a cell that was already reached (lazy decrease-keys for the bucket queue).
     improved_again: u64,
@@ -256,6 +271,9 @@ pub struct SearchSpace {
     open: Option<IndexedHeap<Key>>,
     /// For Dijkstra and A* with a consistent heuristic.
     buckets: BucketQueue,
+    /// The search that stopped at its expansion limit and can go on
+    /// ([`SearchSpace::search_within`]).
+    paused: Option<SearchRequest>,
 }
 
 impl SearchSpace {
@@ -265,6 +283,7 @@ impl SearchSpace {
     }
 
     fn prepare(&mut self, len: usize) {
+        self.paused = None;
         let cells = &mut self.cells;
         if cells.nodes.len() != len {
             cells.nodes = vec![UNSEEN; len];
@@ -289,14 +308,44 @@ impl SearchSpace {
         &mut self,
         grid: &Grid,
         req: &SearchRequest,
-        mut trace: Option<&mut Trace>,
+        trace: Option<&mut Trace>,
     ) -> Result<SearchResult, GridError> {
+        Ok(self.search_within(grid, req, trace, u64::MAX)?.0)
+    }
+
+    /// The request of the search that stopped at its limit, if the space still holds it.
+    pub fn paused(&self) -> Option<&SearchRequest> {
+        self.paused.as_ref()
+    }
+
+    /// Forgets the search that stopped at its limit: the map it ran on changed.
+    pub fn forget_paused(&mut self) {
+        self.paused = None;
+    }
+
+    /// [`search`](Self::search) with at most `max` expansions: [`Progress::Pending`] (and no
+    /// path) when it stopped there with cells still queued. The next call for the same request goes on from where it
+    /// stopped, unless the space ran another search or was told the map changed
+    /// ([`forget_paused`](Self::forget_paused)): the caller must do so when it changes the
+    /// grid. The stats and the trace are those of this call's part of the search; the parts
+    /// together expand what one whole search does, in the same order.
+    pub fn search_within(
+        &mut self,
+        grid: &Grid,
+        req: &SearchRequest,
+        mut trace: Option<&mut Trace>,
+        max: u64,
+    ) -> Result<(SearchResult, Progress), GridError> {
         if let Some(tr) = trace.as_deref_mut() {
             tr.clear();
         }
         let s = grid.index(req.start)?;
         let t = grid.index(req.goal)?;
-        self.prepare(grid.len());
+        let resume = self.paused == Some(*req) && self.cells.nodes.len() == grid.len();
+        if !resume {
+            self.prepare(grid.len());
+        }
+        let ends = (s, t, resume, max);
         let mut stats = SearchStats::default();
         let (gx, gy) = (req.goal.x, req.goal.y);
         let h = move |heuristic: Heuristic, x: u32, y: u32| {
@@ -315,14 +364,14 @@ impl SearchSpace {
             let cells = &mut self.cells;
             // Dijkstra, or A* (greedy is never monotone).
             let work = match (req.mode, req.heuristic) {
-                (Mode::Dijkstra, _) => cells.run(grid, req, (s, t), open, trace, |g, _, _| Key {
+                (Mode::Dijkstra, _) => cells.run(grid, req, ends, open, trace, |g, _, _| Key {
                     first: g,
                     second: 0,
                 }),
-                (_, Heuristic::Octile) => cells.run(grid, req, (s, t), open, trace, |g, x, y| {
+                (_, Heuristic::Octile) => cells.run(grid, req, ends, open, trace, |g, x, y| {
                     key_of(g, h(Heuristic::Octile, x, y))
                 }),
-                (_, heuristic) => cells.run(grid, req, (s, t), open, trace, |g, x, y| {
+                (_, heuristic) => cells.run(grid, req, ends, open, trace, |g, x, y| {
                     key_of(g, h(heuristic, x, y))
                 }),
             };
@@ -335,7 +384,7 @@ impl SearchSpace {
             stats.updates = work.improved_again;
             stats.expanded = work.expanded;
             stats.stale_pops += work.stale_pops;
-            work.found
+            work
         } else {
             let mut open = self
                 .open
@@ -345,13 +394,13 @@ impl SearchSpace {
             let heuristic = req.heuristic;
             let work = if req.mode == Mode::Greedy {
                 self.cells
-                    .run(grid, req, (s, t), &mut open, trace, |g, x, y| Key {
+                    .run(grid, req, ends, &mut open, trace, |g, x, y| Key {
                         first: h(heuristic, x, y),
                         second: g,
                     })
             } else {
                 self.cells
-                    .run(grid, req, (s, t), &mut open, trace, |g, x, y| {
+                    .run(grid, req, ends, &mut open, trace, |g, x, y| {
                         key_of(g, h(heuristic, x, y))
                     })
             };
@@ -359,11 +408,15 @@ impl SearchSpace {
             stats.expanded = work.expanded;
             stats.stale_pops = work.stale_pops;
             self.open = Some(open);
-            work.found
+            work
         };
-
-        let path = found.then(|| self.cells.path_to(grid, s, t));
-        Ok(SearchResult { path, stats })
+        if found.paused {
+            self.paused = Some(*req);
+            return Ok((SearchResult { path: None, stats }, Progress::Pending));
+        }
+        self.paused = None;
+        let path = found.found.then(|| self.cells.path_to(grid, s, t));
+        Ok((SearchResult { path, stats }, Progress::Done))
     }
 
     /// Cost of the cheapest known route from the last search's start to `pos`, if reached.
@@ -412,15 +465,16 @@ impl Cells {
         }
     }
 
-    /// The search loop on the open list `open` (empty, as are the nodes of this generation).
-    /// `(s, t)` are the start's and the goal's indices; `key(g, x, y)` is the open-list key
-    /// of cell (x, y) reached at cost g.
+    /// The search loop on the open list `open` (empty, as are the nodes of this generation,
+    /// unless it `resumes` a search that stopped), for at most `max` expansions. `s` and `t`
+    /// are the start's and the goal's indices; `key(g, x, y)` is the open-list key of cell
+    /// (x, y) reached at cost g.
     #[inline(always)]
     fn run<Q: OpenList>(
         &mut self,
         grid: &Grid,
         req: &SearchRequest,
-        (s, t): (usize, usize),
+        (s, t, resumes, max): (usize, usize, bool, u64),
         open: &mut Q,
         mut trace: Option<&mut Trace>,
         key: impl Fn(Cost, u32, u32) -> Key,
@@ -429,7 +483,7 @@ impl Cells {
         let mut work = LoopWork::default();
 
         let generation = self.generation;
-        if grid.weight(s) != 0 && grid.weight(t) != 0 {
+        if !resumes && grid.weight(s) != 0 && grid.weight(t) != 0 {
             self.nodes[s] = Node {
                 g: 0,
                 stamp: generation,
@@ -440,7 +494,14 @@ impl Cells {
             }
         }
         let (weights, width) = (grid.weights(), grid.width() as usize);
-        while let Some(u) = open.take(self) {
+        loop {
+            if work.expanded >= max {
+                work.paused = !open.is_empty();
+                break;
+            }
+            let Some(u) = open.take(self) else {
+                break;
+            };
             if let Some(next) = open.peek_cell() {
                 prefetch_around(&self.nodes, weights, width, next as usize);
             }
@@ -562,7 +623,14 @@ mod tests {
         };
         let found = space
             .cells
-            .run(grid, req, (s, t), &mut open, Some(&mut trace), key)
+            .run(
+                grid,
+                req,
+                (s, t, false, u64::MAX),
+                &mut open,
+                Some(&mut trace),
+                key,
+            )
             .found;
         (trace.steps, found.then(|| space.cells.path_to(grid, s, t)))
     }
@@ -620,5 +688,71 @@ mod tests {
                 prop_assert_eq!((trace.steps, r.path), by_heap);
             }
         }
+    }
+
+    proptest! {
+        /// A search stopped every few expansions and resumed takes the same steps, in the
+        /// same order, and finds the same path as one whole search, for every mode (greedy
+        /// and inadmissible heuristics on the indexed heap included); another search or
+        /// `forget_paused` in between starts it over.
+        #[test]
+        fn a_search_in_parts_is_the_whole_search(
+            grid in grid(),
+            ends in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..4),
+            eight in any::<bool>(),
+            pick in 0usize..5,
+            mode in 0usize..3,
+            part in 1u64..40,
+        ) {
+            let connectivity = if eight { Connectivity::Eight } else { Connectivity::Four };
+            let heuristic = Heuristic::ALL[pick];
+            let mode = [Mode::AStar, Mode::Dijkstra, Mode::Greedy][mode];
+            let (mut whole, mut parts) = (SearchSpace::new(), SearchSpace::new());
+            for (a, b) in ends {
+                let start = grid.pos(a.index(grid.len()));
+                let goal = grid.pos(b.index(grid.len()));
+                let req = SearchRequest { start, goal, mode, connectivity, heuristic };
+                let mut trace = Trace::default();
+                let want = whole.search(&grid, &req, Some(&mut trace)).unwrap();
+                let (mut steps, mut expanded) = (Vec::new(), 0);
+                let mut piece = Trace::default();
+                let got = loop {
+                    let (r, progress) = parts.search_within(&grid, &req, Some(&mut piece), part).unwrap();
+                    prop_assert!(r.stats.expanded <= part);
+                    expanded += r.stats.expanded;
+                    steps.extend_from_slice(&piece.steps);
+                    if progress == Progress::Done {
+                        prop_assert!(parts.paused().is_none());
+                        break r;
+                    }
+                    prop_assert_eq!(parts.paused(), Some(&req));
+                    prop_assert!(got_none(&r));
+                };
+                prop_assert_eq!(&steps, &trace.steps);
+                prop_assert_eq!(expanded, want.stats.expanded);
+                prop_assert_eq!(got.path, want.path);
+            }
+            // Forgotten, a paused search starts over.
+            let req = SearchRequest {
+                start: grid.pos(0),
+                goal: grid.pos(grid.len() - 1),
+                mode,
+                connectivity,
+                heuristic,
+            };
+            let mut first = Trace::default();
+            let (_, progress) = parts.search_within(&grid, &req, Some(&mut first), 1).unwrap();
+            if progress == Progress::Pending {
+                parts.forget_paused();
+                let mut again = Trace::default();
+                parts.search_within(&grid, &req, Some(&mut again), 1).unwrap();
+                prop_assert_eq!(first.steps, again.steps);
+            }
+        }
+    }
+
+    /// A paused part has no path.
+    fn got_none(r: &SearchResult) -> bool {
+        r.path.is_none()
     }
 }

@@ -49,7 +49,7 @@ pub struct Budget {
     /// Bytes all planners may hold together ([`Simulation::planner_memory`](super::Simulation::planner_memory)).
     pub planner_memory: usize,
     /// Expansions a tick's planning may make, or `None` for no limit. The from-scratch
-    /// algorithms (A*, Dijkstra) finish the search that crosses it.
+    /// algorithms (A*, Dijkstra) stop the search that reaches it and go on with it next tick.
     pub plan_expansions: Option<u64>,
 }
 

@@ -17,6 +17,7 @@ use super::{Simulation, TickStats};
 use crate::cost::{Cost, INFINITY};
 use crate::grid::{Connectivity, Grid, Pos};
 use crate::path::Path;
+use crate::planner::Progress;
 use crate::search::best_first::{Mode, SearchSpace};
 use crate::trace::Trace;
 
@@ -110,18 +111,22 @@ fn fit(mut path: Path, room: usize, grid: &Grid, conn: Connectivity) -> Path {
 impl Simulation {
     /// The replan of A* and Dijkstra: a search per agent off its goal. With a planning
     /// budget, the agents are served in turn from where the last replan stopped, until the
-    /// tick's expansions are spent (the search that crosses the budget ends); the others wait.
+    /// tick's expansions are spent (the search that reaches the budget stops, and goes on
+    /// next tick unless the map changed); the others wait.
     pub(super) fn replan_fresh(&mut self, stats: &mut TickStats) {
         // Pockets are the incremental planners' business; they are found afresh if one comes.
         self.pockets.invalidate();
         let mode = self.config.algorithm.fresh_mode();
         self.fresh.paths.clear();
+        if !self.changed.is_empty() {
+            self.fresh.space.forget_paused();
+        }
         let mut trace = Trace::default();
         let mut ids: Vec<AgentId> = self.agents.slab.keys().collect();
         let Some(budget) = self.budgeting.budget.plan_expansions else {
             self.budgeting.backlog = 0;
             for id in ids {
-                self.search_one(id, mode, &mut trace, stats);
+                self.search_one(id, mode, &mut trace, stats, u64::MAX);
             }
             return;
         };
@@ -132,8 +137,11 @@ impl Simulation {
         self.budgeting.fresh_cursor = 0;
         for &id in &ids {
             if spent < budget {
-                spent += self.search_one(id, mode, &mut trace, stats);
-                continue;
+                let (work, done) = self.search_one(id, mode, &mut trace, stats, budget - spent);
+                spent += work;
+                if done {
+                    continue;
+                }
             }
             if let Some(a) = self.agents.slab.get_mut(&id)
                 && a.pos != a.goal
@@ -148,37 +156,46 @@ impl Simulation {
         self.budgeting.backlog = backlog;
     }
 
-    /// Plans agent `id` from scratch (settles it if it is on its goal): its path, its status,
-    /// its work added to `stats`. Returns the search's expansions.
+    /// Plans agent `id` from scratch with at most `max` expansions (settles it if it is on its
+    /// goal): its path, its status, its work added to `stats`. A search that stops at `max`
+    /// leaves the agent unsettled and goes on at its next call, if nothing changed. Returns
+    /// the expansions and whether the search ended.
     fn search_one(
         &mut self,
         id: AgentId,
         mode: Mode,
         trace: &mut Trace,
         stats: &mut TickStats,
-    ) -> u64 {
+        max: u64,
+    ) -> (u64, bool) {
         let Some(a) = self.agents.slab.get(&id) else {
-            return 0;
+            return (0, true);
         };
         if a.pos == a.goal {
             if let Some(a) = self.agents.slab.get_mut(&id) {
                 settle(a, || None);
             }
-            return 0;
+            return (0, true);
         }
         let req = self.request(a, mode);
-        let r = self.fresh.space.search(&self.grid, &req, Some(trace));
+        let r = self
+            .fresh
+            .space
+            .search_within(&self.grid, &req, Some(trace), max);
         let Some(a) = self.agents.slab.get_mut(&id) else {
-            return 0;
+            return (0, true);
         };
-        let Ok(r) = r else {
+        let Ok((r, progress)) = r else {
             settle(a, || None);
-            return 0;
+            return (0, true);
         };
         stats.search += r.stats;
         keep_expanded(&mut self.expanded, trace.expansions().map(|e| e.cell));
         if self.history.tracing {
             self.history.push_run(RunSource::Agent(id), trace);
+        }
+        if progress == Progress::Pending {
+            return (r.stats.expanded, false);
         }
         let path = r.path;
         let (grid, conn) = (&self.grid, self.config.connectivity);
@@ -196,7 +213,7 @@ impl Simulation {
                 (self.budgeting.budget.planner_memory).saturating_sub(self.fresh.paths.bytes());
             self.fresh.paths.insert(id, fit(p, room, grid, conn));
         }
-        r.stats.expanded
+        (r.stats.expanded, true)
     }
 
     /// The agent's current planned path, from its cell to its goal. Valid between ticks too:

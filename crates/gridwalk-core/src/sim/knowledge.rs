@@ -210,6 +210,7 @@ impl Simulation {
     fn forget_plans(&mut self) {
         self.groups.drop_all(&mut self.history);
         self.fresh.paths.clear();
+        self.fresh.space.forget_paused();
         self.changed.clear();
         self.agents.rescan_goals = true;
         self.pockets.invalidate();

@@ -171,6 +171,7 @@ impl Simulation {
         if replan {
             self.groups.drop_all(&mut self.history);
             self.fresh.paths.clear();
+            self.fresh.space.forget_paused();
             self.changed.clear();
             self.agents.rescan_goals = true;
             self.pockets.invalidate();
@@ -224,13 +225,10 @@ impl Simulation {
         &self.expanded
     }
 
-    /// Bytes held by all planners.
+    /// Bytes held by all planners, with what each goal keeps beside its planner (the memo of
+    /// its moves, its agents per cell, its deferred edits): what the memory budget counts.
     pub fn planner_memory(&self) -> usize {
-        self.groups
-            .by_goal
-            .values()
-            .map(|g| g.planner.get().memory_bytes())
-            .sum()
+        self.groups.by_goal.values().map(|g| g.bytes()).sum()
     }
 
     fn check_cell(&self, pos: Pos) -> Result<usize, SimError> {

@@ -127,15 +127,11 @@ fn costs(sim: &Simulation) -> Vec<(u32, Option<u64>)> {
     sim.agents().map(|a| (a.id, a.remaining)).collect()
 }
 
-/// Whether a tick's work kept to `plan`: exactly for the incremental planners; A* and
-/// Dijkstra finish the search that crosses it, at most a search of the whole map.
+/// Whether a tick's work kept to `plan`, exactly, for every algorithm: A* and Dijkstra stop
+/// the search that reaches it and go on with it next tick.
 fn kept_to(sim: &Simulation, plan: Option<u64>) -> bool {
     let Some(plan) = plan else { return true };
-    let expanded = sim.last_stats().search.expanded;
-    match sim.config().algorithm.is_incremental() {
-        true => expanded <= plan,
-        false => expanded <= plan + 2 * sim.grid().len() as u64,
-    }
+    sim.last_stats().search.expanded <= plan
 }
 
 proptest! {
