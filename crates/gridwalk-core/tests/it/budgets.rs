@@ -31,7 +31,7 @@ fn case() -> impl Strategy<Value = Case> {
             let cell = (0..w, 0..h).prop_map(|(x, y)| Pos::new(x, y));
             (
                 prop::collection::vec(0u32..100, (w * h) as usize),
-                0usize..4,
+                0usize..Algorithm::ALL.len(),
                 any::<bool>(),
                 prop::collection::vec(cell.clone(), 1..4),
                 prop::collection::vec((cell.clone(), 0usize..4), 1..20),

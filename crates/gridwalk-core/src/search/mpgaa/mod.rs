@@ -49,7 +49,7 @@
 //! A new search costs no clear: a cell's g counts only when its stamp names the current
 //! search. [`GoalPlanner::memory_bytes`] is the room allocated, from capacities.
 
-use super::goal_planner::{CellInfo, GoalPlanner};
+use super::goal_planner::{CellInfo, GoalPlanner, Progress};
 use crate::cost::{Cost, INFINITY, add};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
 use crate::heuristic::Heuristic;
@@ -117,9 +117,23 @@ pub struct Mpgaa {
     /// Cells around changes whose consistency must be re-established.
     pending: Vec<u32>,
     expanded: Vec<u32>,
+    /// Where the last compute stopped when it ran out of expansions ([`Paused`]).
+    paused: Option<Paused>,
+    /// The cells a search stopped by the budget closed in the computes before this one.
+    carried: Vec<u32>,
     rec: Recorder,
     /// Whether `rec` records (it keeps that to itself).
     tracing: bool,
+}
+
+/// Where a compute that ran out of expansions stopped; the next one goes on from there.
+#[derive(Clone, Copy, Debug)]
+enum Paused {
+    /// In the consistency pass, whose queue is `open`.
+    Reestablish,
+    /// In the search from this start, whose queue is `open`; what it closed before is in
+    /// `carried`. An edit abandons it (the next search starts over).
+    Search(At),
 }
 
 impl Mpgaa {
@@ -147,6 +161,8 @@ impl Mpgaa {
             starts: Vec::new(),
             pending: Vec::new(),
             expanded: Vec::new(),
+            paused: None,
+            carried: Vec::new(),
             rec: Recorder::default(),
             tracing: false,
         })
@@ -162,6 +178,8 @@ impl Mpgaa {
         for list in [&mut self.starts, &mut self.pending, &mut self.expanded] {
             list.clear();
         }
+        self.abandon_search();
+        self.paused = None;
     }
 
     fn sync(&mut self, grid: &Grid) {
@@ -334,13 +352,27 @@ impl Mpgaa {
         tight
     }
 
-    /// ReestablishConsistency: lowers h from the pending cells outward wherever a move now
-    /// makes it too high.
-    fn reestablish(&mut self, grid: &Grid, stats: &mut SearchStats) {
-        if self.pending.is_empty() {
-            return;
+    /// Drops a search the budget stopped, if any: the map it ran on changed.
+    fn abandon_search(&mut self) {
+        if let Some(Paused::Search(_)) = self.paused {
+            self.paused = None;
+            self.open.clear();
+            self.carried.clear();
         }
-        self.open.clear();
+    }
+
+    /// ReestablishConsistency: lowers h from the pending cells outward wherever a move now
+    /// makes it too high, expanding at most until `stats` counts `max`. Returns whether it
+    /// ended; if not, the next call goes on (with any cells pending since).
+    fn reestablish(&mut self, grid: &Grid, stats: &mut SearchStats, max: u64) -> bool {
+        let resumes = matches!(self.paused, Some(Paused::Reestablish));
+        if self.pending.is_empty() && !resumes {
+            return true;
+        }
+        if !resumes {
+            self.open.clear();
+        }
+        self.paused = None;
         let pending = std::mem::take(&mut self.pending);
         for &a in &pending {
             let a = self.cells.at(a as usize);
@@ -363,6 +395,10 @@ impl Mpgaa {
         self.pending = pending;
         self.pending.clear();
         while let Some(((hx, _), x, id)) = self.open.top_as() {
+            if stats.expanded >= max {
+                self.paused = Some(Paused::Reestablish);
+                return false;
+            }
             self.open.pop();
             let x = self.cells.owned(x as usize, id);
             self.expanded.push(x.cell as u32);
@@ -386,6 +422,7 @@ impl Mpgaa {
                 }
             });
         }
+        true
     }
 
     /// Lowers h of `s` to `h`, pointing `next` in direction `dir`, and queues it.
@@ -397,20 +434,40 @@ impl Mpgaa {
         self.rec.step(Step::Open(s.cell as u32));
     }
 
-    /// One A\* from `s0`; when it finds a path, its prefix and the h updates are written.
-    fn search_from(&mut self, grid: &Grid, s0: At, goal: usize, stats: &mut SearchStats) {
-        self.next_search();
-        self.open.clear();
+    /// One A\* from `s0`, expanding at most until `stats` counts `max`; when it finds a path,
+    /// its prefix and the h updates are written. Returns whether it ended; if not, the next
+    /// call for the same start goes on with it.
+    fn search_from(
+        &mut self,
+        grid: &Grid,
+        s0: At,
+        goal: usize,
+        stats: &mut SearchStats,
+        max: u64,
+    ) -> bool {
         let first = self.expanded.len();
-        let h0 = self.h(s0);
-        if h0 == INFINITY {
-            return; // known not to reach the goal
-        }
-        let s0 = self.reach(s0, 0, NO_DIR);
-        self.open
-            .insert_or_update_as(s0.id, s0.cell as u32, (h0, INFINITY));
-        self.rec.step(Step::Open(s0.cell as u32));
-        let stop = self.run_search(grid, goal, stats);
+        let s0 = match self.paused.take() {
+            Some(Paused::Search(s)) if s.cell == s0.cell => s,
+            _ => {
+                self.next_search();
+                self.open.clear();
+                self.carried.clear();
+                let h0 = self.h(s0);
+                if h0 == INFINITY {
+                    return true; // known not to reach the goal
+                }
+                let s0 = self.reach(s0, 0, NO_DIR);
+                self.open
+                    .insert_or_update_as(s0.id, s0.cell as u32, (h0, INFINITY));
+                self.rec.step(Step::Open(s0.cell as u32));
+                s0
+            }
+        };
+        let Some(stop) = self.run_search(grid, goal, stats, max) else {
+            self.carried.extend_from_slice(&self.expanded[first..]);
+            self.paused = Some(Paused::Search(s0));
+            return false;
+        };
         if self.tracing {
             let mut left = Vec::new();
             self.open.queued_cells(&mut left);
@@ -420,13 +477,28 @@ impl Mpgaa {
             }
         }
         self.open.clear();
-        self.learn(grid, s0, stop, first, goal);
+        let mut closed = std::mem::take(&mut self.carried);
+        closed.extend_from_slice(&self.expanded[first..]);
+        self.learn(grid, s0, stop, &closed, goal);
+        closed.clear();
+        self.carried = closed;
+        true
     }
 
     /// The A\* loop of [`search_from`](Self::search_from): expands until it pops a cell whose
-    /// chain is tight (returned) or runs out of cells.
-    fn run_search(&mut self, grid: &Grid, goal: usize, stats: &mut SearchStats) -> Option<At> {
+    /// chain is tight (`Some(Some(it))`), runs out of cells (`Some(None)`) or `stats` counts
+    /// `max` expansions (`None`).
+    fn run_search(
+        &mut self,
+        grid: &Grid,
+        goal: usize,
+        stats: &mut SearchStats,
+        max: u64,
+    ) -> Option<Option<At>> {
         while let Some((_, u, id)) = self.open.top_as() {
+            if stats.expanded >= max {
+                return None;
+            }
             self.open.pop();
             let u = self.cells.owned(u as usize, id);
             self.close(u.id);
@@ -439,7 +511,7 @@ impl Mpgaa {
                 cost: gu,
             }));
             if self.chain_tight(grid, u, goal) {
-                return Some(u);
+                return Some(Some(u));
             }
             let around = self.cells.around(u.x, u.y);
             grid.for_each_neighbor_at(u.cell, (u.x, u.y), self.conn, |n, x, y, c, dir| {
@@ -462,18 +534,17 @@ impl Mpgaa {
                 }
             });
         }
-        None
+        Some(None)
     }
 
-    /// After a search from `s0` that closed `expanded[first..]`: on reaching `stop`, the
-    /// closed cells learn their h and the prefix becomes `next` pointers; without, the closed
-    /// cells are known not to reach the goal.
-    fn learn(&mut self, grid: &Grid, s0: At, stop: Option<At>, first: usize, goal: usize) {
-        let closed = first..self.expanded.len();
+    /// After a search from `s0` that closed `closed`: on reaching `stop`, the closed cells
+    /// learn their h and the prefix becomes `next` pointers; without, the closed cells are
+    /// known not to reach the goal.
+    fn learn(&mut self, grid: &Grid, s0: At, stop: Option<At>, closed: &[u32], goal: usize) {
         let Some(s) = stop else {
             // Nothing reachable from s0 reaches the goal.
-            for i in closed {
-                let x = self.cells.at(self.expanded[i] as usize);
+            for &c in closed {
+                let x = self.cells.at(c as usize);
                 self.set_h(x.id, INFINITY);
                 self.set_next(x.id, NO_DIR);
             }
@@ -482,8 +553,8 @@ impl Mpgaa {
         // Adaptive A*: every closed cell learns f* − g (never less than it knew: with an
         // inconsistent heuristic a closed cell's f may exceed f*).
         let f = self.g(s.id) + self.h(s);
-        for i in closed {
-            let x = self.cells.at(self.expanded[i] as usize);
+        for &c in closed {
+            let x = self.cells.at(c as usize);
             let hx = f.saturating_sub(self.g(x.id)).max(self.h(x));
             self.set_h(x.id, hx);
         }
@@ -496,6 +567,37 @@ impl Mpgaa {
             x = p;
         }
         self.chain_tight(grid, s0, goal);
+    }
+
+    /// [`GoalPlanner::compute_within`]'s work, once its records are begun.
+    fn serve(&mut self, grid: &Grid, stats: &mut SearchStats, max: u64) -> Progress {
+        if !self.reestablish(grid, stats, max) {
+            return Progress::Pending;
+        }
+        let Some(goal) = self.goal_open(grid) else {
+            self.abandon_search();
+            return Progress::Done;
+        };
+        let g = self.claim(self.cells.at(goal));
+        self.verify(g.id);
+        // A search the budget stopped first, while its start is still one.
+        if let Some(Paused::Search(s)) = self.paused {
+            match self.starts.binary_search(&(s.cell as u32)) {
+                Ok(_) if !self.search_from(grid, s, goal, stats, max) => return Progress::Pending,
+                Ok(_) => {}
+                Err(_) => self.abandon_search(),
+            }
+        }
+        for i in 0..self.starts.len() {
+            let s = self.cells.at(self.starts[i] as usize);
+            if s.cell == goal || grid.weight(s.cell) == 0 || self.verified(s.id) {
+                continue;
+            }
+            if !self.search_from(grid, s, goal, stats, max) {
+                return Progress::Pending;
+            }
+        }
+        Progress::Done
     }
 
     /// The goal's index if queries on `grid` can be answered: same size, goal passable.
@@ -555,6 +657,7 @@ impl GoalPlanner for Mpgaa {
         if cells.is_empty() {
             return;
         }
+        self.abandon_search();
         self.new_epoch();
         for &c in cells {
             if c >= grid.len() {
@@ -580,26 +683,22 @@ impl GoalPlanner for Mpgaa {
     }
 
     fn compute(&mut self, grid: &Grid) -> SearchStats {
+        self.compute_within(grid, u64::MAX).0
+    }
+
+    /// The consistency pass, then a search from each start not yet known to be on a tight
+    /// chain, until `max` expansions: a search the budget stops goes on at the next call
+    /// (before the other starts), unless cells changed or its start left in between.
+    fn compute_within(&mut self, grid: &Grid, max: u64) -> (SearchStats, Progress) {
         self.sync(grid);
         self.expanded.clear();
         self.rec.begin();
         self.rec.snapshot(|_| {});
         let before = self.open.stats();
         let mut stats = SearchStats::default();
-        self.reestablish(grid, &mut stats);
-        if let Some(goal) = self.goal_open(grid) {
-            let g = self.claim(self.cells.at(goal));
-            self.verify(g.id);
-            for i in 0..self.starts.len() {
-                let s = self.cells.at(self.starts[i] as usize);
-                if s.cell == goal || grid.weight(s.cell) == 0 || self.verified(s.id) {
-                    continue;
-                }
-                self.search_from(grid, s, goal, &mut stats);
-            }
-        }
+        let progress = self.serve(grid, &mut stats, max);
         stats.set_queue_work(before, self.open.stats());
-        stats
+        (stats, progress)
     }
 
     fn cost_to_goal(&self, cell: usize) -> Cost {
@@ -652,7 +751,11 @@ impl GoalPlanner for Mpgaa {
     fn memory_bytes(&self) -> usize {
         self.cells.bytes()
             + self.open.memory_bytes()
-            + (self.starts.capacity() + self.pending.capacity() + self.expanded.capacity()) * 4
+            + (self.starts.capacity()
+                + self.pending.capacity()
+                + self.expanded.capacity()
+                + self.carried.capacity())
+                * 4
     }
 
     fn set_tracing(&mut self, on: bool) {
