@@ -10,19 +10,6 @@ use crate::planner::Algorithm;
 /// Above this many walking agents, [`SimConfig::measure_baseline`] measures nothing.
 pub const BASELINE_MAX_AGENTS: usize = 256;
 
-/// The most expanded cells a replan keeps for
-/// [`Simulation::last_expanded`](super::Simulation::last_expanded), its first ones: 4 MiB. A
-/// first replan of thousands of agents on a map of millions of cells expands billions of
-/// cells, and the list is for drawing, not for counting ([`TickStats`](super::TickStats)
-/// counts them all).
-pub const MAX_EXPANDED_KEPT: usize = 1 << 20;
-
-/// Appends `cells` to a replan's list of expanded cells, up to [`MAX_EXPANDED_KEPT`].
-pub(super) fn keep_expanded(list: &mut Vec<u32>, cells: impl IntoIterator<Item = u32>) {
-    let room = MAX_EXPANDED_KEPT.saturating_sub(list.len());
-    list.extend(cells.into_iter().take(room));
-}
-
 /// How the simulation plans.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SimConfig {

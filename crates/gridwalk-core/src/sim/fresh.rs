@@ -11,9 +11,8 @@
 use std::collections::BTreeMap;
 
 use super::agents::{Agent, AgentId, AgentStatus, settle, wait};
-use super::config::keep_expanded;
 use super::history::RunSource;
-use super::{Simulation, TickStats};
+use super::{Simulation, TickStats, keep_expanded};
 use crate::cost::{Cost, INFINITY};
 use crate::grid::{Connectivity, Grid, Pos};
 use crate::path::Path;

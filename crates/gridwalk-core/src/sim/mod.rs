@@ -74,11 +74,24 @@ pub use budget::{
     Budget, DEFAULT_PLANNER_MEMORY, MAX_PLANNER_MEMORY, MIN_PLANNER_MEMORY, format_memory,
     parse_memory,
 };
-pub use config::{BASELINE_MAX_AGENTS, MAX_EXPANDED_KEPT, SimConfig};
+pub use config::{BASELINE_MAX_AGENTS, SimConfig};
 pub use history::{HISTORY_BUDGET, MAX_RUN_STEPS, RunSource, SearchRun};
 pub use knowledge::{Discoveries, MAX_SENSOR_RANGE};
 pub use living::{Doors, DynamicWorld, MAX_DESTINATIONS, OnArrival, choose_destinations};
 pub use report::{ComputeRecord, SimError, TickReport, TickStats};
+
+/// The most expanded cells a replan keeps for
+/// [`Simulation::last_expanded`](Simulation::last_expanded), its first ones: 4 MiB. A
+/// first replan of thousands of agents on a map of millions of cells expands billions of
+/// cells, and the list is for drawing, not for counting ([`TickStats`](TickStats)
+/// counts them all).
+pub const MAX_EXPANDED_KEPT: usize = 1 << 20;
+
+/// Appends `cells` to a replan's list of expanded cells, up to [`MAX_EXPANDED_KEPT`].
+fn keep_expanded(list: &mut Vec<u32>, cells: impl IntoIterator<Item = u32>) {
+    let room = MAX_EXPANDED_KEPT.saturating_sub(list.len());
+    list.extend(cells.into_iter().take(room));
+}
 
 use agents::Agents;
 use budget::Budgeting;

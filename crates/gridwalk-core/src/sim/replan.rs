@@ -6,13 +6,12 @@
 use web_time::Instant;
 
 use super::agents::{Agent, AgentStatus, settle};
-use super::config::keep_expanded;
 use super::group::{FRESH, Group, MEMO_MIN_AGENTS, UNKNOWN, forget_moves};
 use super::groups::NO_SLOT;
 use super::history::{History, RunSource};
 use super::report::ComputeRecord;
 use super::settle::settle_member;
-use super::{BASELINE_MAX_AGENTS, Simulation, TickStats};
+use super::{BASELINE_MAX_AGENTS, Simulation, TickStats, keep_expanded};
 use crate::grid::Grid;
 use crate::planner::{GoalPlanner, Planner, Progress};
 use crate::search::best_first::{Mode, SearchRequest};

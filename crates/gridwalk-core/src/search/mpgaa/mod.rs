@@ -178,8 +178,8 @@ impl Mpgaa {
         for list in [&mut self.starts, &mut self.pending, &mut self.expanded] {
             list.clear();
         }
-        self.abandon_search();
         self.paused = None;
+        self.carried.clear();
     }
 
     fn sync(&mut self, grid: &Grid) {
