@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use gridwalk_core::format::{Scenario, movingai};
 use gridwalk_core::grid::Components;
-use gridwalk_core::rng::Rng;
+use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
 use gridwalk_core::{Connectivity, Grid, Pos};
 
 /// Width of the game's maps.
@@ -30,11 +30,11 @@ pub const DEFAULT_SEED: u64 = 1;
 pub const DEFAULT_DESTINATIONS: usize = 4;
 
 /// The random-number generator of maps and spawned agents.
-pub type MapRng = Rng;
+pub type MapRng = SplitMix64;
 
 /// A seeded generator.
 pub fn rng(seed: u64) -> MapRng {
-    Rng::new(seed)
+    SplitMix64::seed_from_u64(seed)
 }
 
 /// A `width`×`height` map where each cell is a wall with probability `density` (clamped to

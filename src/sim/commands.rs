@@ -4,9 +4,9 @@
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use gridwalk_core::format::Scenario;
+use gridwalk_core::scenario::timeline::Timeline;
 use gridwalk_core::sim::{Budget, SimConfig, format_memory};
 use gridwalk_core::sim::{DynamicWorld, OnArrival};
-use gridwalk_core::timeline::Timeline;
 
 use super::messages::{SimCommand, SpawnAgent, TileEdit};
 use super::state::{PendingInput, SimState};

@@ -9,7 +9,7 @@
 //!
 //! 1. [`SimSystems::ApplyEdits`]: agents and edits asked for since the last tick join the
 //!    current [`Segment`]'s timeline at this tick, which plays the tick's share through
-//!    [`Timeline::apply`](gridwalk_core::timeline::Timeline::apply) (dynamic world, agents,
+//!    [`Timeline::apply`](gridwalk_core::scenario::timeline::Timeline::apply) (dynamic world, agents,
 //!    edits, a loaded scenario's first); refusals go to [`Notices`];
 //! 2. [`SimSystems::Step`]: the planners repair, then every agent with a path moves one cell
 //!    ([`Simulation::step`](gridwalk_core::sim::Simulation::step));

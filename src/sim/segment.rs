@@ -10,8 +10,8 @@
 //! exactly what happened and replay the same run.
 
 use gridwalk_core::format::Scenario;
+use gridwalk_core::scenario::timeline::{Applied, Timeline};
 use gridwalk_core::sim::{Budget, SimConfig, Simulation};
-use gridwalk_core::timeline::{Applied, Timeline};
 use gridwalk_core::{Grid, Pos, Terrain};
 
 /// One segment of the session. See the module docs.

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use bevy::prelude::*;
 use gridwalk_core::format::{AgentSpec, Scenario};
+use gridwalk_core::scenario::timeline::Timeline;
 use gridwalk_core::sim::{AgentId, Budget, SimConfig, SimError, Simulation};
 use gridwalk_core::sim::{DynamicWorld, OnArrival};
-use gridwalk_core::timeline::Timeline;
 use gridwalk_core::{Grid, Pos, Terrain};
 
 use super::clock::SimClock;

@@ -533,9 +533,9 @@ fn the_session_log_replays_the_game_tick_by_tick() {
 #[test]
 fn a_loaded_scenario_plays_and_records_as_the_cli_plays_it() {
     use gridwalk_core::format::Scenario;
-    use gridwalk_core::replay::Replay;
+    use gridwalk_core::scenario::replay::Replay;
+    use gridwalk_core::scenario::timeline::Timeline;
     use gridwalk_core::sim::Simulation;
-    use gridwalk_core::timeline::Timeline;
     let text = r#"(
         rows: [
             "............",

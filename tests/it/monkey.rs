@@ -13,8 +13,8 @@ use gridwalk::explain::ExplainControl;
 use gridwalk::maps;
 use gridwalk::sim::{SimCommand, SimSetup, SimState};
 use gridwalk::ui_state::CursorTile;
-use gridwalk_core::replay::Replay;
-use gridwalk_core::rng::Rng;
+use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
+use gridwalk_core::scenario::replay::Replay;
 use gridwalk_core::search::dijkstra;
 use gridwalk_core::sim::{AgentStatus, SimConfig};
 use gridwalk_core::sim::{DynamicWorld, OnArrival};
@@ -55,7 +55,7 @@ const KEYS: [KeyCode; 20] = [
 ];
 
 /// A cell, sometimes off the map, as the cursor reports it.
-fn cell(r: &mut Rng) -> IVec2 {
+fn cell(r: &mut SplitMix64) -> IVec2 {
     IVec2::new(
         r.below(W as usize + 4) as i32 - 2,
         r.below(H as usize + 4) as i32 - 2,
@@ -63,7 +63,12 @@ fn cell(r: &mut Rng) -> IVec2 {
 }
 
 /// One random input for this frame.
-fn poke(app: &mut App, r: &mut Rng, bad_file: &std::path::Path, good_file: &std::path::Path) {
+fn poke(
+    app: &mut App,
+    r: &mut SplitMix64,
+    bad_file: &std::path::Path,
+    good_file: &std::path::Path,
+) {
     let world = app.world_mut();
     match r.below(100) {
         0..=29 => {
@@ -150,7 +155,7 @@ fn poke(app: &mut App, r: &mut Rng, bad_file: &std::path::Path, good_file: &std:
 }
 
 /// The per-frame checks. `exact` when the map has not changed since the last replan.
-fn check(app: &App, r: &mut Rng, exact: bool) -> usize {
+fn check(app: &App, r: &mut SplitMix64, exact: bool) -> usize {
     let sim = app.world().resource::<SimState>().sim();
     let grid = sim.grid();
     if let Some(a) = sim.agents().find(|a| !grid.is_passable(a.pos)) {
@@ -214,7 +219,7 @@ fn thousands_of_random_frames_keep_the_world_sound_and_replayable() {
     .unwrap();
 
     let mut app = app();
-    let mut r = Rng::new(20_261_122);
+    let mut r = SplitMix64::seed_from_u64(20_261_122);
     let mut exits = 0;
     let mut compared = 0;
     for _ in 0..3000 {

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use gridwalk_core::Algorithm;
 use gridwalk_core::format::gppc::{load, load_map};
-use gridwalk_core::gppc::run as run_instance;
+use gridwalk_core::tracks::gppc_dynamic::run as run_instance;
 
 /// Runs the instance of `scen` (and the patch file it names, beside it) with `algo`, from
 /// `map` when given; prints each mismatch, then the summary line

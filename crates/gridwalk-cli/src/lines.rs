@@ -5,7 +5,7 @@
 //! use gridwalk_cli::lines::TickLine;
 //! use gridwalk_core::Algorithm;
 //! use gridwalk_core::format::Scenario;
-//! use gridwalk_core::replay::Replay;
+//! use gridwalk_core::scenario::replay::Replay;
 //!
 //! let text = r#"(
 //!     rows: ["......", "..#...", "......"],
@@ -31,7 +31,7 @@
 
 use gridwalk_core::Terrain;
 use gridwalk_core::cost::{Cost, to_f64};
-use gridwalk_core::replay::{Replay, TickReport};
+use gridwalk_core::scenario::replay::{Replay, TickReport};
 use gridwalk_core::sim::{RunSource, SearchRun};
 
 use serde::Serialize;

@@ -1,6 +1,6 @@
 //! `gridwalk-cli navigate MAP SCEN --sensor R`: every problem of a Moving AI scenario file as
 //! one agent navigating from its start to its goal in unknown terrain (the core's
-//! [`navigate`](gridwalk_core::navigate)), one JSON line per problem and a summary line.
+//! [`navigate`](gridwalk_core::tracks::navigate)), one JSON line per problem and a summary line.
 
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use gridwalk_core::Algorithm;
 use gridwalk_core::cost::to_f64;
 use gridwalk_core::format::movingai::{load_map, load_scen};
-use gridwalk_core::navigate::{Navigate, navigate};
 use gridwalk_core::sim::MAX_SENSOR_RANGE;
+use gridwalk_core::tracks::navigate::{Navigate, navigate};
 use serde::Serialize;
 
 use crate::lines::printed_cost;

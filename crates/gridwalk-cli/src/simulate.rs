@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use gridwalk_core::Algorithm;
 use gridwalk_core::format::Scenario;
-use gridwalk_core::replay::{DEFAULT_TICK_LIMIT, Replay};
+use gridwalk_core::scenario::replay::{DEFAULT_TICK_LIMIT, Replay};
 use gridwalk_core::sim::MAX_RUN_STEPS;
 
 use crate::lines::TickLine;

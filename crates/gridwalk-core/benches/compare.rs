@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use gridwalk_core::cost::{self, Cost};
 use gridwalk_core::format::movingai::{self, ScenProblem, matches_printed};
-use gridwalk_core::rng::Rng;
+use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
 use gridwalk_core::search::{SearchRequest, SearchSpace};
 use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, SearchStats};
 use serde_json::{Map, Value, json};
@@ -553,7 +553,7 @@ fn components(grid: &Grid, conn: Connectivity) -> Vec<u32> {
 }
 
 /// `n` random start/goal pairs, each goal reachable from its start, start ≠ goal.
-fn random_reachable_pairs(grid: &Grid, n: usize, rng: &mut Rng) -> Vec<(Pos, Pos)> {
+fn random_reachable_pairs(grid: &Grid, n: usize, rng: &mut SplitMix64) -> Vec<(Pos, Pos)> {
     let comp = components(grid, Connectivity::Eight);
     let open: Vec<usize> = (0..grid.len()).filter(|&i| grid.weight(i) != 0).collect();
     let mut pairs = Vec::with_capacity(n);
@@ -643,7 +643,7 @@ fn one_shot_astar(cfg: &Config) -> Result<Report, String> {
     let mut sets = Vec::new();
 
     // A seeded 110×100 map with 20 % walls and random reachable pairs.
-    let mut rng = Rng::new(0x6772_6964_7761_6c6b); // "gridwalk"
+    let mut rng = SplitMix64::seed_from_u64(0x6772_6964_7761_6c6b); // "gridwalk"
     let grid = Grid::random(110, 100, 0.20, &mut rng).expect("valid size");
     let pairs = random_reachable_pairs(&grid, cfg.pick(1000, 200), &mut rng);
     sets.push(ProblemSet {

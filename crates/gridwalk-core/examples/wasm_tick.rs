@@ -11,7 +11,7 @@
 use std::time::{Duration, Instant};
 
 use gridwalk_core::grid::reachable;
-use gridwalk_core::rng::Rng;
+use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
 use gridwalk_core::sim::{AgentStatus, SimConfig, Simulation};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
 
@@ -40,7 +40,7 @@ fn retarget_arrived(sim: &mut Simulation, goals: &[Pos]) {
 fn main() {
     let ticks = arg(1, 300).clamp(1, 100_000);
     let agents = arg(2, 1000).clamp(1, 10_000);
-    let mut rng = Rng::new(11);
+    let mut rng = SplitMix64::seed_from_u64(11);
     let grid = Grid::random(110, 100, 0.2, &mut rng).expect("valid size");
     // The open ground: the cells reachable from the first free cell of a large component.
     let mut open = Vec::new();
@@ -54,7 +54,7 @@ fn main() {
         }
     }
     assert!(!open.is_empty(), "the map has open ground");
-    let pick = |rng: &mut Rng| open[rng.below(open.len())];
+    let pick = |rng: &mut SplitMix64| open[rng.below(open.len())];
     let goals: Vec<Pos> = (0..10).map(|_| pick(&mut rng)).collect();
     let mut sim = Simulation::new(
         grid.clone(),

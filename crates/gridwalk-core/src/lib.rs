@@ -1,38 +1,43 @@
 //! gridwalk-core: engine-free grid pathfinding for the gridwalk demo.
 //!
-//! - [`grid`]: cells, weights, connectivity and the move rule; [`cost`]: fixed-point costs.
-//! - [`rng`]: the seeded generator every random draw comes from.
+//! Building blocks:
+//! - [`grid`]: cells, weights, connectivity, the move rule and random maps; [`cost`]:
+//!   fixed-point costs; [`path`]: paths and their check; [`stats`]: work counters.
+//! - [`rng`]: every random draw, through rand's traits over a seeded SplitMix64.
 //! - [`planner`]: the planner menu, the incremental planners' interface, and their factory.
 //! - [`heuristic`]: distance estimates and their admissibility.
 //! - [`queue`]: the indexed heap and the bucket queue (two slower ones behind `bench-queues`).
-//! - [`search`]: A*, Dijkstra, greedy best-first, D* Lite and D*.
+//! - [`search`]: A*, Dijkstra, greedy best-first, D* Lite, D* and MPGAA*.
 //! - [`trace`]: recorded search steps, for `--trace` and the game's explain mode.
 //! - [`sim`]: agents, goals shared by groups, edits and ticks: the semantics of the game and
 //!   of `gridwalk-cli simulate`.
 //! - [`format`](mod@format): RON maps and scenarios, and Moving AI `.map` / `.scen` files.
-//! - [`navigate`]: one agent navigating in unknown terrain, the D* Lite papers' experiment.
+//!
+//! Programs that drive a simulation:
+//! - [`scenario`]: a scenario's starting world, its timeline by tick, and its replay (the engine
+//!   of `gridwalk-cli simulate` and of recordings).
+//! - [`tracks`]: the benchmark tracks: the GPPC dynamic track, and navigation in unknown
+//!   terrain (the D* Lite papers' experiment).
 #![warn(missing_docs)]
 
 #[macro_use]
-mod named;
+mod macros;
 
 pub mod cost;
 pub mod format;
-pub mod gppc;
 pub mod grid;
 pub mod heuristic;
-pub mod navigate;
 pub mod path;
 pub mod planner;
 pub mod queue;
-pub mod replay;
 pub mod rng;
+pub mod scenario;
 pub mod search;
 pub mod sim;
 mod slab;
 pub mod stats;
-pub mod timeline;
 pub mod trace;
+pub mod tracks;
 
 pub use cost::Cost;
 pub use grid::{Connectivity, Grid, GridError, Pos, Terrain};

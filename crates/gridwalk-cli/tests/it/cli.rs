@@ -205,7 +205,7 @@ fn costs_to(
 #[test]
 fn trace_lists_every_expansion_of_every_search_run() {
     use gridwalk_core::format::Scenario;
-    use gridwalk_core::replay::Replay;
+    use gridwalk_core::scenario::replay::Replay;
     let f = write("trace.ron", &EXAMPLE);
     let traced = simulate_each(&f, &["--trace"]);
     for ((a, plain), (_, traced)) in simulate_each(&f, &[]).into_iter().zip(traced) {

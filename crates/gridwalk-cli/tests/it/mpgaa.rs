@@ -5,8 +5,8 @@
 use std::process::Command;
 
 use gridwalk_core::format::{AgentSpec, CellSet, DynamicSpec, EditSpec, Scenario};
-use gridwalk_core::replay::Replay;
-use gridwalk_core::rng::Rng;
+use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
+use gridwalk_core::scenario::replay::Replay;
 use gridwalk_core::sim::{DynamicWorld, OnArrival};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Pos};
 use serde_json::Value;
@@ -17,10 +17,11 @@ use crate::json_lines;
 /// A random 20×14 world from `seed`: walls and weights, 3 goals with 2–3 agents each (some
 /// wander), edits every few ticks (walls, clears and weights), and the dynamic world.
 fn world(seed: u64) -> Scenario {
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::seed_from_u64(seed);
     let (w, h) = (20u32, 14u32);
     let mut grid = Grid::random(w, h, 0.2, &mut rng).unwrap();
-    let cell = |rng: &mut Rng| Pos::new(rng.below(w as usize) as u32, rng.below(h as usize) as u32);
+    let cell =
+        |rng: &mut SplitMix64| Pos::new(rng.below(w as usize) as u32, rng.below(h as usize) as u32);
     let mut agents = Vec::new();
     for _ in 0..3 {
         let goal = cell(&mut rng);

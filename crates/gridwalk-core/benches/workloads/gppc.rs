@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use gridwalk_core::Algorithm;
 use gridwalk_core::format::gppc::load;
-use gridwalk_core::gppc::Runner;
+use gridwalk_core::tracks::gppc_dynamic::Runner;
 
 use super::{Config, Report, Samples, Series};
 

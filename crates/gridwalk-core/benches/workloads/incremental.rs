@@ -12,7 +12,8 @@ use gridwalk_core::search::{SearchRequest, SearchSpace};
 use gridwalk_core::sim::{SimConfig, Simulation};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
 
-use super::{Config, Goal, Report, Rng, Samples, Series, components, load_movingai, movingai_dir};
+use super::{Config, Goal, Report, Samples, Series, components, load_movingai, movingai_dir};
+use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
 
 const CONN: Connectivity = Connectivity::Eight;
 const H: Heuristic = Heuristic::Octile;
@@ -42,7 +43,7 @@ enum Land {
 /// shared by workloads 2, 4 and 6. Each tick is one edit, then every planner repairs.
 struct Walk {
     grid: Grid,
-    rng: Rng,
+    rng: SplitMix64,
     /// Cells of the largest component: where episodes start and end.
     open: Vec<usize>,
     start: Pos,
@@ -73,7 +74,7 @@ impl Walk {
         let open = (0..grid.len()).filter(|&i| comp[i] == big).collect();
         let mut w = Walk {
             grid,
-            rng: Rng::new(seed),
+            rng: SplitMix64::seed_from_u64(seed),
             open,
             start: Pos::new(0, 0),
             goal: Pos::new(0, 0),
@@ -93,7 +94,7 @@ impl Walk {
         }
         self.walls.clear();
         let w = self.grid.width();
-        let pick = |rng: &mut Rng, open: &[usize], grid: &Grid, left: bool| loop {
+        let pick = |rng: &mut SplitMix64, open: &[usize], grid: &Grid, left: bool| loop {
             let p = grid.pos(open[rng.below(open.len())]);
             if (left && p.x < w / 5) || (!left && p.x >= w - w / 5) {
                 return p;
@@ -294,7 +295,7 @@ fn expansion_ratio(report: &mut Report, name: &str, num: &str, den: &str) {
 /// The walk of workload 2 and how many ticks it plays: 110×100 with 20 % walls, walls landing
 /// anywhere on the path.
 fn repair_walk(cfg: &Config) -> (usize, Walk) {
-    let mut rng = Rng::new(2);
+    let mut rng = SplitMix64::seed_from_u64(2);
     let grid = Grid::random(110, 100, 0.2, &mut rng).expect("valid size");
     (cfg.pick(2000, 200), Walk::new(grid, 3))
 }
@@ -408,7 +409,7 @@ pub fn repair_alone(cfg: &Config) -> Result<Report, String> {
 /// wall lands on the agent's path within 10 steps ahead of it, or an earlier wall is lifted.
 pub fn repair_near(cfg: &Config) -> Result<Report, String> {
     let ticks = cfg.pick(2000, 200);
-    let mut rng = Rng::new(2);
+    let mut rng = SplitMix64::seed_from_u64(2);
     let grid = Grid::random(110, 100, 0.2, &mut rng).expect("valid size");
     let mut w = Walk::landing(grid, 3, Land::Near(10));
     let make = |g: &Grid, goal: Pos| {
@@ -482,7 +483,7 @@ pub fn queue_table(cfg: &Config) -> Result<Report, String> {
         report.series.extend(run.runners.iter().map(series));
         Ok(())
     };
-    let mut rng = Rng::new(2);
+    let mut rng = SplitMix64::seed_from_u64(2);
     queues_on(
         Grid::random(110, 100, 0.2, &mut rng).expect("valid size"),
         3,
@@ -569,7 +570,7 @@ fn goal_tick(sim: &mut Simulation, goals: &[Pos], edits: &[(Pos, Terrain)]) -> D
 /// then 1,000 agents with 1,000 goals.
 pub fn shared_goals(cfg: &Config) -> Result<Report, String> {
     let ticks = cfg.pick(300, 30);
-    let mut rng = Rng::new(11);
+    let mut rng = SplitMix64::seed_from_u64(11);
     let grid = Grid::random(110, 100, 0.2, &mut rng).expect("valid size");
     let comp = components(&grid, CONN);
     let mut sizes = std::collections::HashMap::new();
@@ -581,7 +582,7 @@ pub fn shared_goals(cfg: &Config) -> Result<Report, String> {
         .filter(|&i| comp[i] == big)
         .map(|i| grid.pos(i))
         .collect();
-    let pick = |rng: &mut Rng| open[rng.below(open.len())];
+    let pick = |rng: &mut SplitMix64| open[rng.below(open.len())];
     let goals: Vec<Pos> = (0..10).map(|_| pick(&mut rng)).collect();
     let agents: Vec<(Pos, Pos)> = (0..10_000)
         .map(|i| (pick(&mut rng), goals[i % 10]))
@@ -677,13 +678,13 @@ pub fn shared_goals(cfg: &Config) -> Result<Report, String> {
         None,
     );
     // Clearing every wall of a 512×512 map with 1,000 agents on it: one batch.
-    let mut rng = Rng::new(23);
+    let mut rng = SplitMix64::seed_from_u64(23);
     let big = Grid::random(512, 512, 0.25, &mut rng).expect("valid size");
     let open: Vec<Pos> = (0..big.len())
         .filter(|&i| big.weight(i) != 0)
         .map(|i| big.pos(i))
         .collect();
-    let pick = |rng: &mut Rng| open[rng.below(open.len())];
+    let pick = |rng: &mut SplitMix64| open[rng.below(open.len())];
     let spread: Vec<(Pos, Pos)> = (0..1000)
         .map(|_| (pick(&mut rng), pick(&mut rng)))
         .collect();
@@ -701,7 +702,7 @@ pub fn shared_goals(cfg: &Config) -> Result<Report, String> {
 /// Workload 6: one agent crossing a 1024×1024 map with 25 % walls, one wall on its path per
 /// tick.
 pub fn scale(cfg: &Config) -> Result<Report, String> {
-    let mut rng = Rng::new(17);
+    let mut rng = SplitMix64::seed_from_u64(17);
     let grid = Grid::random(1024, 1024, 0.25, &mut rng).expect("valid size");
     let mut w = Walk::new(grid, 19);
     let t = Instant::now();

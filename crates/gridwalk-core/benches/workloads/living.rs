@@ -10,7 +10,8 @@ use gridwalk_core::sim::{SimConfig, Simulation};
 use gridwalk_core::{Algorithm, Pos};
 
 use super::incremental::holds_state;
-use super::{Config, Goal, Report, Rng, Samples, Series, random_reachable_pairs};
+use super::{Config, Goal, Report, Samples, Series, random_reachable_pairs};
+use gridwalk_core::rng::{SeedableRng, SplitMix64};
 
 /// maps/default.ron, 5,000 agents at random reachable cells with random reachable goals that
 /// wander on arrival, the dynamic world at its gentle setting; 300 ticks (30 with `--quick`).
@@ -31,7 +32,7 @@ pub fn living(cfg: &Config) -> Result<Report, String> {
     );
     sim.set_seed(scenario.seed);
     sim.set_dynamic(Some(DynamicWorld::GENTLE));
-    let mut rng = Rng::new(41);
+    let mut rng = SplitMix64::seed_from_u64(41);
     for (s, g) in random_reachable_pairs(&scenario.grid, agents, &mut rng) {
         sim.add_agent_with(s, g, OnArrival::Wander)
             .map_err(|e| e.to_string())?;

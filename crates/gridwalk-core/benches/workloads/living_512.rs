@@ -10,8 +10,9 @@ use gridwalk_core::Pos;
 use gridwalk_core::sim::{AgentStatus, Budget, OnArrival, SimConfig, Simulation};
 
 use super::random_reachable_pairs;
-use super::{Config, Goal, Report, Rng, Samples, Series, load_movingai, movingai_dir};
+use super::{Config, Goal, Report, Samples, Series, load_movingai, movingai_dir};
 use gridwalk_core::Terrain;
+use gridwalk_core::rng::{SeedableRng, SplitMix64};
 
 /// The game's expansions per tick (`GAME_PLAN_BUDGET` in the game's `src/sim/state.rs`).
 const PLAN_BUDGET: u64 = 100_000;
@@ -28,7 +29,7 @@ pub fn living_512(cfg: &Config) -> Result<Report, String> {
         ..Budget::default()
     };
     sim.set_budget(budget);
-    let mut rng = Rng::new(512);
+    let mut rng = SplitMix64::seed_from_u64(512);
     for (s, g) in random_reachable_pairs(&grid, agents, &mut rng) {
         sim.add_agent_with(s, g, OnArrival::Wander)
             .map_err(|e| e.to_string())?;

@@ -2,7 +2,7 @@
 //! (issue 18), on four classes of Moving AI maps. Included by `compare.rs`.
 //!
 //! Each problem is one agent walking from its start to its goal knowing only what it senses
-//! within range 1 or 7 ([`gridwalk_core::navigate`]). A sample is the problem's total planning
+//! within range 1 or 7 ([`gridwalk_core::tracks::navigate`]). A sample is the problem's total planning
 //! time over all its replans, as the driver counts it: the planner's work only, not the
 //! simulation's setup (each navigation has its own simulation, and its one-off labelling of
 //! the known map is left out by the driver), not sensing, not moving.
@@ -12,10 +12,11 @@ use std::time::Duration;
 
 use gridwalk_core::cost;
 use gridwalk_core::format::movingai;
-use gridwalk_core::navigate::{Navigate, Navigation, Replan, navigate};
+use gridwalk_core::tracks::navigate::{Navigate, Navigation, Replan, navigate};
 use gridwalk_core::{Algorithm, Grid, Pos};
 
-use super::{Config, Goal, Report, Rng, Samples, Series, movingai_dir, random_reachable_pairs};
+use super::{Config, Goal, Report, Samples, Series, movingai_dir, random_reachable_pairs};
+use gridwalk_core::rng::{SeedableRng, SplitMix64};
 
 /// The planners compared: series label, algorithm, when it plans.
 const PLANNERS: &[(&str, Algorithm, Replan)] = &[
@@ -57,7 +58,7 @@ fn problems(
     let grid = movingai::load_map(&dir.join(format!("{name}.map"))).map_err(|e| e.to_string())?;
     let scen_path = dir.join(format!("{name}.map.scen"));
     if !scen_path.exists() {
-        let mut rng = Rng::new(0x6e61_7669_6761_7465); // "navigate"
+        let mut rng = SplitMix64::seed_from_u64(0x6e61_7669_6761_7465); // "navigate"
         let drawn = if quick { 4 } else { n };
         let mut pairs = random_reachable_pairs(&grid, drawn, &mut rng);
         if quick {

@@ -19,7 +19,8 @@ use gridwalk_core::planner::GoalPlanner;
 use gridwalk_core::search::dstar_lite::DStarLite;
 use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, Terrain};
 
-use super::{Config, Goal, Report, Rng, Samples, Series, components};
+use super::{Config, Goal, Report, Samples, Series, components};
+use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
 
 const CONN: Connectivity = Connectivity::Four;
 const H: Heuristic = Heuristic::Manhattan;
@@ -59,7 +60,7 @@ type Timed = (Samples, u64);
 /// `ticks` edits, each repaired by both planners (timed, their order alternating); returns
 /// both series and the number of costs checked equal.
 fn walk(ticks: usize, near: Option<usize>) -> Result<(Timed, Timed, usize), String> {
-    let mut rng = Rng::new(2);
+    let mut rng = SplitMix64::seed_from_u64(2);
     let mut grid = Grid::random(110, 100, 0.2, &mut rng).expect("valid size");
     let comp = components(&grid, CONN);
     let mut sizes = std::collections::HashMap::new();
@@ -68,7 +69,7 @@ fn walk(ticks: usize, near: Option<usize>) -> Result<(Timed, Timed, usize), Stri
     }
     let (&big, _) = sizes.iter().max_by_key(|&(c, n)| (*n, *c)).expect("ground");
     let open: Vec<usize> = (0..grid.len()).filter(|&i| comp[i] == big).collect();
-    let mut rng = Rng::new(3);
+    let mut rng = SplitMix64::seed_from_u64(3);
     let (mut ours_t, mut peer_t) = (Vec::with_capacity(ticks), Vec::with_capacity(ticks));
     let (mut ours_e, mut peer_e) = (0u64, 0u64);
     let mut walls: Vec<Pos> = Vec::new();

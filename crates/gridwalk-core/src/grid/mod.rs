@@ -16,6 +16,7 @@
 //! division per cell, or a copy, on the hottest paths. The grid's connectivity ([`Flood`],
 //! [`Components`], [`ring_connected`], in `reach.rs`) works over flat indices too.
 
+mod random;
 mod reach;
 
 pub use reach::{Components, Flood, reachable, ring_connected};

@@ -261,7 +261,7 @@ impl Components {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
+    use crate::rng::{Draw, SeedableRng, SplitMix64};
 
     #[test]
     fn reachable_stops_at_walls() {
@@ -279,7 +279,7 @@ mod tests {
         let mut g = Grid::new(9, 7).unwrap();
         let mut comps = Components::default();
         let mut flood = Flood::default();
-        let mut rng = Rng::new(3);
+        let mut rng = SplitMix64::seed_from_u64(3);
         for round in 0..400 {
             let c = rng.below(g.len());
             let was = g.weight(c) != 0;

@@ -601,6 +601,7 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStar<Q> {
 mod tests {
     use super::*;
     use crate::grid::Terrain;
+    use crate::rng::{Draw, SeedableRng, SplitMix64};
     use proptest::prelude::*;
 
     /// The true cost from every cell to `goal`, by the best-first Dijkstra (separate code).
@@ -611,17 +612,6 @@ mod tests {
                 r.ok().and_then(|r| r.path).map_or(INFINITY, |p| p.cost)
             })
             .collect()
-    }
-
-    /// A small xorshift generator: the property below draws its map and edits from one seed.
-    struct Rng(u64);
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n
-        }
     }
 
     /// The two facts of the module docs, checked on every cell, plus the back-pointer chains.
@@ -655,7 +645,7 @@ mod tests {
 
     #[test]
     fn arcs_match_the_grid_moves() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = SplitMix64::seed_from_u64(0x9e37_79b9_7f4a_7c15);
         for conn in [Connectivity::Four, Connectivity::Eight] {
             let mut grid = Grid::new(7, 5).unwrap();
             for i in 0..grid.len() {
@@ -719,11 +709,11 @@ mod tests {
         /// not only at the starts.
         #[test]
         fn the_documented_facts_hold(seed in 1u64.., eight in any::<bool>()) {
-            let mut rng = Rng(seed);
+            let mut rng = SplitMix64::seed_from_u64(seed);
             let conn = if eight { Connectivity::Eight } else { Connectivity::Four };
             let (w, h) = (1 + rng.below(14) as u32, 1 + rng.below(14) as u32);
             let mut grid = Grid::new(w, h).unwrap();
-            let n = grid.len() as u64;
+            let n = grid.len();
             let density = rng.below(50);
             for i in 0..grid.len() {
                 let t = if rng.below(100) < density {
@@ -733,12 +723,12 @@ mod tests {
                 };
                 grid.set(grid.pos(i), t).unwrap();
             }
-            let goal = rng.below(n) as usize;
+            let goal = rng.below(n);
             grid.set(grid.pos(goal), Terrain::FREE).unwrap();
             let mut d = DStar::new(&grid, grid.pos(goal), conn).unwrap();
             for _ in 0..8 {
                 let starts: Vec<usize> =
-                    (0..1 + rng.below(3)).map(|_| rng.below(n) as usize).collect();
+                    (0..1 + rng.below(3)).map(|_| rng.below(n)).collect();
                 d.set_starts(&grid, &starts);
                 let stats = d.compute(&grid);
                 prop_assert_eq!(stats.expanded as usize, d.last_expanded().len());
@@ -752,7 +742,7 @@ mod tests {
                 }
                 let mut changed = Vec::new();
                 for _ in 0..rng.below(6) {
-                    let c = rng.below(n) as usize;
+                    let c = rng.below(n);
                     if c == goal {
                         continue;
                     }

@@ -13,7 +13,7 @@
 //! deterministically); when none is left, the agent waits on its goal and draws again on the
 //! next tick. K = 0 (the default) draws from every reachable cell, as always.
 //!
-//! Invariants: the generators are exactly `Rng::new(seed ^ stream)` advanced by the draws of
+//! Invariants: the generators are exactly `SplitMix64::seed_from_u64(seed ^ stream)` advanced by the draws of
 //! this run, one stream for wander and one for the dynamic world, so that neither disturbs
 //! the other and a run replays exactly from its scenario; `destinations` is exactly
 //! [`choose_destinations`] of the map, seed and K as of the last `set_destinations` or
@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{AgentId, AgentStatus, Simulation};
 use crate::grid::{Components, Connectivity, Grid, Pos, Terrain};
-use crate::rng::Rng;
+use crate::rng::{Draw, SeedableRng, SplitMix64};
 
 /// The most destinations a simulation (or a scenario) may ask for.
 pub const MAX_DESTINATIONS: usize = 1000;
@@ -108,11 +108,11 @@ const DESTINATION_TRIES: usize = 64;
 pub(super) struct Living {
     pub(super) seed: u64,
     /// Draws wander's goals.
-    pub(super) wander: Rng,
+    pub(super) wander: SplitMix64,
     /// The dynamic world's setting, `None` when off.
     pub(super) dynamic: Option<DynamicWorld>,
     /// Draws the dynamic world's walls.
-    pub(super) dynamic_rng: Rng,
+    pub(super) dynamic_rng: SplitMix64,
     pub(super) doors: Doors,
     /// Destinations asked for (K); 0 draws wander's goals among all reachable cells.
     pub(super) k: usize,
@@ -124,9 +124,9 @@ impl Default for Living {
     fn default() -> Self {
         Living {
             seed: 0,
-            wander: Rng::new(WANDER_STREAM),
+            wander: SplitMix64::seed_from_u64(WANDER_STREAM),
             dynamic: None,
-            dynamic_rng: Rng::new(DYNAMIC_STREAM),
+            dynamic_rng: SplitMix64::seed_from_u64(DYNAMIC_STREAM),
             doors: Doors::default(),
             k: 0,
             destinations: Vec::new(),
@@ -138,8 +138,8 @@ impl Living {
     /// Restarts both generators from `seed`.
     pub(super) fn reseed(&mut self, seed: u64) {
         self.seed = seed;
-        self.wander = Rng::new(seed ^ WANDER_STREAM);
-        self.dynamic_rng = Rng::new(seed ^ DYNAMIC_STREAM);
+        self.wander = SplitMix64::seed_from_u64(seed ^ WANDER_STREAM);
+        self.dynamic_rng = SplitMix64::seed_from_u64(seed ^ DYNAMIC_STREAM);
     }
 
     /// Chooses the `k` destinations again on `grid`, with the seed.
@@ -364,7 +364,7 @@ fn choose_cells(
         }
     }
     let k = k.min(MAX_DESTINATIONS).min(size);
-    let mut rng = Rng::new(seed ^ DESTINATIONS_STREAM);
+    let mut rng = SplitMix64::seed_from_u64(seed ^ DESTINATIONS_STREAM);
     let mut chosen: Vec<usize> = Vec::with_capacity(k);
     let mut fits = |c: usize, chosen: &[usize]| {
         grid.weight(c) != 0 && comps.connected(grid, c, root, conn) && !chosen.contains(&c)
@@ -388,11 +388,12 @@ fn choose_cells(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::Rng;
 
     #[test]
     fn reseeding_restarts_both_streams_apart() {
         let mut a = Living::default();
-        assert_eq!(a.wander, Rng::new(WANDER_STREAM));
+        assert_eq!(a.wander, SplitMix64::seed_from_u64(WANDER_STREAM));
         a.reseed(42);
         let (w, d) = (a.wander.next_u64(), a.dynamic_rng.next_u64());
         assert_ne!(w, d, "the two streams differ");

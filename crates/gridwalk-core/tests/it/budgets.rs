@@ -5,7 +5,7 @@
 
 use gridwalk_core::cost::INFINITY;
 use gridwalk_core::format::Scenario;
-use gridwalk_core::replay::Replay;
+use gridwalk_core::scenario::replay::Replay;
 use gridwalk_core::sim::{AgentStatus, Budget, SimConfig, Simulation};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
 use proptest::prelude::*;

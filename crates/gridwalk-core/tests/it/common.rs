@@ -9,7 +9,7 @@ use std::collections::BinaryHeap;
 
 use gridwalk_core::cost::{Cost, INFINITY};
 use gridwalk_core::format::{FormatError, Scenario};
-use gridwalk_core::replay::Replay;
+use gridwalk_core::scenario::replay::Replay;
 use gridwalk_core::sim::{AgentStatus, Simulation};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Pos, Terrain};
 use proptest::prelude::*;

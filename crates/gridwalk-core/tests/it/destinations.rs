@@ -5,14 +5,14 @@ use std::collections::BTreeSet;
 
 use crate::common::play;
 use gridwalk_core::format::{AgentSpec, DynamicSpec, Scenario};
-use gridwalk_core::replay::Replay;
-use gridwalk_core::rng::Rng;
+use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
+use gridwalk_core::scenario::replay::Replay;
 use gridwalk_core::sim::{DynamicWorld, OnArrival, SimConfig, Simulation, choose_destinations};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Pos, Terrain};
 
 /// A 40×30 map with 20 % walls and `agents` wanderers between random reachable cells.
 fn scenario(agents: usize, k: usize, dynamic: Option<DynamicWorld>) -> Scenario {
-    let grid = Grid::random(40, 30, 0.2, &mut Rng::new(3)).unwrap();
+    let grid = Grid::random(40, 30, 0.2, &mut SplitMix64::seed_from_u64(3)).unwrap();
     let mut s = Scenario::from_grid(grid);
     let d = choose_destinations(&s.grid, s.connectivity, 1, 1);
     let mut comps = gridwalk_core::grid::Components::default();
@@ -20,7 +20,7 @@ fn scenario(agents: usize, k: usize, dynamic: Option<DynamicWorld>) -> Scenario 
     let open: Vec<usize> = (0..s.grid.len())
         .filter(|&c| comps.connected(&s.grid, c, root, s.connectivity))
         .collect();
-    let mut rng = Rng::new(9);
+    let mut rng = SplitMix64::seed_from_u64(9);
     for _ in 0..agents {
         let start = s.grid.pos(open[rng.below(open.len())]);
         let goal = s.grid.pos(open[rng.below(open.len())]);

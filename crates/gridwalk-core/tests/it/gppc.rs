@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use gridwalk_core::Algorithm;
 use gridwalk_core::format::gppc::load;
-use gridwalk_core::gppc::run;
+use gridwalk_core::tracks::gppc_dynamic::run;
 
 fn instance_path() -> PathBuf {
     PathBuf::from(concat!(

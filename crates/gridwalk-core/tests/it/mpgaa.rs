@@ -328,7 +328,8 @@ fn mpgaa_lak304d_and_64room_lengths() {
 fn mpgaa_answers_every_gppc_query() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/gppc/aurora_part.scen");
     let instance = gppc::load(&path).expect("the instance loads");
-    let report = gridwalk_core::gppc::run(&instance, None, Algorithm::Mpgaa).unwrap();
+    let report =
+        gridwalk_core::tracks::gppc_dynamic::run(&instance, None, Algorithm::Mpgaa).unwrap();
     assert_eq!((report.queries, report.patches), (432, 1040));
     assert!(report.mismatches.is_empty(), "{report}");
 }

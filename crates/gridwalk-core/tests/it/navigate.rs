@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use gridwalk_core::Algorithm;
 use gridwalk_core::format::movingai::{load_map, load_scen};
-use gridwalk_core::navigate::{Navigate, navigate};
 use gridwalk_core::sim::MAX_SENSOR_RANGE;
+use gridwalk_core::tracks::navigate::{Navigate, navigate};
 
 use crate::common::reference_costs;
 

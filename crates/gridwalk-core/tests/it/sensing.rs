@@ -6,9 +6,9 @@
 
 use gridwalk_core::cost::INFINITY;
 use gridwalk_core::format::Scenario;
-use gridwalk_core::replay::Replay;
+use gridwalk_core::scenario::replay::Replay;
+use gridwalk_core::scenario::timeline::Timeline;
 use gridwalk_core::sim::{AgentStatus, DynamicWorld, OnArrival, SimConfig, Simulation};
-use gridwalk_core::timeline::Timeline;
 use gridwalk_core::{Algorithm, Grid, Heuristic, Pos, Terrain};
 use proptest::prelude::*;
 

@@ -4,7 +4,7 @@
 
 use crate::common::play;
 use gridwalk_core::format::{AgentSpec, DynamicSpec, Scenario};
-use gridwalk_core::replay::Replay;
+use gridwalk_core::scenario::replay::Replay;
 use gridwalk_core::search::dijkstra;
 use gridwalk_core::sim::{DynamicWorld, OnArrival};
 use gridwalk_core::sim::{SimConfig, Simulation};

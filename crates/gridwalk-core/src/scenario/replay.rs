@@ -1,11 +1,11 @@
 //! Runs a RON scenario tick by tick with the semantics of [`crate::sim`]: the engine of
 //! `gridwalk-cli simulate` (which prints each tick as a JSON line), and the way a game
 //! recording is replayed. Each tick applies its share of the scenario's [`Timeline`] (in the
-//! order [`crate::timeline`] gives), then plans (tick 0) or steps (every later tick).
+//! order [`crate::scenario::timeline`] gives), then plans (tick 0) or steps (every later tick).
 //!
 //! ```
 //! use gridwalk_core::format::Scenario;
-//! use gridwalk_core::replay::Replay;
+//! use gridwalk_core::scenario::replay::Replay;
 //! use gridwalk_core::sim::AgentStatus;
 //! use gridwalk_core::{Algorithm, Pos};
 //!
@@ -33,10 +33,11 @@
 
 use std::collections::BTreeMap;
 
+use super::start::Start;
+use super::timeline::{Applied, Timeline};
 use crate::format::Scenario;
 use crate::planner::Algorithm;
-use crate::sim::{AgentId, SimConfig, SimError, Simulation, TickStats};
-use crate::timeline::{Applied, Timeline};
+use crate::sim::{AgentId, SimError, Simulation, TickStats};
 
 /// The default tick limit of a run that waits for every agent to arrive.
 pub const DEFAULT_TICK_LIMIT: u64 = 10_000;
@@ -72,21 +73,11 @@ pub struct Replay {
 impl Replay {
     /// Prepares `scenario` to run with `algorithm`.
     pub fn new(scenario: Scenario, algorithm: Algorithm) -> Replay {
-        let config = SimConfig {
-            algorithm,
-            connectivity: scenario.connectivity,
-            heuristic: scenario.effective_heuristic(),
-            measure_baseline: false,
-        };
-        let mut sim = Simulation::new(scenario.grid.clone(), config);
-        sim.set_seed(scenario.seed);
-        sim.set_destinations(scenario.destinations);
-        sim.set_sensor_range(scenario.sensor_range);
-        sim.set_budget(scenario.budget());
+        let Start { sim, timeline } = scenario.start(scenario.config(algorithm));
         let ids = vec![None; scenario.agents.len()];
         Replay {
             sim,
-            timeline: Timeline::of(&scenario),
+            timeline,
             ids,
             tick: 0,
             started: false,

@@ -30,7 +30,7 @@ macro_rules! named_enum {
                     .find(|v| v.$name() == s)
                     .ok_or_else(|| {
                         let names: Vec<&str> = $ty::ALL.iter().map(|v| v.$name()).collect();
-                        let expected = crate::named::one_of(&names);
+                        let expected = crate::macros::one_of(&names);
                         format!("unknown {} '{s}': expected {expected}", $what)
                     })
             }

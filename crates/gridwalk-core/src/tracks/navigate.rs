@@ -11,7 +11,7 @@
 //! on the true map.
 //!
 //! ```
-//! use gridwalk_core::navigate::{Navigate, navigate};
+//! use gridwalk_core::tracks::navigate::{Navigate, navigate};
 //! use gridwalk_core::{Algorithm, Grid, Pos, Terrain};
 //!
 //! // A wall across the way but for a gap at the bottom, which the agent must find.

@@ -4,7 +4,7 @@
 //! A [`Timeline`] is the timed part of a [`Scenario`] (its `agents`, `edits`, `dynamic` and
 //! `sensing` lists, in file order), read with [`Timeline::of`] and written back with
 //! [`Timeline::to_scenario`]. `gridwalk-cli simulate` plays one through
-//! [`Replay`](crate::replay::Replay); the game plays a loaded scenario through one, pushes the
+//! [`Replay`](crate::scenario::replay::Replay); the game plays a loaded scenario through one, pushes the
 //! user's spawns, edits and dynamic-world changes into it at their tick, and records the
 //! session by writing it out, so a recording replays through the same code that made it.
 //!
@@ -23,7 +23,7 @@
 //! ```
 //! use gridwalk_core::format::Scenario;
 //! use gridwalk_core::sim::{SimConfig, Simulation};
-//! use gridwalk_core::timeline::Timeline;
+//! use gridwalk_core::scenario::timeline::Timeline;
 //! use gridwalk_core::{Pos, Terrain};
 //!
 //! let text = r#"(

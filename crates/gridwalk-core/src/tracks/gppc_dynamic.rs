@@ -13,7 +13,7 @@
 //! ```
 //! use gridwalk_core::Algorithm;
 //! use gridwalk_core::format::gppc::{Instance, check, parse_patches, parse_scen};
-//! use gridwalk_core::gppc::run;
+//! use gridwalk_core::tracks::gppc_dynamic::run;
 //!
 //! let patches = "type patch\npatches 2\npatch 0\nheight 3\nwidth 3\nmap\n...\n...\n...\n\
 //!                patch 1\nheight 2\nwidth 1\nmap\n@\n@\n";
