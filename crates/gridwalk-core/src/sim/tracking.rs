@@ -20,7 +20,7 @@ impl Simulation {
         self.groups.scratch.members.iter_mut().for_each(Vec::clear);
         self.groups.scratch.counts.clear();
         self.groups.scratch.counts.resize(groups, 0);
-        let base = self.groups.fresh_marks(self.grid.len(), groups);
+        let base = self.groups.new_marks(self.grid.len(), groups);
         let (listed, pocket) = (&mut self.groups.listed[..], &self.pockets.pocket[..]);
         for (k, (&goal, group)) in self.groups.by_goal.iter_mut().enumerate() {
             let mark = base + k as u32;

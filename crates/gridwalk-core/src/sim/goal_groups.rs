@@ -7,7 +7,7 @@
 //!   made it (the agents' `new_goals` list the goals still without one);
 //! - between a replan and the next, `slot[g]` is the rank of goal `g` in `by_goal` for every
 //!   goal in `slotted` (the goals of the last replan), and [`NO_SLOT`] elsewhere;
-//! - `listed[c] < mark_base + 1` for every cell, so [`Groups::fresh_marks`] hands out marks no
+//! - `listed[c] < mark_base + 1` for every cell, so [`GoalGroups::new_marks`] hands out marks no
 //!   cell holds yet;
 //! - `tracking` says whether some group is tracked ([`Group::tracked`]); `all_tracked`, that
 //!   every agent heads to a tracked group in this replan;
@@ -16,19 +16,19 @@
 
 use std::collections::BTreeMap;
 
-use super::SimConfig;
+use super::config::SimConfig;
 use super::group::{Group, Planned, forget_moves};
 use super::history::History;
 use crate::cost::{Cost, INFINITY};
 use crate::grid::{Grid, Pos};
 use crate::planner::PlannerPool;
 
-/// [`Groups::slot`] of a cell that is no group's goal.
+/// [`GoalGroups::slot`] of a cell that is no group's goal.
 pub(super) const NO_SLOT: u32 = u32::MAX;
 
 /// The planners by goal and what a replan needs beside them.
 #[derive(Default)]
-pub(super) struct Groups {
+pub(super) struct GoalGroups {
     /// Incremental planners by goal cell.
     pub(super) by_goal: BTreeMap<usize, Group>,
     /// Makes the planners, and keeps dropped D* Lite planners' arrays for new goals.
@@ -75,7 +75,7 @@ pub(super) struct Scratch {
     pub(super) settle_late: Vec<bool>,
     /// (cell, next cell, agents) of each tracked start that moves.
     pub(super) shifts: Vec<(u32, u32, u32)>,
-    /// Per agent place, its memoised move and its cost where the move is fresh, while
+    /// Per agent place, its memoised move and its cost where the move is learnt this replan, while
     /// settling and moving at once.
     pub(super) moves: Vec<Planned>,
     pub(super) costs: Vec<Cost>,
@@ -91,7 +91,7 @@ impl Scratch {
     }
 }
 
-impl Groups {
+impl GoalGroups {
     /// A new group toward `goal`, its planner tracing when `trace`. D* Lite reuses a dropped
     /// planner's arrays when the pool has one.
     pub(super) fn make(
@@ -139,9 +139,9 @@ impl Groups {
         }
     }
 
-    /// A fresh range of `groups` marks in `listed` (on a map of `cells` cells), returned as
+    /// A new range of `groups` marks in `listed` (on a map of `cells` cells), returned as
     /// its base: `base + slot`.
-    pub(super) fn fresh_marks(&mut self, cells: usize, groups: usize) -> u32 {
+    pub(super) fn new_marks(&mut self, cells: usize, groups: usize) -> u32 {
         if self.listed.len() != cells || self.mark_base.checked_add(groups as u32 + 1).is_none() {
             self.listed = vec![0; cells];
             self.mark_base = 0;
@@ -190,18 +190,14 @@ mod tests {
     use crate::planner::Algorithm;
 
     #[test]
-    fn marks_are_fresh_until_they_wrap() {
-        let mut groups = Groups::default();
-        let a = groups.fresh_marks(10, 3);
-        let b = groups.fresh_marks(10, 3);
+    fn marks_are_new_until_they_wrap() {
+        let mut groups = GoalGroups::default();
+        let a = groups.new_marks(10, 3);
+        let b = groups.new_marks(10, 3);
         assert_eq!((a, b), (1, 4), "each range starts past the last");
         groups.listed[2] = b + 2;
         groups.mark_base = u32::MAX - 1;
-        assert_eq!(
-            groups.fresh_marks(10, 3),
-            1,
-            "wrapped: the marks start over"
-        );
+        assert_eq!(groups.new_marks(10, 3), 1, "wrapped: the marks start over");
         assert!(groups.listed.iter().all(|&m| m == 0));
     }
 
@@ -210,7 +206,7 @@ mod tests {
         let grid = Grid::new(6, 6).unwrap();
         let config = SimConfig::default();
         assert_eq!(config.algorithm, Algorithm::DStarLite);
-        let mut groups = Groups::default();
+        let mut groups = GoalGroups::default();
         let mut history = History::default();
         for g in [30, 4, 17] {
             let group = groups.make(&grid, &config, grid.pos(g), false).unwrap();
