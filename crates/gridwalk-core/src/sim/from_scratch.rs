@@ -222,13 +222,18 @@ mod tests {
     use crate::planner::Algorithm;
     use crate::sim::SimConfig;
 
-    #[test]
-    fn a_from_scratch_path_shortens_as_its_agent_walks_and_goes_with_it() {
+    /// A* on an empty `width`×`height` map.
+    fn astar_on(width: u32, height: u32) -> Simulation {
         let config = SimConfig {
             algorithm: Algorithm::AStar,
             ..SimConfig::default()
         };
-        let mut sim = Simulation::new(Grid::new(6, 3).unwrap(), config);
+        Simulation::new(Grid::new(width, height).unwrap(), config)
+    }
+
+    #[test]
+    fn a_from_scratch_path_shortens_as_its_agent_walks_and_goes_with_it() {
+        let mut sim = astar_on(6, 3);
         let id = sim.add_agent(Pos::new(0, 1), Pos::new(5, 1)).unwrap();
         sim.replan();
         let before = sim.from_scratch.paths.get(&id).unwrap().clone();
@@ -261,11 +266,7 @@ mod tests {
 
     #[test]
     fn from_scratch_paths_past_the_budget_keep_their_first_cells_and_agents_walk_on() {
-        let config = SimConfig {
-            algorithm: Algorithm::AStar,
-            ..SimConfig::default()
-        };
-        let mut sim = Simulation::new(Grid::new(2000, 2).unwrap(), config);
+        let mut sim = astar_on(2000, 2);
         let budget = crate::sim::MIN_PLANNER_MEMORY;
         sim.set_budget(crate::sim::Budget {
             planner_memory: budget,
@@ -282,7 +283,7 @@ mod tests {
         let mut cut = 0;
         for &id in &ids {
             let a = sim.agent(id).unwrap().clone();
-            let want = crate::search::dijkstra(sim.grid(), a.pos, goal, config.connectivity)
+            let want = crate::search::dijkstra(sim.grid(), a.pos, goal, sim.config().connectivity)
                 .unwrap()
                 .path
                 .unwrap();
@@ -301,7 +302,7 @@ mod tests {
         }
         for &id in &ids {
             let a = sim.agent(id).unwrap();
-            let want = crate::search::dijkstra(sim.grid(), a.pos, goal, config.connectivity)
+            let want = crate::search::dijkstra(sim.grid(), a.pos, goal, sim.config().connectivity)
                 .unwrap()
                 .path
                 .unwrap();

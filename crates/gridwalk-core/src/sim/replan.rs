@@ -1,7 +1,9 @@
 //! The replan phase of a tick: new goals get their groups, the pockets catch up with the
 //! edits, each group's starts are listed and its planner repairs, and the agents are
 //! settled by their group's answer (those of large groups may wait for the move phase, see
-//! [`settle`](super::settle)). The from-scratch algorithms plan in [`from_scratch`](super::from_scratch).
+//! [`settle`](super::settle)). The from-scratch algorithms plan in
+//! [`from_scratch`](super::from_scratch), and within the budgets groups are served in
+//! [`rationing`](super::rationing).
 
 use web_time::Instant;
 
@@ -136,7 +138,7 @@ impl Simulation {
         self.history.trim(&mut self.groups.by_goal);
     }
 
-    /// GoalGroups for the goals new since the last replan (or for every goal, after the groups
+    /// Groups for the goals new since the last replan (or for every goal, after the groups
     /// were dropped); `lazy` ones get their planner at their first compute.
     fn make_new_groups(&mut self, lazy: bool) {
         let mut new_goals = std::mem::take(&mut self.agents.new_goals);
@@ -222,12 +224,12 @@ impl Simulation {
             .scratch
             .firsts
             .resize(self.agents.slab.len(), (0, 0));
-        let base = self.groups.new_marks(self.grid.len(), groups);
+        let base = self.groups.marks.new_range(self.grid.len(), groups);
         let (agents, places) = self.agents.slab.as_mut_slices();
         let (slot, pocket, listed) = (
             &self.groups.slot[..],
             &self.pockets.pocket[..],
-            &mut self.groups.listed[..],
+            &mut self.groups.marks.listed[..],
         );
         let counts = &mut self.groups.scratch.counts[..];
         // (slot, cell) of each cell listed, in agent order: written for every agent, kept

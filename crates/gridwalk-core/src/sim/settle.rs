@@ -196,7 +196,7 @@ impl Simulation {
     pub(super) fn settle_and_advance(&mut self) {
         debug_assert!(self.changed.is_empty() && self.from_scratch.paths.is_empty());
         // Marks to list each tracked group's starts once below.
-        let base = (self.groups).new_marks(self.grid.len(), self.groups.by_goal.len());
+        let base = (self.groups.marks).new_range(self.grid.len(), self.groups.by_goal.len());
         let grid = &self.grid;
         let groups = &mut self.groups;
         let all_tracked = groups.all_tracked;
@@ -231,7 +231,7 @@ impl Simulation {
         shift_tracked_starts(
             &mut large,
             scratch,
-            &mut groups.listed,
+            &mut groups.marks.listed,
             occupied,
             base,
             &offsets,
@@ -346,10 +346,10 @@ fn shift_tracked_starts(
     }
 }
 
-/// Settles member `a` (on `p`) of `group` by its memoised move `planned` and takes the step
-/// at once, as `settle_member` then [`AdvanceBorrows::step`] would: a member walks (it is not on its
-/// goal) and, the map unchanged since the replan, takes its step. `learnt_cost` is its cost
-/// where the move is [`LEARNT`].
+/// Settles member `a` (on `p`) of `group` by its memoised move `planned` and takes the step at
+/// once, as `settle_member` then [`AdvanceBorrows::step`] would: a member walks (it is not on its
+/// goal) and, the map unchanged since the replan, takes its step. `learnt_cost` is its cost where
+/// the move is [`LEARNT`].
 #[inline(always)]
 fn take_memo_move(
     a: &mut Agent,
