@@ -120,7 +120,7 @@ pub use report::{ComputeRecord, TickReport, TickStats};
 /// The most expanded cells a replan keeps for
 /// [`Simulation::last_expanded`](Simulation::last_expanded), its first ones: 4 MiB. A
 /// first replan of thousands of agents on a map of millions of cells expands billions of
-/// cells, and the list is for drawing, not for counting ([`TickStats`](TickStats)
+/// cells, and the list is for drawing, not for counting ([`TickStats`]
 /// counts them all).
 pub const MAX_EXPANDED_KEPT: usize = 1 << 20;
 
