@@ -327,7 +327,7 @@ pub fn repair_vs_replan(cfg: &Config) -> Result<Report, String> {
         "dlite_vs_astar",
         "D* Lite repair",
         "A* from scratch",
-        Some(Goal::AtMost(0.2)),
+        Some(Goal::AtMost(0.25)),
     );
     // The same ticks by where the wall landed, from the agent (0 %) to the goal (100 %).
     for q in 0..4 {
@@ -432,7 +432,7 @@ pub fn repair_near(cfg: &Config) -> Result<Report, String> {
         "dlite_vs_astar_near",
         dlite,
         astar,
-        Some(Goal::AtMost(0.05)),
+        Some(Goal::AtMost(0.08)),
     );
     report.total_ratio(
         "dlite_vs_astar_near_total",
