@@ -261,7 +261,7 @@ impl MapsUi {
             )
             .clicked()
         {
-            let ron = state.session().to_scenario().to_ron();
+            let ron = state.segment().to_scenario().to_ron();
             match browser::download("gridwalk-session.ron", &ron) {
                 Ok(()) => notices.push(
                     NoticeKind::Info,

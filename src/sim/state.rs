@@ -158,7 +158,7 @@ pub(super) type Placed = (Pos, Pos, Option<u32>, OnArrival);
 #[derive(Resource)]
 pub struct SimState {
     pub(super) sim: Simulation,
-    pub(super) log: Segment,
+    pub(super) segment: Segment,
     pub(super) finished: Vec<Scenario>,
     pub(super) labels: BTreeMap<AgentId, u32>,
     pub(super) next_label: u32,
@@ -176,7 +176,7 @@ impl SimState {
     pub fn new(setup: &SimSetup) -> (SimState, Vec<String>) {
         let mut s = SimState {
             sim: Simulation::new(setup.grid.clone(), setup.config),
-            log: Segment::new(&setup.grid, setup.config, 0, Timeline::default(), "start"),
+            segment: Segment::new(&setup.grid, setup.config, 0, Timeline::default(), "start"),
             finished: Vec::new(),
             labels: BTreeMap::new(),
             next_label: 0,
@@ -212,8 +212,8 @@ impl SimState {
     }
 
     /// The current segment of the session: what it plays, and what it recorded.
-    pub fn session(&self) -> &Segment {
-        &self.log
+    pub fn segment(&self) -> &Segment {
+        &self.segment
     }
 
     /// Segments finished since the last call (by a reset), oldest first.
@@ -256,14 +256,14 @@ impl SimState {
     /// before that tick's agents and edits).
     pub fn set_dynamic(&mut self, setting: Option<DynamicWorld>) {
         let tick = self.next_tick();
-        (self.log.timeline_mut()).set_dynamic_now(tick, setting, &mut self.sim);
+        (self.segment.timeline_mut()).set_dynamic_now(tick, setting, &mut self.sim);
     }
 
     /// Turns unknown terrain on (with a sensor range) or off now, recorded at the next tick,
     /// as [`Self::set_dynamic`] records the dynamic world.
     pub fn set_sensing(&mut self, range: Option<u32>) {
         let tick = self.next_tick();
-        (self.log.timeline_mut()).set_sensing_now(tick, range, &mut self.sim);
+        (self.segment.timeline_mut()).set_sensing_now(tick, range, &mut self.sim);
     }
 
     /// [`Self::rebuild_playing`] with nothing scripted.
@@ -309,7 +309,7 @@ impl SimState {
         let mut segment = Segment::new(&grid, config, self.world_seed, timeline, reason);
         segment.set_destinations(destinations);
         segment.set_budget(self.budget);
-        let old = std::mem::replace(&mut self.log, segment);
+        let old = std::mem::replace(&mut self.segment, segment);
         if self.epoch > 0 && !old.is_empty() {
             self.finished.push(old.to_scenario());
             if self.finished.len() > 16 {
@@ -322,10 +322,10 @@ impl SimState {
         self.sim.set_budget(self.budget);
         self.sim.set_history(EXPLAIN_HISTORY);
         self.labels.clear();
-        let (applied, refused) = self.log.play(0, &mut self.sim);
+        let (applied, refused) = self.segment.play(0, &mut self.sim);
         for &(i, id) in &applied.appeared {
             let kept = agents.get(i).and_then(|a| a.2);
-            let label = kept.unwrap_or_else(|| self.fresh_label());
+            let label = kept.unwrap_or_else(|| self.new_label());
             self.labels.insert(id, label);
         }
         self.sim.replan();
@@ -342,11 +342,12 @@ impl SimState {
     ) -> Vec<String> {
         let grid = self.sim.grid().clone();
         let agents = self.current_agents();
-        let script = self.log.take_future(self.next_tick());
+        let script = self.segment.take_future(self.next_tick());
         self.rebuild_playing(grid, config, agents, script, reason)
     }
 
-    pub(super) fn fresh_label(&mut self) -> u32 {
+    /// The next label never given in this session.
+    pub(super) fn new_label(&mut self) -> u32 {
         let l = self.next_label;
         self.next_label += 1;
         l
@@ -392,7 +393,7 @@ impl SimState {
     ) -> (Vec<String>, Vec<(Pos, SimError)>) {
         let tick = self.next_tick();
         let on_arrival = self.on_arrival;
-        let timeline = self.log.timeline_mut();
+        let timeline = self.segment.timeline_mut();
         for SpawnAgent { start, goal } in spawns {
             timeline.push_agent(AgentSpec {
                 start,
@@ -404,15 +405,15 @@ impl SimState {
         for e in edits {
             timeline.push_edit(tick, e.pos, e.terrain);
         }
-        let restart =
-            (self.log.timeline().agents_at(tick)).any(|a| self.needs_restart_for(a.start, a.goal));
+        let restart = (self.segment.timeline().agents_at(tick))
+            .any(|a| self.needs_restart_for(a.start, a.goal));
         if restart {
             self.restart_segment("an agent starts where the segment's map had a wall");
         }
         let tick = self.next_tick();
-        let (applied, refused) = self.log.play(tick, &mut self.sim);
+        let (applied, refused) = self.segment.play(tick, &mut self.sim);
         for &(_, id) in &applied.appeared {
-            let label = self.fresh_label();
+            let label = self.new_label();
             self.labels.insert(id, label);
         }
         (refused, applied.refused)
@@ -427,10 +428,10 @@ impl SimState {
             .filter(|&i| grid.weight(i) == 0)
             .map(|i| grid.pos(i))
             .collect();
-        let log = &mut self.log;
+        let segment = &mut self.segment;
         let sim = &mut self.sim;
         (walls.into_iter())
-            .filter(|&p| log.edit_now(tick, p, Terrain::FREE, sim))
+            .filter(|&p| segment.edit_now(tick, p, Terrain::FREE, sim))
             .count()
     }
 
@@ -445,7 +446,7 @@ impl SimState {
     /// began: the scenario format checks agents against the starting map, so the segment must
     /// restart first.
     pub(super) fn needs_restart_for(&self, start: Pos, goal: Pos) -> bool {
-        let base = self.log.base();
+        let base = self.segment.base();
         let now = self.sim.grid();
         [start, goal]
             .iter()

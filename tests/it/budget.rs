@@ -101,7 +101,7 @@ fn the_recording_carries_the_budgets_and_replays_exactly() {
             .any(|h| h.iter().any(|a| a.1 == AgentStatus::Planning)),
         "some agents waited"
     );
-    let scenario = state(&app).session().to_scenario();
+    let scenario = state(&app).segment().to_scenario();
     assert_eq!(
         scenario.plan_budget,
         Some(PLAN),

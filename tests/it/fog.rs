@@ -104,8 +104,8 @@ fn toggling_unknown_terrain_records_and_replays_exactly() {
     }
     assert!(discovered > 0, "the agents discovered walls as they walked");
     let state = app.world().resource::<SimState>();
-    assert_eq!(state.session().reason(), "start", "one segment");
-    let scenario = state.session().to_scenario();
+    assert_eq!(state.segment().reason(), "start", "one segment");
+    let scenario = state.segment().to_scenario();
     let ranges: Vec<SensingSpec> = scenario.sensing.clone();
     let (k_off, k_on) = (ranges[1].tick, ranges[2].tick);
     assert_eq!(
