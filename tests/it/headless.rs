@@ -7,7 +7,7 @@ use bevy::time::TimeUpdateStrategy;
 use gridwalk::notices::{NoticeKind, Notices};
 use gridwalk::sim::{AgentMarker, Glide, SimClock, SimCommand, SimSetup, SimState, TileEdit};
 use gridwalk::ui_state::{CursorTile, PendingStart};
-use gridwalk_core::sim::OnArrival;
+use gridwalk_core::format::AgentSpec;
 use gridwalk_core::sim::{AgentId, AgentStatus};
 use gridwalk_core::{Grid, Pos, Terrain};
 
@@ -16,9 +16,8 @@ use crate::common;
 /// An app on `grid` with `agents`, one tick per update.
 fn app(grid: Grid, agents: &[(Pos, Pos)]) -> App {
     let mut setup = SimSetup::on_grid(grid);
-    setup.agents = agents
-        .iter()
-        .map(|&(s, g)| (s, g, OnArrival::Stay))
+    setup.scenario.agents = (agents.iter())
+        .map(|&(s, g)| AgentSpec::new(s, g))
         .collect();
     common::headless(setup)
 }
