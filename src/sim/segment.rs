@@ -2,9 +2,9 @@
 //! both what the game plays and what `--record` writes.
 //!
 //! A segment starts from a scenario ([`Segment::start`]): its map, moves, seed, destinations
-//! and budgets are the segment's base, and its timed events begin the timeline. The timeline holds, by
-//! the tick number `gridwalk-cli simulate` gives each tick, the agents present at tick 0 and
-//! the dynamic world's setting then, a loaded scenario's timed events, and the user's spawns,
+//! and budgets are the segment's base, and its timed events begin the timeline. The timeline
+//! holds, by the tick number `gridwalk-cli simulate` gives each tick, the agents present at
+//! tick 0 and the settings then, a loaded scenario's timed events, and the user's spawns,
 //! edits and dynamic-world changes, pushed at the tick they take effect. Every tick plays its
 //! share through [`Timeline::apply`], then forgets what had no effect (agents refused, edits
 //! refused or changing nothing), so the ticks played so far, written as a [`Scenario`], are
@@ -13,7 +13,7 @@
 use gridwalk_core::format::{Scenario, SensingSpec};
 use gridwalk_core::scenario::Start;
 use gridwalk_core::scenario::timeline::{Applied, Timeline};
-use gridwalk_core::sim::{Budget, SimConfig, Simulation};
+use gridwalk_core::sim::{SimConfig, Simulation};
 use gridwalk_core::{Grid, Pos, Terrain};
 
 /// One segment of the session. See the module docs.
@@ -31,7 +31,8 @@ impl Segment {
     /// A segment that plays `scenario` from its tick 0 with `config`, and the simulation it
     /// starts: [`Scenario::start`], the one route from a scenario to its world, so a segment
     /// replays as it played. The segment records `scenario` in the form recordings have
-    /// always had: `config`'s moves, the budgets as [`Budget::in_scenario`] writes them, and
+    /// always had: `config`'s moves, the budgets as
+    /// [`Budget::in_scenario`](gridwalk_core::sim::Budget::in_scenario) writes them, and
     /// the starting sensor range as a change of tick 0.
     pub(super) fn start(
         mut scenario: Scenario,
@@ -139,7 +140,7 @@ impl Segment {
 #[cfg(test)]
 mod tests {
     use gridwalk_core::format::{AgentSpec, CellSet};
-    use gridwalk_core::sim::OnArrival;
+    use gridwalk_core::sim::{Budget, OnArrival};
     use gridwalk_core::{Connectivity, Heuristic};
 
     use super::*;
