@@ -231,7 +231,7 @@ mod tests {
     use super::*;
     use crate::sim::SimSetup;
     use gridwalk_core::Grid;
-    use gridwalk_core::sim::OnArrival;
+    use gridwalk_core::format::AgentSpec;
 
     #[test]
     fn the_status_lists_the_map_agents_and_where_cells_are() {
@@ -239,7 +239,7 @@ mod tests {
         grid.set(Pos::new(2, 1), Terrain::Wall).unwrap();
         grid.set(Pos::new(1, 2), Terrain::Weight(5)).unwrap();
         let mut setup = SimSetup::on_grid(grid);
-        setup.agents = vec![(Pos::new(0, 0), Pos::new(3, 2), OnArrival::Stay)];
+        setup.scenario.agents = vec![AgentSpec::new(Pos::new(0, 0), Pos::new(3, 2))];
         let (state, _) = SimState::new(&setup);
         let view = MapView {
             scale: 0.1,
