@@ -10,6 +10,7 @@ mod common;
 
 mod budget;
 mod cli;
+mod docs;
 mod gppc;
 mod movingai;
 mod mpgaa;

@@ -158,8 +158,13 @@ pub struct DStar<Q: CellQueue<Key> = IndexedHeap<Key>> {
     /// Tag, wall and start bits.
     flags: Vec<u8>,
     open: Q,
-    /// The starts' cells, each once.
+    /// The cells the stopping rule makes exact, each once: the starts' cells first (the
+    /// first `given_starts`), then the other cells given to [`GoalPlanner::set_exact`].
     starts: Vec<u32>,
+    /// How many of `starts` are starts.
+    given_starts: usize,
+    /// The cells given to [`GoalPlanner::set_exact`].
+    exact: Vec<usize>,
     /// Whether a start's h, tag or wall bit changed since `bound` was computed.
     starts_dirty: bool,
     /// `None` when some start is NEW, else the largest h over the starts that are not walls.
@@ -192,6 +197,8 @@ impl<Q: CellQueue<Key>> DStar<Q> {
             flags: Vec::new(),
             open: Q::with_capacity(0),
             starts: Vec::new(),
+            given_starts: 0,
+            exact: Vec::new(),
             starts_dirty: true,
             bound: None,
             expanded: Vec::new(),
@@ -215,6 +222,7 @@ impl<Q: CellQueue<Key>> DStar<Q> {
             .collect();
         self.open = Q::with_capacity(n);
         self.starts.clear();
+        self.given_starts = 0;
         self.starts_dirty = true;
         self.expanded.clear();
         if let Some(g) = self.goal {
@@ -412,6 +420,16 @@ impl<Q: CellQueue<Key>> DStar<Q> {
         self.rec.patch_cost(at, hx);
     }
 
+    /// Adds `cells` to the stopping rule's targets, each once.
+    fn flag_targets(&mut self, cells: &[usize]) {
+        for &s in cells {
+            if s < self.flags.len() && self.flags[s] & START == 0 {
+                self.flags[s] |= START;
+                self.starts.push(s as u32);
+            }
+        }
+    }
+
     /// Recomputes `bound` if a start changed.
     fn refresh_bound(&mut self) {
         if !self.starts_dirty {
@@ -462,13 +480,25 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStar<Q> {
             self.flags[s as usize] &= !START;
         }
         self.starts.clear();
-        for &s in starts {
-            if s < self.flags.len() && self.flags[s] & START == 0 {
-                self.flags[s] |= START;
-                self.starts.push(s as u32);
-            }
-        }
+        self.flag_targets(starts);
+        self.given_starts = self.starts.len();
+        let exact = std::mem::take(&mut self.exact);
+        self.flag_targets(&exact);
+        self.exact = exact;
         self.starts_dirty = true;
+    }
+
+    fn set_exact(&mut self, grid: &Grid, cells: &[usize]) -> bool {
+        self.sync(grid);
+        for &s in &self.starts[self.given_starts.min(self.starts.len())..] {
+            self.flags[s as usize] &= !START;
+        }
+        self.starts.truncate(self.given_starts);
+        self.flag_targets(cells);
+        self.exact.clear();
+        self.exact.extend_from_slice(cells);
+        self.starts_dirty = true;
+        true
     }
 
     fn cells_changed(&mut self, grid: &Grid, cells: &[usize]) {
@@ -571,6 +601,7 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStar<Q> {
             + self.b.capacity() * size_of::<u32>()
             + self.flags.capacity()
             + self.starts.capacity() * size_of::<u32>()
+            + self.exact.capacity() * size_of::<usize>()
             + self.expanded.capacity() * size_of::<u32>()
             + self.open.memory_bytes()
     }

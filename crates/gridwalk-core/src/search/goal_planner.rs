@@ -17,7 +17,8 @@ use crate::trace::Trace;
 /// The protocol, each tick: [`set_starts`](Self::set_starts) with the agents' cells,
 /// [`cells_changed`](Self::cells_changed) with the edited cells (the grid already holds the
 /// new terrain), then [`compute`](Self::compute). Afterwards [`cost_to_goal`](Self::cost_to_goal),
-/// [`next_step`](Self::next_step) and [`path`](Self::path) are exact for every start.
+/// [`next_step`](Self::next_step) and [`path`](Self::path) are exact for every start, and
+/// `cost_to_goal` for every cell given to [`set_exact`](Self::set_exact) too.
 pub trait GoalPlanner: Send + Sync {
     /// The goal cell's flat index.
     fn goal(&self) -> usize;
@@ -25,10 +26,22 @@ pub trait GoalPlanner: Send + Sync {
     /// The cells of the agents this planner must serve. May repeat cells.
     fn set_starts(&mut self, grid: &Grid, starts: &[usize]);
 
+    /// Cells whose cost to the goal must be exact after every compute besides the starts:
+    /// crowd mode gives the cells one move from each start, which its step rule ranks.
+    /// Replaces the last list; none until called. Returns whether the planner honours it: one
+    /// that searches forward from each start (MPGAA\*) could make other cells exact only by
+    /// searching from each of them, so it keeps the default and answers `false` (unless the
+    /// list is empty).
+    fn set_exact(&mut self, grid: &Grid, cells: &[usize]) -> bool {
+        let _ = grid;
+        cells.is_empty()
+    }
+
     /// Cells whose terrain changed since the last call.
     fn cells_changed(&mut self, grid: &Grid, cells: &[usize]);
 
-    /// Repairs (or on the first call, computes) until every start's cost is exact.
+    /// Repairs (or on the first call, computes) until the cost of every start, and of every
+    /// cell given to [`set_exact`](Self::set_exact), is exact.
     fn compute(&mut self, grid: &Grid) -> SearchStats;
 
     /// [`compute`](Self::compute) that stops after `max_expansions` expansions: returns its
@@ -44,7 +57,8 @@ pub trait GoalPlanner: Send + Sync {
     }
 
     /// The planner's current cost from `cell` to the goal; [`crate::cost::INFINITY`] when
-    /// unknown or unreachable. Exact for the starts after [`compute`](Self::compute).
+    /// unknown or unreachable. Exact for the starts and the cells given to
+    /// [`set_exact`](Self::set_exact) after [`compute`](Self::compute).
     fn cost_to_goal(&self, cell: usize) -> Cost;
 
     /// The first move of an optimal path from a start and its cost, or `None` at the goal

@@ -15,7 +15,7 @@
 //! drive the phases themselves (the game, `gridwalk-cli simulate`) call
 //! [`edit`](Simulation::edit) or [`edit_batch`](Simulation::edit_batch), then
 //! [`step`](Simulation::step), exactly as [`tick`](Simulation::tick) does. `step` is
-//! `replan` then `advance` in one pass (`tests/tick_paths.rs` holds the two equal); the
+//! `replan` then `advance` in one pass (`tests/it/tick_paths.rs` holds the two equal); the
 //! separate calls are there for a first plan before anyone moves, and for callers that look
 //! at the plans before the agents move.
 //!
@@ -34,56 +34,93 @@
 //! assert!(sim.path(id).unwrap().cells.iter().all(|&c| c != Pos::new(5, 2)));
 //! ```
 //!
-//! With an incremental algorithm (D* Lite, D*) agents that share a goal share one planner,
-//! created when the first agent heads there and dropped with the last. Adding, removing or
-//! retargeting an agent touches only the groups of its old and new goal. A* and Dijkstra plan
-//! from scratch for every agent, every tick.
+//! With an incremental algorithm (D* Lite, D*, MPGAA*) agents that share a goal share one
+//! planner, created when the first agent heads there and dropped with the last. Adding,
+//! removing or retargeting an agent touches only the groups of its old and new goal. A* and
+//! Dijkstra plan from scratch for every agent, every tick.
+//!
+//! # The routes of a tick
+//!
+//! Every replan first senses (with a sensor range, see [`knowledge`]); then a tick takes one
+//! of four routes. The plain one is [`replan`](Simulation::replan) then
+//! [`advance`](Simulation::advance) on an incremental algorithm with no budget; each other
+//! route must leave every agent as the plain one would, and a test holds it so:
+//!
+//! | route | taken when | replan | moves | held equal by (`tests/it/`) |
+//! |---|---|---|---|---|
+//! | plain | `replan` then `advance`; or `step` while a baseline is measured | `replan_incremental` (`replan.rs`): every group computes, then large groups settle in agent order | `advance` | `sim.rs` `every_algorithm_keeps_every_agent_optimal` and `sim_api.rs` (costs = Dijkstra) |
+//! | one pass | `step` and `tick` (the game, `gridwalk-cli simulate`) | the same, but large groups' agents are left unsettled | `settle_and_advance` (`settle.rs`) | `tick_paths.rs` `one_pass_moves_agents_exactly_as_replan_then_advance` (twins identical after every call) |
+//! | rationed | a planning budget is set, or the memory budget is tight | `replan_budgeted` → `serve` (`rationing.rs`): groups in serving order, each settled at once | `advance` | `budgets.rs` `an_exhausted_memory_budget_changes_no_cost` and `plans_are_optimal_under_any_budgets_and_all_end` |
+//! | from scratch | A*, Dijkstra | `replan_from_scratch` (`from_scratch.rs`): a search per agent | `advance` | `sim.rs` `every_algorithm_keeps_every_agent_optimal` (costs = Dijkstra) |
+//!
+//! None are merged:
+//! - one pass and plain: the plain route stays for `replan` and `advance` called apart (a
+//!   first plan before anyone moves, and callers that look at plans before the moves); one
+//!   pass spares the second read of every agent in large groups, a part of the large tick's
+//!   speed-up when it came (see the benchmark history), so `step` cannot fall back to plain;
+//! - rationed and plain: `serve` visits groups in serving order (the ready ones, then from
+//!   the cursor on, so a new goal's group after the old ones), builds planners lazily, may
+//!   drop them, and settles each group's agents right after its compute; taking it with no
+//!   budget would change the order of the computes, and with it the `--trace` lines, and lose
+//!   the large groups' one pass;
+//! - from scratch keeps no planner per goal, so there is no group to serve.
 //!
 //! A `Simulation` is the grid, its configuration, the phases of a tick and a few counters,
-//! around owned parts, each with its invariants in its own module: `agents` (the agents and
-//! their per-cell counts), `groups` (the planners by goal, their pool and the replan's
-//! scratch, each goal's `group`), `pockets` (who can reach whom), `history` (kept computes
-//! and tracing), `fresh` (the from-scratch algorithms' paths), [`living`] (arrival
-//! policies, seeds and the dynamic world) and [`knowledge`] (the sensor range and the true
-//! map while the agents know only what they sensed). The
-//! phases lend the parts to each other as disjoint borrows: [`replan`](Simulation::replan)
-//! (in `replan.rs`, or `fresh.rs` for A* and Dijkstra), then the move phase (in `settle.rs`),
-//! then [`living`]'s arrivals and dynamic world.
+//! around owned parts, each with its invariants in its own module. The data of the parts
+//! (which this file holds) sit in files that import nothing of the phases: `agents` (the
+//! agents and their per-cell counts), `goal_groups` (the planners by goal, their pool and the
+//! replan's scratch, each goal's `group`), `pockets` (who can reach whom), `history` (kept
+//! computes and tracing), `paths` (the from-scratch algorithms' paths and buffers),
+//! [`living`] (arrival policies, seeds and the dynamic world), [`knowledge`] (the sensor
+//! range and the true map while the agents know only what they sensed) and `limits` (the
+//! budgets). The phases lend the parts to each other as disjoint borrows: sensing (in
+//! `sense.rs`), [`replan`](Simulation::replan) (in `replan.rs`, `rationing.rs` within the
+//! budgets, or `from_scratch.rs` for A* and Dijkstra), then the move phase (in `settle.rs`),
+//! then the arrivals and dynamic world (in `living_phase.rs`). The settings and queries of
+//! kept computes are in `recording.rs`.
 
 use crate::grid::{Grid, Pos, Terrain};
 use crate::planner::CellInfo;
 
 mod agents;
-mod budget;
 mod config;
-mod fresh;
+mod error;
+mod from_scratch;
+mod goal_groups;
 mod group;
-mod groups;
 mod history;
+mod id;
 pub mod knowledge;
+mod limits;
 pub mod living;
+mod living_phase;
+mod paths;
+mod placeholder;
 mod pockets;
+mod rationing;
+mod recording;
 mod replan;
 mod report;
+mod sense;
 mod settle;
 mod tracking;
-mod unbuilt;
 
 pub use agents::{Agent, AgentId, AgentStatus};
-pub use budget::{
+pub use config::{BASELINE_MAX_AGENTS, SimConfig};
+pub use error::SimError;
+pub use history::{HISTORY_BUDGET, MAX_RUN_STEPS, RunSource, SearchRun};
+pub use knowledge::{Discoveries, MAX_SENSOR_RANGE};
+pub use limits::{
     Budget, DEFAULT_PLANNER_MEMORY, MAX_PLANNER_MEMORY, MIN_PLANNER_MEMORY, format_memory,
     parse_memory,
 };
-pub use config::{BASELINE_MAX_AGENTS, SimConfig};
-pub use history::{HISTORY_BUDGET, MAX_RUN_STEPS, RunSource, SearchRun};
-pub use knowledge::{Discoveries, MAX_SENSOR_RANGE};
 pub use living::{Doors, DynamicWorld, MAX_DESTINATIONS, OnArrival, choose_destinations};
-pub use report::{ComputeRecord, SimError, TickReport, TickStats};
+pub use report::{ComputeRecord, TickReport, TickStats};
 
 /// The most expanded cells a replan keeps for
 /// [`Simulation::last_expanded`](Simulation::last_expanded), its first ones: 4 MiB. A
 /// first replan of thousands of agents on a map of millions of cells expands billions of
-/// cells, and the list is for drawing, not for counting ([`TickStats`](TickStats)
+/// cells, and the list is for drawing, not for counting ([`TickStats`]
 /// counts them all).
 pub const MAX_EXPANDED_KEPT: usize = 1 << 20;
 
@@ -94,13 +131,13 @@ fn keep_expanded(list: &mut Vec<u32>, cells: impl IntoIterator<Item = u32>) {
 }
 
 use agents::Agents;
-use budget::Budgeting;
-use fresh::Fresh;
+use goal_groups::GoalGroups;
 use group::Group;
-use groups::Groups;
 use history::History;
 use knowledge::Knowledge;
-use living::Living;
+use limits::Rationing;
+use living::SeededWorld;
+use paths::FromScratch;
 use pockets::Pockets;
 
 /// Agents on a grid, their planners and the tick loop. See the module docs.
@@ -108,11 +145,11 @@ pub struct Simulation {
     grid: Grid,
     config: SimConfig,
     agents: Agents,
-    groups: Groups,
-    fresh: Fresh,
+    groups: GoalGroups,
+    from_scratch: FromScratch,
     pockets: Pockets,
     history: History,
-    living: Living,
+    seeded: SeededWorld,
     /// Cells changed since the last replan.
     changed: Vec<usize>,
     /// Ticks completed.
@@ -127,7 +164,7 @@ pub struct Simulation {
     /// `grid` is the known map).
     knowledge: Knowledge,
     /// The memory and planning budgets, and where planning stands against them.
-    budgeting: Budgeting,
+    rationing: Rationing,
 }
 
 impl Simulation {
@@ -137,18 +174,18 @@ impl Simulation {
             agents: Agents::new(grid.len()),
             grid,
             config,
-            groups: Groups::default(),
-            fresh: Fresh::default(),
+            groups: GoalGroups::default(),
+            from_scratch: FromScratch::default(),
             pockets: Pockets::default(),
             history: History::default(),
-            living: Living::default(),
+            seeded: SeededWorld::default(),
             changed: Vec::new(),
             tick: 0,
             last: TickStats::default(),
             total: TickStats::default(),
             expanded: Vec::new(),
             knowledge: Knowledge::default(),
-            budgeting: Budgeting::default(),
+            rationing: Rationing::default(),
         }
     }
 
@@ -182,13 +219,19 @@ impl Simulation {
             || config.heuristic != self.config.heuristic;
         self.config = config;
         if replan {
-            self.groups.drop_all(&mut self.history);
-            self.fresh.paths.clear();
-            self.fresh.space.forget_paused();
-            self.changed.clear();
-            self.agents.rescan_goals = true;
-            self.pockets.invalidate();
+            self.forget_plans();
         }
+    }
+
+    /// Drops every planner and plan: they plan again, on the map they now see, at the next
+    /// replan.
+    fn forget_plans(&mut self) {
+        self.groups.drop_all(&mut self.history);
+        self.from_scratch.paths.clear();
+        self.from_scratch.space.forget_paused();
+        self.changed.clear();
+        self.agents.rescan_goals = true;
+        self.pockets.invalidate();
     }
 
     /// Ticks completed.
@@ -281,7 +324,7 @@ impl Simulation {
         if let Some(group) = self.groups.by_goal.get_mut(&g) {
             group.leave(cell);
         }
-        self.fresh.paths.remove(&id);
+        self.from_scratch.paths.remove(&id);
         (self.groups).drop_if_unused(g, self.agents.goals[g], &mut self.history);
         Ok(())
     }
@@ -290,7 +333,7 @@ impl Simulation {
     pub fn clear_agents(&mut self) {
         self.agents.clear();
         self.groups.drop_all(&mut self.history);
-        self.fresh.paths.clear();
+        self.from_scratch.paths.clear();
         self.changed.clear();
     }
 
@@ -332,7 +375,7 @@ impl Simulation {
         (self.pockets).edited(&self.grid, i, was_wall, terrain == Terrain::Wall);
         if was_wall {
             // A dropped wall taken away by any edit is no longer the dynamic world's to lift.
-            self.living.forget_door(pos);
+            self.seeded.forget_door(pos);
         }
         self.changed.push(i);
         Ok(true)

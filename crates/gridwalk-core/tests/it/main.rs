@@ -9,6 +9,7 @@ mod default_map;
 mod destinations;
 mod dstar;
 mod dstar_lite;
+mod exact;
 mod gppc;
 mod history;
 mod movingai_format;

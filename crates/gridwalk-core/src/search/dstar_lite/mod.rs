@@ -105,7 +105,8 @@ mod starts;
 
 pub use key::{DStarLiteTowardStarts, Key};
 
-/// [`DStarLite::flags`]: the cell is a start.
+/// [`DStarLite::flags`]: the cell is a start or a cell that must be exact (a target of the
+/// stopping rule).
 const START: u8 = 1;
 /// [`DStarLite::flags`]: the cell is listed in `unsettled`.
 const UNSETTLED: u8 = 2;
@@ -130,7 +131,9 @@ pub struct DStarLite<Q: CellQueue<Key> = IndexedHeap<Key>, const TOWARD_STARTS: 
     /// The starts' box; before any start, a box covering every cell, so that h is 0 there.
     bounds: Bounds,
     starts: Vec<usize>,
-    /// The ids of `starts`.
+    /// Cells that must be exact besides the starts ([`GoalPlanner::set_exact`]).
+    exact: Vec<usize>,
+    /// The ids of `starts` and `exact`: the cells the stopping rule settles.
     start_ids: Vec<u32>,
     /// Per id: [`START`] (expanding one ends a batch so the starts are checked) and
     /// [`UNSETTLED`] (listed in `unsettled`).
@@ -175,6 +178,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
             km: 0,
             bounds: Bounds::EVERYWHERE,
             starts: Vec::new(),
+            exact: Vec::new(),
             start_ids: Vec::new(),
             flags: vec![0; BLOCK],
             unsettled: Vec::new(),
@@ -530,29 +534,16 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool> GoalPlanner
     }
 
     fn set_starts(&mut self, grid: &Grid, starts: &[usize]) {
-        for &s in &self.start_ids {
-            self.flags[s as usize] &= !START;
-        }
         self.starts.clear();
         self.starts.extend_from_slice(starts);
-        self.start_ids.clear();
-        for &s in starts {
-            let (x, y) = self.tiles.cell_xy(s);
-            let id = self.claim(x, y);
-            self.flags[id as usize] |= START;
-            self.start_ids.push(id);
-        }
-        // With no agent left, keep the old box: shrinking to "no box" could break the keys.
-        let Some(new) = Bounds::of(grid, starts) else {
-            return;
-        };
-        // From the first box (every cell) the overshoot is 0: keys made with h = 0 stay below.
-        let (dx, dy) = self.bounds.overshoot(&new);
-        if dx > 0 || dy > 0 {
-            let slack = self.heuristic.floors() as Cost;
-            self.km = add(self.km, add(self.heuristic.estimate(dx, dy), slack));
-        }
-        self.bounds = new;
+        self.mark_targets(grid);
+    }
+
+    fn set_exact(&mut self, grid: &Grid, cells: &[usize]) -> bool {
+        self.exact.clear();
+        self.exact.extend_from_slice(cells);
+        self.mark_targets(grid);
+        true
     }
 
     fn cells_changed(&mut self, grid: &Grid, cells: &[usize]) {
@@ -645,7 +636,7 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool> GoalPlanner
             + self.tiles.memory_bytes()
             + self.queue.memory_bytes()
             + (self.expanded.capacity() + self.start_ids.capacity()) * 4
-            + self.starts.capacity() * std::mem::size_of::<usize>()
+            + (self.starts.capacity() + self.exact.capacity()) * std::mem::size_of::<usize>()
             + self.unsettled.capacity() * 4
     }
 
