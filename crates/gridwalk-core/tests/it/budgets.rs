@@ -135,7 +135,7 @@ fn kept_to(sim: &Simulation, plan: Option<u64>) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(120))]
+    #![proptest_config(crate::common::proptest_cases(120))]
 
     #[test]
     fn plans_are_optimal_under_any_budgets_and_all_end(case in case()) {

@@ -115,7 +115,7 @@ fn a_pocket_on_the_map_from_the_start_is_known() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(120))]
+    #![proptest_config(crate::common::proptest_cases(120))]
 
     /// Dense random walls (pockets everywhere), walls dropped and lifted every tick, agents
     /// and goals anywhere: statuses and costs agree with Dijkstra after every replan.

@@ -200,7 +200,7 @@ fn plays_exactly_what_the_agents_know(case: Case) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(160))]
+    #![proptest_config(crate::common::proptest_cases(160))]
 
     /// Every tick: the known map holds what was last sensed, the discoveries are its changes,
     /// no agent stands on a wall, every plan is optimal on the known map, and a one-pass tick

@@ -126,7 +126,7 @@ fn run(case: &Case, algorithm: Algorithm) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::proptest_cases(120))]
 
     #[test]
     fn every_algorithm_keeps_every_agent_optimal(c in case()) {

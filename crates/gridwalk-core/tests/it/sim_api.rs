@@ -95,7 +95,7 @@ fn check(sim: &Simulation, after_replan: bool) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(crate::common::proptest_cases(200))]
 
     #[test]
     fn no_call_sequence_panics_or_breaks_the_invariants(calls in prop::collection::vec(call(), 1..60)) {

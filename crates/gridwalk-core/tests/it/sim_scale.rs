@@ -37,7 +37,7 @@ fn check(sim: &Simulation) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(40))]
+    #![proptest_config(crate::common::proptest_cases(40))]
 
     /// 40–90 agents over two or three goals (so groups pass the memo's threshold), walls and
     /// weights toggled every tick, arrived agents sent to the next goal.
