@@ -58,7 +58,7 @@ pub fn new_planner(
 pub(crate) enum Planner {
     /// D\* Lite.
     Lite(Box<DStarLite>),
-    /// Any other incremental planner (D\*).
+    /// Any other incremental planner (D\*, MPGAA\*).
     Other(Box<dyn GoalPlanner>),
 }
 

@@ -1,5 +1,5 @@
 //! The searches: one-shot best-first (A*, Dijkstra, greedy) and the incremental planners
-//! (D\* Lite, D\*). They are made in one place, [`crate::planner`].
+//! (D\* Lite, D\*, MPGAA\*). They are made in one place, [`crate::planner`].
 
 pub mod best_first;
 mod bounds;

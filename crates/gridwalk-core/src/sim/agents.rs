@@ -3,21 +3,20 @@
 //!
 //! Invariants, after every public call of the simulation:
 //! - ids only grow ([`Agents::next_id`] is above every id held), so the slab stays in id order;
-//! - each agent's [`Place`] holds the flat indices of its `pos` and `goal`;
+//! - each agent's [`AgentCells`] holds the flat indices of its `pos` and `goal`;
 //! - `occupied[c]` is the number of agents on cell `c`, and `goals[c]` the number heading to it;
 //! - `new_goals` lists (with repeats) every goal cell whose count rose from 0 since the last
 //!   replan, unless `rescan_goals` asks the replan to look at every agent's goal.
 
 use serde::{Deserialize, Serialize};
 
-use super::SimError;
+pub use super::id::AgentId;
+
+use super::error::SimError;
 use super::living::OnArrival;
 use crate::cost::Cost;
 use crate::grid::Pos;
 use crate::slab::{HasId, Slab};
-
-/// An agent's identifier, unique within a simulation, in order of creation.
-pub type AgentId = u32;
 
 /// What an agent is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -29,7 +28,7 @@ pub enum AgentStatus {
     /// Its goal is unreachable; it waits until a path opens.
     NoPath,
     /// Its plan is not ready: the tick's planning budget ran out before its planner's search
-    /// ended (see [`Budget`](super::Budget)). It waits on its cell.
+    /// ended (see [`Budget`](super::limits::Budget)). It waits on its cell.
     Planning,
 }
 
@@ -84,7 +83,7 @@ impl HasId for Agent {
 /// Flat indices of an agent's `pos` and `goal`, kept beside it in the [`Slab`]: what the
 /// per-tick loops read for every agent, 8 bytes each, without a multiply or a bounds check.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Place {
+pub(super) struct AgentCells {
     pub(super) cell: u32,
     pub(super) goal: u32,
 }
@@ -92,8 +91,8 @@ pub(super) struct Place {
 /// Every agent, and per cell how many stand there and how many head there.
 #[derive(Default)]
 pub(super) struct Agents {
-    /// The agents by id, each with its [`Place`].
-    pub(super) slab: Slab<Agent, Place>,
+    /// The agents by id, each with its [`AgentCells`].
+    pub(super) slab: Slab<Agent, AgentCells>,
     /// The id the next agent gets.
     pub(super) next_id: AgentId,
     /// Agents standing on each cell.
@@ -148,7 +147,7 @@ impl Agents {
             next_cell: 0,
             carried: false,
         };
-        let place = Place {
+        let place = AgentCells {
             cell: s as u32,
             goal: g as u32,
         };
@@ -157,7 +156,7 @@ impl Agents {
     }
 
     /// Removes agent `id` and its counts.
-    pub(super) fn remove(&mut self, id: AgentId) -> Result<(Agent, Place), SimError> {
+    pub(super) fn remove(&mut self, id: AgentId) -> Result<(Agent, AgentCells), SimError> {
         let (agent, place) = self.slab.remove(&id).ok_or(SimError::NoSuchAgent(id))?;
         self.occupied[place.cell as usize] -= 1;
         self.goals[place.goal as usize] -= 1;

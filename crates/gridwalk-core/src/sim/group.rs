@@ -5,15 +5,15 @@
 //! - `memo` is empty (off) or has one [`Move`] per cell; a cell's move is [`UNKNOWN`] or is
 //!   what the planner's `next_move` answers now: every compute forgets the moves of the 3×3
 //!   blocks of the cells it expanded, every edit those of its block;
-//! - `fresh` lists the cells whose memo has the [`FRESH`] bit, cleared once agents are settled;
+//! - `learnt` lists the cells whose memo has the [`LEARNT`] bit, cleared once agents are settled;
 //! - `here` is empty (untracked) or counts, per cell, the group's agents there; `spots` then
 //!   holds every cell where `here` is above 0 (with repeats and stale ones);
 //! - `deferred` holds the cells changed while none of its agents walked, for its next compute.
 
 use std::collections::VecDeque;
 
+use super::placeholder::PlaceholderPlanner;
 use super::report::ComputeRecord;
-use super::unbuilt::Unbuilt;
 use crate::cost::{Cost, INFINITY, step_cost};
 use crate::grid::{Grid, Pos};
 use crate::planner::{GoalPlanner, Planner};
@@ -32,11 +32,11 @@ pub(super) const NO_MOVE: Move = 4;
 /// [`Move`] of a cell in a pocket without the goal, while a tracked group's agents are
 /// settled: they have no path.
 pub(super) const CUT: Move = 0xFB;
-/// [`Scratch::moves`](super::groups::Scratch::moves) of an agent that no large group settles.
+/// `Scratch::moves` of an agent that no large group settles.
 pub(super) const SKIP: Move = 0xFE;
 
 /// An agent's [`Move`] in a large group and the summed weights of the two cells of its step
-/// (0 with no step): [`Scratch::moves`](super::groups::Scratch::moves).
+/// (0 with no step): `Scratch::moves`.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Planned {
     pub(super) m: Move,
@@ -50,9 +50,9 @@ impl Planned {
         weights: 0,
     };
 }
-/// [`Scratch::moves`](super::groups::Scratch::moves) of an agent of a large group without a memo (not D* Lite).
+/// `Scratch::moves` of an agent of a large group without a memo (not D* Lite).
 pub(super) const GENERIC: Move = 0xFD;
-/// [`Scratch::moves`](super::groups::Scratch::moves) of an agent of a tracked group that its group does not serve now
+/// `Scratch::moves` of an agent of a tracked group that its group does not serve now
 /// (on its goal, or in a pocket without it).
 pub(super) const EXCLUDED: Move = 0xFC;
 /// The (dx, dy) of each [`Move`] code.
@@ -70,7 +70,7 @@ pub(super) const DIRECTIONS: [(i32, i32); 9] = [
 
 /// [`Move`] bit: computed in this replan, after its compute (which may have changed the
 /// cell's `g`).
-pub(super) const FRESH: Move = 0x10;
+pub(super) const LEARNT: Move = 0x10;
 
 /// A D* Lite group with at least this many walking agents memoises its next moves per cell:
 /// agents of one goal walk the same cells, tick after tick.
@@ -83,8 +83,8 @@ pub(super) struct Group {
     /// cell's and its neighbours' `g` (a compute that expands a cell forgets the moves of its
     /// 3×3 block) and the terrain of that block (an edit forgets the same). Empty when off.
     pub(super) memo: Vec<Move>,
-    /// The cells whose memo is [`FRESH`].
-    pub(super) fresh: Vec<usize>,
+    /// The cells whose memo is [`LEARNT`].
+    pub(super) learnt: Vec<usize>,
     pub(super) history: VecDeque<ComputeRecord>,
     /// Unique per group made, so the history's eviction order can tell a goal's old group
     /// from a newer one.
@@ -104,7 +104,7 @@ pub(super) struct Group {
     /// The tick of the last compute with walking agents: the memory budget drops the planners
     /// used least recently first.
     pub(super) last_used: u64,
-    /// The planner is an [`Unbuilt`] placeholder: dropped to keep the
+    /// The planner is an [`PlaceholderPlanner`] placeholder: dropped to keep the
     /// memory budget, or not built yet; its next compute builds it.
     pub(super) unbuilt: bool,
     /// The planner's last compute finished (it did not stop on the planning budget).
@@ -117,7 +117,7 @@ impl Group {
         Group {
             planner,
             memo: Vec::new(),
-            fresh: Vec::new(),
+            learnt: Vec::new(),
             history: VecDeque::new(),
             serial,
             deferred: Vec::new(),
@@ -132,7 +132,7 @@ impl Group {
 
     /// A group toward goal cell `goal` whose planner is not built yet.
     pub(super) fn unbuilt(goal: usize, serial: u64) -> Group {
-        let planner = Planner::Other(Box::new(Unbuilt {
+        let planner = Planner::Other(Box::new(PlaceholderPlanner {
             goal,
             trace: Trace::default(),
         }));
@@ -159,7 +159,7 @@ impl Group {
         self.unbuilt = true;
         self.ready = false;
         self.memo = Vec::new();
-        self.fresh = Vec::new();
+        self.learnt = Vec::new();
         self.deferred = Vec::new();
         self.untrack();
         old
@@ -201,11 +201,11 @@ pub(super) fn crowded(agents: u32, starts: usize, share: f64) -> bool {
     agents as f64 >= share * starts as f64
 }
 
-/// Clears the [`FRESH`] bits of the moves the groups computed, once their agents are settled.
-pub(super) fn unfresh<'a>(groups: impl Iterator<Item = &'a mut Group>) {
+/// Clears the [`LEARNT`] bits of the moves the groups computed, once their agents are settled.
+pub(super) fn clear_learnt<'a>(groups: impl Iterator<Item = &'a mut Group>) {
     for group in groups {
-        for c in group.fresh.drain(..) {
-            group.memo[c] &= !FRESH;
+        for c in group.learnt.drain(..) {
+            group.memo[c] &= !LEARNT;
         }
     }
 }
@@ -234,8 +234,8 @@ pub(super) fn learn_move(group: &mut Group, grid: &Grid, cell: usize) -> Move {
     let Planner::Lite(p) = &group.planner else {
         unreachable!("only D* Lite groups memoise moves");
     };
-    group.fresh.push(cell);
-    let m = FRESH | direction(p, grid, cell);
+    group.learnt.push(cell);
+    let m = LEARNT | direction(p, grid, cell);
     group.memo[cell] = m;
     m
 }
@@ -267,7 +267,7 @@ pub(super) fn group_g(group: &Group, cell: usize) -> Cost {
 /// The group's answer for an agent on `pos` (cell `cell`): (cost to the goal, next cell, its
 /// index, the step's cost), or `None` with no path. Memoised per cell for large D* Lite groups;
 /// `carried` is the agent's `g` of `cell` as of the last replan, if it knows it: unless this
-/// compute changed that `g` (the memo then is [`FRESH`] or unknown), it is `g` still.
+/// compute changed that `g` (the memo then is [`LEARNT`] or unknown), it is `g` still.
 pub(super) fn next_move(
     group: &mut Group,
     grid: &Grid,
@@ -283,14 +283,14 @@ pub(super) fn next_move(
                 return (cost != INFINITY).then(|| (cost, grid.pos(next), next as u32, step));
             };
             if *memo == UNKNOWN {
-                group.fresh.push(cell);
-                *memo = FRESH | direction(p, grid, cell);
+                group.learnt.push(cell);
+                *memo = LEARNT | direction(p, grid, cell);
             }
             let cost = match carried {
-                Some(g) if *memo & FRESH == 0 => g,
+                Some(g) if *memo & LEARNT == 0 => g,
                 _ => p.g(cell),
             };
-            let m = *memo & !FRESH;
+            let m = *memo & !LEARNT;
             if m == NO_MOVE || cost == INFINITY {
                 return None;
             }
@@ -337,11 +337,11 @@ mod tests {
         for (c, want) in plain.iter().enumerate() {
             let m = next_move(&mut group, &grid, grid.pos(c), c, None);
             assert_eq!(&m, want, "cell {c}");
-            assert_eq!(group.memo[c] & FRESH, FRESH, "learnt now");
+            assert_eq!(group.memo[c] & LEARNT, LEARNT, "learnt now");
             assert_eq!(memo_move(&mut group, &grid, c), group.memo[c], "memoised");
         }
-        unfresh(std::iter::once(&mut group));
-        assert!(group.fresh.is_empty() && group.memo.iter().all(|&m| m & FRESH == 0));
+        clear_learnt(std::iter::once(&mut group));
+        assert!(group.learnt.is_empty() && group.memo.iter().all(|&m| m & LEARNT == 0));
         forget_moves(&mut group.memo, &grid, grid.index(Pos::new(4, 2)).unwrap());
         let unknown = group.memo.iter().filter(|&&m| m == UNKNOWN).count();
         assert_eq!(unknown, 9, "an edit forgets its 3×3 block");

@@ -1,4 +1,4 @@
-//! The history part of a [`Simulation`]: what it keeps of the planners' work for explaining
+//! The history part of a [`Simulation`](super::Simulation): what it keeps of the planners' work for explaining
 //! it afterwards. The recent computes of every planner (in its [`Group`], within one memory
 //! budget for all), and with tracing on every search run of the last replan.
 //!
@@ -10,9 +10,9 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
+use super::agents::AgentId;
 use super::group::Group;
 use super::report::ComputeRecord;
-use super::{AgentId, Simulation};
 use crate::grid::Pos;
 use crate::trace::Trace;
 
@@ -21,11 +21,11 @@ use crate::trace::Trace;
 pub enum RunSource {
     /// The shared planner of this goal (D* Lite, D*).
     Goal(Pos),
-    /// A fresh search from this agent's cell (A*, Dijkstra).
+    /// A from-scratch search from this agent's cell (A*, Dijkstra).
     Agent(AgentId),
 }
 
-/// One search run during a replan, recorded when [`Simulation::set_tracing`] is on.
+/// One search run during a replan, recorded when [`Simulation::set_tracing`](super::Simulation::set_tracing) is on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchRun {
     /// Whose search.
@@ -35,7 +35,7 @@ pub struct SearchRun {
 }
 
 /// The most memory the kept computes of all planners hold together after a replan, unless
-/// [`Simulation::set_history_budget`] says otherwise; the oldest are forgotten first.
+/// [`Simulation::set_history_budget`](super::Simulation::set_history_budget) says otherwise; the oldest are forgotten first.
 pub const HISTORY_BUDGET: usize = 64 << 20;
 
 /// Bytes a kept compute holds.
@@ -83,9 +83,9 @@ impl Default for History {
     }
 }
 
-/// The most steps the search runs of one replan hold together ([`Simulation::last_runs`]):
+/// The most steps the search runs of one replan hold together ([`Simulation::last_runs`](super::Simulation::last_runs)):
 /// 2^26, a GiB at 16 bytes a step. A replan of thousands of long searches takes more; it then keeps the runs that
-/// fit and says the record is cut ([`Simulation::runs_complete`]).
+/// fit and says the record is cut ([`Simulation::runs_complete`](super::Simulation::runs_complete)).
 pub const MAX_RUN_STEPS: usize = 1 << 26;
 
 impl History {
@@ -170,65 +170,6 @@ impl History {
             self.order = order.into_iter().map(|(_, g, s)| (g, s)).collect();
             self.rebuild_at = 2 * self.order.len() + 1024;
         }
-    }
-}
-
-/// Kept computes and tracing: the settings and what they kept.
-impl Simulation {
-    /// Keeps the last `computes` computes that expanded any cell, per planner, for
-    /// hold at most [`HISTORY_BUDGET`] bytes after a replan: past it, the oldest go first.
-    /// Recording costs time: off by default.
-    pub fn set_history(&mut self, computes: usize) {
-        self.history.keep = computes;
-        let on = self.history.planners_trace();
-        for g in self.groups.by_goal.values_mut() {
-            g.planner.get_mut().set_tracing(on);
-            while g.history.len() > computes {
-                g.history.pop_front();
-            }
-        }
-        self.history.recount(&self.groups.by_goal);
-    }
-
-    /// Sets how many bytes all kept computes may hold together ([`HISTORY_BUDGET`] unless
-    /// set); the oldest are forgotten at the next replan.
-    pub fn set_history_budget(&mut self, bytes: usize) {
-        self.history.budget = bytes;
-    }
-
-    /// Bytes the kept computes hold now.
-    pub fn history_bytes(&self) -> usize {
-        self.history.bytes
-    }
-
-    /// Records every search run of each replan, for [`last_runs`](Self::last_runs).
-    pub fn set_tracing(&mut self, on: bool) {
-        self.history.tracing = on;
-        let on = self.history.planners_trace();
-        for g in self.groups.by_goal.values_mut() {
-            g.planner.get_mut().set_tracing(on);
-        }
-        if !self.history.tracing {
-            self.history.clear_runs();
-        }
-    }
-
-    /// The search runs of the last replan, in the order they ran (with tracing on); when
-    /// [`runs_complete`](Self::runs_complete) is false, only those that fit in
-    /// [`MAX_RUN_STEPS`].
-    pub fn last_runs(&self) -> &[SearchRun] {
-        &self.history.runs
-    }
-
-    /// Whether [`last_runs`](Self::last_runs) holds every run of the last replan, each whole.
-    pub fn runs_complete(&self) -> bool {
-        !self.history.runs_cut
-    }
-
-    /// The recent computes of the planner serving agent `id`, oldest first (with
-    /// [`set_history`](Self::set_history) on and an incremental algorithm).
-    pub fn history(&self, id: AgentId) -> Option<&VecDeque<ComputeRecord>> {
-        Some(&self.group_of(id)?.history)
     }
 }
 

@@ -1,4 +1,4 @@
-//! The living part of a [`Simulation`]: what keeps it alive without input. What agents do on
+//! The living part of a [`Simulation`](super::Simulation): what keeps it alive without input. What agents do on
 //! arrival ([`OnArrival`]), and a dynamic world ([`DynamicWorld`]) whose doors close on
 //! agents' paths and open again ([`Doors`]). Both draw from seeded generators of their own.
 //!
@@ -19,12 +19,13 @@
 //! [`choose_destinations`] of the map, seed and K as of the last `set_destinations` or
 //! `set_seed`; `doors` lists only walls the dynamic world dropped that still stand and that
 //! no edit took away.
+//!
+//! [`Simulation::set_destinations`]: super::Simulation::set_destinations
 
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use super::{AgentId, AgentStatus, Simulation};
 use crate::grid::{Components, Connectivity, Grid, Pos, Terrain};
 use crate::rng::{Draw, SeedableRng, SplitMix64};
 
@@ -105,7 +106,7 @@ const DESTINATION_TRIES: usize = 64;
 
 /// The seed, the generators, the dynamic world's setting and its doors.
 #[derive(Clone, Debug)]
-pub(super) struct Living {
+pub(super) struct SeededWorld {
     pub(super) seed: u64,
     /// Draws wander's goals.
     pub(super) wander: SplitMix64,
@@ -120,9 +121,9 @@ pub(super) struct Living {
     pub(super) destinations: Vec<usize>,
 }
 
-impl Default for Living {
+impl Default for SeededWorld {
     fn default() -> Self {
-        Living {
+        SeededWorld {
             seed: 0,
             wander: SplitMix64::seed_from_u64(WANDER_STREAM),
             dynamic: None,
@@ -134,7 +135,7 @@ impl Default for Living {
     }
 }
 
-impl Living {
+impl SeededWorld {
     /// Restarts both generators from `seed`.
     pub(super) fn reseed(&mut self, seed: u64) {
         self.seed = seed;
@@ -143,7 +144,13 @@ impl Living {
     }
 
     /// Chooses the `k` destinations again on `grid`, with the seed.
-    fn choose(&mut self, grid: &Grid, conn: Connectivity, comps: &mut Components, k: usize) {
+    pub(super) fn choose(
+        &mut self,
+        grid: &Grid,
+        conn: Connectivity,
+        comps: &mut Components,
+        k: usize,
+    ) {
         self.k = k.min(MAX_DESTINATIONS);
         self.destinations = choose_cells(grid, conn, self.seed, self.k, comps);
     }
@@ -151,7 +158,7 @@ impl Living {
     /// The `n`th of wander's next goals for an agent on `here`: the destinations, skipping
     /// walls, cells it cannot reach and its own, are counted, one is drawn, then found.
     /// `None` (and no draw) when none is eligible.
-    fn draw_destination(
+    pub(super) fn draw_destination(
         &mut self,
         grid: &Grid,
         conn: Connectivity,
@@ -179,163 +186,9 @@ impl Living {
     }
 }
 
-/// The living world's phases of a tick and its settings.
-impl Simulation {
-    /// Restarts the generators of wander and the dynamic world from `seed`.
-    /// With destinations, they are chosen again with the new seed on the map as it stands.
-    pub fn set_seed(&mut self, seed: u64) {
-        self.living.reseed(seed);
-        if self.living.k > 0 {
-            self.set_destinations(self.living.k);
-        }
-    }
-
-    /// Wandering agents draw their next goal from `k` destinations (at most
-    /// [`MAX_DESTINATIONS`]), chosen now with the seed on the map as it stands (see
-    /// [`choose_destinations`] and the module docs); 0 draws from every reachable cell.
-    pub fn set_destinations(&mut self, k: usize) {
-        let conn = self.config.connectivity;
-        let (grid, comps) = (self.knowledge).world(&self.grid, &mut self.pockets.components);
-        (self.living).choose(grid, conn, comps, k);
-    }
-
-    /// The number of destinations asked for (K); 0 when wander draws among every reachable
-    /// cell. There may be fewer cells than K on a small map: see
-    /// [`destination_cells`](Self::destination_cells).
-    pub fn destinations(&self) -> usize {
-        self.living.k
-    }
-
-    /// The destination cells, in the order they were chosen.
-    pub fn destination_cells(&self) -> impl ExactSizeIterator<Item = Pos> + '_ {
-        self.living.destinations.iter().map(|&c| self.grid.pos(c))
-    }
-
-    /// The seed of the generators.
-    pub fn seed(&self) -> u64 {
-        self.living.seed
-    }
-
-    /// Turns the dynamic world on (with its setting) or off. Walls it dropped stay until it
-    /// lifts them; turned off, it lifts no more.
-    pub fn set_dynamic(&mut self, dynamic: Option<DynamicWorld>) {
-        self.living.dynamic = dynamic.map(DynamicWorld::clamped);
-    }
-
-    /// The dynamic world's setting, `None` when off.
-    pub fn dynamic(&self) -> Option<DynamicWorld> {
-        self.living.dynamic
-    }
-
-    /// The walls the dynamic world dropped and has not lifted, oldest first.
-    pub fn doors(&self) -> impl Iterator<Item = Pos> + '_ {
-        self.living.doors.standing.iter().map(|&(p, _)| p)
-    }
-
-    /// Gives every arrived agent with a wander or patrol policy (listed by
-    /// [`advance`](Self::advance)) its next goal, in id order.
-    pub(super) fn arrivals(&mut self) {
-        let conn = self.config.connectivity;
-        let ids = std::mem::take(&mut self.agents.arrived);
-        for &id in &ids {
-            let Some((a, p)) = self.agents.slab.get_both(&id) else {
-                continue;
-            };
-            let goal = match a.on_arrival {
-                OnArrival::Stay => continue,
-                OnArrival::Patrol => {
-                    if a.goal == a.away {
-                        a.home
-                    } else {
-                        a.away
-                    }
-                }
-                OnArrival::Wander if !self.living.destinations.is_empty() => {
-                    let (grid, comps) =
-                        (self.knowledge).world(&self.grid, &mut self.pockets.components);
-                    let cell = p.cell as usize;
-                    match (self.living).draw_destination(grid, conn, comps, cell) {
-                        Some(c) => self.grid.pos(c),
-                        None => continue,
-                    }
-                }
-                OnArrival::Wander => {
-                    // Any reachable cell but its own (the flood's first), in the order of
-                    // `grid::reachable`: the flood stops at the cell drawn.
-                    let cell = p.cell as usize;
-                    let (grid, comps) =
-                        (self.knowledge).world(&self.grid, &mut self.pockets.components);
-                    let len = comps.size_at(grid, cell, conn);
-                    if len < 2 {
-                        continue;
-                    }
-                    let i = 1 + self.living.wander.below(len - 1);
-                    match self.pockets.flood.nth(grid, cell, conn, i) {
-                        Some(c) => self.grid.pos(c),
-                        None => continue,
-                    }
-                }
-            };
-            if goal != a.goal {
-                // The goal is passable and on the map by construction; a refusal leaves it.
-                let _ = self.set_goal(id, goal);
-            }
-        }
-        self.agents.arrived = ids;
-    }
-
-    /// Drops a wall on a walking agent's path ahead of it every `every` ticks, and lifts the
-    /// oldest such wall once more than `walls` stand.
-    pub(super) fn dynamic_world(&mut self) {
-        let Some(dw) = self.living.dynamic else {
-            return;
-        };
-        if !self.tick.is_multiple_of(dw.every as u64) {
-            return;
-        }
-        let walking: Vec<AgentId> = (self.agents.slab.values())
-            .filter(|a| a.status == AgentStatus::Walking && a.pos != a.goal)
-            .map(|a| a.id)
-            .collect();
-        if walking.is_empty() {
-            return;
-        }
-        let id = walking[self.living.dynamic_rng.below(walking.len())];
-        let Some(path) = self.path(id) else {
-            return;
-        };
-        let ahead: Vec<Pos> = path
-            .cells
-            .iter()
-            .skip(1)
-            .take(DynamicWorld::AHEAD)
-            .copied()
-            .filter(|&p| self.grid().is_passable(p) && self.check_edit(p).is_ok())
-            .collect();
-        if ahead.is_empty() {
-            return;
-        }
-        let pos = ahead[self.living.dynamic_rng.below(ahead.len())];
-        let Ok(old) = self.grid().terrain(pos) else {
-            return;
-        };
-        if self.edit(pos, Terrain::Wall).is_ok() {
-            self.living.doors.standing.push_back((pos, old));
-        }
-        while self.living.doors.standing.len() > dw.walls as usize {
-            let Some((p, was)) = self.living.doors.standing.pop_front() else {
-                break;
-            };
-            // Someone may have changed the cell since; lift only a wall still standing.
-            if self.grid().terrain(p) == Ok(Terrain::Wall) {
-                let _ = self.edit(p, was);
-            }
-        }
-    }
-}
-
 /// The `k` destinations of `grid` with `seed` (at most [`MAX_DESTINATIONS`], and at most the
-/// size of the largest component): what [`Simulation::set_destinations`] chooses on that map
+/// size of the largest component): what
+/// [`Simulation::set_destinations`](super::Simulation::set_destinations) chooses on that map
 /// with that seed, for callers that want starting goals among them. Each is one draw of a
 /// uniform cell, drawn again (up to 64 times) while it is a wall, outside the largest
 /// component or already chosen, then moved forward to the next cell that is none of those.
@@ -392,12 +245,12 @@ mod tests {
 
     #[test]
     fn reseeding_restarts_both_streams_apart() {
-        let mut a = Living::default();
+        let mut a = SeededWorld::default();
         assert_eq!(a.wander, SplitMix64::seed_from_u64(WANDER_STREAM));
         a.reseed(42);
         let (w, d) = (a.wander.next_u64(), a.dynamic_rng.next_u64());
         assert_ne!(w, d, "the two streams differ");
-        let mut b = Living::default();
+        let mut b = SeededWorld::default();
         b.reseed(42);
         assert_eq!((b.wander.next_u64(), b.dynamic_rng.next_u64()), (w, d));
         assert_eq!(b.seed, 42);
@@ -424,7 +277,7 @@ mod tests {
 
     #[test]
     fn a_door_taken_away_is_forgotten() {
-        let mut l = Living::default();
+        let mut l = SeededWorld::default();
         l.doors.standing.push_back((Pos::new(1, 1), Terrain::FREE));
         l.doors.standing.push_back((Pos::new(2, 1), Terrain::FREE));
         l.forget_door(Pos::new(1, 1));

@@ -54,31 +54,39 @@ use crate::grid::{Grid, Pos, Terrain};
 use crate::planner::CellInfo;
 
 mod agents;
-mod budget;
 mod config;
-mod fresh;
+mod error;
+mod from_scratch;
+mod goal_groups;
 mod group;
-mod groups;
 mod history;
+mod id;
 pub mod knowledge;
+mod limits;
 pub mod living;
+mod living_phase;
+mod paths;
+mod placeholder;
 mod pockets;
+mod rationing;
+mod recording;
 mod replan;
 mod report;
+mod sense;
 mod settle;
 mod tracking;
-mod unbuilt;
 
 pub use agents::{Agent, AgentId, AgentStatus};
-pub use budget::{
+pub use config::{BASELINE_MAX_AGENTS, SimConfig};
+pub use error::SimError;
+pub use history::{HISTORY_BUDGET, MAX_RUN_STEPS, RunSource, SearchRun};
+pub use knowledge::{Discoveries, MAX_SENSOR_RANGE};
+pub use limits::{
     Budget, DEFAULT_PLANNER_MEMORY, MAX_PLANNER_MEMORY, MIN_PLANNER_MEMORY, format_memory,
     parse_memory,
 };
-pub use config::{BASELINE_MAX_AGENTS, SimConfig};
-pub use history::{HISTORY_BUDGET, MAX_RUN_STEPS, RunSource, SearchRun};
-pub use knowledge::{Discoveries, MAX_SENSOR_RANGE};
 pub use living::{Doors, DynamicWorld, MAX_DESTINATIONS, OnArrival, choose_destinations};
-pub use report::{ComputeRecord, SimError, TickReport, TickStats};
+pub use report::{ComputeRecord, TickReport, TickStats};
 
 /// The most expanded cells a replan keeps for
 /// [`Simulation::last_expanded`](Simulation::last_expanded), its first ones: 4 MiB. A
@@ -94,13 +102,13 @@ fn keep_expanded(list: &mut Vec<u32>, cells: impl IntoIterator<Item = u32>) {
 }
 
 use agents::Agents;
-use budget::Budgeting;
-use fresh::Fresh;
+use goal_groups::GoalGroups;
 use group::Group;
-use groups::Groups;
 use history::History;
 use knowledge::Knowledge;
-use living::Living;
+use limits::Rationing;
+use living::SeededWorld;
+use paths::FromScratch;
 use pockets::Pockets;
 
 /// Agents on a grid, their planners and the tick loop. See the module docs.
@@ -108,11 +116,11 @@ pub struct Simulation {
     grid: Grid,
     config: SimConfig,
     agents: Agents,
-    groups: Groups,
-    fresh: Fresh,
+    groups: GoalGroups,
+    from_scratch: FromScratch,
     pockets: Pockets,
     history: History,
-    living: Living,
+    seeded: SeededWorld,
     /// Cells changed since the last replan.
     changed: Vec<usize>,
     /// Ticks completed.
@@ -127,7 +135,7 @@ pub struct Simulation {
     /// `grid` is the known map).
     knowledge: Knowledge,
     /// The memory and planning budgets, and where planning stands against them.
-    budgeting: Budgeting,
+    rationing: Rationing,
 }
 
 impl Simulation {
@@ -137,18 +145,18 @@ impl Simulation {
             agents: Agents::new(grid.len()),
             grid,
             config,
-            groups: Groups::default(),
-            fresh: Fresh::default(),
+            groups: GoalGroups::default(),
+            from_scratch: FromScratch::default(),
             pockets: Pockets::default(),
             history: History::default(),
-            living: Living::default(),
+            seeded: SeededWorld::default(),
             changed: Vec::new(),
             tick: 0,
             last: TickStats::default(),
             total: TickStats::default(),
             expanded: Vec::new(),
             knowledge: Knowledge::default(),
-            budgeting: Budgeting::default(),
+            rationing: Rationing::default(),
         }
     }
 
@@ -182,13 +190,19 @@ impl Simulation {
             || config.heuristic != self.config.heuristic;
         self.config = config;
         if replan {
-            self.groups.drop_all(&mut self.history);
-            self.fresh.paths.clear();
-            self.fresh.space.forget_paused();
-            self.changed.clear();
-            self.agents.rescan_goals = true;
-            self.pockets.invalidate();
+            self.forget_plans();
         }
+    }
+
+    /// Drops every planner and plan: they plan again, on the map they now see, at the next
+    /// replan.
+    fn forget_plans(&mut self) {
+        self.groups.drop_all(&mut self.history);
+        self.from_scratch.paths.clear();
+        self.from_scratch.space.forget_paused();
+        self.changed.clear();
+        self.agents.rescan_goals = true;
+        self.pockets.invalidate();
     }
 
     /// Ticks completed.
@@ -281,7 +295,7 @@ impl Simulation {
         if let Some(group) = self.groups.by_goal.get_mut(&g) {
             group.leave(cell);
         }
-        self.fresh.paths.remove(&id);
+        self.from_scratch.paths.remove(&id);
         (self.groups).drop_if_unused(g, self.agents.goals[g], &mut self.history);
         Ok(())
     }
@@ -290,7 +304,7 @@ impl Simulation {
     pub fn clear_agents(&mut self) {
         self.agents.clear();
         self.groups.drop_all(&mut self.history);
-        self.fresh.paths.clear();
+        self.from_scratch.paths.clear();
         self.changed.clear();
     }
 
@@ -332,7 +346,7 @@ impl Simulation {
         (self.pockets).edited(&self.grid, i, was_wall, terrain == Terrain::Wall);
         if was_wall {
             // A dropped wall taken away by any edit is no longer the dynamic world's to lift.
-            self.living.forget_door(pos);
+            self.seeded.forget_door(pos);
         }
         self.changed.push(i);
         Ok(true)

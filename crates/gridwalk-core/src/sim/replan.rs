@@ -1,13 +1,15 @@
 //! The replan phase of a tick: new goals get their groups, the pockets catch up with the
 //! edits, each group's starts are listed and its planner repairs, and the agents are
 //! settled by their group's answer (those of large groups may wait for the move phase, see
-//! [`settle`](super::settle)). The from-scratch algorithms plan in [`fresh`](super::fresh).
+//! [`settle`](super::settle)). The from-scratch algorithms plan in
+//! [`from_scratch`](super::from_scratch), and within the budgets groups are served in
+//! [`rationing`](super::rationing).
 
 use web_time::Instant;
 
 use super::agents::{Agent, AgentStatus, settle};
-use super::group::{FRESH, Group, MEMO_MIN_AGENTS, UNKNOWN, forget_moves};
-use super::groups::NO_SLOT;
+use super::goal_groups::NO_SLOT;
+use super::group::{Group, LEARNT, MEMO_MIN_AGENTS, UNKNOWN, forget_moves};
 use super::history::{History, RunSource};
 use super::report::ComputeRecord;
 use super::settle::settle_member;
@@ -32,7 +34,7 @@ impl Simulation {
         if self.config.algorithm.is_incremental() {
             self.replan_incremental(&mut stats, defer);
         } else {
-            self.replan_fresh(&mut stats);
+            self.replan_from_scratch(&mut stats);
         }
         stats.micros = started.elapsed().as_micros() as u64;
         self.changed.clear();
@@ -43,7 +45,7 @@ impl Simulation {
                     continue;
                 }
                 let req = self.request(a, Mode::AStar);
-                if let Ok(r) = self.fresh.baseline.search(&self.grid, &req, None) {
+                if let Ok(r) = self.from_scratch.baseline.search(&self.grid, &req, None) {
                     stats.baseline_expanded += r.stats.expanded;
                 }
             }
@@ -77,13 +79,13 @@ impl Simulation {
     /// The replan of D* Lite and D*: one repair per goal. With `defer`, large groups' agents
     /// are left for [`settle_and_advance`](Self::settle_and_advance).
     fn replan_incremental(&mut self, stats: &mut TickStats, defer: bool) {
-        if self.budgeting.budget.plan_expansions.is_some() || self.memory_tight() {
+        if self.rationing.budget.plan_expansions.is_some() || self.memory_tight() {
             self.replan_budgeted(stats);
             return;
         }
-        self.budgeting.backlog = 0;
+        self.rationing.backlog = 0;
         // Paths kept for dropped planners' agents: every planner is built below.
-        self.fresh.paths.clear();
+        self.from_scratch.paths.clear();
         self.make_new_groups(false);
         if std::mem::take(&mut self.groups.unbuilt) {
             self.build_all();
@@ -192,8 +194,8 @@ impl Simulation {
                     let (a, cell) = (&mut agents[i as usize], places[i as usize].cell);
                     settle_member(a, cell, group, computes.grid);
                 }
-                for c in group.fresh.drain(..) {
-                    group.memo[c] &= !FRESH;
+                for c in group.learnt.drain(..) {
+                    group.memo[c] &= !LEARNT;
                 }
             }
         }
@@ -222,12 +224,12 @@ impl Simulation {
             .scratch
             .firsts
             .resize(self.agents.slab.len(), (0, 0));
-        let base = self.groups.fresh_marks(self.grid.len(), groups);
+        let base = self.groups.marks.new_range(self.grid.len(), groups);
         let (agents, places) = self.agents.slab.as_mut_slices();
         let (slot, pocket, listed) = (
             &self.groups.slot[..],
             &self.pockets.pocket[..],
-            &mut self.groups.listed[..],
+            &mut self.groups.marks.listed[..],
         );
         let counts = &mut self.groups.scratch.counts[..];
         // (slot, cell) of each cell listed, in agent order: written for every agent, kept

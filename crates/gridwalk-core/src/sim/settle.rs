@@ -7,18 +7,18 @@
 use std::collections::BTreeMap;
 
 use super::Simulation;
-use super::agents::{Agent, AgentId, AgentStatus, Place, settle};
-use super::fresh::Paths;
+use super::agents::{Agent, AgentCells, AgentId, AgentStatus, settle};
+use super::goal_groups::Scratch;
 use super::group::{
-    CUT, DIRECTIONS, EXCLUDED, FRESH, GENERIC, Group, Move, NO_MOVE, Planned, SKIP, UNKNOWN,
-    crowded, group_g, memo_move, next_move, unfresh,
+    CUT, DIRECTIONS, EXCLUDED, GENERIC, Group, LEARNT, Move, NO_MOVE, Planned, SKIP, UNKNOWN,
+    clear_learnt, crowded, group_g, memo_move, next_move,
 };
-use super::groups::Scratch;
 use super::living::OnArrival;
+use super::paths::Paths;
 use crate::cost::{Cost, DIAGONAL, INFINITY, STRAIGHT};
 use crate::grid::{Connectivity, Grid, Pos};
 
-/// The groups (in slot order) settled late ([`Scratch::settle_late`](super::groups::Scratch::settle_late)); `None` for the
+/// The groups (in slot order) settled late ([`Scratch::settle_late`]); `None` for the
 /// others.
 pub(super) fn large_groups<'a>(
     groups: &'a mut BTreeMap<usize, Group>,
@@ -32,8 +32,8 @@ pub(super) fn large_groups<'a>(
 }
 
 /// What the first loop of [`Simulation::settle_and_advance`] reads.
-pub(super) struct Gather<'a> {
-    pub(super) places: &'a [Place],
+pub(super) struct SettleBorrows<'a> {
+    pub(super) places: &'a [AgentCells],
     pub(super) slot: &'a [u32],
     pub(super) pocket: &'a [u32],
     pub(super) grid: &'a Grid,
@@ -41,8 +41,8 @@ pub(super) struct Gather<'a> {
     pub(super) offsets: &'a [isize; 9],
 }
 
-impl Gather<'_> {
-    /// Fills, per agent, its [`Planned`] move, its cost where the move is [`FRESH`], and its
+impl SettleBorrows<'_> {
+    /// Fills, per agent, its [`Planned`] move, its cost where the move is [`LEARNT`], and its
     /// group's slot: found here when `ALL` groups are tracked, else already there.
     #[inline(always)]
     pub(super) fn run<const ALL: bool>(
@@ -75,7 +75,7 @@ impl Gather<'_> {
                 planned.m = EXCLUDED;
                 continue;
             }
-            let dir = m & !FRESH;
+            let dir = m & !LEARNT;
             if dir != NO_MOVE {
                 // On a plain map every cell weighs 1: no scattered reads of the step's cells.
                 planned.weights = if self.grid.unweighted() {
@@ -85,7 +85,7 @@ impl Gather<'_> {
                     self.grid.weight(cell) + self.grid.weight(n)
                 };
             }
-            if m & FRESH != 0 {
+            if m & LEARNT != 0 {
                 *cost = group_g(group, cell);
             }
             planned.m = m;
@@ -94,22 +94,22 @@ impl Gather<'_> {
 }
 
 /// Moves agents one cell along their plans: [`Simulation::advance`]'s borrows.
-pub(super) struct Mover<'a> {
+pub(super) struct AdvanceBorrows<'a> {
     pub(super) grid: &'a Grid,
     pub(super) conn: Connectivity,
     /// The map has not changed since the replan: every planned step is legal at its cost.
     pub(super) planned: bool,
     pub(super) occupied: &'a mut [u32],
     /// The paths of the from-scratch algorithms, when there are any.
-    pub(super) fresh_paths: Option<&'a mut Paths>,
+    pub(super) kept_paths: Option<&'a mut Paths>,
     /// Agents on their goal with a wander or patrol policy.
     pub(super) arrived: &'a mut Vec<AgentId>,
 }
 
-impl Mover<'_> {
+impl AdvanceBorrows<'_> {
     /// Moves `a` (on `p`) to its next cell if it has one and the step is still legal.
     #[inline]
-    pub(super) fn step(&mut self, a: &mut Agent, p: &mut Place) {
+    pub(super) fn step(&mut self, a: &mut Agent, p: &mut AgentCells) {
         a.carried = false;
         if let Some(next) = a.next.take() {
             let (from, to) = (p.cell as usize, a.next_cell as usize);
@@ -128,7 +128,7 @@ impl Mover<'_> {
                     a.status = AgentStatus::Arrived;
                     a.remaining = Some(0);
                 }
-                if let Some(paths) = self.fresh_paths.as_deref_mut() {
+                if let Some(paths) = self.kept_paths.as_deref_mut() {
                     paths.advance(&a.id, step);
                 }
             }
@@ -156,14 +156,15 @@ impl Simulation {
         // Agents moved one by one are not followed by the groups' counts.
         self.groups.untrack_all();
         self.agents.arrived.clear();
-        let mut mover = Mover {
+        let mut mover = AdvanceBorrows {
             // Moves are checked on the true map.
             grid: self.knowledge.truth(&self.grid),
             conn: self.config.connectivity,
             // Unless the map changed since the replan, every planned step is legal at its cost.
             planned: self.changed.is_empty(),
             occupied: &mut self.agents.occupied,
-            fresh_paths: (!self.fresh.paths.is_empty()).then_some(&mut self.fresh.paths),
+            kept_paths: (!self.from_scratch.paths.is_empty())
+                .then_some(&mut self.from_scratch.paths),
             arrived: &mut self.agents.arrived,
         };
         let (agents, places) = self.agents.slab.as_mut_slices();
@@ -176,7 +177,7 @@ impl Simulation {
     /// Settles the walking agents of the groups with at least
     /// [`MEMO_MIN_AGENTS`](super::group::MEMO_MIN_AGENTS) of them, in agent order: the agents
     /// are read once, front to back, while the groups' memos stay in cache. Then the moves
-    /// computed here are no longer [`FRESH`].
+    /// computed here are no longer [`LEARNT`].
     pub(super) fn settle_large_groups(&mut self) {
         let scratch = &self.groups.scratch;
         let mut large = large_groups(&mut self.groups.by_goal, &scratch.settle_late);
@@ -186,16 +187,16 @@ impl Simulation {
                 settle_member(a, p.cell, group, &self.grid);
             }
         }
-        unfresh(large.into_iter().flatten());
+        clear_learnt(large.into_iter().flatten());
     }
 
     /// [`advance`](Self::advance) right after a replan that left the agents of large groups
     /// unsettled ([`replan_deferring`](Self::replan_deferring)): each is settled by its memo
     /// and moved at once, so that the agents are read once per tick, not twice.
     pub(super) fn settle_and_advance(&mut self) {
-        debug_assert!(self.changed.is_empty() && self.fresh.paths.is_empty());
+        debug_assert!(self.changed.is_empty() && self.from_scratch.paths.is_empty());
         // Marks to list each tracked group's starts once below.
-        let base = (self.groups).fresh_marks(self.grid.len(), self.groups.by_goal.len());
+        let base = (self.groups.marks).new_range(self.grid.len(), self.groups.by_goal.len());
         let grid = &self.grid;
         let groups = &mut self.groups;
         let all_tracked = groups.all_tracked;
@@ -210,7 +211,7 @@ impl Simulation {
         if all_tracked {
             mark_cut(&mut large, CUT);
         }
-        let gather = Gather {
+        let gather = SettleBorrows {
             places: self.agents.slab.hot(),
             slot: &groups.slot,
             pocket: &self.pockets.pocket,
@@ -230,18 +231,18 @@ impl Simulation {
         shift_tracked_starts(
             &mut large,
             scratch,
-            &mut groups.listed,
+            &mut groups.marks.listed,
             occupied,
             base,
             &offsets,
         );
         self.agents.arrived.clear();
-        let mut mover = Mover {
+        let mut mover = AdvanceBorrows {
             grid,
             conn: self.config.connectivity,
             planned: true,
             occupied,
-            fresh_paths: None,
+            kept_paths: None,
             arrived: &mut self.agents.arrived,
         };
         let (agents, places) = self.agents.slab.as_mut_slices();
@@ -257,8 +258,8 @@ impl Simulation {
                 }
                 _ => {
                     let group = large.get_mut(k as usize).and_then(Option::as_deref_mut);
-                    let fresh_cost = scratch.costs[i];
-                    take_memo_move(a, p, planned, fresh_cost, group, &offsets, &mut mover);
+                    let learnt_cost = scratch.costs[i];
+                    take_memo_move(a, p, planned, learnt_cost, group, &offsets, &mut mover);
                     continue;
                 }
             }
@@ -279,11 +280,11 @@ impl Simulation {
     }
 }
 
-/// After the large groups' agents moved: their fresh moves are no longer [`FRESH`], and
+/// After the large groups' agents moved: their moves learnt now are no longer [`LEARNT`], and
 /// their cut cells' moves unknown again. Returns whether some tracked group spread out:
 /// counting by cell pays while agents share cells; once a group spreads out, none is tracked.
 fn after_large_moves(large: &mut [Option<&mut Group>], scratch: &Scratch, all: bool) -> bool {
-    unfresh(large.iter_mut().flatten().map(|g| &mut **g));
+    clear_learnt(large.iter_mut().flatten().map(|g| &mut **g));
     if all {
         mark_cut(large, UNKNOWN);
     }
@@ -325,7 +326,7 @@ fn shift_tracked_starts(
                 continue;
             }
             // Its agents looked its move up above.
-            let dir = group.memo[c] & !FRESH;
+            let dir = group.memo[c] & !LEARNT;
             debug_assert!((dir as usize) < DIRECTIONS.len());
             if dir != NO_MOVE {
                 let n = c.wrapping_add_signed(offsets[dir as usize]);
@@ -345,29 +346,29 @@ fn shift_tracked_starts(
     }
 }
 
-/// Settles member `a` (on `p`) of `group` by its memoised move `planned` and takes the step
-/// at once, as `settle_member` then [`Mover::step`] would: a member walks (it is not on its
-/// goal) and, the map unchanged since the replan, takes its step. `fresh_cost` is its cost
-/// where the move is [`FRESH`].
+/// Settles member `a` (on `p`) of `group` by its memoised move `planned` and takes the step at
+/// once, as `settle_member` then [`AdvanceBorrows::step`] would: a member walks (it is not on its
+/// goal) and, the map unchanged since the replan, takes its step. `learnt_cost` is its cost where
+/// the move is [`LEARNT`].
 #[inline(always)]
 fn take_memo_move(
     a: &mut Agent,
-    p: &mut Place,
+    p: &mut AgentCells,
     planned: Planned,
-    fresh_cost: Cost,
+    learnt_cost: Cost,
     group: Option<&mut Group>,
     offsets: &[isize; 9],
-    mover: &mut Mover,
+    mover: &mut AdvanceBorrows,
 ) {
     let m = planned.m;
     let cell = p.cell as usize;
-    let cost = match (m & FRESH != 0, a.carried, a.remaining) {
-        (true, _, _) => fresh_cost,
+    let cost = match (m & LEARNT != 0, a.carried, a.remaining) {
+        (true, _, _) => learnt_cost,
         (false, true, Some(g)) => g,
         _ => group.as_deref().map_or(INFINITY, |g| group_g(g, cell)),
     };
     let tracked = group.as_deref().is_some_and(Group::tracked);
-    let dir = m & !FRESH;
+    let dir = m & !LEARNT;
     if dir == NO_MOVE || cost == INFINITY {
         if dir != NO_MOVE
             && tracked

@@ -20,8 +20,8 @@ impl Simulation {
         self.groups.scratch.members.iter_mut().for_each(Vec::clear);
         self.groups.scratch.counts.clear();
         self.groups.scratch.counts.resize(groups, 0);
-        let base = self.groups.fresh_marks(self.grid.len(), groups);
-        let (listed, pocket) = (&mut self.groups.listed[..], &self.pockets.pocket[..]);
+        let base = self.groups.marks.new_range(self.grid.len(), groups);
+        let (listed, pocket) = (&mut self.groups.marks.listed[..], &self.pockets.pocket[..]);
         for (k, (&goal, group)) in self.groups.by_goal.iter_mut().enumerate() {
             let mark = base + k as u32;
             let here = &group.here;

@@ -34,9 +34,9 @@
 //!
 //! [`GoalPlanner::compute`] searches from every start whose chain is not already known to be
 //! tight in this epoch (the memo is dropped whenever cells change). Afterwards every start's
-//! chain is tight: [`cost_to_goal`](GoalPlanner::cost_to_goal), [`next_move`](GoalPlanner::next_move)
-//! and [`path`](GoalPlanner::path) read it. A cell whose chain was not walked since the last
-//! change reads as unknown (∞), as the trait allows.
+//! chain is tight: [`cost_to_goal`][cost_to_goal], [`next_move`][next_move] and
+//! [`path`][path] read it. A cell whose chain was not walked since the last change reads as
+//! unknown (∞), as the trait allows.
 //!
 //! # Memory
 //!
@@ -48,17 +48,26 @@
 //! written reads as block 0: never seen (h is the heuristic), g unset, no `next`, not verified.
 //! A new search costs no clear: a cell's g counts only when its stamp names the current
 //! search. [`GoalPlanner::memory_bytes`] is the room allocated, from capacities.
+//!
+//! The planner answers the simulation through [`GoalPlanner`], in `planner.rs`.
+//!
+//! [`GoalPlanner`]: super::goal_planner::GoalPlanner
+//! [`GoalPlanner::compute`]: super::goal_planner::GoalPlanner::compute
+//! [`GoalPlanner::memory_bytes`]: super::goal_planner::GoalPlanner::memory_bytes
+//! [cost_to_goal]: super::goal_planner::GoalPlanner::cost_to_goal
+//! [next_move]: super::goal_planner::GoalPlanner::next_move
+//! [path]: super::goal_planner::GoalPlanner::path
 
-use super::goal_planner::{CellInfo, GoalPlanner, Progress};
+use super::goal_planner::{CellInfo, Progress};
 use crate::cost::{Cost, INFINITY, add};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
 use crate::heuristic::Heuristic;
-use crate::path::Path;
 use crate::queue::{CellQueue, IndexedHeap};
 use crate::stats::SearchStats;
-use crate::trace::{Expansion, ExpansionKind, Recorder, Step, Trace};
-use state::{At, Cells, DX, DY, NO_DIR, link};
+use crate::trace::{Expansion, ExpansionKind, Recorder, Step};
+use state::{At, Cells, NO_DIR, link};
 
+mod planner;
 mod state;
 
 /// A queue key: (f, ∞ − g) in a search, so ties go to the larger g; (h, 0) in the
@@ -83,13 +92,10 @@ pub fn next_direction(info: &CellInfo) -> Option<u8> {
 /// The MPGAA\* planner for one goal and every agent heading to it. See the module docs.
 ///
 /// ```
-/// use gridwalk_core::{Connectivity, GoalPlanner, Grid, Heuristic, Pos, Terrain};
-/// use gridwalk_core::search::mpgaa::Mpgaa;
-/// let mut grid = Grid::new(5, 3).unwrap();
-/// let mut p = Mpgaa::new(&grid, Pos::new(4, 1), Connectivity::Four, Heuristic::Manhattan).unwrap();
-/// let start = grid.index(Pos::new(0, 1)).unwrap();
-/// p.set_starts(&grid, &[start]);
-/// p.compute(&grid);
+/// use gridwalk_core::{Connectivity, GoalPlanner, Grid, Heuristic, Pos, Terrain}; use
+/// gridwalk_core::search::mpgaa::Mpgaa; let mut grid = Grid::new(5, 3).unwrap(); let mut p =
+/// Mpgaa::new(&grid, Pos::new(4, 1), Connectivity::Four, Heuristic::Manhattan).unwrap(); let start
+/// = grid.index(Pos::new(0, 1)).unwrap(); p.set_starts(&grid, &[start]); p.compute(&grid);
 /// assert_eq!(p.path(&grid, start).unwrap().moves(), 4);
 ///
 /// grid.set(Pos::new(2, 1), Terrain::Wall).unwrap();
@@ -569,7 +575,8 @@ impl Mpgaa {
         self.chain_tight(grid, s0, goal);
     }
 
-    /// [`GoalPlanner::compute_within`]'s work, once its records are begun.
+    /// [`GoalPlanner::compute_within`](super::goal_planner::GoalPlanner::compute_within)'s
+    /// work, once its records are begun.
     fn serve(&mut self, grid: &Grid, stats: &mut SearchStats, max: u64) -> Progress {
         if !self.reestablish(grid, stats, max) {
             return Progress::Pending;
@@ -628,164 +635,5 @@ impl Mpgaa {
     /// (seen, verified or given a `next`): what its memory follows.
     pub fn touched(&self) -> usize {
         self.cells.touched()
-    }
-}
-
-impl GoalPlanner for Mpgaa {
-    fn goal(&self) -> usize {
-        self.goal.unwrap_or(usize::MAX)
-    }
-
-    fn set_starts(&mut self, grid: &Grid, starts: &[usize]) {
-        self.sync(grid);
-        self.starts.clear();
-        self.starts.extend(
-            starts
-                .iter()
-                .filter(|&&s| s < grid.len())
-                .map(|&s| s as u32),
-        );
-        self.starts.sort_unstable();
-        self.starts.dedup();
-    }
-
-    fn cells_changed(&mut self, grid: &Grid, cells: &[usize]) {
-        if grid.width() != self.width || grid.height() != self.height {
-            self.reset(grid);
-            return;
-        }
-        if cells.is_empty() {
-            return;
-        }
-        self.abandon_search();
-        self.new_epoch();
-        for &c in cells {
-            if c >= grid.len() {
-                continue;
-            }
-            let at = self.cells.at(c);
-            let (cx, cy) = (at.x as i64, at.y as i64);
-            for a in grid.affected_by(c) {
-                // Every move whose cost may have changed has both ends in the block.
-                let a = self.cells.at(a);
-                let d = self.next_dir(a.id);
-                if d != NO_DIR {
-                    // A `next` pointer is written only to an owned cell.
-                    let nx = a.x as i64 + DX[d as usize];
-                    let ny = a.y as i64 + DY[d as usize];
-                    if (nx - cx).abs() <= 1 && (ny - cy).abs() <= 1 {
-                        self.set_next(a.id, NO_DIR);
-                    }
-                }
-                self.pending.push(a.cell as u32);
-            }
-        }
-    }
-
-    fn compute(&mut self, grid: &Grid) -> SearchStats {
-        self.compute_within(grid, u64::MAX).0
-    }
-
-    /// The consistency pass, then a search from each start not yet known to be on a tight
-    /// chain, until `max` expansions: a search the budget stops goes on at the next call
-    /// (before the other starts), unless cells changed or its start left in between.
-    fn compute_within(&mut self, grid: &Grid, max: u64) -> (SearchStats, Progress) {
-        self.sync(grid);
-        self.expanded.clear();
-        self.rec.begin();
-        self.rec.snapshot(|_| {});
-        let before = self.open.stats();
-        let mut stats = SearchStats::default();
-        let progress = self.serve(grid, &mut stats, max);
-        stats.set_queue_work(before, self.open.stats());
-        (stats, progress)
-    }
-
-    fn cost_to_goal(&self, cell: usize) -> Cost {
-        // Verification is dropped by every change and given only while the goal is open.
-        match self.on_map(cell) {
-            Some(s) if self.verified(s.id) => self.h(s),
-            _ => INFINITY,
-        }
-    }
-
-    fn next_move(&self, grid: &Grid, cell: usize) -> Option<(usize, Cost)> {
-        let goal = self.goal_open(grid)?;
-        if cell == goal || cell >= grid.len() {
-            return None;
-        }
-        let s = self.cells.at(cell);
-        if !self.verified(s.id) {
-            return None;
-        }
-        link(grid, self.conn, cell, self.next_dir(s.id))
-    }
-
-    fn path(&self, grid: &Grid, from: usize) -> Option<Path> {
-        let goal = self.goal_open(grid)?;
-        if from >= grid.len() || grid.weight(from) == 0 {
-            return None;
-        }
-        let mut at = self.cells.at(from);
-        if from != goal && !self.verified(at.id) {
-            return None;
-        }
-        let mut cells = vec![grid.pos(from)];
-        let mut cost = 0;
-        while at.cell != goal {
-            let (n, c) = self.step(grid, at, self.next_dir(at.id))?;
-            cost += c;
-            cells.push(Pos::new(n.x, n.y));
-            at = n;
-            if cells.len() > grid.len() {
-                return None;
-            }
-        }
-        Some(Path { cells, cost })
-    }
-
-    fn last_expanded(&self) -> &[u32] {
-        &self.expanded
-    }
-
-    fn memory_bytes(&self) -> usize {
-        self.cells.bytes()
-            + self.open.memory_bytes()
-            + (self.starts.capacity()
-                + self.pending.capacity()
-                + self.expanded.capacity()
-                + self.carried.capacity())
-                * 4
-    }
-
-    fn set_tracing(&mut self, on: bool) {
-        self.rec.set(on);
-        self.tracing = on;
-    }
-
-    fn last_trace(&self) -> &Trace {
-        self.rec.trace()
-    }
-
-    fn take_last_trace(&mut self) -> Trace {
-        self.rec.take()
-    }
-
-    fn inspect(&self, _grid: &Grid, cell: usize) -> Option<CellInfo> {
-        let s = self.on_map(cell)?;
-        let d = self.next_dir(s.id);
-        let state = match (Some(cell) == self.goal, NEXT_STATES.get(d as usize)) {
-            (true, _) => "goal",
-            (false, Some(&s)) => s,
-            (false, None) => "no next",
-        };
-        Some(CellInfo {
-            g: self.cost_to_goal(cell),
-            rhs: None,
-            h: Some(self.h(s)),
-            key: None,
-            queued: false,
-            state: Some(state),
-        })
     }
 }

@@ -7,8 +7,8 @@
 //!   made it (the agents' `new_goals` list the goals still without one);
 //! - between a replan and the next, `slot[g]` is the rank of goal `g` in `by_goal` for every
 //!   goal in `slotted` (the goals of the last replan), and [`NO_SLOT`] elsewhere;
-//! - `listed[c] < mark_base + 1` for every cell, so [`Groups::fresh_marks`] hands out marks no
-//!   cell holds yet;
+//! - `marks.listed[c] < marks.base + 1` for every cell, so [`Marks::new_range`] hands out
+//!   marks no cell holds yet;
 //! - `tracking` says whether some group is tracked ([`Group::tracked`]); `all_tracked`, that
 //!   every agent heads to a tracked group in this replan;
 //! - `settle_pending` is set by a replan that left the agents of large groups unsettled: the
@@ -16,19 +16,19 @@
 
 use std::collections::BTreeMap;
 
-use super::SimConfig;
+use super::config::SimConfig;
 use super::group::{Group, Planned, forget_moves};
 use super::history::History;
 use crate::cost::{Cost, INFINITY};
 use crate::grid::{Grid, Pos};
 use crate::planner::PlannerPool;
 
-/// [`Groups::slot`] of a cell that is no group's goal.
+/// [`GoalGroups::slot`] of a cell that is no group's goal.
 pub(super) const NO_SLOT: u32 = u32::MAX;
 
 /// The planners by goal and what a replan needs beside them.
 #[derive(Default)]
-pub(super) struct Groups {
+pub(super) struct GoalGroups {
     /// Incremental planners by goal cell.
     pub(super) by_goal: BTreeMap<usize, Group>,
     /// Makes the planners, and keeps dropped D* Lite planners' arrays for new goals.
@@ -46,9 +46,8 @@ pub(super) struct Groups {
     pub(super) slot: Vec<u32>,
     /// The goal cells given a slot by the last replan.
     pub(super) slotted: Vec<usize>,
-    /// Per cell, `mark_base + 1 + slot` of the group whose starts listed it last.
-    pub(super) listed: Vec<u32>,
-    pub(super) mark_base: u32,
+    /// Which group's starts listed each cell last.
+    pub(super) marks: Marks,
     /// Refilled by each replan.
     pub(super) scratch: Scratch,
     /// Some group's planner may be unbuilt ([`Group::unbuilt`]).
@@ -75,7 +74,7 @@ pub(super) struct Scratch {
     pub(super) settle_late: Vec<bool>,
     /// (cell, next cell, agents) of each tracked start that moves.
     pub(super) shifts: Vec<(u32, u32, u32)>,
-    /// Per agent place, its memoised move and its cost where the move is fresh, while
+    /// Per agent place, its memoised move and its cost where the move is learnt this replan, while
     /// settling and moving at once.
     pub(super) moves: Vec<Planned>,
     pub(super) costs: Vec<Cost>,
@@ -91,7 +90,31 @@ impl Scratch {
     }
 }
 
-impl Groups {
+/// Marks that tell, without clearing, whether a replan's listing of a group's starts has
+/// met a cell already: each replan takes a new range of marks, one per group.
+#[derive(Default)]
+pub(super) struct Marks {
+    /// Per cell, `base + 1 + slot` of the group whose starts listed it last.
+    pub(super) listed: Vec<u32>,
+    /// The last mark handed out.
+    base: u32,
+}
+
+impl Marks {
+    /// A new range of `groups` marks in `listed` (on a map of `cells` cells), returned as
+    /// its base: `base + slot`.
+    pub(super) fn new_range(&mut self, cells: usize, groups: usize) -> u32 {
+        if self.listed.len() != cells || self.base.checked_add(groups as u32 + 1).is_none() {
+            self.listed = vec![0; cells];
+            self.base = 0;
+        }
+        let base = self.base + 1;
+        self.base += groups as u32;
+        base
+    }
+}
+
+impl GoalGroups {
     /// A new group toward `goal`, its planner tracing when `trace`. D* Lite reuses a dropped
     /// planner's arrays when the pool has one.
     pub(super) fn make(
@@ -139,18 +162,6 @@ impl Groups {
         }
     }
 
-    /// A fresh range of `groups` marks in `listed` (on a map of `cells` cells), returned as
-    /// its base: `base + slot`.
-    pub(super) fn fresh_marks(&mut self, cells: usize, groups: usize) -> u32 {
-        if self.listed.len() != cells || self.mark_base.checked_add(groups as u32 + 1).is_none() {
-            self.listed = vec![0; cells];
-            self.mark_base = 0;
-        }
-        let base = self.mark_base + 1;
-        self.mark_base += groups as u32;
-        base
-    }
-
     /// Gives every group its slot, its rank in goal order, clearing the last replan's; a
     /// group's memo forgets the moves that the `changed` cells of `grid` can change.
     #[inline]
@@ -190,19 +201,19 @@ mod tests {
     use crate::planner::Algorithm;
 
     #[test]
-    fn marks_are_fresh_until_they_wrap() {
-        let mut groups = Groups::default();
-        let a = groups.fresh_marks(10, 3);
-        let b = groups.fresh_marks(10, 3);
+    fn marks_are_new_until_they_wrap() {
+        let mut groups = GoalGroups::default();
+        let a = groups.marks.new_range(10, 3);
+        let b = groups.marks.new_range(10, 3);
         assert_eq!((a, b), (1, 4), "each range starts past the last");
-        groups.listed[2] = b + 2;
-        groups.mark_base = u32::MAX - 1;
+        groups.marks.listed[2] = b + 2;
+        groups.marks.base = u32::MAX - 1;
         assert_eq!(
-            groups.fresh_marks(10, 3),
+            groups.marks.new_range(10, 3),
             1,
             "wrapped: the marks start over"
         );
-        assert!(groups.listed.iter().all(|&m| m == 0));
+        assert!(groups.marks.listed.iter().all(|&m| m == 0));
     }
 
     #[test]
@@ -210,7 +221,7 @@ mod tests {
         let grid = Grid::new(6, 6).unwrap();
         let config = SimConfig::default();
         assert_eq!(config.algorithm, Algorithm::DStarLite);
-        let mut groups = Groups::default();
+        let mut groups = GoalGroups::default();
         let mut history = History::default();
         for g in [30, 4, 17] {
             let group = groups.make(&grid, &config, grid.pos(g), false).unwrap();

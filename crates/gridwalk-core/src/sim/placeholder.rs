@@ -10,12 +10,12 @@ use crate::trace::Trace;
 
 /// The planner of a goal whose planner was dropped to keep the memory budget, or not built
 /// yet: it knows no cost and holds no memory. Its group builds a real one before a compute.
-pub(super) struct Unbuilt {
+pub(super) struct PlaceholderPlanner {
     pub(super) goal: usize,
     pub(super) trace: Trace,
 }
 
-impl GoalPlanner for Unbuilt {
+impl GoalPlanner for PlaceholderPlanner {
     fn goal(&self) -> usize {
         self.goal
     }

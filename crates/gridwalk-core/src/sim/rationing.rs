@@ -1,20 +1,20 @@
-//! The simulation's two budgets ([`Budget`]): how much memory its planners may hold, and how
-//! many expansions a tick's planning may make; and the placeholder ([`Unbuilt`](super::unbuilt::Unbuilt)) a goal's
-//! planner is while it holds no memory.
+//! How a tick keeps to the [`Budget`]: rationing memory and planning.
 //!
 //! Past the memory budget, the planners least recently used are dropped (their goals keep
-//! their groups, with an [`Unbuilt`](super::unbuilt::Unbuilt) planner) and built again from scratch when their agents
-//! need them; a rebuilt planner's costs are exact, so the budget changes the work, never a
-//! cost. The expansion budget spreads a long search over several ticks: an agent whose plan
-//! is not ready waits on its cell as [`AgentStatus::Planning`](super::AgentStatus::Planning).
-//! See `replan.rs` for the order in which goals are served.
+//! their groups, with a [`PlaceholderPlanner`](super::placeholder::PlaceholderPlanner)) and
+//! built again from scratch when their agents need them; a rebuilt planner's costs are exact,
+//! so the budget changes the work, never a cost. The expansion budget spreads a long search
+//! over several ticks: an agent whose plan is not ready waits on its cell as
+//! [`AgentStatus::Planning`](super::AgentStatus::Planning). See `replan.rs` for the order in
+//! which goals are served.
 
 use std::collections::VecDeque;
 
-use super::agents::{Agent, AgentId, Place, settle, wait};
-use super::fresh::Paths;
-use super::group::{Group, unfresh};
-use super::groups::Groups;
+use super::agents::{Agent, AgentCells, settle, wait};
+use super::goal_groups::GoalGroups;
+use super::group::{Group, clear_learnt};
+use super::limits::{Budget, WORST_BYTES_PER_CELL};
+use super::paths::Paths;
 use super::replan::{Computes, refresh_memo};
 use super::settle::settle_member;
 use super::{SimConfig, Simulation, TickStats};
@@ -23,147 +23,27 @@ use crate::grid::{Connectivity, Grid, Pos};
 use crate::path::Path;
 use crate::planner::{GoalPlanner, PlannerPool, Progress};
 
-/// The planner-memory budget unless one is set: 2 GiB.
-pub const DEFAULT_PLANNER_MEMORY: usize = 2 << 30;
-
-/// The smallest planner-memory budget accepted: 1 MiB.
-pub const MIN_PLANNER_MEMORY: usize = 1 << 20;
-
-/// The largest planner-memory budget accepted: 1 TiB, or the whole address space where it
-/// is smaller (wasm32).
-pub const MAX_PLANNER_MEMORY: usize = if usize::BITS >= 64 {
-    (1u64 << 40) as usize
-} else {
-    usize::MAX
-};
-
-/// Bytes a goal's group may hold per cell of the map at most, the worst case of a search that
-/// touches every cell (the planner's arrays and queue, its list of expansions, the memo of its
-/// moves and the count of its agents per cell): how a replan tells, before building planners,
-/// whether it could pass the memory budget.
-pub(super) const WORST_BYTES_PER_CELL: usize = 48;
-
-/// The simulation's budgets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Budget {
-    /// Bytes all planners may hold together ([`Simulation::planner_memory`](super::Simulation::planner_memory)).
-    pub planner_memory: usize,
-    /// Expansions a tick's planning may make, or `None` for no limit. The from-scratch
-    /// algorithms (A*, Dijkstra) stop the search that reaches it and go on with it next tick.
-    pub plan_expansions: Option<u64>,
-}
-
-impl Default for Budget {
-    fn default() -> Self {
-        Budget {
-            planner_memory: DEFAULT_PLANNER_MEMORY,
-            plan_expansions: None,
-        }
-    }
-}
-
-impl Budget {
-    /// The scenario fields `planner_memory` and `plan_budget` of these budgets: `None` where
-    /// they are the defaults, so a file without budgets still means what it meant.
-    pub fn in_scenario(&self) -> (Option<usize>, Option<u64>) {
-        let memory = self.planner_memory != DEFAULT_PLANNER_MEMORY;
-        (memory.then_some(self.planner_memory), self.plan_expansions)
-    }
-}
-
-/// Reads a memory size: a whole number of bytes, or with a suffix `K`, `M`, `G` or `T`
-/// (powers of 1024; `KB`, `MiB` and lower case are accepted too), between 1 MiB and 1 TiB.
-///
-/// ```
-/// use gridwalk_core::sim::parse_memory;
-/// assert_eq!(parse_memory("512M"), Ok(512 << 20));
-/// assert_eq!(parse_memory("2G"), Ok(2 << 30));
-/// assert!(parse_memory("2X").unwrap_err().contains("2X"));
-/// assert!(parse_memory("1K").is_err(), "below 1 MiB");
-/// ```
-pub fn parse_memory(text: &str) -> Result<usize, String> {
-    let t = text.trim();
-    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (number, unit) = t.split_at(digits);
-    let shift = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 0,
-        "k" | "kb" | "kib" => 10,
-        "m" | "mb" | "mib" => 20,
-        "g" | "gb" | "gib" => 30,
-        "t" | "tb" | "tib" => 40,
-        _ => {
-            return Err(format!(
-                "{text:?} is not a memory size: expected a whole number with K, M, G or T, as 512M or 2G"
-            ));
-        }
-    };
-    let n: u64 = number.parse().map_err(|_| {
-        format!("{text:?} is not a memory size: expected a whole number with K, M, G or T, as 512M or 2G")
-    })?;
-    let bytes = n.checked_shl(shift).filter(|b| b >> shift == n);
-    match bytes {
-        Some(b) if (MIN_PLANNER_MEMORY as u64..=MAX_PLANNER_MEMORY as u64).contains(&b) => {
-            Ok(b as usize)
-        }
-        _ => Err(format!(
-            "memory size {text:?} is outside 1M to 1T (1 MiB to 1 TiB)"
-        )),
-    }
-}
-
-/// A memory size as [`parse_memory`] reads it, in the largest unit that divides it.
-///
-/// ```
-/// use gridwalk_core::sim::{format_memory, parse_memory};
-/// assert_eq!(format_memory(2 << 30), "2G");
-/// assert_eq!(format_memory(1536 << 20), "1536M");
-/// assert_eq!(parse_memory(&format_memory(123_456_789)), Ok(123_456_789));
-/// ```
-pub fn format_memory(bytes: usize) -> String {
-    for (shift, unit) in [(40, "T"), (30, "G"), (20, "M"), (10, "K")] {
-        if bytes > 0 && bytes.trailing_zeros() >= shift {
-            return format!("{}{unit}", bytes >> shift);
-        }
-    }
-    bytes.to_string()
-}
-
-/// The budgets of a [`Simulation`] and where its planning stands against them.
-#[derive(Debug, Default)]
-pub(super) struct Budgeting {
-    pub(super) budget: Budget,
-    /// The goal cell whose group is served first among those not ready: the first one the
-    /// last replan left pending, so that every search ends in turn.
-    pub(super) cursor: usize,
-    /// The agent served first by the next budgeted replan of A* or Dijkstra.
-    pub(super) fresh_cursor: AgentId,
-    /// Agents the last replan left waiting for their plan.
-    pub(super) backlog: usize,
-    /// Planners dropped to keep the memory budget, over the whole run.
-    pub(super) dropped: u64,
-}
-
 impl Simulation {
     /// The budgets.
     pub fn budget(&self) -> Budget {
-        self.budgeting.budget
+        self.rationing.budget
     }
 
     /// Sets the budgets; they apply from the next replan. Plans already made stay.
     pub fn set_budget(&mut self, budget: Budget) {
-        self.budgeting.budget = budget;
+        self.rationing.budget = budget;
         // Dropped planners kept for reuse hold at most an eighth of the budget.
         self.groups.pool.set_cap(budget.planner_memory / 8);
     }
 
     /// Agents the last replan left waiting for their plan ([`AgentStatus::Planning`](super::AgentStatus::Planning)).
     pub fn backlog(&self) -> usize {
-        self.budgeting.backlog
+        self.rationing.backlog
     }
 
     /// Planners dropped to keep the memory budget so far (each is built again when needed).
     pub fn planners_dropped(&self) -> u64 {
-        self.budgeting.dropped
+        self.rationing.dropped
     }
 
     /// Bytes held by the dropped planners kept for reuse.
@@ -175,7 +55,7 @@ impl Simulation {
     /// alive and those its new goals need) could hold more than three quarters of the budget,
     /// each at most [`WORST_BYTES_PER_CELL`] per cell. Cheap when they cannot.
     pub(super) fn memory_tight(&self) -> bool {
-        let budget = self.budgeting.budget.planner_memory / 4 * 3;
+        let budget = self.rationing.budget.planner_memory / 4 * 3;
         let cells = self.grid.len();
         let new = match self.agents.rescan_goals {
             true => self.agents.slab.len(),
@@ -214,11 +94,11 @@ impl Simulation {
     /// served already in this replan, in the order served, and last those left pending (never
     /// the one served now, nor the first pending, so that searches end in turn).
     pub(super) fn serve(&mut self, stats: &mut TickStats) {
-        let budget = self.budgeting.budget;
+        let budget = self.rationing.budget;
         let mut left = budget.plan_expansions.unwrap_or(u64::MAX);
         let trace = self.history.planners_trace();
         let (grid, config) = (&self.grid, &self.config);
-        let Groups {
+        let GoalGroups {
             by_goal,
             pool,
             scratch,
@@ -229,11 +109,11 @@ impl Simulation {
         *unbuilt = true;
         let mut groups: Vec<(usize, &mut Group)> =
             by_goal.iter_mut().map(|(&g, x)| (g, x)).collect();
-        let (order, mut victims) = serving_order(&groups, &scratch.counts, self.budgeting.cursor);
+        let (order, mut victims) = serving_order(&groups, &scratch.counts, self.rationing.cursor);
         let mut held: usize = groups.iter().map(|(_, g)| g.bytes()).sum();
         let (agents, places) = self.agents.slab.as_mut_slices();
         // Paths kept for the agents of dropped planners hold while the map does not change.
-        let paths = &mut self.fresh.paths;
+        let paths = &mut self.from_scratch.paths;
         if !self.changed.is_empty() {
             paths.clear();
         }
@@ -296,9 +176,9 @@ impl Simulation {
             dropped += evict(victims, &mut groups, &mut held, limit, cursor, keep, pool);
             victims[queue].push_back(k);
         }
-        self.budgeting.backlog = backlog;
-        self.budgeting.cursor = cursor.unwrap_or(0);
-        self.budgeting.dropped += dropped;
+        self.rationing.backlog = backlog;
+        self.rationing.cursor = cursor.unwrap_or(0);
+        self.rationing.dropped += dropped;
     }
 }
 
@@ -331,7 +211,7 @@ fn serving_order(
 fn walk_on_kept(
     members: &[u32],
     agents: &mut [Agent],
-    places: &[Place],
+    places: &[AgentCells],
     paths: &Paths,
     grid: &Grid,
     conn: Connectivity,
@@ -358,7 +238,7 @@ fn settle_served(
     progress: Progress,
     members: &[u32],
     agents: &mut [Agent],
-    places: &[Place],
+    places: &[AgentCells],
     group: &mut Group,
     grid: &Grid,
 ) -> bool {
@@ -371,7 +251,7 @@ fn settle_served(
         let i = i as usize;
         settle_member(&mut agents[i], places[i].cell, group, grid);
     }
-    unfresh(std::iter::once(group));
+    clear_learnt(std::iter::once(group));
     true
 }
 
@@ -381,7 +261,7 @@ fn settle_served(
 fn keep_paths(
     members: &[u32],
     agents: &[Agent],
-    places: &[Place],
+    places: &[AgentCells],
     planner: &dyn GoalPlanner,
     grid: &Grid,
     paths: &mut Paths,
@@ -459,6 +339,6 @@ fn build(
         group.ready = false;
         group.deferred = Vec::new();
         group.memo = Vec::new();
-        group.fresh.clear();
+        group.learnt.clear();
     }
 }

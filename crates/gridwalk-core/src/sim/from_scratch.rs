@@ -1,17 +1,10 @@
 //! Planning from scratch (A*, Dijkstra), and the queries that answer for any algorithm: an
 //! agent's path, its cost field, and the recorded searches that explain it.
-//!
-//! Invariants of [`Fresh`]: `paths` holds, for the from-scratch algorithms, the path of the
-//! last replan of every agent that has one, shortened by one cell each time the agent moves;
-//! for the incremental algorithms, only the paths of agents whose planner was dropped to keep
-//! the memory budget (see `budget.rs`), while the map does not change. The from-scratch
-//! algorithms' paths hold at most the memory budget: past it, a path keeps only its first
-//! cells (at least its next move), since its agent searches again every tick.
-
-use std::collections::BTreeMap;
+//! The paths and buffers they keep are in [`paths`](super::paths).
 
 use super::agents::{Agent, AgentId, AgentStatus, settle, wait};
 use super::history::RunSource;
+use super::paths::Paths;
 use super::{Simulation, TickStats, keep_expanded};
 use crate::cost::{Cost, INFINITY};
 use crate::grid::{Connectivity, Grid, Pos};
@@ -19,76 +12,6 @@ use crate::path::Path;
 use crate::planner::Progress;
 use crate::search::best_first::{Mode, SearchSpace};
 use crate::trace::Trace;
-
-/// Paths by agent, and the bytes they hold, counted as they come and go.
-#[derive(Default)]
-pub(super) struct Paths {
-    map: BTreeMap<AgentId, Path>,
-    bytes: usize,
-}
-
-impl Paths {
-    /// Bytes a path's entry holds besides its cells.
-    const ENTRY: usize = std::mem::size_of::<(AgentId, Path)>();
-
-    /// Bytes a path holds here, its entry included.
-    pub(super) fn bytes_of(path: &Path) -> usize {
-        path.cells.capacity() * std::mem::size_of::<Pos>() + Self::ENTRY
-    }
-
-    /// Bytes all the paths hold.
-    pub(super) fn bytes(&self) -> usize {
-        self.bytes
-    }
-
-    pub(super) fn get(&self, id: &AgentId) -> Option<&Path> {
-        self.map.get(id)
-    }
-
-    pub(super) fn is_empty(&self) -> bool {
-        self.map.is_empty()
-    }
-
-    /// Sets `id`'s path.
-    pub(super) fn insert(&mut self, id: AgentId, path: Path) {
-        self.bytes += Self::bytes_of(&path);
-        if let Some(old) = self.map.insert(id, path) {
-            self.bytes -= Self::bytes_of(&old);
-        }
-    }
-
-    pub(super) fn remove(&mut self, id: &AgentId) -> Option<Path> {
-        let old = self.map.remove(id)?;
-        self.bytes -= Self::bytes_of(&old);
-        Some(old)
-    }
-
-    pub(super) fn clear(&mut self) {
-        self.map.clear();
-        self.bytes = 0;
-    }
-
-    /// `id` moved one cell along its path, at `step`: the path starts there now.
-    pub(super) fn advance(&mut self, id: &AgentId, step: Cost) {
-        if let Some(p) = self.map.get_mut(id)
-            && p.cells.len() > 1
-        {
-            p.cells.remove(0);
-            p.cost = p.cost.saturating_sub(step);
-        }
-    }
-}
-
-/// The from-scratch algorithms' paths and the search buffers.
-#[derive(Default)]
-pub(super) struct Fresh {
-    /// Paths of the from-scratch algorithms, by agent (see the module docs).
-    pub(super) paths: Paths,
-    /// The buffers of the from-scratch searches.
-    pub(super) space: SearchSpace,
-    /// The buffers of the baseline's A* ([`SimConfig::measure_baseline`](super::SimConfig)).
-    pub(super) baseline: SearchSpace,
-}
 
 /// `path`, or when it holds more than `room` bytes its first cells that fit (at least its
 /// first move), with their cost: an agent searches again every tick, so its next move is all
@@ -112,28 +35,28 @@ impl Simulation {
     /// budget, the agents are served in turn from where the last replan stopped, until the
     /// tick's expansions are spent (the search that reaches the budget stops, and goes on
     /// next tick unless the map changed); the others wait.
-    pub(super) fn replan_fresh(&mut self, stats: &mut TickStats) {
+    pub(super) fn replan_from_scratch(&mut self, stats: &mut TickStats) {
         // Pockets are the incremental planners' business; they are found afresh if one comes.
         self.pockets.invalidate();
         let mode = self.config.algorithm.fresh_mode();
-        self.fresh.paths.clear();
+        self.from_scratch.paths.clear();
         if !self.changed.is_empty() {
-            self.fresh.space.forget_paused();
+            self.from_scratch.space.forget_paused();
         }
         let mut trace = Trace::default();
         let mut ids: Vec<AgentId> = self.agents.slab.keys().collect();
-        let Some(budget) = self.budgeting.budget.plan_expansions else {
-            self.budgeting.backlog = 0;
+        let Some(budget) = self.rationing.budget.plan_expansions else {
+            self.rationing.backlog = 0;
             for id in ids {
                 self.search_one(id, mode, &mut trace, stats, u64::MAX);
             }
             return;
         };
         // From the agent the last replan stopped at, round the ids.
-        let first = ids.partition_point(|&id| id < self.budgeting.fresh_cursor);
+        let first = ids.partition_point(|&id| id < self.rationing.scratch_cursor);
         ids.rotate_left(first);
         let (mut spent, mut backlog) = (0, 0);
-        self.budgeting.fresh_cursor = 0;
+        self.rationing.scratch_cursor = 0;
         for &id in &ids {
             if spent < budget {
                 let (work, done) = self.search_one(id, mode, &mut trace, stats, budget - spent);
@@ -146,13 +69,13 @@ impl Simulation {
                 && a.pos != a.goal
             {
                 if backlog == 0 {
-                    self.budgeting.fresh_cursor = id;
+                    self.rationing.scratch_cursor = id;
                 }
                 backlog += 1;
                 wait(a);
             }
         }
-        self.budgeting.backlog = backlog;
+        self.rationing.backlog = backlog;
     }
 
     /// Plans agent `id` from scratch with at most `max` expansions (settles it if it is on its
@@ -178,7 +101,7 @@ impl Simulation {
         }
         let req = self.request(a, mode);
         let r = self
-            .fresh
+            .from_scratch
             .space
             .search_within(&self.grid, &req, Some(trace), max);
         let Some(a) = self.agents.slab.get_mut(&id) else {
@@ -205,12 +128,12 @@ impl Simulation {
             let step = grid.move_cost(from, next, conn)?;
             Some((p.cost, to, next as u32, step))
         });
-        self.fresh.paths.remove(&id);
+        self.from_scratch.paths.remove(&id);
         if let Some(p) = path {
             // The from-scratch algorithms hold no planners: their paths have the memory budget.
-            let room =
-                (self.budgeting.budget.planner_memory).saturating_sub(self.fresh.paths.bytes());
-            self.fresh.paths.insert(id, fit(p, room, grid, conn));
+            let room = (self.rationing.budget.planner_memory)
+                .saturating_sub(self.from_scratch.paths.bytes());
+            self.from_scratch.paths.insert(id, fit(p, room, grid, conn));
         }
         (r.stats.expanded, true)
     }
@@ -236,17 +159,17 @@ impl Simulation {
             let group = self.groups.by_goal.get(&goal)?;
             match group.unbuilt {
                 // Its planner was dropped to keep the memory budget: the path it left.
-                true => self.fresh.paths.get(&id).cloned(),
+                true => self.from_scratch.paths.get(&id).cloned(),
                 false => group.planner.get().path(&self.grid, from),
             }
         } else {
-            self.fresh.paths.get(&id).cloned()
+            self.from_scratch.paths.get(&id).cloned()
         }
     }
 
     /// The selected agent's cost field, one value per cell ([`INFINITY`] where unknown): its
     /// planner's costs to the goal, or for the from-scratch algorithms the costs from the
-    /// agent found by a fresh A*.
+    /// agent found by an A* from scratch.
     pub fn cost_field(&self, id: AgentId) -> Option<Vec<Cost>> {
         let a = self.agents.slab.get(&id)?;
         if self.config.algorithm.is_incremental() {
@@ -270,20 +193,20 @@ impl Simulation {
         }
     }
 
-    /// A fresh search from the agent's cell to its goal with every open and close recorded,
+    /// A from-scratch search from the agent's cell to its goal with every open and close recorded,
     /// for replaying it step by step: Dijkstra for Dijkstra and D*, A* otherwise (the ghost of
     /// what planning from scratch costs).
     pub fn explain(&self, id: AgentId) -> Option<(Trace, Option<Path>)> {
         let a = self.agents.slab.get(&id)?;
-        self.fresh_search(a, self.config.algorithm.fresh_mode())
+        self.search_from_scratch(a, self.config.algorithm.fresh_mode())
     }
 
     /// The A* from scratch from the agent's cell to its goal on the current map, recorded.
     pub fn astar_from_scratch(&self, id: AgentId) -> Option<(Trace, Option<Path>)> {
-        self.fresh_search(self.agents.slab.get(&id)?, Mode::AStar)
+        self.search_from_scratch(self.agents.slab.get(&id)?, Mode::AStar)
     }
 
-    fn fresh_search(&self, a: &Agent, mode: Mode) -> Option<(Trace, Option<Path>)> {
+    fn search_from_scratch(&self, a: &Agent, mode: Mode) -> Option<(Trace, Option<Path>)> {
         let mut trace = Trace::default();
         let r = SearchSpace::new()
             .search(&self.grid, &self.request(a, mode), Some(&mut trace))
@@ -299,19 +222,24 @@ mod tests {
     use crate::planner::Algorithm;
     use crate::sim::SimConfig;
 
-    #[test]
-    fn a_fresh_path_shortens_as_its_agent_walks_and_goes_with_it() {
+    /// A* on an empty `width`×`height` map.
+    fn astar_on(width: u32, height: u32) -> Simulation {
         let config = SimConfig {
             algorithm: Algorithm::AStar,
             ..SimConfig::default()
         };
-        let mut sim = Simulation::new(Grid::new(6, 3).unwrap(), config);
+        Simulation::new(Grid::new(width, height).unwrap(), config)
+    }
+
+    #[test]
+    fn a_from_scratch_path_shortens_as_its_agent_walks_and_goes_with_it() {
+        let mut sim = astar_on(6, 3);
         let id = sim.add_agent(Pos::new(0, 1), Pos::new(5, 1)).unwrap();
         sim.replan();
-        let before = sim.fresh.paths.get(&id).unwrap().clone();
+        let before = sim.from_scratch.paths.get(&id).unwrap().clone();
         assert_eq!((before.cells.len(), before.cells[0]), (6, Pos::new(0, 1)));
         sim.advance();
-        let after = sim.fresh.paths.get(&id).unwrap();
+        let after = sim.from_scratch.paths.get(&id).unwrap();
         assert_eq!(
             after.cells[..],
             before.cells[1..],
@@ -322,7 +250,7 @@ mod tests {
         sim.edit(Pos::new(3, 1), Terrain::Wall).unwrap();
         sim.replan();
         assert!(
-            !sim.fresh
+            !sim.from_scratch
                 .paths
                 .get(&id)
                 .unwrap()
@@ -330,16 +258,15 @@ mod tests {
                 .contains(&Pos::new(3, 1))
         );
         sim.remove_agent(id).unwrap();
-        assert!(sim.fresh.paths.is_empty(), "the path goes with its agent");
+        assert!(
+            sim.from_scratch.paths.is_empty(),
+            "the path goes with its agent"
+        );
     }
 
     #[test]
-    fn fresh_paths_past_the_budget_keep_their_first_cells_and_agents_walk_on() {
-        let config = SimConfig {
-            algorithm: Algorithm::AStar,
-            ..SimConfig::default()
-        };
-        let mut sim = Simulation::new(Grid::new(2000, 2).unwrap(), config);
+    fn from_scratch_paths_past_the_budget_keep_their_first_cells_and_agents_walk_on() {
+        let mut sim = astar_on(2000, 2);
         let budget = crate::sim::MIN_PLANNER_MEMORY;
         sim.set_budget(crate::sim::Budget {
             planner_memory: budget,
@@ -352,11 +279,11 @@ mod tests {
         sim.replan();
         // 300 paths of about 1,800 cells would hold 4 MiB.
         let least = Paths::ENTRY + 2 * std::mem::size_of::<Pos>();
-        assert!(sim.fresh.paths.bytes() <= budget + ids.len() * least);
+        assert!(sim.from_scratch.paths.bytes() <= budget + ids.len() * least);
         let mut cut = 0;
         for &id in &ids {
             let a = sim.agent(id).unwrap().clone();
-            let want = crate::search::dijkstra(sim.grid(), a.pos, goal, config.connectivity)
+            let want = crate::search::dijkstra(sim.grid(), a.pos, goal, sim.config().connectivity)
                 .unwrap()
                 .path
                 .unwrap();
@@ -375,7 +302,7 @@ mod tests {
         }
         for &id in &ids {
             let a = sim.agent(id).unwrap();
-            let want = crate::search::dijkstra(sim.grid(), a.pos, goal, config.connectivity)
+            let want = crate::search::dijkstra(sim.grid(), a.pos, goal, sim.config().connectivity)
                 .unwrap()
                 .path
                 .unwrap();
