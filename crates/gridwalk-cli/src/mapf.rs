@@ -71,10 +71,10 @@ pub fn run(args: &MapfArgs) -> Result<ExitCode, String> {
         None => format!("{scen_name}: {}", e.message),
     })?;
     if let Some(out) = args.out {
-        let map_name = args
-            .map
-            .file_name()
-            .map_or_else(|| args.map.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let map_name = args.map.file_name().map_or_else(
+            || args.map.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         let text = solution.result_text(&problem, &map_name, SOLVER, args.seed);
         std::fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))?;
     }

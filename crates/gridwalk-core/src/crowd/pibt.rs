@@ -434,7 +434,10 @@ impl Crowd {
                 }
                 break;
             }
-            self.stack.last_mut().expect("the frame is on the stack").next_try = next_try;
+            self.stack
+                .last_mut()
+                .expect("the frame is on the stack")
+                .next_try = next_try;
             if push != NONE {
                 self.parent[push as usize] = i;
                 self.fill_candidates(grid, cur, push, i, guide, rng);

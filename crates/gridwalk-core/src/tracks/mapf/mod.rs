@@ -39,6 +39,7 @@
 
 mod dist;
 mod lacam;
+mod pibt;
 mod result;
 
 use std::fmt;
@@ -48,6 +49,7 @@ use web_time::Instant;
 pub use dist::{DistanceTables, UNREACHABLE};
 pub use lacam::Unsolved;
 
+use crate::crowd::Rule;
 use crate::format::FormatError;
 use crate::format::movingai::{ScenProblem, check_scen};
 use crate::grid::{Connectivity, Grid, Pos};
@@ -112,7 +114,10 @@ impl Problem {
                     return Err(err(Some(a), format!("{what} {p} is not a passable cell")));
                 }
                 if let Some(b) = owner.insert(p, a) {
-                    return Err(err(Some(a), format!("{what} {p} is also agent {b}'s {what}")));
+                    return Err(err(
+                        Some(a),
+                        format!("{what} {p} is also agent {b}'s {what}"),
+                    ));
                 }
                 flat[k].push(grid.index(p).expect("passable cells are on the grid") as u32);
             }
@@ -171,12 +176,18 @@ impl Problem {
 
     /// The agents' starts.
     pub fn starts(&self) -> Vec<Pos> {
-        self.starts.iter().map(|&c| self.grid.pos(c as usize)).collect()
+        self.starts
+            .iter()
+            .map(|&c| self.grid.pos(c as usize))
+            .collect()
     }
 
     /// The agents' goals.
     pub fn goals(&self) -> Vec<Pos> {
-        self.goals.iter().map(|&c| self.grid.pos(c as usize)).collect()
+        self.goals
+            .iter()
+            .map(|&c| self.grid.pos(c as usize))
+            .collect()
     }
 }
 
@@ -241,7 +252,6 @@ impl Solution {
 pub fn solve(problem: &Problem, options: &Options) -> Result<Solution, ProblemError> {
     let began = Instant::now();
     let (grid, conn) = (&problem.grid, problem.conn);
-    let n = problem.agents();
     let unsolved = |why, soc_lb, makespan_lb, configurations| Solution {
         plan: Err(why),
         soc: 0,
@@ -257,22 +267,7 @@ pub fn solve(problem: &Problem, options: &Options) -> Result<Solution, ProblemEr
         return Ok(unsolved(Unsolved::MemoryCap, 0, 0, 0));
     }
     let dist = DistanceTables::new(grid, conn, &problem.goals);
-    let (mut soc_lb, mut makespan_lb) = (0u64, 0u64);
-    for a in 0..n {
-        let d = dist.get(a, problem.starts[a] as usize);
-        if d == UNREACHABLE {
-            return Err(ProblemError {
-                agent: Some(a),
-                message: format!(
-                    "goal {} cannot be reached from start {}",
-                    grid.pos(problem.goals[a] as usize),
-                    grid.pos(problem.starts[a] as usize)
-                ),
-            });
-        }
-        soc_lb += d as u64;
-        makespan_lb = makespan_lb.max(d as u64);
-    }
+    let (soc_lb, makespan_lb) = lower_bounds(problem, &dist)?;
     let limits = lacam::Limits {
         time: options.time_limit.saturating_sub(began.elapsed()),
         max_ticks: options.max_ticks,
@@ -297,11 +292,80 @@ pub fn solve(problem: &Problem, options: &Options) -> Result<Solution, ProblemEr
     })
 }
 
+/// PIBT alone ([`crate::crowd`]'s step rule with `rule`, PIBT's priorities), step after step
+/// until every agent stands on its goal or `max_ticks` steps pass: the baseline LaCAM is
+/// compared with. Unsolved means it did not settle in time ([`Unsolved::Exhausted`]).
+pub fn solve_pibt(
+    problem: &Problem,
+    rule: Rule,
+    max_ticks: u32,
+    seed: u64,
+) -> Result<Solution, ProblemError> {
+    let began = Instant::now();
+    let (grid, conn) = (&problem.grid, problem.conn);
+    let dist = DistanceTables::new(grid, conn, &problem.goals);
+    let (soc_lb, makespan_lb) = lower_bounds(problem, &dist)?;
+    let (plan, done) = pibt::run(
+        grid,
+        conn,
+        &problem.starts,
+        &problem.goals,
+        &dist,
+        rule,
+        max_ticks,
+        seed,
+    );
+    let m = result::Metrics::of(&plan, &problem.goals);
+    Ok(Solution {
+        plan: if done {
+            Ok(plan)
+        } else {
+            Err(Unsolved::Exhausted)
+        },
+        soc: if done { m.soc } else { 0 },
+        soc_lb,
+        makespan: if done { m.makespan } else { 0 },
+        makespan_lb,
+        sum_of_loss: if done { m.sum_of_loss } else { 0 },
+        millis: began.elapsed().as_millis() as u64,
+        configurations: 0,
+    })
+}
+
+/// The sum and the largest of the agents' own distances; an error names an agent that cannot
+/// reach its goal.
+fn lower_bounds(problem: &Problem, dist: &DistanceTables) -> Result<(u64, u64), ProblemError> {
+    let grid = &problem.grid;
+    let (mut soc_lb, mut makespan_lb) = (0u64, 0u64);
+    for a in 0..problem.agents() {
+        let d = dist.get(a, problem.starts[a] as usize);
+        if d == UNREACHABLE {
+            return Err(ProblemError {
+                agent: Some(a),
+                message: format!(
+                    "goal {} cannot be reached from start {}",
+                    grid.pos(problem.goals[a] as usize),
+                    grid.pos(problem.starts[a] as usize)
+                ),
+            });
+        }
+        soc_lb += d as u64;
+        makespan_lb = makespan_lb.max(d as u64);
+    }
+    Ok((soc_lb, makespan_lb))
+}
+
 impl Solution {
     /// The result in lacam3's format (see [`result`]): the keys, then `starts=`, `goals=` and
     /// `solution=` with one line per timestep. `map_file` is the name written for the map,
     /// `solver` the solver's.
-    pub fn result_text(&self, problem: &Problem, map_file: &str, solver: &str, seed: u64) -> String {
+    pub fn result_text(
+        &self,
+        problem: &Problem,
+        map_file: &str,
+        solver: &str,
+        seed: u64,
+    ) -> String {
         result::write(self, problem, map_file, solver, seed)
     }
 }
