@@ -11,6 +11,7 @@ mod dstar;
 mod dstar_lite;
 mod gppc;
 mod history;
+mod mapf;
 mod movingai_format;
 mod mpgaa;
 mod navigate;
