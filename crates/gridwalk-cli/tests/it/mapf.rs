@@ -181,5 +181,5 @@ fn bad_input_is_named_and_exits_2() {
         "--time-limit",
         "-1",
     ]));
-    assert!(e.contains("time-limit"), "{e}");
+    assert!(e.contains("is not a number of seconds"), "{e}");
 }
