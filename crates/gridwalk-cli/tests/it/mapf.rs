@@ -179,7 +179,7 @@ fn bad_input_is_named_and_exits_2() {
         "--agents",
         "2",
         "--time-limit",
-        "-1",
+        "0",
     ]));
     assert!(e.contains("is not a number of seconds"), "{e}");
 }
