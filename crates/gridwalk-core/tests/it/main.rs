@@ -12,6 +12,7 @@ mod dstar_lite;
 mod exact;
 mod gppc;
 mod history;
+mod mapf;
 mod movingai_format;
 mod mpgaa;
 mod navigate;

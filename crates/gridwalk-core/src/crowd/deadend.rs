@@ -1,0 +1,116 @@
+//! Dead ends of the move graph, and the pass operation's two checks: whether pushing an agent
+//! is futile there (*required*), and whether retreating reaches a branching cell (*possible*).
+
+use super::{Guidance, NONE};
+use crate::grid::{Connectivity, Grid};
+
+/// How far the checks walk along a corridor: a bound that keeps a step's cost per agent
+/// constant. A corridor longer than this is treated as if it opened up.
+pub(super) const WALK_LIMIT: usize = 64;
+
+/// The neighbours of cell `c` under `conn`, and how many there are.
+#[inline]
+pub(super) fn neighbours(grid: &Grid, conn: Connectivity, c: u32) -> ([u32; 8], usize) {
+    let mut out = [NONE; 8];
+    let mut n = 0;
+    grid.for_each_neighbor(c as usize, conn, |m, _| {
+        out[n] = m as u32;
+        n += 1;
+    });
+    (out, n)
+}
+
+/// For each cell, whether it lies in a dead end: on no cycle of the move graph and not between
+/// two cycles, found by pruning cells of degree at most one until none is left. Walls are
+/// never dead ends.
+pub(super) fn dead_ends(grid: &Grid, conn: Connectivity) -> Vec<bool> {
+    let len = grid.len();
+    let mut degree = vec![0u8; len];
+    let mut dead = vec![false; len];
+    let mut queue = Vec::new();
+    for (c, d) in degree.iter_mut().enumerate() {
+        if grid.weight(c) == 0 {
+            continue;
+        }
+        grid.for_each_neighbor(c, conn, |_, _| *d += 1);
+        if *d <= 1 {
+            dead[c] = true;
+            queue.push(c);
+        }
+    }
+    while let Some(c) = queue.pop() {
+        grid.for_each_neighbor(c, conn, |m, _| {
+            if !dead[m] {
+                degree[m] -= 1;
+                if degree[m] <= 1 {
+                    dead[m] = true;
+                    queue.push(m);
+                }
+            }
+        });
+    }
+    dead
+}
+
+/// Whether agent `i`, at `p`, must not push the agent on its best cell `q`: pushing it along
+/// `i`'s way (each time to `i`'s best next cell) finds no cell where it could step aside before
+/// it is stuck in a dead end with `i` short of its goal.
+pub(super) fn pass_required(
+    grid: &Grid,
+    conn: Connectivity,
+    guide: &impl Guidance,
+    i: usize,
+    mut p: u32,
+    mut q: u32,
+) -> bool {
+    for _ in 0..WALK_LIMIT {
+        let (ns, n) = neighbours(grid, conn, q);
+        // Where `i` goes after `q`: its best neighbour, none once `q` is its goal.
+        let at_goal = guide.distance(i, q as usize) == 0;
+        let mut r = NONE;
+        if !at_goal {
+            let mut best = u32::MAX;
+            for &m in &ns[..n] {
+                let d = guide.distance(i, m as usize);
+                if d < best {
+                    (best, r) = (d, m);
+                }
+            }
+        }
+        let mut ahead = false;
+        for &m in &ns[..n] {
+            if m == r {
+                ahead = true;
+            } else if m != p {
+                return false; // the pushed agent can step aside here
+            }
+        }
+        if !ahead {
+            return true; // stuck: a dead end, or `i`'s goal with no room beside it
+        }
+        (p, q) = (q, r);
+    }
+    false
+}
+
+/// Whether an agent at `p` can retreat away from `from` to a branching cell (one with at least
+/// two ways on besides the way back), following the only way on while there is one.
+pub(super) fn pass_possible(grid: &Grid, conn: Connectivity, mut p: u32, mut from: u32) -> bool {
+    for _ in 0..WALK_LIMIT {
+        let (ns, n) = neighbours(grid, conn, p);
+        let mut on = NONE;
+        let mut ways = 0;
+        for &m in &ns[..n] {
+            if m != from {
+                on = m;
+                ways += 1;
+            }
+        }
+        match ways {
+            0 => return false,
+            1 => (from, p) = (p, on),
+            _ => return true,
+        }
+    }
+    false
+}
