@@ -52,6 +52,10 @@ enum Command {
         /// "planning" (default: the scenario's, else no limit).
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         plan_budget: Option<u64>,
+        /// Crowd mode: no two agents share a cell; moves come from the crowd's step rule
+        /// (default: the scenario's `crowd`, else off).
+        #[arg(long)]
+        crowd: bool,
     },
     /// Solve every problem of a Moving AI scenario and check the optimal lengths.
     Movingai {
@@ -127,10 +131,12 @@ fn main() -> ExitCode {
             trace,
             planner_memory,
             plan_budget,
+            crowd,
         } => {
             let budgets = simulate::BudgetFlags {
                 planner_memory,
                 plan_budget,
+                crowd,
             };
             simulate::run(&file, algo, ticks, trace, budgets)
         }

@@ -69,7 +69,7 @@ pub(super) fn pass_required(
         let at_goal = guide.distance(i, q as usize) == 0;
         let mut r = NONE;
         if !at_goal {
-            let mut best = u32::MAX;
+            let mut best = u64::MAX;
             for &m in &ns[..n] {
                 let d = guide.distance(i, m as usize);
                 if d < best {

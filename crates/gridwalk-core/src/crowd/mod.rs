@@ -46,15 +46,16 @@ pub const NONE: u32 = u32::MAX;
 /// An agent's guidance: its cost to its goal from a cell.
 ///
 /// The step rule orders an agent's candidate cells by these values, so they should be the
-/// true cost-to-goal ignoring agents (any unit, as long as one agent's values compare).
-/// [`u32::MAX`] means the goal cannot be reached from the cell.
+/// true cost-to-goal ignoring agents (any unit, as long as one agent's values compare: moves
+/// for the MAPF track, the planners' fixed-point costs for a simulation).
+/// [`u64::MAX`] means the goal cannot be reached from the cell.
 pub trait Guidance {
     /// The cost for `agent` to reach its goal from the cell with flat index `cell`.
-    fn distance(&self, agent: usize, cell: usize) -> u32;
+    fn distance(&self, agent: usize, cell: usize) -> u64;
 }
 
-impl<F: Fn(usize, usize) -> u32> Guidance for F {
-    fn distance(&self, agent: usize, cell: usize) -> u32 {
+impl<F: Fn(usize, usize) -> u64> Guidance for F {
+    fn distance(&self, agent: usize, cell: usize) -> u64 {
         self(agent, cell)
     }
 }

@@ -105,6 +105,21 @@ impl Crowd {
         self.dead = dead_ends(grid, self.conn);
     }
 
+    /// Whether this step rule was made for a grid of `grid`'s size.
+    pub fn fits(&self, grid: &Grid) -> bool {
+        grid.len() == self.occ_now.len() && grid.width() == self.width
+    }
+
+    /// Bytes held: per cell, the dead-end flags and two occupancy arrays; per agent, its
+    /// candidates and links.
+    pub fn memory_bytes(&self) -> usize {
+        self.dead.capacity()
+            + (self.occ_now.capacity() + self.occ_next.capacity()) * 4
+            + self.cands.capacity() * 36
+            + (self.next.capacity() + self.parent.capacity()) * 4
+            + self.ncand.capacity()
+    }
+
     /// Whether cell `cell` (a flat index) lies in a dead end of the move graph.
     pub fn is_dead_end(&self, cell: usize) -> bool {
         self.dead.get(cell).copied().unwrap_or(false)
@@ -345,16 +360,16 @@ impl Crowd {
         } else {
             0
         };
-        let mut keys = [0u64; 9];
+        let mut keys = [0u128; 9];
         let mut cells = [NONE; 9];
         let mut m = 0;
         for c in std::iter::once(here).chain(ns[..k].iter().copied()) {
-            let d = guide.distance(i as usize, c as usize).min(u32::MAX >> 1) as u64;
+            let d = guide.distance(i as usize, c as usize).min(u64::MAX >> 1) as u128;
             let ahead = aside
                 && c != here
                 && self.dead[c as usize]
                 && guide.distance(parent as usize, c as usize) < parent_here;
-            keys[m] = ((ahead as u64) << 63) | (d << 32) | rng.next_u32() as u64;
+            keys[m] = ((ahead as u128) << 127) | (d << 64) | rng.next_u32() as u128;
             cells[m] = c;
             m += 1;
         }

@@ -80,6 +80,7 @@ fn start(case: &Case, budgets: bool) -> Simulation {
         connectivity,
         heuristic: Heuristic::default_for(connectivity),
         measure_baseline: false,
+        crowd: false,
     };
     let mut sim = Simulation::new(case.grid.clone(), config);
     if budgets {

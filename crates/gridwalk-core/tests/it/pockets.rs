@@ -13,6 +13,7 @@ fn config(algorithm: Algorithm, conn: Connectivity) -> SimConfig {
         connectivity: conn,
         heuristic: Heuristic::default_for(conn),
         measure_baseline: false,
+        crowd: false,
     }
 }
 

@@ -97,6 +97,7 @@ fn run(case: &Case, algorithm: Algorithm) {
         connectivity: case.conn,
         heuristic: Heuristic::default_for(case.conn),
         measure_baseline: true,
+        crowd: false,
     };
     let mut sim = Simulation::new(case.grid.clone(), config);
     for &(s, g) in &case.agents {

@@ -125,7 +125,7 @@ proptest! {
                         algorithm: Algorithm::ALL[a as usize],
                         connectivity,
                         heuristic: Heuristic::default_for(connectivity),
-                        measure_baseline: four,
+                        measure_baseline: four, crowd: false,
                     });
                 }
                 Call::Replan => { sim.replan(); replanned = true; }

@@ -63,7 +63,7 @@ proptest! {
                 algorithm: Algorithm::DStarLite,
                 connectivity,
                 heuristic: Heuristic::default_for(connectivity),
-                measure_baseline: false,
+                measure_baseline: false, crowd: false,
             },
         );
         for (i, &s) in starts.iter().enumerate() {

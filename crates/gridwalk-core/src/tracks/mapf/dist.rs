@@ -64,8 +64,9 @@ impl DistanceTables {
 
 impl Guidance for DistanceTables {
     #[inline]
-    fn distance(&self, agent: usize, cell: usize) -> u32 {
-        self.get(agent, cell)
+    fn distance(&self, agent: usize, cell: usize) -> u64 {
+        let d = self.get(agent, cell);
+        if d == UNREACHABLE { u64::MAX } else { d as u64 }
     }
 }
 
