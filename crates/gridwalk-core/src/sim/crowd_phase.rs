@@ -237,6 +237,22 @@ impl Simulation {
         Some((cells.collect(), chain.collect()))
     }
 
+    /// In crowd mode, the cost from `cell` to agent `id`'s goal by which its next step ranks
+    /// the cell: its planner's (D\* Lite, D\*) or its goal's guide's (A\*, Dijkstra, MPGAA\*),
+    /// as of the last replan. `None` off crowd mode, or with no planner for its goal yet.
+    pub fn crowd_guidance(&self, id: AgentId, cell: crate::grid::Pos) -> Option<Cost> {
+        let crowd = self.crowd.as_ref()?;
+        let a = self.agents.slab.get(&id)?;
+        let (goal, cell) = (self.grid.index(a.goal).ok()?, self.grid.index(cell).ok()?);
+        match self.config.algorithm {
+            Algorithm::DStarLite | Algorithm::DStar => {
+                let group = self.groups.by_goal.get(&goal)?;
+                (!group.unbuilt).then(|| group.planner.get().cost_to_goal(cell))
+            }
+            _ => Some(crowd.guides.get(&goal)?.cost_to_goal(cell)),
+        }
+    }
+
     /// Plans the guides of the algorithms whose planners decline exact neighbours, within
     /// what is left of the tick's planning budget, on the changes of this replan.
     pub(super) fn plan_guides(&mut self, search: &mut SearchStats, spent: u64) {
