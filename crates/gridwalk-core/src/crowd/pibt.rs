@@ -30,6 +30,9 @@ impl fmt::Display for StepError {
 
 impl std::error::Error for StepError {}
 
+/// The largest distance the candidate order tells apart (29 bits of its sort key).
+const DIST_CAP: u32 = (1 << 29) - 1;
+
 /// One agent being decided: its place on the stack of pushes.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
@@ -326,8 +329,10 @@ impl Crowd {
         true
     }
 
-    /// Fills agent `i`'s candidates, best first: its cell and its neighbours by `guide`, ties
-    /// by `rng`; an agent pushed by `parent` puts cells ahead of it in a dead end last.
+    /// Fills agent `i`'s candidates, best first: its cell and its neighbours by `guide`; among
+    /// equals, cells not ahead of the pusher (closer to its goal), then free cells, then `rng`.
+    /// With the dead-end rule, a pushed agent puts cells ahead of its pusher inside a dead end
+    /// last of all.
     fn fill_candidates<G: Guidance, R: Rng + ?Sized>(
         &mut self,
         grid: &Grid,
@@ -339,8 +344,8 @@ impl Crowd {
     ) {
         let here = cur[i as usize];
         let (ns, k) = neighbours(grid, self.conn, here);
-        let aside = self.rule.dead_ends && parent != NONE;
-        let parent_here = if aside {
+        let pushed = parent != NONE;
+        let parent_here = if pushed {
             guide.distance(parent as usize, here as usize)
         } else {
             0
@@ -349,12 +354,17 @@ impl Crowd {
         let mut cells = [NONE; 9];
         let mut m = 0;
         for c in std::iter::once(here).chain(ns[..k].iter().copied()) {
-            let d = guide.distance(i as usize, c as usize).min(u32::MAX >> 1) as u64;
-            let ahead = aside
-                && c != here
-                && self.dead[c as usize]
-                && guide.distance(parent as usize, c as usize) < parent_here;
-            keys[m] = ((ahead as u64) << 63) | (d << 32) | rng.next_u32() as u64;
+            let d = guide.distance(i as usize, c as usize).min(DIST_CAP) as u64;
+            let ahead =
+                pushed && c != here && guide.distance(parent as usize, c as usize) < parent_here;
+            let dead_ahead = ahead && self.rule.dead_ends && self.dead[c as usize];
+            let other = self.occ_now[c as usize];
+            let taken = other != NONE && other != i;
+            keys[m] = ((dead_ahead as u64) << 63)
+                | (d << 34)
+                | ((ahead as u64) << 33)
+                | ((taken as u64) << 32)
+                | rng.next_u32() as u64;
             cells[m] = c;
             m += 1;
         }
