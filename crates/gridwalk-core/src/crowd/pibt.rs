@@ -163,8 +163,8 @@ impl Crowd {
             }
         }
         result?;
-        for a in 0..n {
-            if self.next[a] == cur[a] {
+        for (a, &here) in cur.iter().enumerate() {
+            if self.next[a] == here {
                 self.report.waited.push(a as u32);
             } else if self.parent[a] != NONE {
                 let list = if self.stack_pulled(a) {
