@@ -52,14 +52,16 @@ pub(super) fn dead_ends(grid: &Grid, conn: Connectivity) -> Vec<bool> {
     dead
 }
 
-/// Whether agent `i`, at `p`, must not push the agent on its best cell `q`: pushing it along
-/// `i`'s way (each time to `i`'s best next cell) finds no cell where it could step aside before
-/// it is stuck in a dead end with `i` short of its goal.
+/// Whether agent `i`, at `p`, must not push agent `j` on its best cell `q`: pushing `j` along
+/// `i`'s way (each time to `i`'s best next cell) finds no cell where `j` could step aside
+/// before it is stuck in a dead end with `i` short of its goal, or before `i` stops on its goal
+/// with `j` beyond it and `j`'s own goal behind (so `j` must come back through `i`).
 pub(super) fn pass_required(
     grid: &Grid,
     conn: Connectivity,
     guide: &impl Guidance,
     i: usize,
+    j: usize,
     mut p: u32,
     mut q: u32,
 ) -> bool {
@@ -67,6 +69,9 @@ pub(super) fn pass_required(
         let (ns, n) = neighbours(grid, conn, q);
         // Where `i` goes after `q`: its best neighbour, none once `q` is its goal.
         let at_goal = guide.distance(i, q as usize) == 0;
+        if at_goal && guide.distance(j, p as usize) < guide.distance(j, q as usize) {
+            return true; // `i` parks on `q`, and `j` must pass it to get home
+        }
         let mut r = NONE;
         if !at_goal {
             let mut best = u32::MAX;

@@ -357,7 +357,9 @@ impl Crowd {
             let d = guide.distance(i as usize, c as usize).min(DIST_CAP) as u64;
             let ahead =
                 pushed && c != here && guide.distance(parent as usize, c as usize) < parent_here;
-            let dead_ahead = ahead && self.rule.dead_ends && self.dead[c as usize];
+            let dead_ahead = ahead
+                && self.rule.dead_ends
+                && pass_required(grid, self.conn, guide, parent as usize, i as usize, here, c);
             let other = self.occ_now[c as usize];
             let taken = other != NONE && other != i;
             keys[m] = ((dead_ahead as u64) << 63)
@@ -398,7 +400,7 @@ impl Crowd {
             if best != here
                 && j != NONE
                 && self.next[j as usize] == NONE
-                && pass_required(grid, self.conn, guide, top as usize, here, best)
+                && pass_required(grid, self.conn, guide, top as usize, j as usize, here, best)
                 && pass_possible(grid, self.conn, here, best)
             {
                 let m = self.ncand[top as usize] as usize;
