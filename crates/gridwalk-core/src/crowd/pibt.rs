@@ -5,7 +5,7 @@ use std::fmt;
 
 use rand_core::Rng;
 
-use super::deadend::{dead_ends, neighbours, pass_possible, pass_required};
+use super::traps::{neighbours, pass_possible, pass_required};
 use super::{Guidance, NONE, Rule};
 use crate::grid::{Connectivity, Grid, Pos};
 
@@ -66,8 +66,6 @@ pub struct Crowd {
     width: u32,
     conn: Connectivity,
     rule: Rule,
-    /// Per cell: whether it lies in a dead end.
-    dead: Vec<bool>,
     /// Per cell: the agent on it now, or [`NONE`].
     occ_now: Vec<u32>,
     /// Per cell: the agent that will be on it after the step, or [`NONE`].
@@ -90,7 +88,6 @@ impl Crowd {
             width: grid.width(),
             conn,
             rule,
-            dead: dead_ends(grid, conn),
             occ_now: vec![NONE; grid.len()],
             occ_next: vec![NONE; grid.len()],
             next: Vec::new(),
@@ -100,17 +97,6 @@ impl Crowd {
             stack: Vec::new(),
             report: StepReport::default(),
         }
-    }
-
-    /// Call after the grid changed (walls drawn or cleared): finds the dead ends again. A grid
-    /// of another size needs a new [`Crowd`].
-    pub fn grid_changed(&mut self, grid: &Grid) {
-        self.dead = dead_ends(grid, self.conn);
-    }
-
-    /// Whether cell `cell` (a flat index) lies in a dead end of the move graph.
-    pub fn is_dead_end(&self, cell: usize) -> bool {
-        self.dead.get(cell).copied().unwrap_or(false)
     }
 
     /// Moves every agent one step.
@@ -358,7 +344,7 @@ impl Crowd {
             let ahead =
                 pushed && c != here && guide.distance(parent as usize, c as usize) < parent_here;
             let dead_ahead = ahead
-                && self.rule.dead_ends
+                && self.rule.traps
                 && pass_required(grid, self.conn, guide, parent as usize, i as usize, here, c);
             let other = self.occ_now[c as usize];
             let taken = other != NONE && other != i;
@@ -394,7 +380,7 @@ impl Crowd {
     ) -> Result<(), StepError> {
         self.fill_candidates(grid, cur, top, NONE, guide, rng);
         let mut pull = NONE;
-        if self.rule.dead_ends {
+        if self.rule.traps {
             let (here, best) = (cur[top as usize], self.cands[top as usize][0]);
             let j = self.occ_now[best as usize];
             if best != here
