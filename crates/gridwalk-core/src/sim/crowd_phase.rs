@@ -101,8 +101,6 @@ struct Member {
 /// Crowd mode's state beside a [`Simulation`].
 pub(super) struct CrowdState {
     rule: Option<Crowd>,
-    /// The dead ends need finding again (the map changed).
-    map_changed: bool,
     rng: SplitMix64,
     members: HashMap<AgentId, Member>,
     /// D\* Lite guides, by goal cell, for the algorithms whose planners decline
@@ -120,7 +118,6 @@ impl CrowdState {
     pub(super) fn new(seed: u64) -> CrowdState {
         CrowdState {
             rule: None,
-            map_changed: true,
             rng: SplitMix64::seed_from_u64(seed ^ CROWD_STREAM),
             members: HashMap::new(),
             guides: BTreeMap::new(),
@@ -259,9 +256,6 @@ impl Simulation {
         let Some(crowd) = self.crowd.as_mut() else {
             return;
         };
-        if !self.changed.is_empty() {
-            crowd.map_changed = true;
-        }
         if matches!(
             self.config.algorithm,
             Algorithm::DStarLite | Algorithm::DStar
@@ -332,12 +326,8 @@ impl Simulation {
         let mut crowd = self.crowd.take().expect("put back above");
         let conn = self.config.connectivity;
         let truth = self.knowledge.truth(&self.grid);
-        if crowd.map_changed || crowd.rule.as_ref().is_none_or(|r| !r.fits(truth)) {
-            match crowd.rule.as_mut() {
-                Some(r) if r.fits(truth) => r.grid_changed(truth),
-                _ => crowd.rule = Some(Crowd::new(truth, conn, Rule::default())),
-            }
-            crowd.map_changed = false;
+        if crowd.rule.as_ref().is_none_or(|r| !r.fits(truth)) {
+            crowd.rule = Some(Crowd::new(truth, conn, Rule::default()));
         }
         let tick = self.tick;
         let ids: Vec<AgentId> = self.agents.slab.keys().collect();
