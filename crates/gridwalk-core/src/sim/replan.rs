@@ -58,9 +58,10 @@ impl Simulation {
         stats
     }
 
-    /// Whether a replan now measures A* from scratch ([`SimConfig::measure_baseline`]): asked
-    /// for, and at most [`BASELINE_MAX_AGENTS`] agents off their goal (those a replan leaves
-    /// walking or with no path).
+    /// Whether a replan now measures A* from scratch
+    /// ([`SimConfig::measure_baseline`](super::SimConfig::measure_baseline)): asked for, and at
+    /// most [`BASELINE_MAX_AGENTS`] agents off their goal (those a replan leaves walking or with no
+    /// path).
     pub(super) fn baseline_due(&self) -> bool {
         let walking = self.agents.slab.hot().iter().filter(|p| p.cell != p.goal);
         self.config.measure_baseline
@@ -360,7 +361,9 @@ impl Computes<'_> {
         }
         let t = Instant::now();
         let (work, progress) = planner.compute_within(grid, max);
-        let micros = t.elapsed().as_micros() as u64;
+        let elapsed = t.elapsed();
+        let micros = elapsed.as_micros() as u64;
+        self.stats.search_nanos += elapsed.as_nanos() as u64;
         self.stats.search += work;
         keep_expanded(self.expanded, planner.last_expanded().iter().copied());
         if self.history.tracing {
