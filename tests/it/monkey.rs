@@ -100,6 +100,7 @@ fn poke(
                 connectivity,
                 heuristic,
                 measure_baseline: r.below(2) == 0,
+                crowd: false,
             }));
         }
         70..=74 => {

@@ -5,6 +5,7 @@
 //!   lengths ([`check`]).
 //! - [`gppc`]: runs an instance of the GPPC dynamic track and checks every query's length.
 //! - [`navigate`]: runs Moving AI problems as navigations in unknown terrain.
+//! - [`mapf`]: solves a one-shot MAPF benchmark instance with LaCAM.
 //!
 //! The binary (`src/main.rs`) holds the command line and calls these; a new command is a new
 //! module here and one variant there.
@@ -13,6 +14,7 @@
 pub mod check;
 pub mod gppc;
 pub mod lines;
+pub mod mapf;
 pub mod movingai;
 pub mod navigate;
 pub mod simulate;

@@ -32,6 +32,7 @@
 use gridwalk_core::Terrain;
 use gridwalk_core::cost::{Cost, to_f64};
 use gridwalk_core::scenario::replay::{Replay, TickReport};
+use gridwalk_core::sim::crowd_phase::CrowdStats;
 use gridwalk_core::sim::{RunSource, SearchRun};
 
 use serde::Serialize;
@@ -71,6 +72,9 @@ pub struct TickLine {
     /// by row, as `[x, y, terrain]`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub discovered: Option<Vec<(u32, u32, Sensed)>>,
+    /// Crowd mode's figures (`--crowd`), absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crowd: Option<CrowdStats>,
 }
 
 /// A discovered cell's terrain as a tick line prints it: `"wall"`, `"free"` (plain ground)
@@ -177,6 +181,7 @@ impl TickLine {
             discovered: sim
                 .last_discovered()
                 .map(|cells| cells.map(|(p, t)| (p.x, p.y, Sensed::of(t))).collect()),
+            crowd: sim.crowd_stats(),
         }
     }
 

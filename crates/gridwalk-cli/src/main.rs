@@ -7,6 +7,7 @@
 //!   query's length checked.
 //! - `navigate MAP SCEN --sensor R` runs every problem of a Moving AI scenario file as one
 //!   agent navigating in unknown terrain, sensing within R.
+//! - `mapf MAP SCEN --agents N` solves a one-shot MAPF benchmark instance (LaCAM).
 //!
 //! Bad input prints `file:line: problem` on stderr and exits with code 2.
 
@@ -14,7 +15,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use gridwalk_cli::{gppc, movingai, navigate, simulate};
+use gridwalk_cli::{gppc, mapf, movingai, navigate, simulate};
 use gridwalk_core::Algorithm;
 use gridwalk_core::sim::parse_memory;
 
@@ -51,6 +52,10 @@ enum Command {
         /// "planning" (default: the scenario's, else no limit).
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         plan_budget: Option<u64>,
+        /// Crowd mode: no two agents share a cell; moves come from the crowd's step rule
+        /// (default: the scenario's `crowd`, else off).
+        #[arg(long)]
+        crowd: bool,
     },
     /// Solve every problem of a Moving AI scenario and check the optimal lengths.
     Movingai {
@@ -89,6 +94,31 @@ enum Command {
         #[arg(long)]
         limit: Option<usize>,
     },
+    /// Solve a one-shot MAPF instance: the first N rows of a benchmark .scen, with LaCAM.
+    Mapf {
+        /// The map (.map).
+        map: PathBuf,
+        /// The MAPF scenario (.scen); row k is agent k.
+        scen: PathBuf,
+        /// How many agents: the first N rows of the scenario.
+        #[arg(long)]
+        agents: usize,
+        /// 4 (the benchmark's model, the default) or 8 (diagonals, no corner cutting).
+        #[arg(long, default_value = "4", value_parser = mapf::parse_moves)]
+        moves: gridwalk_core::Connectivity,
+        /// Search only plans of at most T timesteps.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        max_ticks: Option<u32>,
+        /// Give up after S seconds.
+        #[arg(long, default_value = "60", value_parser = mapf::parse_seconds)]
+        time_limit: f64,
+        /// The seed of the tie-breaks.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Write lacam3's result format to FILE.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -101,10 +131,12 @@ fn main() -> ExitCode {
             trace,
             planner_memory,
             plan_budget,
+            crowd,
         } => {
             let budgets = simulate::BudgetFlags {
                 planner_memory,
                 plan_budget,
+                crowd,
             };
             simulate::run(&file, algo, ticks, trace, budgets)
         }
@@ -117,6 +149,25 @@ fn main() -> ExitCode {
             algo,
             limit,
         } => navigate::run(&map, &scen, sensor, algo, limit),
+        Command::Mapf {
+            map,
+            scen,
+            agents,
+            moves,
+            max_ticks,
+            time_limit,
+            seed,
+            out,
+        } => mapf::run(&mapf::MapfArgs {
+            map: &map,
+            scen: &scen,
+            agents,
+            moves,
+            max_ticks,
+            time_limit,
+            seed,
+            out: out.as_deref(),
+        }),
     };
     match result {
         Ok(code) => code,

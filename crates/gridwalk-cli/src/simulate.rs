@@ -19,6 +19,8 @@ pub struct BudgetFlags {
     pub planner_memory: Option<usize>,
     /// Expansions per tick.
     pub plan_budget: Option<u64>,
+    /// Crowd mode (`--crowd`), whatever the scenario says.
+    pub crowd: bool,
 }
 
 /// Plays `file` with `algo` for `ticks` ticks after tick 0 (or until every agent arrives, at
@@ -32,7 +34,11 @@ pub fn run(
     trace: bool,
     budgets: BudgetFlags,
 ) -> Result<ExitCode, String> {
-    let mut scenario = Scenario::load(file).map_err(|e| e.to_string())?;
+    let mut scenario = match budgets.crowd {
+        true => Scenario::load_crowd(file),
+        false => Scenario::load(file),
+    }
+    .map_err(|e| e.to_string())?;
     scenario.planner_memory = budgets.planner_memory.or(scenario.planner_memory);
     scenario.plan_budget = budgets.plan_budget.or(scenario.plan_budget);
     let heuristic = scenario.effective_heuristic();

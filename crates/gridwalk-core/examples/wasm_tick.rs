@@ -63,6 +63,7 @@ fn main() {
             connectivity: CONN,
             heuristic: Heuristic::Octile,
             measure_baseline: false,
+            crowd: false,
         },
     );
     // Starts for 10,000 agents are drawn whatever AGENTS is, as the bench draws them, so the

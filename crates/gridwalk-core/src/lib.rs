@@ -24,6 +24,7 @@
 mod macros;
 
 pub mod cost;
+pub mod crowd;
 pub mod format;
 pub mod grid;
 pub mod heuristic;

@@ -1,7 +1,8 @@
 //! The CLI's integration tests, linked as one test binary: the command line's contract
 //! (`cli`), the budgets' flags and the `planning` status (`budget`), every Moving AI reference
 //! length solved as `gridwalk-cli movingai` does (`movingai`), the GPPC instance run by
-//! `gridwalk-cli gppc` (`gppc`), and MPGAA*'s living worlds (`mpgaa`).
+//! `gridwalk-cli gppc` (`gppc`), MPGAA*'s living worlds (`mpgaa`), and the MAPF benchmark
+//! solved by `gridwalk-cli mapf` (`mapf`).
 
 /// The core's test helpers: the independent reference costs and the example scenario.
 #[path = "../../../gridwalk-core/tests/it/common.rs"]
@@ -12,6 +13,7 @@ mod budget;
 mod cli;
 mod docs;
 mod gppc;
+mod mapf;
 mod movingai;
 mod mpgaa;
 mod navigate;

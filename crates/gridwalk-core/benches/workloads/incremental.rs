@@ -557,6 +557,7 @@ fn sim_with(grid: &Grid, agents: &[(Pos, Pos)]) -> Simulation {
             connectivity: CONN,
             heuristic: H,
             measure_baseline: false,
+            crowd: false,
         },
     );
     for &(s, g) in agents {

@@ -28,6 +28,7 @@ pub fn living(cfg: &Config) -> Result<Report, String> {
             connectivity: scenario.connectivity,
             heuristic: scenario.effective_heuristic(),
             measure_baseline: false,
+            crowd: false,
         },
     );
     sim.set_seed(scenario.seed);

@@ -234,6 +234,9 @@ pub struct Scenario {
     pub planner_memory: Option<usize>,
     /// The expansions a tick's planning may make, or `None` for no limit.
     pub plan_budget: Option<u64>,
+    /// Crowd mode ([`SimConfig::crowd`](crate::sim::SimConfig::crowd)): no two agents share a
+    /// cell. Two agents due at tick 0 on one cell are then an error.
+    pub crowd: bool,
 }
 
 /// The file's shape, as serde reads it, before validation.
@@ -262,6 +265,8 @@ struct RawScenario {
     planner_memory: Option<String>,
     #[serde(default)]
     plan_budget: Option<u64>,
+    #[serde(default)]
+    crowd: bool,
 }
 
 /// Where in the file a semantic error is, to be turned into a line by a [`Locator`].
@@ -325,6 +330,7 @@ impl Scenario {
             sensing: Vec::new(),
             planner_memory: None,
             plan_budget: None,
+            crowd: false,
         }
     }
 
@@ -367,6 +373,12 @@ impl Scenario {
     pub fn load(path: &Path) -> Result<Scenario, FormatError> {
         let text = read_text(path)?;
         Self::parse(&text, &display_name(path))
+    }
+
+    /// [`Scenario::load`] in crowd mode whatever the file says ([`Scenario::parse_crowd`]).
+    pub fn load_crowd(path: &Path) -> Result<Scenario, FormatError> {
+        let text = read_text(path)?;
+        Self::parse_crowd(&text, &display_name(path))
     }
 
     /// Checks what [`Scenario::parse`] guarantees: agents' starts and goals on the map and
@@ -442,6 +454,9 @@ impl Scenario {
         }
         sensing::write(&mut out, self.sensor_range, &self.sensing);
         write_budgets(&mut out, self.planner_memory, self.plan_budget);
+        if self.crowd {
+            out.push_str("    crowd: true,\n");
+        }
         out.push_str(")\n");
         out
     }
@@ -455,6 +470,37 @@ impl Scenario {
         self.validate(&name)?;
         write_atomically(path, self.to_ron().as_bytes())
             .map_err(|e| FormatError::whole(&name, format!("cannot write the file: {e}")))
+    }
+
+    /// [`Scenario::parse`], in crowd mode whatever the file says (`gridwalk-cli simulate
+    /// --crowd`): two agents due at tick 0 on one cell are an error at the second one's line.
+    pub fn parse_crowd(text: &str, file_name: &str) -> Result<Scenario, FormatError> {
+        let mut scenario = Self::parse(text, file_name)?;
+        scenario.crowd = true;
+        scenario
+            .check_crowd_starts()
+            .map_err(|(site, message)| FormatError {
+                file: file_name.to_owned(),
+                line: locate(strip_bom(text), site),
+                message,
+            })?;
+        Ok(scenario)
+    }
+
+    /// In crowd mode, no two agents due at tick 0 may start on one cell (later ones wait for
+    /// theirs to be free).
+    fn check_crowd_starts(&self) -> Result<(), SiteError> {
+        let mut first = std::collections::HashMap::new();
+        for (i, a) in self.agents.iter().enumerate().filter(|(_, a)| a.tick == 0) {
+            if let Some(j) = first.insert(a.start, i) {
+                let message = format!(
+                    "agents[{i}]: start {} is agents[{j}]'s too, and in crowd mode no two agents due at tick 0 may share a cell",
+                    a.start
+                );
+                return Err((Site::AgentField(i, "start"), message));
+            }
+        }
+        Ok(())
     }
 
     fn from_raw(raw: RawScenario) -> Result<Scenario, SiteError> {
@@ -474,6 +520,7 @@ impl Scenario {
             planner_memory: read_memory(raw.planner_memory.as_deref())
                 .map_err(|e| (Site::Field("planner_memory"), e))?,
             plan_budget: raw.plan_budget,
+            crowd: raw.crowd,
         };
         scenario.check()?;
         Ok(scenario)
@@ -523,6 +570,9 @@ impl Scenario {
             }
         }
         check_plan_budget(self.plan_budget).map_err(|e| (Site::Field("plan_budget"), e))?;
+        if self.crowd {
+            self.check_crowd_starts()?;
+        }
         if self.destinations > MAX_DESTINATIONS {
             return Err((
                 Site::Destinations,
@@ -645,6 +695,7 @@ impl Simulation {
         s.destinations = self.destinations();
         s.sensor_range = self.sensor_range();
         (s.planner_memory, s.plan_budget) = self.budget().in_scenario();
+        s.crowd = self.config().crowd;
         s
     }
 }

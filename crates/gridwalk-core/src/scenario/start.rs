@@ -28,6 +28,7 @@ impl Scenario {
             connectivity: self.connectivity,
             heuristic: self.effective_heuristic(),
             measure_baseline: false,
+            crowd: self.crowd,
         }
     }
 

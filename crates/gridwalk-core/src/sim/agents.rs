@@ -30,16 +30,24 @@ pub enum AgentStatus {
     /// Its plan is not ready: the tick's planning budget ran out before its planner's search
     /// ended (see [`Budget`](super::limits::Budget)). It waits on its cell.
     Planning,
+    /// Crowd mode: another agent stands on its goal, and it waits near it.
+    Waiting,
+    /// Crowd mode: it has not come closer to its goal for
+    /// [`STUCK_TICKS`](super::crowd_phase::STUCK_TICKS) ticks.
+    Stuck,
 }
 
 impl AgentStatus {
-    /// `walking`, `arrived`, `no_path` or `planning`, as the CLI prints it.
+    /// `walking`, `arrived`, `no_path`, `planning`, `waiting` or `stuck`, as the CLI prints
+    /// it.
     pub fn name(self) -> &'static str {
         match self {
             AgentStatus::Walking => "walking",
             AgentStatus::Arrived => "arrived",
             AgentStatus::NoPath => "no_path",
             AgentStatus::Planning => "planning",
+            AgentStatus::Waiting => "waiting",
+            AgentStatus::Stuck => "stuck",
         }
     }
 }
@@ -125,10 +133,23 @@ impl Agents {
         (goal, g): (Pos, usize),
         on_arrival: OnArrival,
     ) -> AgentId {
-        self.occupied[s] += 1;
-        self.count_goal(g);
         let id = self.next_id;
         self.next_id += 1;
+        self.insert_as(id, (start, s), (goal, g), on_arrival);
+        id
+    }
+
+    /// Adds an agent under `id`, an id taken earlier from `next_id` (crowd mode lets an agent
+    /// whose start is taken enter later under the id it was given).
+    pub(super) fn insert_as(
+        &mut self,
+        id: AgentId,
+        (start, s): (Pos, usize),
+        (goal, g): (Pos, usize),
+        on_arrival: OnArrival,
+    ) {
+        self.occupied[s] += 1;
+        self.count_goal(g);
         let arrived = start == goal;
         let agent = Agent {
             id,
@@ -152,7 +173,6 @@ impl Agents {
             goal: g as u32,
         };
         self.slab.insert(agent, place);
-        id
     }
 
     /// Removes agent `id` and its counts.

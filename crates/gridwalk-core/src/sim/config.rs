@@ -1,5 +1,5 @@
 //! How a [`Simulation`](super::Simulation) plans: the algorithm, the moves, the heuristic
-//! and whether it measures A* from scratch beside its own work.
+//! whether it measures A* from scratch beside its own work, and crowd mode.
 
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +23,10 @@ pub struct SimConfig {
     /// would have cost next to the repair; skipped on ticks with more than
     /// [`BASELINE_MAX_AGENTS`] walking agents, where it would cost more than the tick itself.
     pub measure_baseline: bool,
+    /// Crowd mode: no two agents share a cell, and every move comes from the crowd's step
+    /// rule on the planners' exact costs (see [`crowd_phase`](super::crowd_phase)).
+    #[serde(default)]
+    pub crowd: bool,
 }
 
 impl Default for SimConfig {
@@ -32,6 +36,7 @@ impl Default for SimConfig {
             connectivity: Connectivity::Eight,
             heuristic: Heuristic::Octile,
             measure_baseline: false,
+            crowd: false,
         }
     }
 }

@@ -28,6 +28,13 @@ pub enum SimError {
     },
     /// No agent has this id.
     NoSuchAgent(AgentId),
+    /// Crowd mode: a new agent's start holds another agent.
+    StartTaken {
+        /// The start.
+        pos: Pos,
+        /// The agent standing there.
+        agent: AgentId,
+    },
 }
 
 impl fmt::Display for SimError {
@@ -35,6 +42,12 @@ impl fmt::Display for SimError {
         match self {
             SimError::Grid(e) => write!(f, "{e}"),
             SimError::OnWall(p) => write!(f, "cell {p} is a wall"),
+            SimError::StartTaken { pos, agent } => {
+                write!(
+                    f,
+                    "cell {pos} holds agent {agent} (crowd mode: one agent a cell)"
+                )
+            }
             SimError::HoldsAgent { pos, agent } => {
                 write!(f, "cell {pos} holds agent {agent}")
             }

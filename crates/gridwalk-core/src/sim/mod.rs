@@ -84,6 +84,7 @@ use crate::planner::CellInfo;
 
 mod agents;
 mod config;
+pub mod crowd_phase;
 mod error;
 mod from_scratch;
 mod goal_groups;
@@ -131,6 +132,7 @@ fn keep_expanded(list: &mut Vec<u32>, cells: impl IntoIterator<Item = u32>) {
 }
 
 use agents::Agents;
+use crowd_phase::CrowdState;
 use goal_groups::GoalGroups;
 use group::Group;
 use history::History;
@@ -165,6 +167,8 @@ pub struct Simulation {
     knowledge: Knowledge,
     /// The memory and planning budgets, and where planning stands against them.
     rationing: Rationing,
+    /// Crowd mode's state, while it is on.
+    crowd: Option<CrowdState>,
 }
 
 impl Simulation {
@@ -186,7 +190,14 @@ impl Simulation {
             expanded: Vec::new(),
             knowledge: Knowledge::default(),
             rationing: Rationing::default(),
+            crowd: None,
         }
+        .with_crowd_synced()
+    }
+
+    fn with_crowd_synced(mut self) -> Simulation {
+        self.sync_crowd();
+        self
     }
 
     /// What the planner serving agent `id` holds for `cell`.
@@ -218,6 +229,7 @@ impl Simulation {
             || config.connectivity != self.config.connectivity
             || config.heuristic != self.config.heuristic;
         self.config = config;
+        self.sync_crowd();
         if replan {
             self.forget_plans();
         }
@@ -284,7 +296,13 @@ impl Simulation {
     /// Bytes held by all planners, with what each goal keeps beside its planner (the memo of
     /// its moves, its agents per cell, its deferred edits): what the memory budget counts.
     pub fn planner_memory(&self) -> usize {
-        self.groups.by_goal.values().map(|g| g.bytes()).sum()
+        let crowd = self.crowd.as_ref().map_or(0, CrowdState::bytes);
+        self.groups
+            .by_goal
+            .values()
+            .map(|g| g.bytes())
+            .sum::<usize>()
+            + crowd
     }
 
     fn check_cell(&self, pos: Pos) -> Result<usize, SimError> {
@@ -310,6 +328,15 @@ impl Simulation {
     ) -> Result<AgentId, SimError> {
         let s = self.check_cell(start)?;
         let g = self.check_cell(goal)?;
+        if let Some(crowd) = self.crowd.as_mut()
+            && self.agents.occupied[s] > 0
+        {
+            // Its start is taken: it enters under this id as soon as the cell is free.
+            let id = self.agents.next_id;
+            self.agents.next_id += 1;
+            crowd.entering.push((id, (start, s), (goal, g), on_arrival));
+            return Ok(id);
+        }
         let id = self.agents.insert((start, s), (goal, g), on_arrival);
         if let Some(group) = self.groups.by_goal.get_mut(&g) {
             group.enter(s);
@@ -319,6 +346,12 @@ impl Simulation {
 
     /// Removes an agent; its goal's planner goes with its last agent.
     pub fn remove_agent(&mut self, id: AgentId) -> Result<(), SimError> {
+        if let Some(crowd) = self.crowd.as_mut()
+            && let Some(i) = crowd.entering.iter().position(|e| e.0 == id)
+        {
+            crowd.entering.remove(i);
+            return Ok(());
+        }
         let (_, place) = self.agents.remove(id)?;
         let (cell, g) = (place.cell as usize, place.goal as usize);
         if let Some(group) = self.groups.by_goal.get_mut(&g) {
@@ -331,6 +364,9 @@ impl Simulation {
 
     /// Removes every agent and planner.
     pub fn clear_agents(&mut self) {
+        if let Some(crowd) = self.crowd.as_mut() {
+            crowd.entering.clear();
+        }
         self.agents.clear();
         self.groups.drop_all(&mut self.history);
         self.from_scratch.paths.clear();
@@ -433,6 +469,11 @@ impl Simulation {
     /// pass over the agents instead of two. The game, `gridwalk-cli simulate` and
     /// [`tick`](Self::tick) all take this path.
     pub fn step(&mut self) -> TickStats {
+        if self.crowd.is_some() {
+            let stats = self.replan_deferring(false);
+            self.crowd_advance();
+            return stats;
+        }
         // The baseline plans from settled agents: with one due, they are settled first.
         let stats = self.replan_deferring(!self.baseline_due());
         match std::mem::take(&mut self.groups.settle_pending) {

@@ -129,6 +129,7 @@ impl Simulation {
             history: &mut self.history,
             expanded: &mut self.expanded,
             stats,
+            crowd: self.config.crowd.then_some(conn),
         };
         let (mut backlog, mut cursor, mut dropped) = (0, None, 0);
         for k in order {

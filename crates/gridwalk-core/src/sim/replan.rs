@@ -36,6 +36,8 @@ impl Simulation {
         } else {
             self.replan_from_scratch(&mut stats);
         }
+        let spent = stats.search.expanded;
+        self.plan_guides(&mut stats.search, spent);
         stats.micros = started.elapsed().as_micros() as u64;
         self.changed.clear();
         if self.baseline_due() {
@@ -174,7 +176,9 @@ impl Simulation {
             history: &mut self.history,
             expanded: &mut self.expanded,
             stats,
+            crowd: self.config.crowd.then_some(self.config.connectivity),
         };
+        let goals = &self.agents.goals;
         let scratch = &self.groups.scratch;
         let (agents, places) = self.agents.slab.as_mut_slices();
         for (((((&goal, group), starts), members), &n), &late) in (self.groups.by_goal.iter_mut())
@@ -185,7 +189,13 @@ impl Simulation {
         {
             let n = n as usize;
             if n == 0 {
-                computes.defer(group);
+                if computes.crowd.is_some() && goals[goal] > 0 {
+                    // Crowd mode: its arrived agents may be pushed off the goal, and rank the
+                    // goal's neighbours by the planner's costs, which must be exact.
+                    computes.run(goal, group, &[], 0, u64::MAX);
+                } else {
+                    computes.defer(group);
+                }
                 continue;
             }
             computes.run(goal, group, starts, n, u64::MAX);
@@ -289,6 +299,8 @@ pub(super) struct Computes<'a> {
     pub(super) history: &'a mut History,
     pub(super) expanded: &'a mut Vec<u32>,
     pub(super) stats: &'a mut TickStats,
+    /// Crowd mode's moves, while it is on: the computes make the agents' neighbours exact.
+    pub(super) crowd: Option<crate::grid::Connectivity>,
 }
 
 impl Computes<'_> {
@@ -331,6 +343,15 @@ impl Computes<'_> {
         group.last_used = self.tick;
         let planner = group.planner.get_mut();
         planner.set_starts(grid, starts);
+        if let Some(conn) = self.crowd {
+            // Crowd mode ranks every neighbour of the agents and of the goal (where the
+            // arrived agent stands): they must be exact too.
+            let mut cells = starts.to_vec();
+            cells.push(goal);
+            let mut exact = Vec::new();
+            super::crowd_phase::around(grid, conn, &cells, &mut exact);
+            planner.set_exact(grid, &exact);
+        }
         if !group.deferred.is_empty() {
             planner.cells_changed(grid, &group.deferred);
             group.deferred = Vec::new();

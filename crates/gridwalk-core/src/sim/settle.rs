@@ -153,6 +153,9 @@ impl Simulation {
     /// their policy and the dynamic world act. A planned step that is no longer legal (the map
     /// changed since the replan) is not taken: the agent waits for the next replan.
     pub fn advance(&mut self) {
+        if self.crowd.is_some() {
+            return self.crowd_advance();
+        }
         // Agents moved one by one are not followed by the groups' counts.
         self.groups.untrack_all();
         self.agents.arrived.clear();
@@ -273,7 +276,7 @@ impl Simulation {
     }
 
     /// The end of [`advance`](Self::advance), once the agents moved.
-    fn after_moves(&mut self) {
+    pub(super) fn after_moves(&mut self) {
         self.arrivals();
         self.dynamic_world();
         self.tick += 1;

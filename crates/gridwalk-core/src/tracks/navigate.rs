@@ -156,6 +156,7 @@ pub fn navigate(
         connectivity: run.connectivity,
         heuristic: run.heuristic,
         measure_baseline: false,
+        crowd: false,
     };
     let mut sim = Simulation::new(grid.clone(), config);
     sim.set_sensor_range(Some(run.range));
@@ -175,8 +176,18 @@ pub fn navigate(
             }
             AgentStatus::NoPath => break,
             // Without a planning budget no plan waits; with one, a waiting plan walks later.
-            AgentStatus::Walking | AgentStatus::Planning if nav.ticks >= max_ticks => break,
-            AgentStatus::Walking | AgentStatus::Planning => {}
+            AgentStatus::Walking
+            | AgentStatus::Planning
+            | AgentStatus::Waiting
+            | AgentStatus::Stuck
+                if nav.ticks >= max_ticks =>
+            {
+                break;
+            }
+            AgentStatus::Walking
+            | AgentStatus::Planning
+            | AgentStatus::Waiting
+            | AgentStatus::Stuck => {}
         }
         let from = grid.index(a.pos)?;
         // A tick, timed up to its moves: the replan (sensing, bookkeeping, computes, the

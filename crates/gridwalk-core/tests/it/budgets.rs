@@ -80,6 +80,7 @@ fn start(case: &Case, budgets: bool) -> Simulation {
         connectivity,
         heuristic: Heuristic::default_for(connectivity),
         measure_baseline: false,
+        crowd: false,
     };
     let mut sim = Simulation::new(case.grid.clone(), config);
     if budgets {
@@ -104,6 +105,9 @@ fn check(sim: &Simulation, plan: Option<u64>) -> Result<usize, TestCaseError> {
         let costs = reference_costs(sim.grid(), sim.grid().index(a.goal).unwrap(), conn);
         let best = costs[sim.grid().index(a.pos).unwrap()];
         match a.status {
+            AgentStatus::Waiting | AgentStatus::Stuck => {
+                panic!("a crowd status with crowd mode off")
+            }
             AgentStatus::Arrived => prop_assert_eq!(a.pos, a.goal),
             AgentStatus::Walking => prop_assert_eq!(a.remaining, Some(best), "agent {}", a.id),
             AgentStatus::NoPath => prop_assert_eq!(best, INFINITY, "agent {}", a.id),

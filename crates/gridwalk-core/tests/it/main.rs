@@ -5,6 +5,7 @@
 #[macro_use]
 mod common;
 mod budgets;
+mod crowd;
 mod default_map;
 mod destinations;
 mod dstar;
@@ -12,6 +13,7 @@ mod dstar_lite;
 mod exact;
 mod gppc;
 mod history;
+mod mapf;
 mod movingai_format;
 mod mpgaa;
 mod navigate;

@@ -13,6 +13,7 @@ fn config(algorithm: Algorithm, conn: Connectivity) -> SimConfig {
         connectivity: conn,
         heuristic: Heuristic::default_for(conn),
         measure_baseline: false,
+        crowd: false,
     }
 }
 
@@ -38,6 +39,9 @@ fn check(sim: &Simulation) -> Result<(), TestCaseError> {
         let best =
             reference_costs(grid, grid.index(a.goal).unwrap(), conn)[grid.index(a.pos).unwrap()];
         match a.status {
+            AgentStatus::Waiting | AgentStatus::Stuck => {
+                panic!("a crowd status with crowd mode off")
+            }
             AgentStatus::Planning => prop_assert!(false, "agent {} waits with no budget", a.id),
             AgentStatus::Arrived => prop_assert_eq!(a.pos, a.goal),
             AgentStatus::Walking => {

@@ -409,6 +409,7 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                         },
                         planner_memory: None,
                         plan_budget: None,
+                        crowd: false,
                     }
                 },
             )

@@ -81,6 +81,9 @@ fn check_tick(sim: &Simulation, model: &[u8], changes: &[(usize, u8)], goals: &[
         let dist = reference_costs(known, known.index(a.goal).unwrap(), conn);
         let best = dist[known.index(a.pos).unwrap()];
         match a.status {
+            AgentStatus::Waiting | AgentStatus::Stuck => {
+                panic!("a crowd status with crowd mode off")
+            }
             AgentStatus::Walking => assert_eq!(a.remaining, Some(best), "agent {}", a.id),
             AgentStatus::NoPath => assert_eq!(best, INFINITY, "agent {} gave up", a.id),
             AgentStatus::Arrived => assert_eq!(a.pos, a.goal),
@@ -140,6 +143,7 @@ fn start(case: &Case) -> Simulation {
         connectivity: w.conn,
         heuristic: Heuristic::default_for(w.conn),
         measure_baseline: case.seed.is_multiple_of(3),
+        crowd: false,
     };
     let mut sim = Simulation::new(w.grid.clone(), config);
     sim.set_seed(case.seed);

@@ -77,6 +77,9 @@ fn check(sim: &Simulation) {
             .path
             .map(|p| p.cost);
         match a.status {
+            AgentStatus::Waiting | AgentStatus::Stuck => {
+                panic!("a crowd status with crowd mode off")
+            }
             AgentStatus::Planning => panic!("agent {} waits with no budget", a.id),
             AgentStatus::Arrived => assert_eq!(a.pos, a.goal),
             AgentStatus::NoPath => assert_eq!(best, None, "agent {} wrongly has no path", a.id),
@@ -97,6 +100,7 @@ fn run(case: &Case, algorithm: Algorithm) {
         connectivity: case.conn,
         heuristic: Heuristic::default_for(case.conn),
         measure_baseline: true,
+        crowd: false,
     };
     let mut sim = Simulation::new(case.grid.clone(), config);
     for &(s, g) in &case.agents {

@@ -85,6 +85,9 @@ fn check(sim: &Simulation, after_replan: bool) -> Result<(), TestCaseError> {
             .path
             .map(|p| p.cost);
         match a.status {
+            AgentStatus::Waiting | AgentStatus::Stuck => {
+                panic!("a crowd status with crowd mode off")
+            }
             AgentStatus::Planning => prop_assert!(false, "agent {} waits with no budget", a.id),
             AgentStatus::Arrived => prop_assert_eq!(a.pos, a.goal),
             AgentStatus::Walking => prop_assert_eq!(a.remaining, best, "agent {}", a.id),
@@ -125,7 +128,7 @@ proptest! {
                         algorithm: Algorithm::ALL[a as usize],
                         connectivity,
                         heuristic: Heuristic::default_for(connectivity),
-                        measure_baseline: four,
+                        measure_baseline: four, crowd: false,
                     });
                 }
                 Call::Replan => { sim.replan(); replanned = true; }

@@ -19,6 +19,9 @@ fn check(sim: &Simulation) -> Result<(), TestCaseError> {
             .or_insert_with(|| reference_costs(grid, grid.index(a.goal).unwrap(), conn));
         let best = costs[grid.index(a.pos).unwrap()];
         match a.status {
+            AgentStatus::Waiting | AgentStatus::Stuck => {
+                panic!("a crowd status with crowd mode off")
+            }
             AgentStatus::Planning => prop_assert!(false, "agent {} waits with no budget", a.id),
             AgentStatus::Arrived => prop_assert_eq!(a.pos, a.goal),
             AgentStatus::Walking => {
@@ -63,7 +66,7 @@ proptest! {
                 algorithm: Algorithm::DStarLite,
                 connectivity,
                 heuristic: Heuristic::default_for(connectivity),
-                measure_baseline: false,
+                measure_baseline: false, crowd: false,
             },
         );
         for (i, &s) in starts.iter().enumerate() {

@@ -1,0 +1,499 @@
+//! [`Crowd`]: the step rule's state (occupancy arrays, the decision stack, the last step's
+//! report) and [`Crowd::step`], PIBT walked with an explicit stack.
+
+use std::fmt;
+
+use rand_core::Rng;
+
+use super::traps::{neighbours, pass_possible, pass_required};
+use super::{Guidance, NONE, Rule};
+use crate::grid::{Connectivity, Grid, Pos};
+
+/// Why a step was refused. Nothing moves when one is returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StepError {
+    /// The agents, the order or the constraints do not fit together or with the grid.
+    BadInput(String),
+    /// The constraints cannot all hold: two fixed cells collide, or an agent must leave a cell
+    /// a constraint takes and cannot. LaCAM expects this and tries other constraints.
+    Infeasible,
+}
+
+impl fmt::Display for StepError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StepError::BadInput(why) => write!(f, "bad crowd step input: {why}"),
+            StepError::Infeasible => write!(f, "the constraints cannot all hold"),
+        }
+    }
+}
+
+impl std::error::Error for StepError {}
+
+/// The largest distance the candidate order tells apart (29 bits of its sort key).
+const DIST_CAP: u64 = u64::MAX >> 1;
+
+/// One agent being decided: its place on the stack of pushes.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    agent: u32,
+    /// The agent that pushed this one (moving into its cell), or [`NONE`] at the top.
+    parent: u32,
+    /// The agent this one pulls into its cell when it succeeds (the pass), or [`NONE`].
+    pull: u32,
+    /// The next candidate to try.
+    next_try: u8,
+}
+
+/// What the last step did, for a panel and for explain. Agents are indices into the step's
+/// `cur`.
+#[derive(Clone, Debug, Default)]
+pub struct StepReport {
+    /// Agents that stayed on their cells.
+    pub waited: Vec<u32>,
+    /// Agents that moved because another pushed them (priority inheritance).
+    pub pushed: Vec<u32>,
+    /// Agents pulled into a retreating agent's cell by the pass operation.
+    pub pulled: Vec<u32>,
+    /// Pass operations begun (agents that retreated to let another by).
+    pub passes: usize,
+}
+
+/// The step rule's state: sized to a grid and reused from step to step, so a step allocates
+/// nothing once the agent count is steady. See the [module doc](super).
+#[derive(Clone, Debug)]
+pub struct Crowd {
+    width: u32,
+    conn: Connectivity,
+    rule: Rule,
+    /// Per cell: the agent on it now, or [`NONE`].
+    occ_now: Vec<u32>,
+    /// Per cell: the agent that will be on it after the step, or [`NONE`].
+    occ_next: Vec<u32>,
+    /// Per agent: its cell after the step, [`NONE`] while undecided.
+    next: Vec<u32>,
+    /// Per agent: its candidate cells in the order tried, and how many.
+    cands: Vec<[u32; 9]>,
+    ncand: Vec<u8>,
+    /// Per agent: who pushed (or pulled) it this step, or [`NONE`].
+    parent: Vec<u32>,
+    stack: Vec<Frame>,
+    report: StepReport,
+}
+
+impl Crowd {
+    /// A step rule for agents on `grid` moving under `conn`, with `rule`'s additions.
+    pub fn new(grid: &Grid, conn: Connectivity, rule: Rule) -> Crowd {
+        Crowd {
+            width: grid.width(),
+            conn,
+            rule,
+            occ_now: vec![NONE; grid.len()],
+            occ_next: vec![NONE; grid.len()],
+            next: Vec::new(),
+            cands: Vec::new(),
+            ncand: Vec::new(),
+            parent: Vec::new(),
+            stack: Vec::new(),
+            report: StepReport::default(),
+        }
+    }
+
+    /// Whether this step rule was made for a grid of `grid`'s size.
+    pub fn fits(&self, grid: &Grid) -> bool {
+        grid.len() == self.occ_now.len() && grid.width() == self.width
+    }
+
+    /// Bytes held: per cell, two occupancy arrays; per agent, its candidates and links.
+    pub fn memory_bytes(&self) -> usize {
+        (self.occ_now.capacity() + self.occ_next.capacity()) * 4
+            + self.cands.capacity() * 36
+            + (self.next.capacity() + self.parent.capacity()) * 4
+            + self.ncand.capacity()
+    }
+
+    /// Moves every agent one step.
+    ///
+    /// - `cur[a]` is agent a's cell (a flat index of `grid`); the cells must be passable and
+    ///   distinct.
+    /// - `order` lists agents by priority, highest first; agents it leaves out decide last, by
+    ///   index.
+    /// - `fixed`, when given, has one entry per agent: its next cell (itself or a neighbour),
+    ///   or [`NONE`] for a free agent.
+    /// - `guide` orders each agent's candidates; `rng` breaks ties among equal costs.
+    ///
+    /// Returns each agent's next cell, indexed like `cur`. Constraints that cannot hold give
+    /// [`StepError::Infeasible`]; input that does not fit gives [`StepError::BadInput`].
+    pub fn step<G: Guidance, R: Rng + ?Sized>(
+        &mut self,
+        grid: &Grid,
+        cur: &[u32],
+        order: &[u32],
+        fixed: Option<&[u32]>,
+        guide: &G,
+        rng: &mut R,
+    ) -> Result<&[u32], StepError> {
+        let n = cur.len();
+        if grid.len() != self.occ_now.len() || grid.width() != self.width {
+            return Err(StepError::BadInput(
+                "the grid is not the size the crowd was made for".into(),
+            ));
+        }
+        self.next.clear();
+        self.next.resize(n, NONE);
+        self.cands.resize(n, [NONE; 9]);
+        self.ncand.clear();
+        self.ncand.resize(n, 0);
+        self.parent.clear();
+        self.parent.resize(n, NONE);
+        self.report.waited.clear();
+        self.report.pushed.clear();
+        self.report.pulled.clear();
+        self.report.passes = 0;
+        let result = self.place(grid, cur, order, fixed, guide, rng);
+        // Clear exactly what was set, whatever happened.
+        for (a, &c) in cur.iter().enumerate() {
+            if (c as usize) < self.occ_now.len() && self.occ_now[c as usize] == a as u32 {
+                self.occ_now[c as usize] = NONE;
+            }
+            let to = self.next[a];
+            if to != NONE {
+                self.occ_next[to as usize] = NONE;
+            }
+        }
+        result?;
+        for (a, &here) in cur.iter().enumerate() {
+            if self.next[a] == here {
+                self.report.waited.push(a as u32);
+            } else if self.parent[a] != NONE {
+                let list = if self.stack_pulled(a) {
+                    &mut self.report.pulled
+                } else {
+                    &mut self.report.pushed
+                };
+                list.push(a as u32);
+            }
+        }
+        Ok(&self.next)
+    }
+
+    /// Whether agent `a` was pulled rather than pushed: its mover's cell is where it went.
+    fn stack_pulled(&self, a: usize) -> bool {
+        self.ncand[a] == 0
+    }
+
+    /// What the last successful step did.
+    pub fn report(&self) -> &StepReport {
+        &self.report
+    }
+
+    /// Agent `a`'s candidate cells in the last step, in the order it tried them (empty when it
+    /// did not choose: fixed by a constraint, or pulled).
+    pub fn candidates(&self, a: usize) -> &[u32] {
+        match self.cands.get(a) {
+            Some(c) => &c[..self.ncand[a] as usize],
+            None => &[],
+        }
+    }
+
+    /// The agents whose pushes moved agent `a` in the last step, from the one that chose
+    /// freely down to `a`'s own pusher; empty when nobody moved it.
+    pub fn push_chain(&self, a: usize) -> Vec<u32> {
+        let mut chain = Vec::new();
+        let mut at = self.parent.get(a).copied().unwrap_or(NONE);
+        while at != NONE && chain.len() < self.parent.len() {
+            chain.push(at);
+            at = self.parent[at as usize];
+        }
+        chain.reverse();
+        chain
+    }
+
+    /// The cells of `cells` (flat indices) as positions, for reports.
+    pub fn positions(&self, cells: &[u32]) -> Vec<Pos> {
+        let w = self.width;
+        cells.iter().map(|&c| Pos::new(c % w, c / w)).collect()
+    }
+
+    /// Checks the input, applies the constraints, then decides every agent.
+    fn place<G: Guidance, R: Rng + ?Sized>(
+        &mut self,
+        grid: &Grid,
+        cur: &[u32],
+        order: &[u32],
+        fixed: Option<&[u32]>,
+        guide: &G,
+        rng: &mut R,
+    ) -> Result<(), StepError> {
+        let n = cur.len();
+        for (a, &c) in cur.iter().enumerate() {
+            let ok = (c as usize) < grid.len() && grid.weight(c as usize) != 0;
+            if !ok {
+                return Err(StepError::BadInput(format!(
+                    "agent {a}'s cell {c} is off the grid or a wall"
+                )));
+            }
+            let other = self.occ_now[c as usize];
+            if other != NONE {
+                return Err(StepError::BadInput(format!(
+                    "agents {other} and {a} share cell {}",
+                    grid.pos(c as usize)
+                )));
+            }
+            self.occ_now[c as usize] = a as u32;
+        }
+        if let Some(fixed) = fixed {
+            if fixed.len() != n {
+                return Err(StepError::BadInput(format!(
+                    "{} constraints for {n} agents",
+                    fixed.len()
+                )));
+            }
+            self.apply_fixed(grid, cur, fixed)?;
+        }
+        for &a in order {
+            if a as usize >= n {
+                return Err(StepError::BadInput(format!(
+                    "the order names agent {a} of {n}"
+                )));
+            }
+            if self.next[a as usize] == NONE {
+                self.decide(grid, cur, a, guide, rng)?;
+            }
+        }
+        for a in 0..n as u32 {
+            if self.next[a as usize] == NONE {
+                self.decide(grid, cur, a, guide, rng)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Fixes the constrained agents' next cells, checking each is a move and no two collide,
+    /// swap or cross.
+    fn apply_fixed(&mut self, grid: &Grid, cur: &[u32], fixed: &[u32]) -> Result<(), StepError> {
+        for (a, &to) in fixed.iter().enumerate() {
+            if to == NONE {
+                continue;
+            }
+            let legal = to == cur[a] || {
+                let (ns, k) = neighbours(grid, self.conn, cur[a]);
+                ns[..k].contains(&to)
+            };
+            if !legal {
+                return Err(StepError::BadInput(format!(
+                    "agent {a} is constrained to {to}, which is not a move from {}",
+                    cur[a]
+                )));
+            }
+            if self.occ_next[to as usize] != NONE {
+                return Err(StepError::Infeasible);
+            }
+            self.occ_next[to as usize] = a as u32;
+            self.next[a] = to;
+            self.ncand[a] = 0;
+        }
+        for (a, &to) in fixed.iter().enumerate() {
+            if to != NONE && to != cur[a] && !self.free_move(a as u32, cur[a], to) {
+                return Err(StepError::Infeasible);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether agent `i` may move from `from` to `to` given the moves decided so far: no swap
+    /// with the agent on `to`, and no crossing diagonal in the 2×2 block of a diagonal move.
+    #[inline]
+    fn free_move(&self, i: u32, from: u32, to: u32) -> bool {
+        let k = self.occ_now[to as usize];
+        if k != NONE && k != i && self.next[k as usize] == from {
+            return false;
+        }
+        if self.conn == Connectivity::Eight {
+            let w = self.width;
+            let (fx, tx) = (from % w, to % w);
+            if fx != tx && from / w != to / w {
+                // The block's other two cells: (to.x, from.y) and (from.x, to.y).
+                let side_x = from - fx + tx;
+                let side_y = to - tx + fx;
+                let crosses = |a: u32, b: u32| {
+                    let k = self.occ_now[a as usize];
+                    k != NONE && k != i && self.next[k as usize] == b
+                };
+                if crosses(side_x, side_y) || crosses(side_y, side_x) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Fills agent `i`'s candidates, best first: its cell and its neighbours by `guide`; among
+    /// equals, cells not ahead of the pusher (closer to its goal), then free cells, then `rng`.
+    /// With the dead-end rule, a pushed agent puts cells ahead of its pusher inside a dead end
+    /// last of all.
+    fn fill_candidates<G: Guidance, R: Rng + ?Sized>(
+        &mut self,
+        grid: &Grid,
+        cur: &[u32],
+        i: u32,
+        parent: u32,
+        guide: &G,
+        rng: &mut R,
+    ) {
+        let here = cur[i as usize];
+        let (ns, k) = neighbours(grid, self.conn, here);
+        let pushed = parent != NONE;
+        let parent_here = if pushed {
+            guide.distance(parent as usize, here as usize)
+        } else {
+            0
+        };
+        let mut keys = [0u128; 9];
+        let mut cells = [NONE; 9];
+        let mut m = 0;
+        for c in std::iter::once(here).chain(ns[..k].iter().copied()) {
+            let d = guide.distance(i as usize, c as usize).min(DIST_CAP) as u128;
+            let ahead =
+                pushed && c != here && guide.distance(parent as usize, c as usize) < parent_here;
+            let dead_ahead = ahead
+                && self.rule.traps
+                && pass_required(grid, self.conn, guide, parent as usize, i as usize, here, c);
+            let other = self.occ_now[c as usize];
+            let taken = other != NONE && other != i;
+            keys[m] = ((dead_ahead as u128) << 127)
+                | (d << 64)
+                | ((ahead as u128) << 63)
+                | ((taken as u128) << 62)
+                | rng.next_u32() as u128;
+            cells[m] = c;
+            m += 1;
+        }
+        // Insertion sort of at most nine keys.
+        for a in 1..m {
+            let mut b = a;
+            while b > 0 && keys[b - 1] > keys[b] {
+                keys.swap(b - 1, b);
+                cells.swap(b - 1, b);
+                b -= 1;
+            }
+        }
+        self.cands[i as usize] = cells;
+        self.ncand[i as usize] = m as u8;
+    }
+
+    /// Decides agent `top` (and every agent its pushes reach) with an explicit stack.
+    fn decide<G: Guidance, R: Rng + ?Sized>(
+        &mut self,
+        grid: &Grid,
+        cur: &[u32],
+        top: u32,
+        guide: &G,
+        rng: &mut R,
+    ) -> Result<(), StepError> {
+        self.fill_candidates(grid, cur, top, NONE, guide, rng);
+        let mut pull = NONE;
+        if self.rule.traps {
+            let (here, best) = (cur[top as usize], self.cands[top as usize][0]);
+            let j = self.occ_now[best as usize];
+            if best != here
+                && j != NONE
+                && self.next[j as usize] == NONE
+                && pass_required(grid, self.conn, guide, top as usize, j as usize, here, best)
+                && pass_possible(grid, self.conn, here, best)
+            {
+                let m = self.ncand[top as usize] as usize;
+                self.cands[top as usize][..m].reverse();
+                pull = j;
+                self.report.passes += 1;
+            }
+        }
+        self.stack.clear();
+        self.stack.push(Frame {
+            agent: top,
+            parent: NONE,
+            pull,
+            next_try: 0,
+        });
+        // The outcome of the frame just popped: Some(true) when it moved.
+        let mut child: Option<bool> = None;
+        while let Some(&frame) = self.stack.last() {
+            let i = frame.agent;
+            let iu = i as usize;
+            if child == Some(true) {
+                self.stack.pop();
+                self.pull(cur, i, frame.pull);
+                continue;
+            }
+            child = None;
+            let mut next_try = frame.next_try;
+            let mut push = NONE;
+            let mut moved = false;
+            while (next_try as usize) < self.ncand[iu] as usize {
+                let u = self.cands[iu][next_try as usize];
+                next_try += 1;
+                if self.occ_next[u as usize] != NONE || !self.free_move(i, cur[iu], u) {
+                    continue;
+                }
+                self.occ_next[u as usize] = i;
+                self.next[iu] = u;
+                let k = self.occ_now[u as usize];
+                if k != NONE && k != i && self.next[k as usize] == NONE {
+                    push = k;
+                } else {
+                    moved = true;
+                }
+                break;
+            }
+            self.stack
+                .last_mut()
+                .expect("the frame is on the stack")
+                .next_try = next_try;
+            if push != NONE {
+                self.parent[push as usize] = i;
+                self.fill_candidates(grid, cur, push, i, guide, rng);
+                self.stack.push(Frame {
+                    agent: push,
+                    parent: i,
+                    pull: NONE,
+                    next_try: 0,
+                });
+            } else if moved {
+                self.stack.pop();
+                self.pull(cur, i, frame.pull);
+                child = Some(true);
+            } else {
+                // Every candidate failed: stay, unless the cell is taken by other than the pusher.
+                let here = cur[iu];
+                let holder = self.occ_next[here as usize];
+                if holder != NONE && holder != frame.parent {
+                    return Err(StepError::Infeasible);
+                }
+                self.occ_next[here as usize] = i;
+                self.next[iu] = here;
+                self.stack.pop();
+                child = Some(false);
+            }
+        }
+        Ok(())
+    }
+
+    /// After agent `i` moved, pulls agent `j` (if any, and still undecided) into `i`'s cell.
+    fn pull(&mut self, cur: &[u32], i: u32, j: u32) {
+        if j == NONE || self.next[j as usize] != NONE {
+            return;
+        }
+        let to = cur[i as usize];
+        let from = cur[j as usize];
+        if self.next[i as usize] == to
+            || self.occ_next[to as usize] != NONE
+            || !self.free_move(j, from, to)
+        {
+            return;
+        }
+        self.occ_next[to as usize] = j;
+        self.next[j as usize] = to;
+        self.parent[j as usize] = i;
+        self.ncand[j as usize] = 0;
+    }
+}
