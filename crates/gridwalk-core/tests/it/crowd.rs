@@ -83,7 +83,7 @@ fn check_guidance(sim: &Simulation, conn: Connectivity) -> Result<(), TestCaseEr
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(crate::common::proptest_cases(200))]
 
     #[test]
     fn no_two_agents_share_a_cell_and_guidance_is_exact(

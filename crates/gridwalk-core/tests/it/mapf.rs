@@ -182,7 +182,7 @@ fn brute_force_makespan(problem: &Problem) -> Option<u64> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::proptest_cases(96))]
 
     /// LaCAM solves exactly the solvable small instances (it is complete), its plans pass the
     /// validator, and no plan is shorter than the brute-force optimum.
