@@ -529,6 +529,23 @@ fn main() {
 // Inputs: random maps (from the core's one generator), Moving AI files
 // ---------------------------------------------------------------------------------------------
 
+/// Each cell's component label (in row order of first cells), `u32::MAX` on walls: floods by
+/// the core's own `grid::reachable`, for the workloads that keep the largest component.
+fn components(grid: &Grid, conn: Connectivity) -> Vec<u32> {
+    let mut comp = vec![u32::MAX; grid.len()];
+    let mut next = 0;
+    for s in 0..grid.len() {
+        if grid.weight(s) == 0 || comp[s] != u32::MAX {
+            continue;
+        }
+        for c in gridwalk_core::grid::reachable(grid, grid.pos(s), conn) {
+            comp[c] = next;
+        }
+        next += 1;
+    }
+    comp
+}
+
 /// `n` random start/goal pairs, each goal reachable from its start, start ≠ goal.
 fn random_reachable_pairs(grid: &Grid, n: usize, rng: &mut SplitMix64) -> Vec<(Pos, Pos)> {
     let mut comp = Components::default();
