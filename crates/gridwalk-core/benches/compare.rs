@@ -318,18 +318,7 @@ fn time_interleaved<P>(
             }
         }
     }
-    times
-        .into_iter()
-        .map(|per_problem| Samples {
-            samples: per_problem
-                .into_iter()
-                .map(|mut reps| {
-                    reps.sort_unstable();
-                    reps[reps.len() / 2]
-                })
-                .collect(),
-        })
-        .collect()
+    times.into_iter().map(medians).collect()
 }
 
 fn fmt_duration(d: Duration) -> String {
@@ -528,6 +517,19 @@ fn main() {
 // ---------------------------------------------------------------------------------------------
 // Inputs: random maps (from the core's one generator), Moving AI files
 // ---------------------------------------------------------------------------------------------
+
+/// Per problem, the median of its repetitions.
+fn medians(per_problem: Vec<Vec<Duration>>) -> Samples {
+    Samples {
+        samples: per_problem
+            .into_iter()
+            .map(|mut reps| {
+                reps.sort_unstable();
+                reps[reps.len() / 2]
+            })
+            .collect(),
+    }
+}
 
 /// Each cell's component label (in row order of first cells), `u32::MAX` on walls: floods by
 /// the core's own `grid::reachable`, for the workloads that keep the largest component.

@@ -16,7 +16,7 @@ use gridwalk_core::format::movingai;
 use gridwalk_core::tracks::navigate::{Navigate, Navigation, Replan, navigate};
 use gridwalk_core::{Algorithm, Grid, Pos};
 
-use super::{Config, Goal, Report, Samples, Series, movingai_dir, random_reachable_pairs};
+use super::{Config, Goal, Report, Series, medians, movingai_dir, random_reachable_pairs};
 use gridwalk_core::rng::{SeedableRng, SplitMix64};
 
 /// The planners compared: series label, algorithm, when it plans.
@@ -167,18 +167,9 @@ pub fn navigate_unknown(cfg: &Config) -> Result<Report, String> {
             }
             let series = |label: &str| format!("{label} ({class}, r{range})");
             let alone = |label: &str| format!("{label}, search alone ({class}, r{range})");
-            let median = |per_problem: Vec<Vec<Duration>>| Samples {
-                samples: per_problem
-                    .into_iter()
-                    .map(|mut reps| {
-                        reps.sort_unstable();
-                        reps[reps.len() / 2]
-                    })
-                    .collect(),
-            };
             for (r, (w, s)) in whole.into_iter().zip(search).enumerate() {
                 let (name, expanded) = (series(PLANNERS[r].0), Some(work[r].expanded));
-                let (w, s) = (median(w), median(s));
+                let (w, s) = (medians(w), medians(s));
                 let (w_ns, s_ns) = (w.total().as_nanos() as u64, s.total().as_nanos() as u64);
                 report.series.push(Series::new(&name, w, expanded));
                 report.counter(&name, "searches", work[r].searches);

@@ -74,16 +74,9 @@ impl<K: Ord + Copy, F: FnMut(u32, usize), const D: usize> Sift<'_, K, F, D> {
             moves += 1;
             i = c;
         }
-        while i > 0 && less(&item, &self.heap[Self::parent(i)]) {
-            let p = Self::parent(i);
-            self.heap[i] = self.heap[p];
-            (self.placed)(self.heap[i].2, i);
-            moves += 1;
-            i = p;
-        }
+        // The hole is at a leaf: the entry goes there, then up to its place.
         self.heap[i] = item;
-        (self.placed)(item.2, i);
-        moves
+        moves + self.up(i)
     }
 
     /// Moves the entry at `i` down to its place. Returns the entries moved one level.

@@ -77,10 +77,9 @@ fn check(sim: &Simulation) {
             .path
             .map(|p| p.cost);
         match a.status {
-            AgentStatus::Waiting | AgentStatus::Stuck => {
-                panic!("a crowd status with crowd mode off")
+            AgentStatus::Planning | AgentStatus::Waiting | AgentStatus::Stuck => {
+                panic!("agent {} waits with no budget", a.id)
             }
-            AgentStatus::Planning => panic!("agent {} waits with no budget", a.id),
             AgentStatus::Arrived => assert_eq!(a.pos, a.goal),
             AgentStatus::NoPath => assert_eq!(best, None, "agent {} wrongly has no path", a.id),
             AgentStatus::Walking => {

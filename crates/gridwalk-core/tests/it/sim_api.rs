@@ -85,10 +85,9 @@ fn check(sim: &Simulation, after_replan: bool) -> Result<(), TestCaseError> {
             .path
             .map(|p| p.cost);
         match a.status {
-            AgentStatus::Waiting | AgentStatus::Stuck => {
-                panic!("a crowd status with crowd mode off")
+            AgentStatus::Planning | AgentStatus::Waiting | AgentStatus::Stuck => {
+                prop_assert!(false, "agent {} waits with no budget", a.id)
             }
-            AgentStatus::Planning => prop_assert!(false, "agent {} waits with no budget", a.id),
             AgentStatus::Arrived => prop_assert_eq!(a.pos, a.goal),
             AgentStatus::Walking => prop_assert_eq!(a.remaining, best, "agent {}", a.id),
             AgentStatus::NoPath => prop_assert_eq!(best, None, "agent {} has a path", a.id),

@@ -19,10 +19,9 @@ fn check(sim: &Simulation) -> Result<(), TestCaseError> {
             .or_insert_with(|| reference_costs(grid, grid.index(a.goal).unwrap(), conn));
         let best = costs[grid.index(a.pos).unwrap()];
         match a.status {
-            AgentStatus::Waiting | AgentStatus::Stuck => {
-                panic!("a crowd status with crowd mode off")
+            AgentStatus::Planning | AgentStatus::Waiting | AgentStatus::Stuck => {
+                prop_assert!(false, "agent {} waits with no budget", a.id)
             }
-            AgentStatus::Planning => prop_assert!(false, "agent {} waits with no budget", a.id),
             AgentStatus::Arrived => prop_assert_eq!(a.pos, a.goal),
             AgentStatus::Walking => {
                 prop_assert_eq!(a.remaining, Some(best), "agent {}", a.id);
