@@ -168,6 +168,8 @@ pub(super) fn agents_ui(
                         AgentStatus::Arrived => "arrived",
                         AgentStatus::NoPath => "NO PATH",
                         AgentStatus::Planning => "planning",
+                        AgentStatus::Waiting => "waiting",
+                        AgentStatus::Stuck => "STUCK",
                     };
                     let cost = a
                         .remaining
