@@ -19,10 +19,10 @@ fn check(sim: &Simulation) -> Result<(), TestCaseError> {
             .or_insert_with(|| reference_costs(grid, grid.index(a.goal).unwrap(), conn));
         let best = costs[grid.index(a.pos).unwrap()];
         match a.status {
+            AgentStatus::Arrived => prop_assert_eq!(a.pos, a.goal),
             AgentStatus::Planning | AgentStatus::Waiting | AgentStatus::Stuck => {
                 prop_assert!(false, "agent {} waits with no budget", a.id)
             }
-            AgentStatus::Arrived => prop_assert_eq!(a.pos, a.goal),
             AgentStatus::Walking => {
                 prop_assert_eq!(a.remaining, Some(best), "agent {}", a.id);
                 let path = sim.path(a.id).expect("a walking agent has a path");
