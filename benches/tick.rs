@@ -31,6 +31,7 @@ use gridwalk::maps;
 use gridwalk::schedule::SimSystems;
 use gridwalk::sim::{SimPlugin, SimSetup, SimState, TileEdit};
 use gridwalk_core::format::AgentSpec;
+use gridwalk_core::rng::Draw;
 use gridwalk_core::sim::{AgentStatus, Budget, SimConfig, Simulation};
 use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
 

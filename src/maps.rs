@@ -6,7 +6,7 @@
 //!
 //! Everything here is plain Rust with no Bevy types, so the command line, the panel and the
 //! tests share it. Random maps and agents come from the core's one seeded generator
-//! ([`gridwalk_core::rng::Rng`], maps by [`Grid::random`]), so `--seed N` gives the same map on
+//! ([`gridwalk_core::rng::SplitMix64`], maps by [`Grid::random`]), so `--seed N` gives the same map on
 //! every machine, as in the benches and the core's tests.
 
 use std::path::{Path, PathBuf};
