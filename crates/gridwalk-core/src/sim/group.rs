@@ -92,19 +92,20 @@ pub(super) struct Group {
     /// Cells changed while none of the group's agents walked: told to the planner only when
     /// one walks again, so a group whose agents all arrived costs nothing per edit.
     pub(super) deferred: Vec<usize>,
-    /// Per cell, how many of the agents heading to this goal stand there: kept, for a group
-    /// with a memo, while ticks move its agents (see [`Simulation::tick`](super::Simulation::tick)), so that its
-    /// starts are found among the cells, not among the agents. Empty when not kept.
+    /// Per cell, how many of the agents heading to this goal stand there: kept, for a group with a
+    /// memo, while ticks move its agents (see [`Simulation::tick`](super::Simulation::tick)), so
+    /// that its starts are found among the cells, not among the agents. Empty when not kept.
     pub(super) here: Vec<u32>,
     /// The cells where `here` may be above 0, with repeats and stale ones.
     pub(super) spots: Vec<u32>,
     /// The cells of its agents in a pocket without its goal, found by
-    /// [`Simulation::list_tracked_starts`](super::Simulation::list_tracked_starts): their memo reads [`CUT`] while they are settled.
+    /// [`Simulation::list_tracked_starts`](super::Simulation::list_tracked_starts): their memo
+    /// reads [`CUT`] while they are settled.
     pub(super) cut: Vec<u32>,
     /// The tick of the last compute with walking agents: the memory budget drops the planners
     /// used least recently first.
     pub(super) last_used: u64,
-    /// The planner is an [`PlaceholderPlanner`] placeholder: dropped to keep the
+    /// The planner is a [`PlaceholderPlanner`]: dropped to keep the
     /// memory budget, or not built yet; its next compute builds it.
     pub(super) unbuilt: bool,
     /// The planner's last compute finished (it did not stop on the planning budget).

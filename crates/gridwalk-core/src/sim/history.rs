@@ -1,6 +1,6 @@
-//! The history part of a [`Simulation`](super::Simulation): what it keeps of the planners' work for explaining
-//! it afterwards. The recent computes of every planner (in its [`Group`], within one memory
-//! budget for all), and with tracing on every search run of the last replan.
+//! The history part of a [`Simulation`](super::Simulation): what it keeps of the planners' work for
+//! explaining it afterwards. The recent computes of every planner (in its [`Group`], within one
+//! memory budget for all), and with tracing on every search run of the last replan.
 //!
 //! Invariants: `bytes` is the sum of [`record_bytes`] over every group's kept computes, and
 //! at most `budget` after a replan; `order` lists (goal, group serial) of every kept compute,
@@ -25,7 +25,8 @@ pub enum RunSource {
     Agent(AgentId),
 }
 
-/// One search run during a replan, recorded when [`Simulation::set_tracing`](super::Simulation::set_tracing) is on.
+/// One search run during a replan, recorded when
+/// [`Simulation::set_tracing`](super::Simulation::set_tracing) is on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchRun {
     /// Whose search.
@@ -35,7 +36,8 @@ pub struct SearchRun {
 }
 
 /// The most memory the kept computes of all planners hold together after a replan, unless
-/// [`Simulation::set_history_budget`](super::Simulation::set_history_budget) says otherwise; the oldest are forgotten first.
+/// [`Simulation::set_history_budget`](super::Simulation::set_history_budget) says otherwise;
+/// the oldest are forgotten first.
 pub const HISTORY_BUDGET: usize = 64 << 20;
 
 /// Bytes a kept compute holds.
@@ -83,9 +85,10 @@ impl Default for History {
     }
 }
 
-/// The most steps the search runs of one replan hold together ([`Simulation::last_runs`](super::Simulation::last_runs)):
-/// 2^26, a GiB at 16 bytes a step. A replan of thousands of long searches takes more; it then keeps the runs that
-/// fit and says the record is cut ([`Simulation::runs_complete`](super::Simulation::runs_complete)).
+/// The most steps the search runs of one replan hold together
+/// ([`Simulation::last_runs`](super::Simulation::last_runs)): 2^26, a GiB at 16 bytes a step. A
+/// replan of thousands of long searches takes more; it then keeps the runs that fit and says the
+/// record is cut ([`Simulation::runs_complete`](super::Simulation::runs_complete)).
 pub const MAX_RUN_STEPS: usize = 1 << 26;
 
 impl History {

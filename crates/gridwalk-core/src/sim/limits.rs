@@ -27,7 +27,8 @@ pub(super) const WORST_BYTES_PER_CELL: usize = 48;
 /// The simulation's budgets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Bytes all planners may hold together ([`Simulation::planner_memory`](super::Simulation::planner_memory)).
+    /// Bytes all planners may hold together
+    /// ([`Simulation::planner_memory`](super::Simulation::planner_memory)).
     pub planner_memory: usize,
     /// Expansions a tick's planning may make, or `None` for no limit. The from-scratch
     /// algorithms (A*, Dijkstra) stop the search that reaches it and go on with it next tick.
@@ -109,7 +110,8 @@ pub fn format_memory(bytes: usize) -> String {
     bytes.to_string()
 }
 
-/// The budgets of a [`Simulation`](super::Simulation) and where its planning stands against them.
+/// The rationing of a [`Simulation`](super::Simulation)'s planning: its budgets, and where
+/// its planning stands against them (whom to serve first, who waits, what was dropped).
 #[derive(Debug, Default)]
 pub(super) struct Rationing {
     pub(super) budget: Budget,

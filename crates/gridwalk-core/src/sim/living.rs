@@ -1,6 +1,6 @@
-//! The living part of a [`Simulation`](super::Simulation): what keeps it alive without input. What agents do on
-//! arrival ([`OnArrival`]), and a dynamic world ([`DynamicWorld`]) whose doors close on
-//! agents' paths and open again ([`Doors`]). Both draw from seeded generators of their own.
+//! The living part of a [`Simulation`](super::Simulation): what keeps it alive without input. What
+//! agents do on arrival ([`OnArrival`]), and a dynamic world ([`DynamicWorld`]) whose doors close
+//! on agents' paths and open again ([`Doors`]). Both draw from seeded generators of their own.
 //!
 //! **Destinations.** With K destinations ([`Simulation::set_destinations`]), a wandering
 //! agent draws its next goal from K cells chosen once instead of from every cell it can
@@ -13,12 +13,14 @@
 //! deterministically); when none is left, the agent waits on its goal and draws again on the
 //! next tick. K = 0 (the default) draws from every reachable cell, as always.
 //!
-//! Invariants: the generators are exactly `SplitMix64::seed_from_u64(seed ^ stream)` advanced by the draws of
-//! this run, one stream for wander and one for the dynamic world, so that neither disturbs
-//! the other and a run replays exactly from its scenario; `destinations` is exactly
+//! Invariants: the generators are exactly `SplitMix64::seed_from_u64(seed ^ stream)` advanced by
+//! the draws of this run, one stream for wander and one for the dynamic world, so that neither
+//! disturbs the other and a run replays exactly from its scenario; `destinations` is exactly
 //! [`choose_destinations`] of the map, seed and K as of the last `set_destinations` or
 //! `set_seed`; `doors` lists only walls the dynamic world dropped that still stand and that
 //! no edit took away.
+//!
+//! This module holds the types; the phase of a tick that acts on them is `living_phase.rs`.
 //!
 //! [`Simulation::set_destinations`]: super::Simulation::set_destinations
 
@@ -104,7 +106,9 @@ const DESTINATIONS_STREAM: u64 = 0x4445_5354;
 /// Draws a destination may take before it scans forward to the next eligible cell.
 const DESTINATION_TRIES: usize = 64;
 
-/// The seed, the generators, the dynamic world's setting and its doors.
+/// The part of the world that draws from the seed, so that it replays: the seed, the
+/// generators of wander and the dynamic world, the dynamic world's setting and its doors, and
+/// the destinations.
 #[derive(Clone, Debug)]
 pub(super) struct SeededWorld {
     pub(super) seed: u64,

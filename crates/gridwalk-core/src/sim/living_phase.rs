@@ -18,8 +18,9 @@ impl Simulation {
     }
 
     /// Wandering agents draw their next goal from `k` destinations (at most
-    /// [`MAX_DESTINATIONS`]), chosen now with the seed on the map as it stands (see
-    /// [`choose_destinations`] and the module docs); 0 draws from every reachable cell.
+    /// [`MAX_DESTINATIONS`](super::MAX_DESTINATIONS)), chosen now with the seed on the map as
+    /// it stands (see [`choose_destinations`](super::choose_destinations) and the module
+    /// docs); 0 draws from every reachable cell.
     pub fn set_destinations(&mut self, k: usize) {
         let conn = self.config.connectivity;
         let (grid, comps) = (self.knowledge).world(&self.grid, &mut self.pockets.components);

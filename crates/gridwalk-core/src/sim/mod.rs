@@ -15,7 +15,7 @@
 //! drive the phases themselves (the game, `gridwalk-cli simulate`) call
 //! [`edit`](Simulation::edit) or [`edit_batch`](Simulation::edit_batch), then
 //! [`step`](Simulation::step), exactly as [`tick`](Simulation::tick) does. `step` is
-//! `replan` then `advance` in one pass (`tests/tick_paths.rs` holds the two equal); the
+//! `replan` then `advance` in one pass (`tests/it/tick_paths.rs` holds the two equal); the
 //! separate calls are there for a first plan before anyone moves, and for callers that look
 //! at the plans before the agents move.
 //!
@@ -34,21 +34,50 @@
 //! assert!(sim.path(id).unwrap().cells.iter().all(|&c| c != Pos::new(5, 2)));
 //! ```
 //!
-//! With an incremental algorithm (D* Lite, D*) agents that share a goal share one planner,
-//! created when the first agent heads there and dropped with the last. Adding, removing or
-//! retargeting an agent touches only the groups of its old and new goal. A* and Dijkstra plan
-//! from scratch for every agent, every tick.
+//! With an incremental algorithm (D* Lite, D*, MPGAA*) agents that share a goal share one
+//! planner, created when the first agent heads there and dropped with the last. Adding,
+//! removing or retargeting an agent touches only the groups of its old and new goal. A* and
+//! Dijkstra plan from scratch for every agent, every tick.
+//!
+//! # The routes of a tick
+//!
+//! Every replan first senses (with a sensor range, see [`knowledge`]); then a tick takes one
+//! of four routes. The plain one is [`replan`](Simulation::replan) then
+//! [`advance`](Simulation::advance) on an incremental algorithm with no budget; each other
+//! route must leave every agent as the plain one would, and a test holds it so:
+//!
+//! | route | taken when | replan | moves | held equal by (`tests/it/`) |
+//! |---|---|---|---|---|
+//! | plain | `replan` then `advance`; or `step` while a baseline is measured | `replan_incremental` (`replan.rs`): every group computes, then large groups settle in agent order | `advance` | `sim.rs` `every_algorithm_keeps_every_agent_optimal` and `sim_api.rs` (costs = Dijkstra) |
+//! | one pass | `step` and `tick` (the game, `gridwalk-cli simulate`) | the same, but large groups' agents are left unsettled | `settle_and_advance` (`settle.rs`) | `tick_paths.rs` `one_pass_moves_agents_exactly_as_replan_then_advance` (twins identical after every call) |
+//! | rationed | a planning budget is set, or the memory budget is tight | `replan_budgeted` → `serve` (`rationing.rs`): groups in serving order, each settled at once | `advance` | `budgets.rs` `an_exhausted_memory_budget_changes_no_cost` and `plans_are_optimal_under_any_budgets_and_all_end` |
+//! | from scratch | A*, Dijkstra | `replan_from_scratch` (`from_scratch.rs`): a search per agent | `advance` | `sim.rs` `every_algorithm_keeps_every_agent_optimal` (costs = Dijkstra) |
+//!
+//! None are merged:
+//! - one pass and plain: the plain route stays for `replan` and `advance` called apart (a
+//!   first plan before anyone moves, and callers that look at plans before the moves); one
+//!   pass spares the second read of every agent in large groups, a part of the large tick's
+//!   speed-up when it came (see the benchmark history), so `step` cannot fall back to plain;
+//! - rationed and plain: `serve` visits groups in serving order (the ready ones, then from
+//!   the cursor on, so a new goal's group after the old ones), builds planners lazily, may
+//!   drop them, and settles each group's agents right after its compute; taking it with no
+//!   budget would change the order of the computes, and with it the `--trace` lines, and lose
+//!   the large groups' one pass;
+//! - from scratch keeps no planner per goal, so there is no group to serve.
 //!
 //! A `Simulation` is the grid, its configuration, the phases of a tick and a few counters,
-//! around owned parts, each with its invariants in its own module: `agents` (the agents and
-//! their per-cell counts), `groups` (the planners by goal, their pool and the replan's
-//! scratch, each goal's `group`), `pockets` (who can reach whom), `history` (kept computes
-//! and tracing), `fresh` (the from-scratch algorithms' paths), [`living`] (arrival
-//! policies, seeds and the dynamic world) and [`knowledge`] (the sensor range and the true
-//! map while the agents know only what they sensed). The
-//! phases lend the parts to each other as disjoint borrows: [`replan`](Simulation::replan)
-//! (in `replan.rs`, or `fresh.rs` for A* and Dijkstra), then the move phase (in `settle.rs`),
-//! then [`living`]'s arrivals and dynamic world.
+//! around owned parts, each with its invariants in its own module. The data of the parts
+//! (which this file holds) sit in files that import nothing of the phases: `agents` (the
+//! agents and their per-cell counts), `goal_groups` (the planners by goal, their pool and the
+//! replan's scratch, each goal's `group`), `pockets` (who can reach whom), `history` (kept
+//! computes and tracing), `paths` (the from-scratch algorithms' paths and buffers),
+//! [`living`] (arrival policies, seeds and the dynamic world), [`knowledge`] (the sensor
+//! range and the true map while the agents know only what they sensed) and `limits` (the
+//! budgets). The phases lend the parts to each other as disjoint borrows: sensing (in
+//! `sense.rs`), [`replan`](Simulation::replan) (in `replan.rs`, `rationing.rs` within the
+//! budgets, or `from_scratch.rs` for A* and Dijkstra), then the move phase (in `settle.rs`),
+//! then the arrivals and dynamic world (in `living_phase.rs`). The settings and queries of
+//! kept computes are in `recording.rs`.
 
 use crate::grid::{Grid, Pos, Terrain};
 use crate::planner::CellInfo;
@@ -92,7 +121,7 @@ pub use report::{ComputeRecord, TickReport, TickStats};
 /// The most expanded cells a replan keeps for
 /// [`Simulation::last_expanded`](Simulation::last_expanded), its first ones: 4 MiB. A
 /// first replan of thousands of agents on a map of millions of cells expands billions of
-/// cells, and the list is for drawing, not for counting ([`TickStats`](TickStats)
+/// cells, and the list is for drawing, not for counting ([`TickStats`]
 /// counts them all).
 pub const MAX_EXPANDED_KEPT: usize = 1 << 20;
 

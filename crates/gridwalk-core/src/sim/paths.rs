@@ -82,6 +82,7 @@ pub(super) struct FromScratch {
     pub(super) paths: Paths,
     /// The buffers of the from-scratch searches.
     pub(super) space: SearchSpace,
-    /// The buffers of the baseline's A* ([`SimConfig::measure_baseline`](super::config::SimConfig)).
+    /// The buffers of the baseline's A*
+    /// ([`SimConfig::measure_baseline`](super::config::SimConfig)).
     pub(super) baseline: SearchSpace,
 }

@@ -36,7 +36,8 @@ impl Simulation {
         self.groups.pool.set_cap(budget.planner_memory / 8);
     }
 
-    /// Agents the last replan left waiting for their plan ([`AgentStatus::Planning`](super::AgentStatus::Planning)).
+    /// Agents the last replan left waiting for their plan
+    /// ([`AgentStatus::Planning`](super::AgentStatus::Planning)).
     pub fn backlog(&self) -> usize {
         self.rationing.backlog
     }

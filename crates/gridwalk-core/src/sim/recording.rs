@@ -10,9 +10,9 @@ use super::report::ComputeRecord;
 
 /// Kept computes and tracing: the settings and what they kept.
 impl Simulation {
-    /// Keeps the last `computes` computes that expanded any cell, per planner, for
-    /// hold at most [`HISTORY_BUDGET`](super::HISTORY_BUDGET) bytes after a replan: past it, the oldest go first.
-    /// Recording costs time: off by default.
+    /// Keeps the last `computes` computes that expanded any cell, per planner, for hold at most
+    /// [`HISTORY_BUDGET`](super::HISTORY_BUDGET) bytes after a replan: past it, the oldest go
+    /// first. Recording costs time: off by default.
     pub fn set_history(&mut self, computes: usize) {
         self.history.keep = computes;
         let on = self.history.planners_trace();
@@ -25,8 +25,9 @@ impl Simulation {
         self.history.recount(&self.groups.by_goal);
     }
 
-    /// Sets how many bytes all kept computes may hold together ([`HISTORY_BUDGET`](super::HISTORY_BUDGET) unless
-    /// set); the oldest are forgotten at the next replan.
+    /// Sets how many bytes all kept computes may hold together
+    /// ([`HISTORY_BUDGET`](super::HISTORY_BUDGET) unless set); the oldest are forgotten at the next
+    /// replan.
     pub fn set_history_budget(&mut self, bytes: usize) {
         self.history.budget = bytes;
     }

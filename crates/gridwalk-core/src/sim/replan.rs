@@ -58,9 +58,10 @@ impl Simulation {
         stats
     }
 
-    /// Whether a replan now measures A* from scratch ([`SimConfig::measure_baseline`]): asked
-    /// for, and at most [`BASELINE_MAX_AGENTS`] agents off their goal (those a replan leaves
-    /// walking or with no path).
+    /// Whether a replan now measures A* from scratch
+    /// ([`SimConfig::measure_baseline`](super::SimConfig::measure_baseline)): asked for, and at
+    /// most [`BASELINE_MAX_AGENTS`] agents off their goal (those a replan leaves walking or with no
+    /// path).
     pub(super) fn baseline_due(&self) -> bool {
         let walking = self.agents.slab.hot().iter().filter(|p| p.cell != p.goal);
         self.config.measure_baseline

@@ -12,7 +12,8 @@ use crate::trace::Trace;
 /// One compute of one goal planner, kept for explaining it afterwards.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ComputeRecord {
-    /// Ticks completed when it ran ([`Simulation::tick_count`](super::Simulation::tick_count) then).
+    /// Ticks completed when it ran ([`Simulation::tick_count`](super::Simulation::tick_count)
+    /// then).
     pub tick: u64,
     /// The planner's goal.
     pub goal: Pos,
