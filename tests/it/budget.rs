@@ -6,6 +6,7 @@
 use bevy::prelude::*;
 use gridwalk::sim::{SimSetup, SimState, TileEdit};
 use gridwalk_core::Connectivity;
+use gridwalk_core::rng::Draw;
 use gridwalk_core::scenario::replay::Replay;
 use gridwalk_core::search::dijkstra;
 use gridwalk_core::sim::{AgentStatus, Budget, OnArrival};

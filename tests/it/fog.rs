@@ -7,6 +7,7 @@ use gridwalk::schedule::SimSystems;
 use gridwalk::sim::{SimCommand, SimSetup, SimState, TileEdit, ticking};
 use gridwalk::ui_state::WorldSettings;
 use gridwalk_core::format::SensingSpec;
+use gridwalk_core::rng::Draw;
 use gridwalk_core::scenario::replay::Replay;
 use gridwalk_core::sim::{AgentStatus, OnArrival, Simulation};
 use gridwalk_core::{Pos, Terrain};

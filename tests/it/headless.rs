@@ -7,6 +7,7 @@ use bevy::time::TimeUpdateStrategy;
 use gridwalk::notices::{NoticeKind, Notices};
 use gridwalk::sim::{AgentMarker, Glide, SimClock, SimCommand, SimSetup, SimState, TileEdit};
 use gridwalk::ui_state::{CursorTile, PendingStart};
+use gridwalk_core::rng::Draw;
 use gridwalk_core::sim::OnArrival;
 use gridwalk_core::sim::{AgentId, AgentStatus};
 use gridwalk_core::{Grid, Pos, Terrain};

@@ -13,7 +13,7 @@ use gridwalk::explain::ExplainControl;
 use gridwalk::maps;
 use gridwalk::sim::{SimCommand, SimSetup, SimState};
 use gridwalk::ui_state::CursorTile;
-use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
+use gridwalk_core::rng::{Draw, Rng, SeedableRng, SplitMix64};
 use gridwalk_core::scenario::replay::Replay;
 use gridwalk_core::search::dijkstra;
 use gridwalk_core::sim::{AgentStatus, SimConfig};
