@@ -1,7 +1,7 @@
 //! The command line, parsed by clap: `gridwalk [--map FILE] [--seed N] [--density F]
 //! [--agents N] [--on-arrival stay|wander|patrol] [--destinations K] [--planner-memory SIZE]
 //! [--plan-budget N] [--record FILE.ron]
-//! [--screenshot FILE.png --exit-after-frames N] [--timings] [--preset explore]`.
+//! [--screenshot FILE.png --exit-after-frames N] [--timings] [--preset explore|crowd]`.
 //!
 //! clap checks every value and range and prints help and errors; a bad argument ends the
 //! program with status 2 before any window opens. [`setup`] then turns the arguments into the
@@ -73,7 +73,8 @@ pub struct Args {
     /// Print frames, ticks and where each frame's CPU time went, on exit.
     #[arg(long)]
     pub timings: bool,
-    /// Start from a preset: explore (the default map in unknown terrain, sensor range 3).
+    /// Start from a preset: explore (the default map in unknown terrain, sensor range 3), or
+    /// crowd (300 wanderers on the default map in crowd mode).
     #[arg(long, value_name = "NAME", conflicts_with_all = ["map", "seed", "density"])]
     pub preset: Option<Preset>,
     /// Exit after N frames [default: 60 with --screenshot].
@@ -140,6 +141,9 @@ pub fn setup(args: &Args) -> Result<SimSetup, String> {
         connectivity: scenario.connectivity,
         heuristic: scenario.effective_heuristic(),
         measure_baseline: true,
+        // The game starts in crowd mode: a player expects agents not to stand inside each
+        // other (B turns it off). The CLI keeps it off unless asked.
+        crowd: true,
         ..SimConfig::default()
     };
     let mut agents: Vec<_> = scenario
@@ -159,7 +163,12 @@ pub fn setup(args: &Args) -> Result<SimSetup, String> {
     } else {
         seed
     };
-    let destinations = args.destinations.unwrap_or(scenario.destinations);
+    // In crowd mode, wanderers get at least one destination for every 25 agents unless
+    // `--destinations` says otherwise.
+    let destinations = args.destinations.unwrap_or_else(|| {
+        let n = agents.len() + random_agents;
+        crate::presets::crowd_destinations(scenario.destinations, n)
+    });
     // New agents, random ones included, wander on arrival unless asked otherwise; with
     // destinations, random agents head to them from the start.
     let policy = args.on_arrival.unwrap_or(OnArrival::Wander);
@@ -361,6 +370,19 @@ mod tests {
         let err = parse(["--preset", "fog"]).unwrap_err();
         assert!(err.contains("unknown preset 'fog'"), "{err}");
         assert!(parse(["--preset", "explore", "--seed", "2"]).is_err());
+    }
+
+    #[test]
+    fn the_game_starts_in_crowd_mode_with_destinations_for_its_crowd() {
+        assert!(setup(&Args::default()).unwrap().config.crowd);
+        let s = setup(&parse(["--preset", "crowd"]).unwrap()).unwrap();
+        assert!(s.config.crowd);
+        assert_eq!(s.agents.len(), crate::presets::CROWD_AGENTS);
+        assert_eq!(s.destinations, 12);
+        let big = setup(&parse(["--seed", "5", "--agents", "300"]).unwrap()).unwrap();
+        assert_eq!(big.destinations, 12, "one destination for every 25 agents");
+        let asked = ["--seed", "5", "--agents", "300", "--destinations", "3"];
+        assert_eq!(setup(&parse(asked).unwrap()).unwrap().destinations, 3);
     }
 
     #[test]

@@ -95,6 +95,20 @@ impl CommandTarget<'_> {
         let mut config = state.sim.config();
         config.connectivity = scenario.connectivity;
         config.heuristic = scenario.effective_heuristic();
+        // Crowd mode stays as it is, or comes on for a crowd scenario; it goes off for one
+        // whose agents share a start at tick 0, which a crowd recording could not replay.
+        let mut starts = std::collections::HashSet::new();
+        let shared = (scenario.agents.iter())
+            .filter(|a| a.tick == 0)
+            .any(|a| !starts.insert(a.start));
+        let crowd = scenario.crowd || (config.crowd && !shared);
+        if config.crowd && !crowd {
+            self.notices.push(
+                NoticeKind::Info,
+                "crowd mode off: this scenario starts agents on one cell",
+            );
+        }
+        config.crowd = crowd;
         state.world_seed = scenario.seed;
         // The scenario's own dynamic-world settings hold, from its tick 0.
         state.sim.set_dynamic(None);
@@ -136,10 +150,21 @@ impl CommandTarget<'_> {
         if new.algorithm == old.algorithm
             && new.connectivity == old.connectivity
             && new.heuristic == old.heuristic
+            && new.crowd == old.crowd
         {
             // Only the baseline measurement changed: no replanning needed.
             self.state.sim.set_config(new);
             return Vec::new();
+        }
+        if new.crowd != old.crowd {
+            let refused = self.state.rebuild_keeping_agents(new, "crowd mode changed");
+            let text = if new.crowd {
+                "crowd mode on: one agent a cell, moved by the crowd's step rule"
+            } else {
+                "crowd mode off: agents walk through each other"
+            };
+            self.notices.push(NoticeKind::Info, text);
+            return refused;
         }
         let refused = self.state.rebuild_keeping_agents(new, "planner changed");
         self.notices.push(

@@ -38,6 +38,7 @@ impl Segment {
         let mut base =
             Scenario::with_moves(grid.clone(), config.connectivity, Some(config.heuristic));
         base.seed = seed;
+        base.crowd = config.crowd;
         Segment {
             base,
             timeline,

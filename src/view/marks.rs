@@ -103,7 +103,11 @@ pub(super) fn rebuild_marks(
                 marks.cross_2d(cross, 0.7, NO_PATH_COLOR);
             }
             // Arrived agents are drawn hollow by their sprite, waiting ones as a ring.
-            AgentStatus::Arrived | AgentStatus::Planning | AgentStatus::Walking => {}
+            AgentStatus::Arrived
+            | AgentStatus::Planning
+            | AgentStatus::Walking
+            | AgentStatus::Waiting
+            | AgentStatus::Stuck => {}
         }
     }
     for (handle, layer) in [(&layers.paths, paths), (&layers.marks, marks)] {
