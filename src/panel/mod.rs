@@ -392,6 +392,12 @@ fn map_labels(
         for (i, &c) in cells.iter().enumerate() {
             let at = crate::map_frame::tile_center(c, grid.width(), grid.height());
             if let Ok(p) = camera.world_to_viewport(cam_t, at.extend(0.0)) {
+                // A dark badge under the number, readable on any terrain and agent.
+                painter.circle_filled(
+                    egui::pos2(p.x, p.y),
+                    9.0,
+                    egui::Color32::from_black_alpha(200),
+                );
                 painter.text(
                     egui::pos2(p.x, p.y),
                     egui::Align2::CENTER_CENTER,
