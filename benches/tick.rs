@@ -11,13 +11,17 @@
 //!   the time is the whole `update()`: schedules, messages, the tick's four sets and the
 //!   agent entities' sync.
 //!
+//! - Budgets: both sides plan without a per-tick limit (the core's default [`Budget`]), so
+//!   they do the same work; the game's own default limit would leave agents waiting.
+//!
 //! Both sides tick in lockstep (alternating which goes first), and after every tick the agents
 //! must stand on the same cells: the bench fails loudly if the game's tick ever differs from
 //! the core's.
 //!
 //! `cargo bench -p gridwalk --bench tick` prints a table; `-- --json` prints JSON;
 //! `-- --agents N`, `-- --ticks N` and `-- --goals N` change the run (default 1,000 agents,
-//! 1,000 ticks, 10 goals).
+//! 1,000 ticks, 10 goals); `-- --quick` is CI's smoke run (100 agents, 100 ticks, unless
+//! given), which checks the agreement, not the speed.
 
 use std::time::{Duration, Instant};
 
@@ -26,8 +30,8 @@ use bevy::time::TimeUpdateStrategy;
 use gridwalk::maps;
 use gridwalk::schedule::SimSystems;
 use gridwalk::sim::{SimPlugin, SimSetup, SimState, TileEdit};
-use gridwalk_core::sim::OnArrival;
-use gridwalk_core::sim::{AgentStatus, SimConfig, Simulation};
+use gridwalk_core::format::AgentSpec;
+use gridwalk_core::sim::{AgentStatus, Budget, SimConfig, Simulation};
 use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
 
 const EDITS_PER_TICK: usize = 5;
@@ -40,17 +44,14 @@ struct Options {
 }
 
 fn options() -> Options {
-    let mut o = Options {
-        json: false,
-        agents: 1000,
-        ticks: 1000,
-        goals: 10,
-    };
+    let (mut agents, mut ticks, mut goals) = (None, None, 10);
+    let (mut json, mut quick) = (false, false);
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
-            "--json" => o.json = true,
+            "--json" => json = true,
+            "--quick" => quick = true,
             "--agents" | "--ticks" | "--goals" => {
                 let v = args.get(i + 1).and_then(|v| v.parse::<usize>().ok());
                 let Some(v) = v.filter(|&v| v > 0) else {
@@ -58,9 +59,9 @@ fn options() -> Options {
                     std::process::exit(2);
                 };
                 match args[i].as_str() {
-                    "--agents" => o.agents = v,
-                    "--ticks" => o.ticks = v,
-                    _ => o.goals = v,
+                    "--agents" => agents = Some(v),
+                    "--ticks" => ticks = Some(v),
+                    _ => goals = v,
                 }
                 i += 1;
             }
@@ -69,7 +70,13 @@ fn options() -> Options {
         }
         i += 1;
     }
-    o
+    let default = if quick { 100 } else { 1000 };
+    Options {
+        json,
+        agents: agents.unwrap_or(default),
+        ticks: ticks.unwrap_or(default),
+        goals,
+    }
 }
 
 /// `ticks` lists of edits: alternately a wall on a ground cell and a wall removed, drawn on a
@@ -163,11 +170,12 @@ fn main() {
 
     // The game: the same world through SimPlugin, one fixed step per update.
     let mut setup = SimSetup::on_grid(grid.clone());
-    setup.config = config;
-    setup.agents = agents
-        .iter()
-        .map(|&(s, g)| (s, g, OnArrival::Stay))
+    setup.measure_baseline = config.measure_baseline;
+    (setup.scenario.planner_memory, setup.scenario.plan_budget) = Budget::default().in_scenario();
+    setup.scenario.agents = (agents.iter())
+        .map(|&(s, g)| AgentSpec::new(s, g))
         .collect();
+    assert_eq!(setup.config(), config, "the same planner and moves");
     let mut app = App::new();
     app.add_plugins(MinimalPlugins)
         .add_plugins(SimPlugin { setup })

@@ -6,9 +6,11 @@
 # 1. opens a 20×20 map, and with xdotool: slows the ticks, places a start and a goal,
 #    middle-drags a wall across the path, right-clicks a gap into it, zooms in with the wheel
 #    around a cell and middle-clicks there and 100 pixels to its right, takes a
-#    screenshot and quits with Esc. It checks the recording holds the agent and the edits
-#    (the two zoomed clicks walled exactly the cells the zoom puts under them), and that
-#    `gridwalk-cli simulate` replays it to the agent's arrival.
+#    screenshot and quits with Esc. Where each cell is on the window comes from the status the
+#    game writes (GRIDWALK_STATUS, see src/platform: the browser test reads the same). It checks
+#    the recording holds the agent and the edits (the two zoomed clicks walled exactly the
+#    cells the zoom puts under them), and that `gridwalk-cli simulate` replays it to the agent's
+#    arrival.
 # 2. opens the default start with no arguments but --record and touches nothing for about
 #    45 seconds. It checks that agents got new goals, that walls nobody drew dropped (the
 #    replay's trace has raised cells), that agents still walk at the end, and that the
@@ -18,8 +20,11 @@
 #    ($E2E_FOG_SCREENSHOT, if set, keeps its screenshot of the fog).
 # 4. the soak: 1,000 agents and a minute of random real input.
 # 5. a big world: 5,000 agents on 64room_000 (512×512); a few seconds after the window opens
-#    the map is drawn (a screenshot that is not black), memory stays under 3 GB, and the
-#    replay (with the game's planning budget) ends where the game did.
+#    the map is drawn (a screenshot of the map's rectangle, from the status, is not black),
+#    memory stays under 3 GB, and the replay (with the game's planning budget) ends where the
+#    game did.
+#
+# The checks are in scripts/e2e_checks.py, beside this file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,7 +43,8 @@ fi
 
 # The binaries as the test command builds them (the same features, so Bevy is not rebuilt).
 cargo test --release --workspace --no-run
-target=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
+checks() { python3 scripts/e2e_checks.py "$@"; }
+target=$(cargo metadata --format-version 1 --no-deps | checks target-dir)
 game="$target/release/gridwalk"
 cli="$target/release/gridwalk-cli"
 
@@ -66,7 +72,8 @@ done
 export DISPLAY=":$(head -n 1 "$work/display")"
 xdotool getmouselocation >/dev/null || { echo "e2e: cannot reach the X server on $DISPLAY"; exit 1; }
 
-"$game" --map scripts/e2e-map.ron --agents 0 --on-arrival stay --record "$record" >"$work/game.log" 2>&1 &
+status="$work/status.json"
+GRIDWALK_STATUS="$status" "$game" --map scripts/e2e-map.ron --agents 0 --on-arrival stay --record "$record" >"$work/game.log" 2>&1 &
 game_pid=$!
 win=""
 for _ in $(seq 150); do
@@ -82,15 +89,15 @@ done
 [ -n "$win" ] || { cat "$work/game.log"; echo "e2e: no game window"; exit 1; }
 sleep 4 # first frames: shaders, egui fonts
 
-# Pixel of the centre of tile (x, y) on a 20×20 map in the 1400×900 window: the map is fitted
-# to the height beside the 330-pixel panel (see view::fit), tiles about 43 pixels.
-px() { python3 -c "
-left=336; w,h=1400,900; n=20
-scale=max(n/(w-left), n/h)*1.04
-cx=left+(w-left)/2; cy=h/2
-x,y=$1,$2
-print(round(cx+(x+0.5-n/2)/scale), round(cy-(n/2-y-0.5)/scale))"; }
-move() { read -r X Y < <(px "$1" "$2"); xdotool mousemove --window "$win" "$X" "$Y"; sleep 0.15; }
+# The centre of cell (x, y) on the window, as the game's status says (the fitted view: the
+# status is read before the wheel zooms).
+move() {
+    local at
+    at=$(checks cell "$status" "$1" "$2") || { echo "$at"; cat "$work/game.log"; exit 1; }
+    read -r X Y <<<"$at"
+    xdotool mousemove --window "$win" "$X" "$Y"
+    sleep 0.15
+}
 
 xdotool windowfocus "$win" 2>/dev/null || true
 move 10 19
@@ -122,30 +129,7 @@ echo "e2e: screenshot $shot"
 
 [ -s "$record" ] || { cat "$work/game.log"; echo "e2e: no recording at $record"; exit 1; }
 "$cli" simulate "$record" >"$work/replay.jsonl"
-python3 - "$record" "$work/replay.jsonl" <<'PY'
-import json, re, sys
-record, replay = open(sys.argv[1]).read(), [json.loads(l) for l in open(sys.argv[2])]
-def fail(msg):
-    print("e2e:", msg); print(record); sys.exit(1)
-agents = re.findall(r"start:\s*\((\d+),\s*(\d+)\),\s*goal:\s*\((\d+),\s*(\d+)\)", record)
-if [tuple(map(int, a)) for a in agents] != [(1, 10, 18, 10)]:
-    fail(f"expected one agent from (1, 10) to (18, 10), found {agents}")
-walls = re.findall(r"set:\s*Wall,\s*cells:\s*\[([^\]]*)\]", record)
-walled = {tuple(map(int, c)) for w in walls for c in re.findall(r"\((\d+),\s*(\d+)\)", w)}
-column = {(14, y) for y in range(1, 19)}
-if not column <= walled:
-    fail(f"the drag left gaps: missing {sorted(column - walled)}")
-# The zoomed clicks: exactly (5, 4) and (6, 4) besides the column (see the wheel step).
-if walled - column != {(5, 4), (6, 4)}:
-    fail(f"the clicks after zooming walled {sorted(walled - column)}, expected [(5, 4), (6, 4)]")
-frees = re.findall(r"set:\s*Free,\s*cells:\s*\[([^\]]*)\]", record)
-if (14, 10) not in {tuple(map(int, c)) for f in frees for c in re.findall(r"\((\d+),\s*(\d+)\)", f)}:
-    fail("the right click did not remove the wall at (14, 10)")
-last = replay[-1]["agents"]
-if len(last) != 1 or last[0]["status"] != "arrived" or last[0]["pos"] != [18, 10]:
-    fail(f"the replay did not bring the agent home: {last}")
-print(f"e2e: recording holds the agent and {len(walled)} walls; replay arrives after {replay[-1]['tick']} ticks")
-PY
+checks clicks "$record" "$work/replay.jsonl"
 
 # The game's window: waits for it (or for the game to die) and echoes its id.
 find_window() {
@@ -181,16 +165,7 @@ quit_and_replay() {
     [ -n "$line" ] || { cat "$log"; echo "e2e: no 'recorded:' line"; exit 1; }
     ticks=$(echo "$line" | sed -E 's/^recorded: tick ([0-9]+) .*/\1/')
     "$cli" simulate "$rec" --ticks "$ticks" $trace >"$out"
-    python3 - "$out" "$line" <<'PY'
-import json, sys
-last = [json.loads(l) for l in open(sys.argv[1])][-1]
-printed = json.loads(sys.argv[2].split(" agents ", 1)[1])
-cells = [a["pos"] for a in last["agents"]]
-if cells != printed:
-    print(f"e2e: the replay ends at {cells[:10]}..., the game printed {printed[:10]}...")
-    sys.exit(1)
-print(f"e2e: the replay of {len(cells)} agents ends at tick {last['tick']} where the game did")
-PY
+    checks replay-ends "$out" "$line"
 }
 
 # 2. The default start, untouched: a world that stays alive.
@@ -204,36 +179,7 @@ sleep "$idle_secs"
 kill -0 "$game_pid" 2>/dev/null || { cat "$work/idle.log"; echo "e2e: the game died while idle"; exit 1; }
 import -window root "$work/idle.png"
 quit_and_replay "$work/idle.log" "$idle_record" "$work/idle.jsonl" --trace || exit 1
-python3 - "$idle_record" "$work/idle.jsonl" "$line" <<'PY'
-import json, re, sys
-record, line = open(sys.argv[1]).read(), sys.argv[3]
-replay = [json.loads(l) for l in open(sys.argv[2])]
-def fail(msg):
-    print("e2e:", msg); print(record[-2000:]); sys.exit(1)
-if re.search(r"^\s*edits:", record, re.M):
-    fail("nobody clicked, yet the recording holds edits")
-if "dynamic:" not in record or "Wander" not in record:
-    fail("the default start should record wander agents and the dynamic world")
-# About 450 ticks at 10 ticks/s; a loaded machine gives fewer. The checks below need a
-# living world, not a speed: 100 ticks is what they need, whatever the machine.
-if len(replay) < 100:
-    fail(f"only {len(replay)} ticks in {line!r}: expected about 45 s at 10 ticks/s")
-first = {a["id"]: a["goal"] for a in replay[0]["agents"]}
-changed = {a["id"] for l in replay for a in l["agents"] if a["goal"] != first.get(a["id"])}
-if len(changed) < 3:
-    fail(f"only {len(changed)} agents got a new goal")
-raised = sum(1 for l in replay for t in l.get("trace", []) for e in t["events"] if e[2] == "raise")
-if raised == 0:
-    fail("no cell was ever raised: no wall dropped on a path")
-last = replay[-1]["agents"]
-if not any(a["status"] == "walking" for a in last):
-    fail("nobody walks at the end")
-cells = [a["pos"] for a in last]
-printed = json.loads(line.split(" agents ", 1)[1])
-if cells != printed:
-    fail(f"the replay ends at {cells}, the game printed {printed}")
-print(f"e2e: {len(replay) - 1} idle ticks: {len(changed)} agents got new goals, {raised} cells raised by dropped walls, the replay ends where the game did")
-PY
+checks idle "$idle_record" "$work/idle.jsonl" "$line"
 
 # 3. The Explore preset: unknown terrain with sensor range 3, about 30 s, one agent selected
 #    (Tab) so its sensor square shows. The replay must show discoveries after tick 0 and
@@ -251,24 +197,7 @@ sleep "$explore_secs"
 kill -0 "$game_pid" 2>/dev/null || { cat "$work/explore.log"; echo "e2e: the game died exploring"; exit 1; }
 import -window root "${E2E_FOG_SCREENSHOT:-$work/explore.png}"
 quit_and_replay "$work/explore.log" "$explore_record" "$work/explore.jsonl" || exit 1
-python3 - "$explore_record" "$work/explore.jsonl" <<'PY'
-import json, re, sys
-record = open(sys.argv[1]).read()
-replay = [json.loads(l) for l in open(sys.argv[2])]
-def fail(msg):
-    print("e2e:", msg); print(record[-2000:]); sys.exit(1)
-if not re.search(r"range:\s*3\b|sensor_range:\s*3\b", record):
-    fail("the explore preset should record sensor range 3")
-if len(replay) < 50:
-    fail(f"only {len(replay)} ticks: expected about 30 s at 10 ticks/s")
-later = [l for l in replay[1:] if l.get("discovered")]
-walls = sum(1 for l in later for c in l["discovered"] if c[2] == "wall")
-if not later or walls == 0:
-    fail("no wall discovered after tick 0")
-if not any(a["status"] == "walking" for a in replay[-1]["agents"]):
-    fail("nobody walks at the end")
-print(f"e2e: explore: {len(replay) - 1} ticks, {len(later)} ticks discovered {walls} wall cells, agents still walking")
-PY
+checks explore "$explore_record" "$work/explore.jsonl"
 
 # 4. The soak: 1,000 agents and about a minute of random real clicks, drags, wheel and keys.
 soak_record="$work/soak.ron"
@@ -279,30 +208,7 @@ win=$(find_window "$work/soak.log") || exit 1
 sleep 3
 xdotool windowfocus "$win" 2>/dev/null || true
 echo "e2e: soak, ${soak_secs}s of random input with 1,000 agents"
-# Keys a player uses, but not Esc (quit) nor R (a new map, which starts a new recording
-# segment: the replay check wants a long one), and X (remove every agent) rarely.
-python3 - "$soak_secs" >"$work/soak.actions" <<'PY'
-import random, sys
-rnd = random.Random(20261122)
-keys = ["space", "n", "plus", "minus", "0", "w", "2", "5", "9", "c", "a", "Tab", "e", "h",
-        "g", "p", "i", "d", "Left", "Right"]
-t = 0.0
-while t < float(sys.argv[1]):
-    r = rnd.random()
-    x, y = rnd.randint(345, 1390), rnd.randint(10, 890)
-    if r < 0.35:
-        print(f"click {rnd.choice([1, 1, 2, 3])} {x} {y}")
-    elif r < 0.6:
-        x2, y2 = rnd.randint(345, 1390), rnd.randint(10, 890)
-        print(f"drag {rnd.choice([2, 3])} {x} {y} {x2} {y2}")
-    elif r < 0.7:
-        print(f"wheel {rnd.choice([4, 5])} {x} {y}")
-    elif r < 0.995:
-        print(f"key {rnd.choice(keys)}")
-    else:
-        print("key x")
-    t += 0.12
-PY
+checks soak-actions "$soak_secs" >"$work/soak.actions"
 start=$(date +%s)
 while read -r what a b c d e; do
     kill -0 "$game_pid" 2>/dev/null || { tail -50 "$work/soak.log"; echo "e2e: the game died in the soak"; exit 1; }
@@ -329,18 +235,20 @@ quit_and_replay "$work/soak.log" "$soak_record" "$work/soak.jsonl" || exit 1
 #    opens the map is drawn (not black), the process is far from the machine's memory, and
 #    the replay of what ran so far (budget included) ends where the game did.
 big_record="$work/big.ron"
-"$game" --map crates/gridwalk-core/tests/data/movingai/64room_000.map --agents 5000 \
+big_status="$work/big-status.json"
+GRIDWALK_STATUS="$big_status" "$game" --map crates/gridwalk-core/tests/data/movingai/64room_000.map --agents 5000 \
     --destinations 0 --record "$big_record" >"$work/big.log" 2>&1 &
 game_pid=$!
 win=$(find_window "$work/big.log") || exit 1
 sleep "${E2E_BIG_SECS:-5}"
 kill -0 "$game_pid" 2>/dev/null || { cat "$work/big.log"; echo "e2e: the game died on the big map"; exit 1; }
 import -window "$win" "$work/big.png"
-# The map's side of the window (right of the 330-pixel panel): black until a frame is drawn.
-mean=$(convert "$work/big.png" -crop 1000x860+380+20 -colorspace gray -format '%[fx:mean]' info:)
+# The map's rectangle on the window, as the status says: black until a frame is drawn.
+crop=$(checks map-crop "$big_status" 1400 900) || { echo "$crop"; cat "$work/big.log"; exit 1; }
+mean=$(convert "$work/big.png" -crop "$crop" -colorspace gray -format '%[fx:mean]' info:)
 rss_mb=$(( $(awk '/VmRSS/ {print $2}' "/proc/$game_pid/status") / 1024 ))
-echo "e2e: big world: map side's mean grey $mean, resident memory $rss_mb MB"
-python3 -c "import sys; sys.exit(0 if float('$mean') > 0.1 else 1)" ||
+echo "e2e: big world: the map's ($crop) mean grey $mean, resident memory $rss_mb MB"
+checks drawn "$mean" >/dev/null ||
     { echo "e2e: the 5,000-agent 512×512 window is still black (mean grey $mean; $work/big.png)"; exit 1; }
 [ "$rss_mb" -lt 3072 ] || { echo "e2e: the big world holds $rss_mb MB (more than 3 GB)"; exit 1; }
 quit_and_replay "$work/big.log" "$big_record" "$work/big.jsonl" || exit 1

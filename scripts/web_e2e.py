@@ -1,14 +1,16 @@
-"""The browser test's driver: headless Chromium over the DevTools protocol, Python's standard
-library only (a minimal WebSocket client), so nothing is installed but the browser.
+"""The browser test's driver: headless Chromium through Selenium and chromedriver (Debian's
+python3-selenium and chromium-driver, which scripts/web-e2e.sh installs), speaking the DevTools
+protocol with `execute_cdp_cmd` and reading the console from chromedriver's browser log.
 
-usage: web_e2e.py CHROMIUM URL SHOT_DIR [README_SHOT]
+usage: web_e2e.py CHROMIUM CHROMEDRIVER URL SHOT_DIR [README_SHOT]
 
 It reads the game's state from `window.gridwalkStatus` (published by src/platform every few
 frames: the tick, the map's rows, where cells are on the page, the agents and their paths, the
 notices), sends real input events (Input.dispatchMouseEvent / dispatchKeyEvent go through the
 browser's input pipeline to the canvas, as a user's would), and checks:
 1. the default start: the built-in default map, its agents, ticks advancing, a screenshot whose
-   map area is not blank (saved as README_SHOT when given);
+   map (its rectangle on the page, from the status) is not blank (saved as README_SHOT when
+   given);
 2. on an empty random map: Space pauses and resumes the ticks; a left click then a second
    place an agent that walks; a middle-drag walls a column across its way and its path goes
    around it, as long as a Dijkstra of our own on the page's map says it should; a right click
@@ -21,13 +23,12 @@ import base64
 import heapq
 import json
 import os
-import socket
-import struct
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.chrome.service import Service
 
 
 def fail(msg):
@@ -40,91 +41,24 @@ def log(msg):
 
 
 class DevTools:
-    """One page's DevTools connection: `call` sends a command and waits for its answer,
-    keeping the events that arrive meanwhile in `events`."""
+    """The page's DevTools protocol through chromedriver: `call` sends a command and returns
+    its answer; `console` returns what the page logged since the last call (console messages,
+    uncaught exceptions, the browser's own errors), as chromedriver's browser log has it."""
 
-    def __init__(self, ws_url):
-        rest = ws_url.split("://", 1)[1]
-        hostport, path = rest.split("/", 1)
-        host, port = hostport.split(":")
-        self.sock = socket.create_connection((host, int(port)), timeout=120)
-        key = base64.b64encode(os.urandom(16)).decode()
-        self.sock.sendall(
-            (
-                f"GET /{path} HTTP/1.1\r\nHost: {hostport}\r\nUpgrade: websocket\r\n"
-                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                "Sec-WebSocket-Version: 13\r\n\r\n"
-            ).encode()
-        )
-        head = b""
-        while b"\r\n\r\n" not in head:
-            chunk = self.sock.recv(1)
-            if not chunk:
-                raise OSError("DevTools closed the connection during the handshake")
-            head += chunk
-        if b" 101 " not in head.split(b"\r\n", 1)[0]:
-            raise OSError(f"DevTools refused the WebSocket: {head[:200]!r}")
-        self.next_id = 0
-        self.events = []
-
-    def _read(self, n):
-        data = b""
-        while len(data) < n:
-            chunk = self.sock.recv(n - len(data))
-            if not chunk:
-                raise OSError("DevTools closed the connection")
-            data += chunk
-        return data
-
-    def _send(self, opcode, payload):
-        mask = os.urandom(4)
-        n = len(payload)
-        if n < 126:
-            head = struct.pack("!BB", 0x80 | opcode, 0x80 | n)
-        elif n < 1 << 16:
-            head = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, n)
-        else:
-            head = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, n)
-        body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-        self.sock.sendall(head + mask + body)
-
-    def _message(self):
-        parts = []
-        while True:
-            b0, b1 = self._read(2)
-            opcode, n = b0 & 0x0F, b1 & 0x7F
-            if n == 126:
-                (n,) = struct.unpack("!H", self._read(2))
-            elif n == 127:
-                (n,) = struct.unpack("!Q", self._read(8))
-            payload = self._read(n)
-            if opcode == 9:
-                self._send(10, payload)
-                continue
-            if opcode == 8:
-                raise OSError("DevTools closed the connection")
-            parts.append(payload)
-            if b0 & 0x80:
-                return json.loads(b"".join(parts))
+    def __init__(self, driver):
+        self.driver = driver
 
     def call(self, method, **params):
-        self.next_id += 1
-        mid = self.next_id
-        self._send(1, json.dumps({"id": mid, "method": method, "params": params}).encode())
-        while True:
-            msg = self._message()
-            if msg.get("id") == mid:
-                if "error" in msg:
-                    raise RuntimeError(f"{method}: {msg['error']}")
-                return msg.get("result", {})
-            if "method" in msg:
-                self.events.append(msg)
+        return self.driver.execute_cdp_cmd(method, params)
 
     def evaluate(self, expr):
         r = self.call("Runtime.evaluate", expression=expr, returnByValue=True)
         if "exceptionDetails" in r:
             raise RuntimeError(f"{expr}: {r['exceptionDetails']}")
         return r["result"].get("value")
+
+    def console(self):
+        return self.driver.get_log("browser")
 
 
 def optimal_cost(rows, start, goal):
@@ -183,7 +117,11 @@ class Page:
         self.problems = []
 
     def status(self):
-        s = self.dt.evaluate("window.gridwalkStatus || null")
+        try:
+            s = self.dt.evaluate("window.gridwalkStatus || null")
+        except WebDriverException:
+            # A page being replaced by a navigation has no context to evaluate in.
+            return None
         return json.loads(s) if s else None
 
     def wait_status(self, what, ok, timeout=60):
@@ -198,30 +136,32 @@ class Page:
         fail(f"timed out waiting for {what}; last status: {json.dumps(s)[:1500] if s else None}")
 
     def check_console(self):
-        """Fails on an uncaught exception, a console error or a panic seen so far."""
-        for e in self.dt.events:
-            m, p = e["method"], e.get("params", {})
-            text = None
-            if m == "Runtime.exceptionThrown":
-                d = p["exceptionDetails"]
-                text = "exception: " + (d.get("exception", {}).get("description") or d.get("text", ""))
-            elif m == "Runtime.consoleAPICalled":
-                args = " ".join(str(a.get("value", a.get("description", ""))) for a in p["args"])
-                if p["type"] in ("error", "assert") or "panicked" in args:
-                    text = f"console.{p['type']}: {args}"
-                elif p["type"] == "warning":
-                    log(f"console warning: {args[:300]}")
-            elif m == "Log.entryAdded" and p["entry"]["level"] == "error":
-                text = f"browser log error: {p['entry']['text']} {p['entry'].get('url', '')}"
-            if text:
-                self.problems.append(text)
-        self.dt.events.clear()
+        """Fails on an uncaught exception, a console error or a panic seen so far. chromedriver
+        logs an uncaught exception (source `javascript`), console.error and console.assert
+        (`console-api`) and the browser's own errors (`network`, ...) as SEVERE, console.warn
+        as WARNING."""
+        for e in self.dt.console():
+            level, source, text = e["level"], e.get("source", "?"), e["message"]
+            if level == "SEVERE" or "panicked" in text:
+                self.problems.append(f"{source} {level.lower()}: {text}")
+            elif level == "WARNING":
+                log(f"console warning: {text[:300]}")
         if self.problems:
             fail("the page reported errors:\n  " + "\n  ".join(t[:2000] for t in self.problems))
 
     def cell(self, s, x, y):
         v = s["view"]
         return v["x0"] + x * v["dx"], v["y0"] + y * v["dy"]
+
+    def map_rect(self, s):
+        """The map's rectangle on the page, (left, top, right, bottom), from the status."""
+        v = s["view"]
+        return (
+            v["x0"] - v["dx"] / 2,
+            v["y0"] - v["dy"] / 2,
+            v["x0"] + (s["width"] - 0.5) * v["dx"],
+            v["y0"] + (s["height"] - 0.5) * v["dy"],
+        )
 
     def mouse(self, kind, x, y, button="none", buttons=0):
         self.dt.call(
@@ -257,14 +197,15 @@ class Page:
             self.dt.call("Input.dispatchKeyEvent", type=kind, **event)
             self.frames()
 
-    def screenshot(self, path, left=0, points=()):
+    def screenshot(self, path, rect=None, points=()):
         """Saves a screenshot of the page and reads it back: its size, the distinct colours
-        right of `left` (sampled every 4 pixels) and the commonest one's share, and the
-        colour at each of `points`. The PNG is decoded by the browser, in a canvas of its own."""
+        inside `rect` (left, top, right, bottom; the whole page if None; sampled every 4
+        pixels) and the commonest one's share, and the colour at each of `points`. The PNG is
+        decoded by the browser, in a canvas of its own."""
         b64 = self.dt.call("Page.captureScreenshot", format="png")["data"]
         with open(path, "wb") as f:
             f.write(base64.b64decode(b64))
-        js = """(async (b64, left, pts) => {
+        js = """(async (b64, rect, pts) => {
             const img = new Image();
             img.src = "data:image/png;base64," + b64;
             await img.decode();
@@ -275,8 +216,9 @@ class Page:
             const at = (x, y) => { const i = 4 * (y * img.width + x); return [d[i], d[i + 1], d[i + 2]]; };
             const counts = new Map();
             let total = 0;
-            for (let y = 0; y < img.height; y += 4)
-                for (let x = Math.ceil(left); x < img.width; x += 4) {
+            const [x0, y0, x1, y1] = rect || [0, 0, img.width, img.height];
+            for (let y = Math.max(0, Math.ceil(y0)); y < Math.min(img.height, y1); y += 4)
+                for (let x = Math.max(0, Math.ceil(x0)); x < Math.min(img.width, x1); x += 4) {
                     const k = at(x, y).join(",");
                     counts.set(k, (counts.get(k) || 0) + 1);
                     total++;
@@ -287,7 +229,7 @@ class Page:
         })"""
         r = self.dt.call(
             "Runtime.evaluate",
-            expression=f"{js}({json.dumps(b64)}, {left}, {json.dumps(list(points))})",
+            expression=f"{js}({json.dumps(b64)}, {json.dumps(rect)}, {json.dumps(list(points))})",
             awaitPromise=True,
             returnByValue=True,
         )
@@ -296,9 +238,13 @@ class Page:
         return json.loads(r["result"]["value"])
 
 
-def start_chromium(chromium, profile):
-    args = [
-        chromium,
+def start_chromium(chromium, chromedriver):
+    """Chromium as chromedriver starts it: headless, WebGL2 through SwiftShader, a 1400×900
+    window, every console message kept in the browser log. Navigations do not wait for the
+    page's load event: the test waits for the game's status instead."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for arg in (
         "--headless=new",
         "--no-sandbox",
         "--use-angle=swiftshader",
@@ -307,50 +253,33 @@ def start_chromium(chromium, profile):
         "--no-default-browser-check",
         "--disable-background-networking",
         "--window-size=1400,900",
-        "--remote-debugging-port=0",
-        f"--user-data-dir={profile}",
-        "about:blank",
-    ]
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=open(f"{profile}.log", "w"))
-    port_file = os.path.join(profile, "DevToolsActivePort")
-    for _ in range(300):
-        if os.path.exists(port_file) and open(port_file).read().count("\n") >= 1:
-            break
-        if proc.poll() is not None:
-            fail(f"chromium exited: {open(f'{profile}.log').read()[-2000:]}")
-        time.sleep(0.1)
-    else:
-        fail("chromium gave no DevTools port in 30 s")
-    port = int(open(port_file).read().split()[0])
-    targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
-    page = next(t for t in targets if t["type"] == "page")
-    return proc, DevTools(page["webSocketDebuggerUrl"])
+    ):
+        options.add_argument(arg)
+    options.page_load_strategy = "none"
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    try:
+        return webdriver.Chrome(service=Service(chromedriver), options=options)
+    except WebDriverException as e:
+        fail(f"chromedriver could not start chromium: {e.msg}")
 
 
 def main():
-    chromium, url, shots = sys.argv[1], sys.argv[2].rstrip("/"), sys.argv[3]
-    readme_shot = sys.argv[4] if len(sys.argv) > 4 else None
-    profile = tempfile.mkdtemp(prefix="gridwalk-chromium-")
-    proc, dt = start_chromium(chromium, profile)
+    chromium, chromedriver, url, shots = sys.argv[1], sys.argv[2], sys.argv[3].rstrip("/"), sys.argv[4]
+    readme_shot = sys.argv[5] if len(sys.argv) > 5 else None
+    driver = start_chromium(chromium, chromedriver)
     try:
-        run(Page(dt), url, shots, readme_shot)
+        run(Page(DevTools(driver)), url, shots, readme_shot)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        driver.quit()
 
 
 def run(page, url, shots, readme_shot):
     dt = page.dt
-    for domain in ("Page", "Runtime", "Log"):
-        dt.call(f"{domain}.enable")
     dt.call("Emulation.setDeviceMetricsOverride", width=1400, height=900, deviceScaleFactor=1, mobile=False)
 
     # 1. The default start, as on the desktop.
     t0 = time.time()
-    dt.call("Page.navigate", url=f"{url}/")
+    dt.driver.get(f"{url}/")
     s = page.wait_status("the game to start", lambda s: s["tick"] > 0, timeout=240)
     log(f"the default start runs after {time.time() - t0:.1f} s: map {s['map']}, {s['agents']} agents, {s['width']}x{s['height']}, clock step {s['clock_step_us']} us")
     if s["map"] != "default.ron" or s["agents"] < 1:
@@ -361,10 +290,11 @@ def run(page, url, shots, readme_shot):
     walked = sum(1 for a, b in zip(first["list"], s["list"]) if a["pos"] != b["pos"])
     if walked == 0:
         fail("no agent of the default start moved in 8 s")
-    panel = 336
-    shot = page.screenshot(os.path.join(shots, "web-default.png"), panel)
+    rect = page.map_rect(s)
+    shot = page.screenshot(os.path.join(shots, "web-default.png"), rect)
     w, h, colours, common = shot["w"], shot["h"], shot["colours"], shot["common"]
-    log(f"default start: tick {first['tick']} -> {s['tick']}, {walked} agents moved; screenshot {w}x{h}, {colours} colours in the map area, the commonest covers {common:.0%}")
+    area = "({:.0f}, {:.0f})-({:.0f}, {:.0f})".format(*rect)
+    log(f"default start: tick {first['tick']} -> {s['tick']}, {walked} agents moved; screenshot {w}x{h}, {colours} colours in the map's rectangle {area}, the commonest covers {common:.0%}")
     if (w, h) != (1400, 900):
         fail(f"the screenshot is {w}x{h}, not the 1400x900 page")
     if colours < 6 or common > 0.97:
@@ -375,7 +305,7 @@ def run(page, url, shots, readme_shot):
     page.check_console()
 
     # 2. An empty 110x100 map, no agents: the player's own.
-    dt.call("Page.navigate", url=f"{url}/?seed=1&density=0&agents=0&on-arrival=stay")
+    dt.driver.get(f"{url}/?seed=1&density=0&agents=0&on-arrival=stay")
     s = page.wait_status("the empty map", lambda s: s["map"].startswith("random") and s["tick"] > 2, timeout=240)
     if s["walls"] != 0 or s["agents"] != 0:
         fail(f"expected an empty map with no agents: {s['walls']} walls, {s['agents']} agents")

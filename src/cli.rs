@@ -11,15 +11,13 @@ use std::path::{Path, PathBuf};
 
 use clap::Parser;
 use clap::builder::RangedU64ValueParser;
-use gridwalk_core::format::Scenario;
+use gridwalk_core::format::{AgentSpec, Scenario};
 use gridwalk_core::sim::{Budget, SimConfig, parse_memory};
 use gridwalk_core::sim::{MAX_DESTINATIONS, OnArrival, choose_destinations};
 
 use crate::maps;
 use crate::presets::Preset;
-use crate::sim::{
-    SimSetup, after_start, default_goals, dynamic_at_start, game_budget, sensing_at_start,
-};
+use crate::sim::{SimSetup, default_goals, game_budget};
 
 /// The most agents `--agents` accepts.
 pub const MAX_AGENTS: usize = 5000;
@@ -132,79 +130,63 @@ where
 }
 
 /// The starting world: `--map`, else a random map when `--seed` or `--density` is given,
-/// else `maps/default.ron`, else a random map. Agents: `--agents N` random ones (plus the
-/// map's own), else the map's own, else 8 random ones.
+/// else `maps/default.ron`, else a random map. Agents: `--agents N` random ones (tick-0 agents
+/// after the map's own), else the map's own, else 8 random ones. The map's seed, destinations
+/// and budgets hold unless the arguments say otherwise (a map without a seed takes `--seed`'s).
 pub fn setup(args: &Args) -> Result<SimSetup, String> {
     let seed = args.seed.unwrap_or(maps::DEFAULT_SEED);
-    let (scenario, name) = starting_map(args, seed)?;
-    let config = SimConfig {
-        connectivity: scenario.connectivity,
-        heuristic: scenario.effective_heuristic(),
-        measure_baseline: true,
-        // The game starts in crowd mode: a player expects agents not to stand inside each
-        // other (B turns it off). The CLI keeps it off unless asked.
-        crowd: true,
-        ..SimConfig::default()
-    };
-    let mut agents: Vec<_> = scenario
-        .agents
-        .iter()
-        .filter(|a| a.tick == 0)
-        .map(|a| (a.start, a.goal, a.on_arrival))
-        .collect();
+    let (mut scenario, name) = starting_map(args, seed)?;
     let random_agents = match args.agents {
         Some(n) => n,
         None if scenario.agents.is_empty() => 8,
         None => 0,
     };
-    let mut rng = maps::rng(seed);
-    let world_seed = if scenario.seed != 0 {
-        scenario.seed
-    } else {
-        seed
-    };
+    if scenario.seed == 0 {
+        scenario.seed = seed;
+    }
+    // The game starts in crowd mode: a player expects agents not to stand inside each other
+    // (B turns it off). The CLI keeps it off unless asked.
+    scenario.crowd = true;
     // In crowd mode, wanderers get at least one destination for every 25 agents unless
     // `--destinations` says otherwise.
-    let destinations = args.destinations.unwrap_or_else(|| {
-        let n = agents.len() + random_agents;
+    scenario.destinations = args.destinations.unwrap_or_else(|| {
+        let n = scenario.agents.iter().filter(|a| a.tick == 0).count() + random_agents;
         crate::presets::crowd_destinations(scenario.destinations, n)
     });
+    let budget = Budget {
+        planner_memory: (args.planner_memory.or(scenario.planner_memory))
+            .unwrap_or(game_budget().planner_memory),
+        plan_expansions: (args.plan_budget.or(scenario.plan_budget))
+            .or(game_budget().plan_expansions),
+    };
+    (scenario.planner_memory, scenario.plan_budget) = budget.in_scenario();
     // New agents, random ones included, wander on arrival unless asked otherwise; with
     // destinations, random agents head to them from the start.
     let policy = args.on_arrival.unwrap_or(OnArrival::Wander);
-    let conn = config.connectivity;
-    let pairs = match choose_destinations(&scenario.grid, conn, world_seed, destinations) {
-        d if d.is_empty() => maps::random_agents(
-            &scenario.grid,
-            random_agents,
-            default_goals(random_agents),
-            conn,
-            true,
-            &mut rng,
-        ),
-        d => maps::random_agents_to(&scenario.grid, random_agents, &d, conn, true, &mut rng),
+    let (grid, conn) = (&scenario.grid, scenario.connectivity);
+    let mut rng = maps::rng(seed);
+    let pairs = match choose_destinations(grid, conn, scenario.seed, scenario.destinations) {
+        d if d.is_empty() => {
+            let goals = default_goals(random_agents);
+            maps::random_agents(grid, random_agents, goals, conn, true, &mut rng)
+        }
+        d => maps::random_agents_to(grid, random_agents, &d, conn, true, &mut rng),
     };
-    agents.extend(pairs.into_iter().map(|(s, g)| (s, g, policy)));
+    scenario
+        .agents
+        .extend(pairs.into_iter().map(|(start, goal)| AgentSpec {
+            on_arrival: policy,
+            ..AgentSpec::new(start, goal)
+        }));
     Ok(SimSetup {
-        grid: scenario.grid.clone(),
-        config,
-        agents,
+        scenario,
+        algorithm: SimConfig::default().algorithm,
+        measure_baseline: true,
         on_arrival: policy,
-        dynamic: dynamic_at_start(&scenario),
-        sensor_range: sensing_at_start(&scenario),
-        destinations,
-        world_seed,
-        script: after_start(&scenario),
+        spawn_seed: seed,
         map_name: name,
         rate_hz: crate::sim::SimClock::DEFAULT_RATE,
-        seed,
         paused: false,
-        budget: Budget {
-            planner_memory: (args.planner_memory.or(scenario.planner_memory))
-                .unwrap_or(game_budget().planner_memory),
-            plan_expansions: (args.plan_budget.or(scenario.plan_budget))
-                .or(game_budget().plan_expansions),
-        },
     })
 }
 
@@ -255,6 +237,12 @@ fn starting_map(args: &Args, seed: u64) -> Result<(Scenario, String), String> {
 mod tests {
     use super::*;
 
+    /// The first `k` destinations of the setup's map and seed.
+    fn destinations_of(s: &SimSetup, k: usize) -> Vec<gridwalk_core::Pos> {
+        let scenario = &s.scenario;
+        choose_destinations(&scenario.grid, scenario.connectivity, scenario.seed, k)
+    }
+
     #[test]
     fn good_arguments_parse() {
         let a = parse([
@@ -282,8 +270,9 @@ mod tests {
             (Some(512 << 20), Some(900))
         );
         let s = setup(&parse(["--seed", "2", "--planner-memory", "1G"]).unwrap()).unwrap();
-        assert_eq!(s.budget.planner_memory, 1 << 30);
-        assert_eq!(s.budget.plan_expansions, game_budget().plan_expansions);
+        let budget = s.scenario.budget();
+        assert_eq!(budget.planner_memory, 1 << 30);
+        assert_eq!(budget.plan_expansions, game_budget().plan_expansions);
         let p = parse(["--on-arrival", "patrol", "--destinations", "3"]).unwrap();
         assert_eq!(p.on_arrival, Some(OnArrival::Patrol));
         assert_eq!(p.destinations, Some(3));
@@ -335,15 +324,19 @@ mod tests {
     fn a_seeded_setup_has_walking_agents() {
         let a = parse(["--seed", "5", "--agents", "6"]).unwrap();
         let s = setup(&a).unwrap();
-        assert_eq!(s.agents.len(), 6);
-        assert_eq!((s.grid.width(), s.grid.height()), (110, 100));
-        assert_eq!(s.grid, setup(&a).unwrap().grid);
+        assert_eq!(s.scenario.agents.len(), 6);
+        let grid = &s.scenario.grid;
+        assert_eq!((grid.width(), grid.height()), (110, 100));
+        assert_eq!(*grid, setup(&a).unwrap().scenario.grid);
         // A random start has 4 destinations, and its random agents head to them.
-        assert_eq!(s.destinations, DEFAULT_DESTINATIONS);
-        let d = choose_destinations(&s.grid, s.config.connectivity, s.world_seed, 4);
-        assert!(s.agents.iter().all(|a| d.contains(&a.1)), "{d:?}");
+        assert_eq!(s.scenario.destinations, DEFAULT_DESTINATIONS);
+        let d = destinations_of(&s, 4);
+        assert!(
+            s.scenario.agents.iter().all(|a| d.contains(&a.goal)),
+            "{d:?}"
+        );
         let none = setup(&parse(["--seed", "5", "--destinations", "0"]).unwrap()).unwrap();
-        assert_eq!(none.destinations, 0);
+        assert_eq!(none.scenario.destinations, 0);
     }
 
     #[test]
@@ -353,45 +346,60 @@ mod tests {
             "/crates/gridwalk-core/tests/data/movingai/arena.map"
         );
         let s = setup(&parse(["--map", map, "--agents", "20"]).unwrap()).unwrap();
-        assert_eq!(s.destinations, DEFAULT_DESTINATIONS);
-        let d = choose_destinations(&s.grid, s.config.connectivity, s.world_seed, 4);
-        assert!(s.agents.iter().all(|a| d.contains(&a.1)), "{d:?}");
+        assert_eq!(s.scenario.destinations, DEFAULT_DESTINATIONS);
+        let d = destinations_of(&s, 4);
+        assert!(
+            s.scenario.agents.iter().all(|a| d.contains(&a.goal)),
+            "{d:?}"
+        );
         let none = setup(&parse(["--map", map, "--destinations", "0"]).unwrap()).unwrap();
-        assert_eq!(none.destinations, 0);
+        assert_eq!(none.scenario.destinations, 0);
+    }
+
+    #[test]
+    fn the_game_starts_in_crowd_mode_with_destinations_for_its_crowd() {
+        assert!(setup(&Args::default()).unwrap().scenario.crowd);
+        let s = setup(&parse(["--preset", "crowd"]).unwrap()).unwrap();
+        assert!(s.scenario.crowd);
+        assert_eq!(s.scenario.agents.len(), crate::presets::CROWD_AGENTS);
+        assert_eq!(s.scenario.destinations, 12);
+        let big = setup(&parse(["--seed", "5", "--agents", "300"]).unwrap()).unwrap();
+        assert_eq!(
+            big.scenario.destinations, 12,
+            "one destination for every 25 agents"
+        );
+        let asked = ["--seed", "5", "--agents", "300", "--destinations", "3"];
+        assert_eq!(
+            setup(&parse(asked).unwrap()).unwrap().scenario.destinations,
+            3
+        );
     }
 
     #[test]
     fn the_explore_preset_starts_in_unknown_terrain() {
         let s = setup(&parse(["--preset", "explore"]).unwrap()).unwrap();
-        assert_eq!(s.sensor_range, Some(crate::presets::EXPLORE_RANGE));
-        assert_eq!(s.dynamic, None);
-        assert!(!s.agents.is_empty());
-        assert_eq!(setup(&Args::default()).unwrap().sensor_range, None);
+        assert_eq!(s.scenario.sensor_range, Some(crate::presets::EXPLORE_RANGE));
+        assert!(s.scenario.sensing.is_empty());
+        assert!(s.scenario.dynamic.is_empty(), "no dynamic world");
+        assert!(!s.scenario.agents.is_empty());
+        let default = setup(&Args::default()).unwrap().scenario;
+        assert_eq!(default.sensor_range, None);
+        assert!(default.sensing.is_empty());
         let err = parse(["--preset", "fog"]).unwrap_err();
         assert!(err.contains("unknown preset 'fog'"), "{err}");
         assert!(parse(["--preset", "explore", "--seed", "2"]).is_err());
     }
 
     #[test]
-    fn the_game_starts_in_crowd_mode_with_destinations_for_its_crowd() {
-        assert!(setup(&Args::default()).unwrap().config.crowd);
-        let s = setup(&parse(["--preset", "crowd"]).unwrap()).unwrap();
-        assert!(s.config.crowd);
-        assert_eq!(s.agents.len(), crate::presets::CROWD_AGENTS);
-        assert_eq!(s.destinations, 12);
-        let big = setup(&parse(["--seed", "5", "--agents", "300"]).unwrap()).unwrap();
-        assert_eq!(big.destinations, 12, "one destination for every 25 agents");
-        let asked = ["--seed", "5", "--agents", "300", "--destinations", "3"];
-        assert_eq!(setup(&parse(asked).unwrap()).unwrap().destinations, 3);
-    }
-
-    #[test]
     fn the_default_start_heads_to_its_four_destinations() {
         let s = setup(&Args::default()).unwrap();
         assert_eq!(s.map_name, "default.ron");
-        assert_eq!(s.destinations, 4);
-        let d = choose_destinations(&s.grid, s.config.connectivity, s.world_seed, 4);
+        assert_eq!(s.scenario.destinations, 4);
+        let d = destinations_of(&s, 4);
         assert_eq!(d.len(), 4);
-        assert!(s.agents.iter().all(|a| d.contains(&a.1)), "{d:?}");
+        assert!(
+            s.scenario.agents.iter().all(|a| d.contains(&a.goal)),
+            "{d:?}"
+        );
     }
 }

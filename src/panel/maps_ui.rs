@@ -261,7 +261,7 @@ impl MapsUi {
             )
             .clicked()
         {
-            let ron = state.session().to_scenario().to_ron();
+            let ron = state.segment().to_scenario().to_ron();
             match browser::download("gridwalk-session.ron", &ron) {
                 Ok(()) => notices.push(
                     NoticeKind::Info,
@@ -299,7 +299,7 @@ impl MapsUi {
 mod tests {
     use super::*;
     use crate::sim::SimSetup;
-    use gridwalk_core::sim::OnArrival;
+    use gridwalk_core::format::AgentSpec;
     use gridwalk_core::{Grid, Pos, Terrain};
 
     fn temp_dir(tag: &str) -> PathBuf {
@@ -314,7 +314,7 @@ mod tests {
         grid.set(Pos::new(5, 5), Terrain::Wall).unwrap();
         grid.set(Pos::new(6, 5), Terrain::Weight(7)).unwrap();
         let mut setup = SimSetup::on_grid(grid.clone());
-        setup.agents = vec![(Pos::new(0, 0), Pos::new(11, 7), OnArrival::Stay)];
+        setup.scenario.agents = vec![AgentSpec::new(Pos::new(0, 0), Pos::new(11, 7))];
         let (state, refused) = SimState::new(&setup);
         assert!(refused.is_empty());
         let dir = temp_dir("save");

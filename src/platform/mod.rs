@@ -1,6 +1,7 @@
 //! What differs between the desktop and the browser, in one place: the timings' clock as the
 //! panel shows it ([`clock`]), the browser's files, query string and page ([`browser`], wasm32
-//! only), and the game's state published to the page for the browser test ([`status_json`]).
+//! only), and the game's state published for the tests that drive it ([`status_json`]): to the
+//! page in a browser, to the file named by `GRIDWALK_STATUS` ([`STATUS_ENV`]) on the desktop.
 //!
 //! Everything else is the same code on both: the browser build is the desktop game with these
 //! few `cfg`s.
@@ -28,13 +29,39 @@ pub const STATUS_MAX_CELLS: usize = 1 << 16;
 /// The longest path the status lists, in cells.
 pub const STATUS_MAX_PATH: usize = 4096;
 
-/// The platform's systems: in a browser, picked files loaded and the status published.
+/// On the desktop, the environment variable naming the file the status is written to (every
+/// few frames, replaced whole), for the end-to-end test (`scripts/e2e.sh`): it reads where
+/// cells are on the window from it. Unset, nothing is written.
+pub const STATUS_ENV: &str = "GRIDWALK_STATUS";
+
+/// Where the desktop game writes its status ([`STATUS_ENV`]).
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Resource)]
+struct StatusFile(std::path::PathBuf);
+
+#[cfg(not(target_arch = "wasm32"))]
+impl StatusFile {
+    /// Writes `status` to a temporary file first, then renames it, so a reader never sees
+    /// half of it.
+    fn write(&self, status: &str) {
+        let tmp = self.0.with_extension("tmp");
+        if let Err(e) = std::fs::write(&tmp, status).and_then(|()| std::fs::rename(&tmp, &self.0)) {
+            warn!("status file {}: {e}", self.0.display());
+        }
+    }
+}
+
+/// The platform's systems: in a browser, picked files loaded and the status published; on the
+/// desktop, the status written when [`STATUS_ENV`] names a file.
 pub fn plugin(app: &mut App) {
     #[cfg(target_arch = "wasm32")]
     app.add_systems(Update, load_picked)
         .add_systems(Last, publish_status);
     #[cfg(not(target_arch = "wasm32"))]
-    let _ = app;
+    if let Some(path) = std::env::var_os(STATUS_ENV).filter(|p| !p.is_empty()) {
+        app.insert_resource(StatusFile(path.into()))
+            .add_systems(Last, publish_status);
+    }
 }
 
 /// Files read by the browser's picker become load commands, or errors in the panel.
@@ -67,7 +94,8 @@ fn load_picked(
     }
 }
 
-#[cfg(target_arch = "wasm32")]
+/// Every fifth frame, the status: set on the page in a browser, written to the
+/// [`STATUS_ENV`] file on the desktop.
 fn publish_status(
     mut frames: Local<u64>,
     state: Res<SimState>,
@@ -75,6 +103,7 @@ fn publish_status(
     notices: Res<Notices>,
     explain: Option<Res<crate::explain::ExplainState>>,
     window: Single<&Window, With<bevy::window::PrimaryWindow>>,
+    #[cfg(not(target_arch = "wasm32"))] file: Res<StatusFile>,
 ) {
     *frames += 1;
     if *frames % 5 == 1 {
@@ -83,7 +112,10 @@ fn publish_status(
             .filter(|e| e.0.active())
             .map(|e| (e.0.position(), e.0.len()));
         let s = status_json(&state, &view, size, &notices, explain, *frames);
+        #[cfg(target_arch = "wasm32")]
         browser::publish_status(&s);
+        #[cfg(not(target_arch = "wasm32"))]
+        file.write(&s);
     }
 }
 
@@ -231,7 +263,7 @@ mod tests {
     use super::*;
     use crate::sim::SimSetup;
     use gridwalk_core::Grid;
-    use gridwalk_core::sim::OnArrival;
+    use gridwalk_core::format::AgentSpec;
 
     #[test]
     fn the_status_lists_the_map_agents_and_where_cells_are() {
@@ -239,7 +271,7 @@ mod tests {
         grid.set(Pos::new(2, 1), Terrain::Wall).unwrap();
         grid.set(Pos::new(1, 2), Terrain::Weight(5)).unwrap();
         let mut setup = SimSetup::on_grid(grid);
-        setup.agents = vec![(Pos::new(0, 0), Pos::new(3, 2), OnArrival::Stay)];
+        setup.scenario.agents = vec![AgentSpec::new(Pos::new(0, 0), Pos::new(3, 2))];
         let (state, _) = SimState::new(&setup);
         let view = MapView {
             scale: 0.1,

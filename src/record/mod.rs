@@ -95,15 +95,15 @@ fn save(state: &mut SimState, status: &mut RecordStatus, notices: &mut Notices, 
         }
         status.saved_len = (usize::MAX, 0, 0);
     }
-    let log = state.session();
-    let (agents, edits) = log.recorded();
+    let segment = state.segment();
+    let (agents, edits) = segment.recorded();
     let len = (agents, edits, state.epoch());
     status.agents = len.0;
     status.edits = len.1;
     if !force && len == status.saved_len {
         return;
     }
-    match write(&status.path, &log.to_scenario()) {
+    match write(&status.path, &segment.to_scenario()) {
         Ok(()) => {
             status.saved_len = len;
             status.saved_tick = state.ticks();

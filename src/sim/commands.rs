@@ -4,7 +4,6 @@
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use gridwalk_core::format::Scenario;
-use gridwalk_core::scenario::timeline::Timeline;
 use gridwalk_core::sim::{Budget, SimConfig, format_memory};
 use gridwalk_core::sim::{DynamicWorld, OnArrival};
 
@@ -89,39 +88,33 @@ impl CommandTarget<'_> {
         refused
     }
 
-    /// A scenario's map, played from its tick 0 as `gridwalk-cli simulate` plays it.
+    /// A scenario's map, played from its tick 0 as `gridwalk-cli simulate` plays it, with the
+    /// current planner; the game's budgets hold where the scenario sets none.
     fn load(&mut self, scenario: &Scenario, name: &str) -> Vec<String> {
         let state = &mut *self.state;
-        let mut config = state.sim.config();
-        config.connectivity = scenario.connectivity;
-        config.heuristic = scenario.effective_heuristic();
+        let mut config = SimConfig {
+            measure_baseline: state.sim.config().measure_baseline,
+            ..scenario.config(state.sim.config().algorithm)
+        };
         // Crowd mode stays as it is, or comes on for a crowd scenario; it goes off for one
         // whose agents share a start at tick 0, which a crowd recording could not replay.
         let mut starts = std::collections::HashSet::new();
         let shared = (scenario.agents.iter())
             .filter(|a| a.tick == 0)
             .any(|a| !starts.insert(a.start));
-        let crowd = scenario.crowd || (config.crowd && !shared);
-        if config.crowd && !crowd {
+        let was = state.sim.config().crowd;
+        config.crowd = scenario.crowd || (was && !shared);
+        if was && !config.crowd {
             self.notices.push(
                 NoticeKind::Info,
                 "crowd mode off: this scenario starts agents on one cell",
             );
         }
-        config.crowd = crowd;
-        state.world_seed = scenario.seed;
-        // The scenario's own dynamic-world settings hold, from its tick 0.
-        state.sim.set_dynamic(None);
-        state.sim.set_sensor_range(scenario.sensor_range);
-        state.sim.set_destinations(scenario.destinations);
-        // The scenario's budgets hold where it sets them.
-        state.budget = Budget {
-            planner_memory: (scenario.planner_memory).unwrap_or(state.budget.planner_memory),
-            plan_expansions: scenario.plan_budget.or(state.budget.plan_expansions),
-        };
-        let script = Timeline::of(scenario);
-        let refused =
-            state.rebuild_playing(scenario.grid.clone(), config, vec![], script, "map loaded");
+        let mut scenario = scenario.clone();
+        let budget = state.budget;
+        scenario.planner_memory = (scenario.planner_memory).or(Some(budget.planner_memory));
+        scenario.plan_budget = scenario.plan_budget.or(budget.plan_expansions);
+        let refused = state.start_segment(scenario, config, &[], "map loaded");
         state.map_name = name.to_string();
         self.drop_pending();
         self.notices

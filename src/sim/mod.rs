@@ -35,10 +35,7 @@ pub use clock::{SimClock, clamp_rate, ticking};
 pub use commands::{SimRng, default_goals};
 pub use messages::{ClearWalls, EXPLAIN_HISTORY, SimCommand, SpawnAgent, TileEdit};
 pub use segment::Segment;
-pub use state::{
-    GAME_PLAN_BUDGET, PendingInput, SimSetup, SimState, after_start, dynamic_at_start, game_budget,
-    sensing_at_start,
-};
+pub use state::{GAME_PLAN_BUDGET, PendingInput, SimSetup, SimState, game_budget};
 pub use sync::{AgentEntities, AgentMarker, Glide};
 
 use clock::apply_rate;
@@ -71,7 +68,9 @@ impl Plugin for SimPlugin {
             .insert_resource(notices)
             .insert_resource(Time::<Fixed>::from_hz(clock.rate_hz))
             .insert_resource(clock)
-            .insert_resource(SimRng(maps::rng(self.setup.seed ^ 0x9e37_79b9_7f4a_7c15)))
+            .insert_resource(SimRng(maps::rng(
+                self.setup.spawn_seed ^ 0x9e37_79b9_7f4a_7c15,
+            )))
             .init_resource::<PendingInput>()
             .init_resource::<AgentEntities>()
             .add_systems(

@@ -1,17 +1,19 @@
 //! The session's current segment: the map it started from and its [`Timeline`], which is
 //! both what the game plays and what `--record` writes.
 //!
-//! A segment starts from a map, a connectivity, a heuristic and a seed. Its timeline holds, by
-//! the tick number `gridwalk-cli simulate` gives each tick, the agents present at tick 0 and
-//! the dynamic world's setting then, a loaded scenario's timed events, and the user's spawns,
+//! A segment starts from a scenario ([`Segment::start`]): its map, moves, seed, destinations
+//! and budgets are the segment's base, and its timed events begin the timeline. The timeline
+//! holds, by the tick number `gridwalk-cli simulate` gives each tick, the agents present at
+//! tick 0 and the settings then, a loaded scenario's timed events, and the user's spawns,
 //! edits and dynamic-world changes, pushed at the tick they take effect. Every tick plays its
 //! share through [`Timeline::apply`], then forgets what had no effect (agents refused, edits
 //! refused or changing nothing), so the ticks played so far, written as a [`Scenario`], are
 //! exactly what happened and replay the same run.
 
-use gridwalk_core::format::Scenario;
+use gridwalk_core::format::{Scenario, SensingSpec};
+use gridwalk_core::scenario::Start;
 use gridwalk_core::scenario::timeline::{Applied, Timeline};
-use gridwalk_core::sim::{Budget, SimConfig, Simulation};
+use gridwalk_core::sim::{SimConfig, Simulation};
 use gridwalk_core::{Grid, Pos, Terrain};
 
 /// One segment of the session. See the module docs.
@@ -26,35 +28,38 @@ pub struct Segment {
 }
 
 impl Segment {
-    /// A segment starting on `grid` with `config` and `seed`, that will play `timeline`
-    /// from its tick 0.
-    pub fn new(
-        grid: &Grid,
+    /// A segment that plays `scenario` from its tick 0 with `config`, and the simulation it
+    /// starts: [`Scenario::start`], the one route from a scenario to its world, so a segment
+    /// replays as it played. The segment records `scenario` in the form recordings have
+    /// always had: `config`'s moves, the budgets as
+    /// [`Budget::in_scenario`](gridwalk_core::sim::Budget::in_scenario) writes them, and
+    /// the starting sensor range as a change of tick 0.
+    pub(super) fn start(
+        mut scenario: Scenario,
         config: SimConfig,
-        seed: u64,
-        timeline: Timeline,
         reason: &str,
-    ) -> Segment {
-        let mut base =
-            Scenario::with_moves(grid.clone(), config.connectivity, Some(config.heuristic));
-        base.seed = seed;
-        base.crowd = config.crowd;
-        Segment {
+    ) -> (Segment, Simulation) {
+        (scenario.connectivity, scenario.heuristic) = (config.connectivity, Some(config.heuristic));
+        scenario.crowd = config.crowd;
+        (scenario.planner_memory, scenario.plan_budget) = scenario.budget().in_scenario();
+        if let Some(range) = scenario.sensor_range.take() {
+            scenario.sensing.insert(0, SensingSpec::new(0, Some(range)));
+        }
+        let Start { sim, timeline } = scenario.start(config);
+        let base = Scenario {
+            agents: Vec::new(),
+            edits: Vec::new(),
+            dynamic: Vec::new(),
+            sensing: Vec::new(),
+            ..scenario
+        };
+        let segment = Segment {
             base,
             timeline,
             played: 0,
             reason: reason.to_owned(),
-        }
-    }
-
-    /// Records how many destinations the segment's wanderers draw their goals from.
-    pub(super) fn set_destinations(&mut self, k: usize) {
-        self.base.destinations = k;
-    }
-
-    /// Records the budgets the segment plays with, as `simulate` reads them.
-    pub(super) fn set_budget(&mut self, budget: Budget) {
-        (self.base.planner_memory, self.base.plan_budget) = budget.in_scenario();
+        };
+        (segment, sim)
     }
 
     /// The map the segment started from.
@@ -136,23 +141,57 @@ impl Segment {
 #[cfg(test)]
 mod tests {
     use gridwalk_core::format::{AgentSpec, CellSet};
-    use gridwalk_core::sim::OnArrival;
+    use gridwalk_core::sim::{Budget, OnArrival};
+    use gridwalk_core::{Connectivity, Heuristic};
 
     use super::*;
 
     #[test]
+    fn a_segment_starts_its_scenario_and_records_it_in_the_game_s_form() {
+        let grid = gridwalk_core::format::grid_from_rows(&["....", "...."]).unwrap();
+        let mut scenario = Scenario::from_grid(grid);
+        scenario.seed = 3;
+        scenario.sensor_range = Some(2);
+        scenario.sensing = vec![SensingSpec::new(4, None)];
+        scenario.planner_memory = Some(Budget::default().planner_memory);
+        scenario.plan_budget = Some(50);
+        scenario.agents = vec![AgentSpec::new(Pos::new(0, 0), Pos::new(3, 1))];
+        let config = SimConfig {
+            connectivity: Connectivity::Four,
+            heuristic: Heuristic::Manhattan,
+            ..SimConfig::default()
+        };
+        let (mut seg, mut sim) = Segment::start(scenario, config, "start");
+        assert_eq!((sim.config(), sim.seed()), (config, 3));
+        assert_eq!(sim.budget().plan_expansions, Some(50));
+        assert_eq!(sim.sensor_range(), None, "the range comes with tick 0");
+        let (applied, _) = seg.play(0, &mut sim);
+        assert_eq!(applied.appeared.len(), 1);
+        assert_eq!(sim.sensor_range(), Some(2));
+        let s = seg.to_scenario();
+        assert_eq!(s.sensor_range, None);
+        let sensing = vec![SensingSpec::new(0, Some(2)), SensingSpec::new(4, None)];
+        assert_eq!(s.sensing, sensing);
+        assert_eq!(s.connectivity, Connectivity::Four);
+        assert_eq!(s.heuristic, Some(Heuristic::Manhattan));
+        assert_eq!((s.planner_memory, s.plan_budget), (None, Some(50)));
+        assert_eq!(s.agents.len(), 1);
+    }
+
+    #[test]
     fn only_what_took_effect_in_the_ticks_played_is_recorded() {
         let grid = gridwalk_core::format::grid_from_rows(&["....", "...."]).unwrap();
-        let mut script = Timeline::default();
-        script.push_agent(AgentSpec::new(Pos::new(0, 0), Pos::new(3, 0)));
-        script.push_agent(AgentSpec {
-            tick: 5,
-            on_arrival: OnArrival::Wander,
-            ..AgentSpec::new(Pos::new(0, 1), Pos::new(3, 1))
-        });
-        let config = SimConfig::default();
-        let mut seg = Segment::new(&grid, config, 7, script, "start");
-        let mut sim = Simulation::new(grid.clone(), config);
+        let mut scenario = Scenario::from_grid(grid);
+        scenario.seed = 7;
+        scenario.agents = vec![
+            AgentSpec::new(Pos::new(0, 0), Pos::new(3, 0)),
+            AgentSpec {
+                tick: 5,
+                on_arrival: OnArrival::Wander,
+                ..AgentSpec::new(Pos::new(0, 1), Pos::new(3, 1))
+            },
+        ];
+        let (mut seg, mut sim) = Segment::start(scenario, SimConfig::default(), "start");
         let (applied, refused) = seg.play(0, &mut sim);
         assert_eq!(applied.appeared.len(), 1);
         assert!(refused.is_empty());

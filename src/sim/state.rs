@@ -8,7 +8,7 @@ use gridwalk_core::format::{AgentSpec, Scenario};
 use gridwalk_core::scenario::timeline::Timeline;
 use gridwalk_core::sim::{AgentId, Budget, SimConfig, SimError, Simulation};
 use gridwalk_core::sim::{DynamicWorld, OnArrival};
-use gridwalk_core::{Grid, Pos, Terrain};
+use gridwalk_core::{Algorithm, Grid, Pos, Terrain};
 
 use super::clock::SimClock;
 use super::messages::{EXPLAIN_HISTORY, SpawnAgent, TileEdit};
@@ -33,50 +33,6 @@ impl PendingInput {
     }
 }
 
-/// What of `scenario` the game plays on after its start, where [`SimSetup::agents`] and
-/// [`SimSetup::dynamic`] hold its agents and setting of tick 0: every edit, and the agents and
-/// dynamic-world settings of later ticks.
-pub fn after_start(scenario: &Scenario) -> Timeline {
-    Timeline::from_parts(
-        scenario
-            .agents
-            .iter()
-            .filter(|a| a.tick > 0)
-            .copied()
-            .collect(),
-        scenario.edits.clone(),
-        scenario
-            .dynamic
-            .iter()
-            .filter(|d| d.tick > 0)
-            .copied()
-            .collect(),
-    )
-    .with_sensing(
-        (scenario.sensing.iter())
-            .filter(|s| s.tick > 0)
-            .copied()
-            .collect(),
-    )
-}
-
-/// The sensor range of `scenario` at tick 0 (`None`: the agents know the whole map).
-pub fn sensing_at_start(scenario: &Scenario) -> Option<u32> {
-    match scenario.sensing.iter().rfind(|s| s.tick == 0) {
-        Some(s) => s.setting(),
-        None => scenario.sensor_range,
-    }
-}
-
-/// The dynamic world's setting at tick 0 of `scenario`.
-pub fn dynamic_at_start(scenario: &Scenario) -> Option<DynamicWorld> {
-    scenario
-        .dynamic
-        .iter()
-        .rfind(|d| d.tick == 0)
-        .and_then(|d| d.setting())
-}
-
 /// Expansions a tick of the game may make unless `--plan-budget` or the map says otherwise.
 /// With 5,000 agents on a 512×512 map, 100,000 took a tick 127 ms on a busy 2-core machine;
 /// D\* Lite spends about 1 µs an expansion, so 30,000 keeps a frame near 30–40 ms.
@@ -91,66 +47,57 @@ pub fn game_budget() -> Budget {
     }
 }
 
-/// The world the game starts with.
+/// The world the game starts with: a scenario, and what is the game's own.
 #[derive(Clone, Debug)]
 pub struct SimSetup {
-    /// The map.
-    pub grid: Grid,
-    /// Planner, heuristic and connectivity.
-    pub config: SimConfig,
-    /// Agents present at once: start, goal and arrival policy.
-    pub agents: Vec<(Pos, Pos, OnArrival)>,
-    /// What agents added later do on arrival.
+    /// The starting scenario, started as `gridwalk-cli simulate` starts one
+    /// ([`Scenario::start`]): map, moves, seed of wander's goals and the dynamic world,
+    /// destinations, sensor range, budgets, the agents of tick 0 and everything it times.
+    pub scenario: Scenario,
+    /// The planner.
+    pub algorithm: Algorithm,
+    /// Whether each tick also measures A\* from scratch, for the panel's comparison.
+    pub measure_baseline: bool,
+    /// What agents added during the game do on arrival.
     pub on_arrival: OnArrival,
-    /// The dynamic world at the start.
-    pub dynamic: Option<DynamicWorld>,
-    /// The sensor range at the start (`None`: the agents know the whole map).
-    pub sensor_range: Option<u32>,
-    /// How many destinations wanderers draw their goals from; 0 for any reachable cell.
-    pub destinations: usize,
-    /// Seed of wander's goals and the dynamic world.
-    pub world_seed: u64,
-    /// What a scenario makes happen after its start ([`after_start`]); its edits of tick 0
-    /// apply before the first plan.
-    pub script: Timeline,
+    /// Seed of the random agents the game adds later: spawned ones and a new random map's.
+    pub spawn_seed: u64,
     /// The map's name, for the panel.
     pub map_name: String,
     /// Ticks per second.
     pub rate_hz: f64,
-    /// Seed of the random agents spawned later.
-    pub seed: u64,
     /// Start paused.
     pub paused: bool,
-    /// The planner-memory and planning budgets.
-    pub budget: Budget,
 }
 
 impl SimSetup {
-    /// A setup on `grid` with no agents, default planner, 10 ticks per second.
+    /// A setup on `grid` with no agents, default planner and the game's budgets
+    /// ([`game_budget`]), 10 ticks per second.
     pub fn on_grid(grid: Grid) -> SimSetup {
+        let mut scenario = Scenario::from_grid(grid);
+        (scenario.planner_memory, scenario.plan_budget) = game_budget().in_scenario();
         SimSetup {
-            grid,
-            config: SimConfig {
-                measure_baseline: true,
-                ..SimConfig::default()
-            },
-            agents: Vec::new(),
+            scenario,
+            algorithm: SimConfig::default().algorithm,
+            measure_baseline: true,
             on_arrival: OnArrival::Stay,
-            dynamic: None,
-            sensor_range: None,
-            destinations: 0,
-            world_seed: 0,
-            script: Timeline::default(),
+            spawn_seed: maps::DEFAULT_SEED,
             map_name: "custom".into(),
             rate_hz: SimClock::DEFAULT_RATE,
-            seed: maps::DEFAULT_SEED,
             paused: false,
-            budget: game_budget(),
+        }
+    }
+
+    /// The simulation's configuration: the planner, with the scenario's moves.
+    pub fn config(&self) -> SimConfig {
+        SimConfig {
+            measure_baseline: self.measure_baseline,
+            ..self.scenario.config(self.algorithm)
         }
     }
 }
 
-/// An agent a rebuild keeps or places: start, goal, label (`None`: a fresh one) and arrival
+/// An agent a rebuild keeps or places: start, goal, label (`None`: a new one) and arrival
 /// policy.
 pub(super) type Placed = (Pos, Pos, Option<u32>, OnArrival);
 
@@ -158,7 +105,7 @@ pub(super) type Placed = (Pos, Pos, Option<u32>, OnArrival);
 #[derive(Resource)]
 pub struct SimState {
     pub(super) sim: Simulation,
-    pub(super) log: Segment,
+    pub(super) segment: Segment,
     pub(super) finished: Vec<Scenario>,
     pub(super) labels: BTreeMap<AgentId, u32>,
     pub(super) next_label: u32,
@@ -174,9 +121,12 @@ impl SimState {
     /// A simulation of `setup`, planned once (tick 0 of the session), and the refusals of
     /// its agents.
     pub fn new(setup: &SimSetup) -> (SimState, Vec<String>) {
+        let scenario = setup.scenario.clone();
+        let (world_seed, budget) = (scenario.seed, scenario.budget());
+        let (segment, sim) = Segment::start(scenario, setup.config(), "start");
         let mut s = SimState {
-            sim: Simulation::new(setup.grid.clone(), setup.config),
-            log: Segment::new(&setup.grid, setup.config, 0, Timeline::default(), "start"),
+            sim,
+            segment,
             finished: Vec::new(),
             labels: BTreeMap::new(),
             next_label: 0,
@@ -184,19 +134,10 @@ impl SimState {
             epoch: 0,
             ticks: 0,
             on_arrival: setup.on_arrival,
-            world_seed: setup.world_seed,
-            budget: setup.budget,
+            world_seed,
+            budget,
         };
-        s.sim.set_dynamic(setup.dynamic);
-        s.sim.set_sensor_range(setup.sensor_range);
-        s.sim.set_destinations(setup.destinations);
-        let agents = setup
-            .agents
-            .iter()
-            .map(|&(s, g, p)| (s, g, None, p))
-            .collect();
-        let script = setup.script.clone();
-        let refused = s.rebuild_playing(setup.grid.clone(), setup.config, agents, script, "start");
+        let refused = s.play_start(&[]);
         (s, refused)
     }
 
@@ -212,8 +153,8 @@ impl SimState {
     }
 
     /// The current segment of the session: what it plays, and what it recorded.
-    pub fn session(&self) -> &Segment {
-        &self.log
+    pub fn segment(&self) -> &Segment {
+        &self.segment
     }
 
     /// Segments finished since the last call (by a reset), oldest first.
@@ -256,14 +197,14 @@ impl SimState {
     /// before that tick's agents and edits).
     pub fn set_dynamic(&mut self, setting: Option<DynamicWorld>) {
         let tick = self.next_tick();
-        (self.log.timeline_mut()).set_dynamic_now(tick, setting, &mut self.sim);
+        (self.segment.timeline_mut()).set_dynamic_now(tick, setting, &mut self.sim);
     }
 
     /// Turns unknown terrain on (with a sensor range) or off now, recorded at the next tick,
     /// as [`Self::set_dynamic`] records the dynamic world.
     pub fn set_sensing(&mut self, range: Option<u32>) {
         let tick = self.next_tick();
-        (self.log.timeline_mut()).set_sensing_now(tick, range, &mut self.sim);
+        (self.segment.timeline_mut()).set_sensing_now(tick, range, &mut self.sim);
     }
 
     /// [`Self::rebuild_playing`] with nothing scripted.
@@ -278,8 +219,9 @@ impl SimState {
     }
 
     /// Rebuilds the simulation on `grid` with `config`, keeping the dynamic world's setting,
-    /// the sensor range, the seed and the destinations (chosen again on `grid`), and starts a new segment that plays `agents` at its tick 0, then
-    /// `script`. Plays tick 0 and plans once. Returns the refusals of agents.
+    /// the sensor range, the seed, the budgets and the destinations (chosen again on `grid`):
+    /// a new segment starts ([`Self::start_segment`]) that plays `agents` at its tick 0, then
+    /// `script`. Returns the refusals of agents.
     pub(super) fn rebuild_playing(
         &mut self,
         grid: Grid,
@@ -296,10 +238,6 @@ impl SimState {
         if dynamic.is_some() {
             timeline.push_dynamic(0, dynamic);
         }
-        let range = self.sim.sensor_range();
-        if range.is_some() {
-            timeline.push_sensing(0, range);
-        }
         for &(start, goal, _, on_arrival) in &agents {
             timeline.push_agent(AgentSpec {
                 tick: 0,
@@ -308,27 +246,52 @@ impl SimState {
             });
         }
         timeline.append(script);
-        let destinations = self.sim.destinations();
-        let mut segment = Segment::new(&grid, config, self.world_seed, timeline, reason);
-        segment.set_destinations(destinations);
-        segment.set_budget(self.budget);
-        let old = std::mem::replace(&mut self.log, segment);
-        if self.epoch > 0 && !old.is_empty() {
+        let (planner_memory, plan_budget) = self.budget.in_scenario();
+        let base = Scenario {
+            seed: self.world_seed,
+            destinations: self.sim.destinations(),
+            sensor_range: self.sim.sensor_range(),
+            planner_memory,
+            plan_budget,
+            ..Scenario::from_grid(grid)
+        };
+        let kept: Vec<_> = agents.iter().map(|a| a.2).collect();
+        self.start_segment(timeline.into_scenario(base), config, &kept, reason)
+    }
+
+    /// Ends the current segment (kept for the recording unless nothing happened in it) and
+    /// starts `scenario` with `config` as the next one, the way the first one started: its
+    /// seed and budgets hold from now on. `kept[i]` is the label the scenario's agent `i`
+    /// keeps (`None`, or past the end: a new one). Returns the refusals of agents.
+    pub(super) fn start_segment(
+        &mut self,
+        scenario: Scenario,
+        config: SimConfig,
+        kept: &[Option<u32>],
+        reason: &str,
+    ) -> Vec<String> {
+        (self.world_seed, self.budget) = (scenario.seed, scenario.budget());
+        let (segment, sim) = Segment::start(scenario, config, reason);
+        let old = std::mem::replace(&mut self.segment, segment);
+        if !old.is_empty() {
             self.finished.push(old.to_scenario());
             if self.finished.len() > 16 {
                 self.finished.remove(0);
             }
         }
-        self.sim = Simulation::new(grid, config);
-        self.sim.set_seed(self.world_seed);
-        self.sim.set_destinations(destinations);
-        self.sim.set_budget(self.budget);
+        self.sim = sim;
+        self.play_start(kept)
+    }
+
+    /// Plays the new segment's tick 0 (its agents get their labels, kept or new) and plans
+    /// once. Returns the refusals of agents.
+    fn play_start(&mut self, kept: &[Option<u32>]) -> Vec<String> {
         self.sim.set_history(EXPLAIN_HISTORY);
         self.labels.clear();
-        let (applied, refused) = self.log.play(0, &mut self.sim);
+        let (applied, refused) = self.segment.play(0, &mut self.sim);
         for &(i, id) in &applied.appeared {
-            let kept = agents.get(i).and_then(|a| a.2);
-            let label = kept.unwrap_or_else(|| self.fresh_label());
+            let label = kept.get(i).copied().flatten();
+            let label = label.unwrap_or_else(|| self.new_label());
             self.labels.insert(id, label);
         }
         self.sim.replan();
@@ -345,11 +308,12 @@ impl SimState {
     ) -> Vec<String> {
         let grid = self.sim.grid().clone();
         let agents = self.current_agents();
-        let script = self.log.take_future(self.next_tick());
+        let script = self.segment.take_future(self.next_tick());
         self.rebuild_playing(grid, config, agents, script, reason)
     }
 
-    pub(super) fn fresh_label(&mut self) -> u32 {
+    /// The next label never given in this session.
+    pub(super) fn new_label(&mut self) -> u32 {
         let l = self.next_label;
         self.next_label += 1;
         l
@@ -377,7 +341,7 @@ impl SimState {
         self.restart_segment("budgets changed");
     }
 
-    /// Rebuilds on the current grid and agents: the planners start fresh, as they would in
+    /// Rebuilds on the current grid and agents: the planners start over, as they would in
     /// a replay of the new segment.
     pub fn restart_segment(&mut self, reason: &str) {
         let config = self.sim.config();
@@ -395,7 +359,7 @@ impl SimState {
     ) -> (Vec<String>, Vec<(Pos, SimError)>) {
         let tick = self.next_tick();
         let on_arrival = self.on_arrival;
-        let timeline = self.log.timeline_mut();
+        let timeline = self.segment.timeline_mut();
         for SpawnAgent { start, goal } in spawns {
             timeline.push_agent(AgentSpec {
                 start,
@@ -407,15 +371,15 @@ impl SimState {
         for e in edits {
             timeline.push_edit(tick, e.pos, e.terrain);
         }
-        let restart =
-            (self.log.timeline().agents_at(tick)).any(|a| self.needs_restart_for(a.start, a.goal));
+        let restart = (self.segment.timeline().agents_at(tick))
+            .any(|a| self.needs_restart_for(a.start, a.goal));
         if restart {
             self.restart_segment("an agent starts where the segment's map had a wall");
         }
         let tick = self.next_tick();
-        let (applied, refused) = self.log.play(tick, &mut self.sim);
+        let (applied, refused) = self.segment.play(tick, &mut self.sim);
         for &(_, id) in &applied.appeared {
-            let label = self.fresh_label();
+            let label = self.new_label();
             self.labels.insert(id, label);
         }
         (refused, applied.refused)
@@ -430,10 +394,10 @@ impl SimState {
             .filter(|&i| grid.weight(i) == 0)
             .map(|i| grid.pos(i))
             .collect();
-        let log = &mut self.log;
+        let segment = &mut self.segment;
         let sim = &mut self.sim;
         (walls.into_iter())
-            .filter(|&p| log.edit_now(tick, p, Terrain::FREE, sim))
+            .filter(|&p| segment.edit_now(tick, p, Terrain::FREE, sim))
             .count()
     }
 
@@ -448,7 +412,7 @@ impl SimState {
     /// began: the scenario format checks agents against the starting map, so the segment must
     /// restart first.
     pub(super) fn needs_restart_for(&self, start: Pos, goal: Pos) -> bool {
-        let base = self.log.base();
+        let base = self.segment.base();
         let now = self.sim.grid();
         [start, goal]
             .iter()

@@ -6,10 +6,11 @@
 use bevy::prelude::*;
 use gridwalk::sim::{SimSetup, SimState, TileEdit};
 use gridwalk_core::Connectivity;
+use gridwalk_core::format::AgentSpec;
 use gridwalk_core::rng::Draw;
 use gridwalk_core::scenario::replay::Replay;
 use gridwalk_core::search::dijkstra;
-use gridwalk_core::sim::{AgentStatus, Budget, OnArrival};
+use gridwalk_core::sim::{AgentStatus, Budget};
 use gridwalk_core::{Pos, Terrain};
 
 use crate::common;
@@ -23,14 +24,14 @@ fn app() -> App {
     let mut r = gridwalk::maps::rng(8);
     let agents = gridwalk::maps::random_agents(&grid, 60, 30, Connectivity::Eight, true, &mut r);
     let mut setup = SimSetup::on_grid(grid);
-    setup.agents = agents
-        .into_iter()
-        .map(|(s, g)| (s, g, OnArrival::Stay))
+    setup.scenario.agents = (agents.into_iter())
+        .map(|(s, g)| AgentSpec::new(s, g))
         .collect();
-    setup.budget = Budget {
+    let budget = Budget {
         plan_expansions: Some(PLAN),
         ..Budget::default()
     };
+    (setup.scenario.planner_memory, setup.scenario.plan_budget) = budget.in_scenario();
     common::headless(setup)
 }
 
@@ -102,7 +103,7 @@ fn the_recording_carries_the_budgets_and_replays_exactly() {
             .any(|h| h.iter().any(|a| a.1 == AgentStatus::Planning)),
         "some agents waited"
     );
-    let scenario = state(&app).session().to_scenario();
+    let scenario = state(&app).segment().to_scenario();
     assert_eq!(
         scenario.plan_budget,
         Some(PLAN),

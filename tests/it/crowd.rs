@@ -7,6 +7,7 @@ use gridwalk::notices::Notices;
 use gridwalk::schedule::SimSystems;
 use gridwalk::sim::{SimSetup, SimState, ticking};
 use gridwalk::ui_state::CursorTile;
+use gridwalk_core::format::AgentSpec;
 use gridwalk_core::scenario::replay::Replay;
 use gridwalk_core::sim::{AgentStatus, OnArrival, Simulation};
 use gridwalk_core::{Connectivity, Pos};
@@ -64,18 +65,18 @@ fn b_turns_crowd_mode_on_and_the_recording_replays_exactly() {
     let mut r = gridwalk::maps::rng(4);
     let pairs = gridwalk::maps::random_agents(&grid, 40, 3, Connectivity::Eight, true, &mut r);
     let mut setup = SimSetup::on_grid(grid);
-    assert!(!setup.config.crowd, "on_grid keeps crowd mode off");
-    setup.agents = (pairs.iter())
-        .map(|&(s, g)| (s, g, OnArrival::Wander))
-        .collect();
+    assert!(!setup.config().crowd, "on_grid keeps crowd mode off");
+    let wander = |s, g| AgentSpec {
+        on_arrival: OnArrival::Wander,
+        ..AgentSpec::new(s, g)
+    };
+    setup.scenario.agents = (pairs.iter()).map(|&(s, g)| wander(s, g)).collect();
     // Four agents on one cell, as agents may stand with crowd mode off.
     let (s0, g0) = pairs[0];
-    setup
-        .agents
-        .extend((0..3).map(|_| (s0, g0, OnArrival::Wander)));
-    setup.destinations = 3;
-    setup.world_seed = 9;
-    let n = setup.agents.len();
+    (setup.scenario.agents).extend((0..3).map(|_| wander(s0, g0)));
+    setup.scenario.destinations = 3;
+    setup.scenario.seed = 9;
+    let n = setup.scenario.agents.len();
     let mut app = common::headless(setup);
     app.init_resource::<Ticks>()
         .add_systems(FixedUpdate, capture.after(SimSystems::Sync).run_if(ticking));
@@ -84,7 +85,7 @@ fn b_turns_crowd_mode_on_and_the_recording_replays_exactly() {
     frame(&mut app, Some(KeyCode::KeyB));
     assert!(sim(&app).config().crowd, "B turned crowd mode on");
     let state = app.world().resource::<SimState>();
-    assert_eq!(state.session().reason(), "crowd mode changed");
+    assert_eq!(state.segment().reason(), "crowd mode changed");
     assert_eq!(sim(&app).agent_count(), n, "no agent lost");
     let tick0 = snapshot(sim(&app));
     assert!(!shared(&tick0), "spread to free cells: {tick0:?}");
@@ -120,7 +121,7 @@ fn b_turns_crowd_mode_on_and_the_recording_replays_exactly() {
     assert!(stats.arrivals_total > 0, "the crowd flows: {stats:?}");
     // The segment since B, written and read back, says crowd and replays every tick.
     let state = app.world().resource::<SimState>();
-    let text = state.session().to_scenario().to_ron();
+    let text = state.segment().to_scenario().to_ron();
     assert!(text.contains("crowd: true"), "{text}");
     let read = gridwalk_core::format::Scenario::parse(&text, "crowd.ron").unwrap();
     let mut replay = Replay::new(read, sim(&app).config().algorithm);

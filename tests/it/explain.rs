@@ -6,7 +6,7 @@ use gridwalk::explain::{CellState, ExplainControl, ExplainState};
 use gridwalk::panel::{cost_text, inspect_lines};
 use gridwalk::sim::{SimClock, SimSetup, SimState, TileEdit};
 use gridwalk::ui_state::Selection;
-use gridwalk_core::sim::OnArrival;
+use gridwalk_core::format::AgentSpec;
 use gridwalk_core::trace::{ExpansionKind, Step};
 use gridwalk_core::{Grid, Pos, Terrain};
 
@@ -16,9 +16,9 @@ use crate::common;
 fn app() -> App {
     let mut setup = SimSetup::on_grid(Grid::new(30, 12).unwrap());
     let goal = Pos::new(29, 5);
-    setup.agents = vec![
-        (Pos::new(0, 5), goal, OnArrival::Stay),
-        (Pos::new(0, 8), goal, OnArrival::Stay),
+    setup.scenario.agents = vec![
+        AgentSpec::new(Pos::new(0, 5), goal),
+        AgentSpec::new(Pos::new(0, 8), goal),
     ];
     common::headless(setup)
 }

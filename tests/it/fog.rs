@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use gridwalk::schedule::SimSystems;
 use gridwalk::sim::{SimCommand, SimSetup, SimState, TileEdit, ticking};
 use gridwalk::ui_state::WorldSettings;
-use gridwalk_core::format::SensingSpec;
+use gridwalk_core::format::{AgentSpec, SensingSpec};
 use gridwalk_core::rng::Draw;
 use gridwalk_core::scenario::replay::Replay;
 use gridwalk_core::sim::{AgentStatus, OnArrival, Simulation};
@@ -61,11 +61,14 @@ fn toggling_unknown_terrain_records_and_replays_exactly() {
         &mut gridwalk::maps::rng(4),
     );
     let mut setup = SimSetup::on_grid(grid.clone());
-    setup.agents = (pairs.iter())
-        .map(|&(s, g)| (s, g, OnArrival::Wander))
+    setup.scenario.agents = (pairs.iter())
+        .map(|&(s, g)| AgentSpec {
+            on_arrival: OnArrival::Wander,
+            ..AgentSpec::new(s, g)
+        })
         .collect();
-    setup.world_seed = 9;
-    setup.sensor_range = Some(2);
+    setup.scenario.seed = 9;
+    setup.scenario.sensor_range = Some(2);
     let mut app = common::headless(setup);
     app.init_resource::<Ticks>()
         .add_systems(FixedUpdate, capture.after(SimSystems::Sync).run_if(ticking));
@@ -105,8 +108,8 @@ fn toggling_unknown_terrain_records_and_replays_exactly() {
     }
     assert!(discovered > 0, "the agents discovered walls as they walked");
     let state = app.world().resource::<SimState>();
-    assert_eq!(state.session().reason(), "start", "one segment");
-    let scenario = state.session().to_scenario();
+    assert_eq!(state.segment().reason(), "start", "one segment");
+    let scenario = state.segment().to_scenario();
     let ranges: Vec<SensingSpec> = scenario.sensing.clone();
     let (k_off, k_on) = (ranges[1].tick, ranges[2].tick);
     assert_eq!(

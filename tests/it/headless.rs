@@ -7,8 +7,8 @@ use bevy::time::TimeUpdateStrategy;
 use gridwalk::notices::{NoticeKind, Notices};
 use gridwalk::sim::{AgentMarker, Glide, SimClock, SimCommand, SimSetup, SimState, TileEdit};
 use gridwalk::ui_state::{CursorTile, PendingStart};
+use gridwalk_core::format::AgentSpec;
 use gridwalk_core::rng::Draw;
-use gridwalk_core::sim::OnArrival;
 use gridwalk_core::sim::{AgentId, AgentStatus};
 use gridwalk_core::{Grid, Pos, Terrain};
 
@@ -17,9 +17,8 @@ use crate::common;
 /// An app on `grid` with `agents`, one tick per update.
 fn app(grid: Grid, agents: &[(Pos, Pos)]) -> App {
     let mut setup = SimSetup::on_grid(grid);
-    setup.agents = agents
-        .iter()
-        .map(|&(s, g)| (s, g, OnArrival::Stay))
+    setup.scenario.agents = (agents.iter())
+        .map(|&(s, g)| AgentSpec::new(s, g))
         .collect();
     common::headless(setup)
 }
@@ -487,7 +486,7 @@ fn the_session_log_replays_the_game_tick_by_tick() {
         }
         if t % 7 == 0 {
             // On cells that were ground when the segment began, so it does not restart.
-            let base = state(&app).session().base().clone();
+            let base = state(&app).segment().base().clone();
             let s = gridwalk::maps::random_free_cell(&base, &mut r).unwrap();
             let goal = gridwalk::maps::random_free_cell(&base, &mut r).unwrap();
             app.world_mut()
@@ -496,8 +495,8 @@ fn the_session_log_replays_the_game_tick_by_tick() {
         frame(&mut app);
         history.push(snapshot(&app));
     }
-    assert_eq!(state(&app).session().reason(), "start", "one segment");
-    let scenario = state(&app).session().to_scenario();
+    assert_eq!(state(&app).segment().reason(), "start", "one segment");
+    let scenario = state(&app).segment().to_scenario();
     assert!(scenario.validate("log").is_ok());
     assert!(scenario.edits.len() > 10 && scenario.agents.len() > 5);
     // The replay: tick 0 plans, each later tick adds, edits, plans and moves.
@@ -590,7 +589,7 @@ fn a_loaded_scenario_plays_and_records_as_the_cli_plays_it() {
         1,
         "the agent whose start was walled"
     );
-    let recorded = Timeline::of(&state(&app).session().to_scenario());
+    let recorded = Timeline::of(&state(&app).segment().to_scenario());
     assert_eq!(recorded.agents(), &scenario.agents[..2]);
     assert_eq!(recorded.edits(), &scenario.edits[..]);
     assert_eq!(recorded.dynamic(), &scenario.dynamic[..]);

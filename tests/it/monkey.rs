@@ -246,7 +246,7 @@ fn thousands_of_random_frames_keep_the_world_sound_and_replayable() {
 
     // The session's current segment replays through the core to the same cells.
     let state = app.world().resource::<SimState>();
-    let scenario = state.session().to_scenario();
+    let scenario = state.segment().to_scenario();
     let last = state.next_tick() - 1;
     let mut replay = Replay::new(scenario, state.sim().config().algorithm);
     for _ in 0..=last {

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use gridwalk_core::cost::{self, Cost};
 use gridwalk_core::format::movingai::{self, ScenProblem, matches_printed};
+use gridwalk_core::grid::Components;
 use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
 use gridwalk_core::search::{SearchRequest, SearchSpace};
 use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, SearchStats};
@@ -317,18 +318,7 @@ fn time_interleaved<P>(
             }
         }
     }
-    times
-        .into_iter()
-        .map(|per_problem| Samples {
-            samples: per_problem
-                .into_iter()
-                .map(|mut reps| {
-                    reps.sort_unstable();
-                    reps[reps.len() / 2]
-                })
-                .collect(),
-        })
-        .collect()
+    times.into_iter().map(medians).collect()
 }
 
 fn fmt_duration(d: Duration) -> String {
@@ -528,24 +518,30 @@ fn main() {
 // Inputs: random maps (from the core's one generator), Moving AI files
 // ---------------------------------------------------------------------------------------------
 
-/// The connected component of every cell under `conn` (`u32::MAX` for walls).
+/// Per problem, the median of its repetitions.
+fn medians(per_problem: Vec<Vec<Duration>>) -> Samples {
+    Samples {
+        samples: per_problem
+            .into_iter()
+            .map(|mut reps| {
+                reps.sort_unstable();
+                reps[reps.len() / 2]
+            })
+            .collect(),
+    }
+}
+
+/// Each cell's component label (in row order of first cells), `u32::MAX` on walls: floods by
+/// the core's own `grid::reachable`, for the workloads that keep the largest component.
 fn components(grid: &Grid, conn: Connectivity) -> Vec<u32> {
     let mut comp = vec![u32::MAX; grid.len()];
-    let mut stack = Vec::new();
     let mut next = 0;
     for s in 0..grid.len() {
         if grid.weight(s) == 0 || comp[s] != u32::MAX {
             continue;
         }
-        comp[s] = next;
-        stack.push(s);
-        while let Some(u) = stack.pop() {
-            grid.for_each_neighbor(u, conn, |n, _| {
-                if comp[n] == u32::MAX {
-                    comp[n] = next;
-                    stack.push(n);
-                }
-            });
+        for c in gridwalk_core::grid::reachable(grid, grid.pos(s), conn) {
+            comp[c] = next;
         }
         next += 1;
     }
@@ -554,13 +550,13 @@ fn components(grid: &Grid, conn: Connectivity) -> Vec<u32> {
 
 /// `n` random start/goal pairs, each goal reachable from its start, start ≠ goal.
 fn random_reachable_pairs(grid: &Grid, n: usize, rng: &mut SplitMix64) -> Vec<(Pos, Pos)> {
-    let comp = components(grid, Connectivity::Eight);
+    let mut comp = Components::default();
     let open: Vec<usize> = (0..grid.len()).filter(|&i| grid.weight(i) != 0).collect();
     let mut pairs = Vec::with_capacity(n);
     while pairs.len() < n {
         let s = open[rng.below(open.len())];
         let t = open[rng.below(open.len())];
-        if s != t && comp[s] == comp[t] {
+        if s != t && comp.connected(grid, s, t, Connectivity::Eight) {
             pairs.push((grid.pos(s), grid.pos(t)));
         }
     }

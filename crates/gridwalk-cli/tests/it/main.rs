@@ -39,3 +39,20 @@ const GPPC: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../gridwalk-core/tests/data/gppc"
 );
+
+/// A file of this test run's own, `name` in `folder` under `CARGO_TARGET_TMPDIR`, holding `text`.
+pub fn temp_file(folder: &str, name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(folder);
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Runs `gridwalk-cli` with `args` and waits for it.
+pub fn run_cli(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_gridwalk-cli"))
+        .args(args)
+        .output()
+        .unwrap()
+}

@@ -5,17 +5,12 @@
 mod validate;
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use gridwalk_core::Connectivity;
 use gridwalk_core::format::movingai::{load_map, load_scen};
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gridwalk-cli"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use crate::run_cli as run;
 
 fn data(name: &str) -> String {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -26,11 +21,7 @@ fn data(name: &str) -> String {
 
 /// A file of this test run's own, with `text`.
 fn temp(name: &str, text: &str) -> PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("gridwalk-mapf-test");
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
+    crate::temp_file("gridwalk-mapf-test", name, text)
 }
 
 fn solve_and_check(agents: usize, moves: &str) {

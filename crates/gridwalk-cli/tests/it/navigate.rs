@@ -3,7 +3,6 @@
 //! lines and summary, its exit codes; and `simulate`'s `discovered` field.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use gridwalk_core::Algorithm;
 use gridwalk_core::format::movingai::matches_printed;
@@ -11,12 +10,7 @@ use serde_json::Value;
 
 use crate::json_lines;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gridwalk-cli"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use crate::run_cli as run;
 
 fn arena(ext: &str) -> String {
     let p = PathBuf::from(crate::MOVINGAI).join(format!("arena.{ext}"));
@@ -25,11 +19,7 @@ fn arena(ext: &str) -> String {
 
 /// A file of this test run's own, with `text`.
 fn temp(name: &str, text: &str) -> PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("gridwalk-nav-test");
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
+    crate::temp_file("gridwalk-nav-test", name, text)
 }
 
 fn navigate_arena(algorithm: Algorithm) {

@@ -1,5 +1,5 @@
 //! The crowd's step rule: PIBT (priority inheritance with backtracking, Okumura et al., IJCAI
-//! 2019 and AIJ 2022) with a pass operation for dead ends, shared by the MAPF solver
+//! 2019 and AIJ 2022) with a pass operation for corridors and dead ends, shared by the MAPF solver
 //! ([`crate::tracks::mapf`], as LaCAM's successor generator) and by a simulation's crowd mode.
 //!
 //! One call of [`Crowd::step`] moves every agent to a neighbour or keeps it where it is, so that
@@ -16,27 +16,30 @@
 //! **The rule.** Agents decide in priority order. An agent tries its candidate cells (its own
 //! and its neighbours) best first by its guidance; a cell another agent now stands on is taken
 //! only if that agent, inheriting the priority, can move away first, and a failed chain
-//! backtracks to the next candidate. The chain is walked with an explicit stack, not by
-//! recursion, so 10,000 agents in one chain cannot overflow a thread's stack; each agent is
-//! decided once per step, and tries at most nine cells, so a step costs O(agents × 9) beyond the
-//! guidance and the pass checks.
+//! backtracks to the next candidate. Among cells of equal cost, a pushed agent prefers those not
+//! ahead of its pusher (closer to the pusher's goal), then free ones, then the generator's
+//! draw. The chain is walked with an explicit stack, not by recursion, so 10,000 agents in one
+//! chain cannot overflow a thread's stack; each agent is decided once per step, and tries at
+//! most nine cells, so a step costs O(agents × 9) beyond the guidance and the trap checks.
 //!
-//! **Dead ends** (the part of the map that is not on any cycle, found once per map by pruning
-//! cells of degree one): plain PIBT can leave two agents there oscillating for ever, the one in
-//! front pushed deeper by the one behind it, which must pass. Two additions handle this:
-//! - *Pass* (the idea of lacam3's swap, our own rule): when an agent's best cell holds an
-//!   agent that pushing would only drive deeper into a dead end before the first reaches its
-//!   goal (*required*), and walking back leads to a branching cell (*possible*), the agent
+//! **Traps.** Plain PIBT can leave two agents oscillating for ever where one must pass the
+//! other in a 1-wide corridor: the one in front is pushed on by the one behind, then comes back
+//! and pushes it back. Being pushed on *traps* an agent when the walk along its pusher's way
+//! finds no cell to step aside before a dead end, or before the pusher stops on its goal with
+//! the pushed agent beyond it and its own goal behind. Two additions handle this:
+//! - *Pass* (the idea of lacam3's swap, our own rule): when an agent's best cell holds an agent
+//!   that pushing would trap, and walking back leads to a branching cell (*possible*), the agent
 //!   retreats instead, taking its candidates worst first, and pulls the other into its cell.
-//! - *Step aside*: an agent pushed by another prefers cells that do not lie ahead of the pusher
-//!   (closer to the pusher's goal) inside a dead end, so at a branching cell it leaves the
-//!   way free instead of running in front of the pusher.
+//! - *Step aside*: a pushed agent puts last the cells ahead of its pusher where it would be
+//!   trapped, so at a branching cell it leaves the way free instead of running in front.
+//!
+//! The walks stop after a fixed number of cells, so they keep a step's cost per agent bounded.
 //!
 //! [`Crowd::report`] tells what the step did: who waited, who was pushed or pulled, and for
 //! each agent its candidates in the order tried and the chain of pushes that moved it.
 
-mod deadend;
 mod pibt;
+mod traps;
 
 pub use pibt::{Crowd, StepError, StepReport};
 
@@ -46,9 +49,10 @@ pub const NONE: u32 = u32::MAX;
 /// An agent's guidance: its cost to its goal from a cell.
 ///
 /// The step rule orders an agent's candidate cells by these values, so they should be the
-/// true cost-to-goal ignoring agents (any unit, as long as one agent's values compare: moves
-/// for the MAPF track, the planners' fixed-point costs for a simulation).
-/// [`u64::MAX`] means the goal cannot be reached from the cell.
+/// true cost-to-goal ignoring agents (any unit, as long as one agent's values compare).
+/// Any unit will do as long as one agent's values compare: moves for the MAPF track, the
+/// planners' fixed-point costs for a simulation. [`u64::MAX`] means the goal cannot be
+/// reached from the cell.
 pub trait Guidance {
     /// The cost for `agent` to reach its goal from the cell with flat index `cell`.
     fn distance(&self, agent: usize, cell: usize) -> u64;
@@ -63,19 +67,19 @@ impl<F: Fn(usize, usize) -> u64> Guidance for F {
 /// Which additions to plain PIBT a step uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rule {
-    /// The pass operation and step aside in dead ends (see the module doc). Off, the step is
-    /// plain PIBT.
-    pub dead_ends: bool,
+    /// The pass operation and step aside at traps (see the module doc). Off, the step is plain
+    /// PIBT (with its cheap tie-breaks).
+    pub traps: bool,
 }
 
 impl Default for Rule {
-    /// The full rule, dead ends handled.
+    /// The full rule, traps handled.
     fn default() -> Self {
-        Rule { dead_ends: true }
+        Rule { traps: true }
     }
 }
 
 impl Rule {
     /// Plain PIBT, as published: no pass, no step aside.
-    pub const PLAIN: Rule = Rule { dead_ends: false };
+    pub const PLAIN: Rule = Rule { traps: false };
 }

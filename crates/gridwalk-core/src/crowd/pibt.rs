@@ -5,7 +5,7 @@ use std::fmt;
 
 use rand_core::Rng;
 
-use super::deadend::{dead_ends, neighbours, pass_possible, pass_required};
+use super::traps::{neighbours, pass_possible, pass_required};
 use super::{Guidance, NONE, Rule};
 use crate::grid::{Connectivity, Grid, Pos};
 
@@ -29,6 +29,9 @@ impl fmt::Display for StepError {
 }
 
 impl std::error::Error for StepError {}
+
+/// The largest distance the candidate order tells apart (29 bits of its sort key).
+const DIST_CAP: u64 = u64::MAX >> 1;
 
 /// One agent being decided: its place on the stack of pushes.
 #[derive(Clone, Copy, Debug)]
@@ -63,8 +66,6 @@ pub struct Crowd {
     width: u32,
     conn: Connectivity,
     rule: Rule,
-    /// Per cell: whether it lies in a dead end.
-    dead: Vec<bool>,
     /// Per cell: the agent on it now, or [`NONE`].
     occ_now: Vec<u32>,
     /// Per cell: the agent that will be on it after the step, or [`NONE`].
@@ -87,7 +88,6 @@ impl Crowd {
             width: grid.width(),
             conn,
             rule,
-            dead: dead_ends(grid, conn),
             occ_now: vec![NONE; grid.len()],
             occ_next: vec![NONE; grid.len()],
             next: Vec::new(),
@@ -99,30 +99,17 @@ impl Crowd {
         }
     }
 
-    /// Call after the grid changed (walls drawn or cleared): finds the dead ends again. A grid
-    /// of another size needs a new [`Crowd`].
-    pub fn grid_changed(&mut self, grid: &Grid) {
-        self.dead = dead_ends(grid, self.conn);
-    }
-
     /// Whether this step rule was made for a grid of `grid`'s size.
     pub fn fits(&self, grid: &Grid) -> bool {
         grid.len() == self.occ_now.len() && grid.width() == self.width
     }
 
-    /// Bytes held: per cell, the dead-end flags and two occupancy arrays; per agent, its
-    /// candidates and links.
+    /// Bytes held: per cell, two occupancy arrays; per agent, its candidates and links.
     pub fn memory_bytes(&self) -> usize {
-        self.dead.capacity()
-            + (self.occ_now.capacity() + self.occ_next.capacity()) * 4
+        (self.occ_now.capacity() + self.occ_next.capacity()) * 4
             + self.cands.capacity() * 36
             + (self.next.capacity() + self.parent.capacity()) * 4
             + self.ncand.capacity()
-    }
-
-    /// Whether cell `cell` (a flat index) lies in a dead end of the move graph.
-    pub fn is_dead_end(&self, cell: usize) -> bool {
-        self.dead.get(cell).copied().unwrap_or(false)
     }
 
     /// Moves every agent one step.
@@ -175,8 +162,8 @@ impl Crowd {
             }
         }
         result?;
-        for a in 0..n {
-            if self.next[a] == cur[a] {
+        for (a, &here) in cur.iter().enumerate() {
+            if self.next[a] == here {
                 self.report.waited.push(a as u32);
             } else if self.parent[a] != NONE {
                 let list = if self.stack_pulled(a) {
@@ -341,8 +328,10 @@ impl Crowd {
         true
     }
 
-    /// Fills agent `i`'s candidates, best first: its cell and its neighbours by `guide`, ties
-    /// by `rng`; an agent pushed by `parent` puts cells ahead of it in a dead end last.
+    /// Fills agent `i`'s candidates, best first: its cell and its neighbours by `guide`; among
+    /// equals, cells not ahead of the pusher (closer to its goal), then free cells, then `rng`.
+    /// With the dead-end rule, a pushed agent puts cells ahead of its pusher inside a dead end
+    /// last of all.
     fn fill_candidates<G: Guidance, R: Rng + ?Sized>(
         &mut self,
         grid: &Grid,
@@ -354,8 +343,8 @@ impl Crowd {
     ) {
         let here = cur[i as usize];
         let (ns, k) = neighbours(grid, self.conn, here);
-        let aside = self.rule.dead_ends && parent != NONE;
-        let parent_here = if aside {
+        let pushed = parent != NONE;
+        let parent_here = if pushed {
             guide.distance(parent as usize, here as usize)
         } else {
             0
@@ -364,12 +353,19 @@ impl Crowd {
         let mut cells = [NONE; 9];
         let mut m = 0;
         for c in std::iter::once(here).chain(ns[..k].iter().copied()) {
-            let d = guide.distance(i as usize, c as usize).min(u64::MAX >> 1) as u128;
-            let ahead = aside
-                && c != here
-                && self.dead[c as usize]
-                && guide.distance(parent as usize, c as usize) < parent_here;
-            keys[m] = ((ahead as u128) << 127) | (d << 64) | rng.next_u32() as u128;
+            let d = guide.distance(i as usize, c as usize).min(DIST_CAP) as u128;
+            let ahead =
+                pushed && c != here && guide.distance(parent as usize, c as usize) < parent_here;
+            let dead_ahead = ahead
+                && self.rule.traps
+                && pass_required(grid, self.conn, guide, parent as usize, i as usize, here, c);
+            let other = self.occ_now[c as usize];
+            let taken = other != NONE && other != i;
+            keys[m] = ((dead_ahead as u128) << 127)
+                | (d << 64)
+                | ((ahead as u128) << 63)
+                | ((taken as u128) << 62)
+                | rng.next_u32() as u128;
             cells[m] = c;
             m += 1;
         }
@@ -397,13 +393,13 @@ impl Crowd {
     ) -> Result<(), StepError> {
         self.fill_candidates(grid, cur, top, NONE, guide, rng);
         let mut pull = NONE;
-        if self.rule.dead_ends {
+        if self.rule.traps {
             let (here, best) = (cur[top as usize], self.cands[top as usize][0]);
             let j = self.occ_now[best as usize];
             if best != here
                 && j != NONE
                 && self.next[j as usize] == NONE
-                && pass_required(grid, self.conn, guide, top as usize, here, best)
+                && pass_required(grid, self.conn, guide, top as usize, j as usize, here, best)
                 && pass_possible(grid, self.conn, here, best)
             {
                 let m = self.ncand[top as usize] as usize;

@@ -1,74 +1,82 @@
-//! The sift loops of a binary min-heap of (key, cell, id) entries, ordered by (key, cell),
-//! shared by the heaps in this module.
+//! The sift loops of a `D`-ary min-heap of (key, cell, id) entries, ordered by (key, cell),
+//! shared by the heaps in this module (binary by default; the indexed heap can be 4-ary).
 
 use super::less;
 
 /// A heap being reordered; `placed(id, index)` hears of every entry that lands somewhere
-/// new, so an indexed heap can keep its slots.
-pub(super) struct Sift<'a, K, F> {
+/// new, so an indexed heap can keep its slots. The children of `i` are `D·i + 1 ..= D·i + D`.
+pub(super) struct Sift<'a, K, F, const D: usize = 2> {
     pub heap: &'a mut [(K, u32, u32)],
     pub placed: F,
 }
 
-impl<K: Ord + Copy, F: FnMut(u32, usize)> Sift<'_, K, F> {
+impl<K: Ord + Copy, F: FnMut(u32, usize), const D: usize> Sift<'_, K, F, D> {
+    /// The parent of `i > 0`.
+    #[inline(always)]
+    fn parent(i: usize) -> usize {
+        (i - 1) / D
+    }
+
     /// Moves the entry at `i` up to its place. Returns the entries moved one level.
     #[inline(always)]
     pub fn up(mut self, mut i: usize) -> u64 {
         let item = self.heap[i];
-        let start = i;
-        while i > 0 && less(&item, &self.heap[(i - 1) / 2]) {
-            self.heap[i] = self.heap[(i - 1) / 2];
+        let mut moves = 0;
+        while i > 0 && less(&item, &self.heap[Self::parent(i)]) {
+            let p = Self::parent(i);
+            self.heap[i] = self.heap[p];
             (self.placed)(self.heap[i].2, i);
-            i = (i - 1) / 2;
+            moves += 1;
+            i = p;
         }
         self.heap[i] = item;
         (self.placed)(item.2, i);
-        // One entry moved per level climbed.
-        ((start + 1).ilog2() - (i + 1).ilog2()) as u64
+        moves
     }
 
-    /// The smaller child of `i` if it sorts before `item`. Arithmetic rather than a branch
-    /// picks the child: which one is smaller is a coin toss.
+    /// The smallest child of `i`, if it has one. Binary: arithmetic rather than a branch
+    /// picks the child, since which one is smaller is a coin toss.
     #[inline(always)]
-    fn smaller_child(&self, i: usize, item: &(K, u32, u32)) -> Option<usize> {
-        let (heap, l) = (&*self.heap, 2 * i + 1);
-        if l >= heap.len() {
+    fn least_child(&self, i: usize) -> Option<usize> {
+        let (heap, first) = (&*self.heap, D * i + 1);
+        let n = heap.len();
+        if first >= n {
             return None;
         }
-        let c = l + (l + 1 < heap.len() && less(&heap[l + 1], &heap[l])) as usize;
-        less(&heap[c], item).then_some(c)
+        if D == 2 {
+            return Some(first + (first + 1 < n && less(&heap[first + 1], &heap[first])) as usize);
+        }
+        if D == 4 && first + 3 < n {
+            // A tournament of two pairs: two independent comparisons, then one.
+            let a = first + less(&heap[first + 1], &heap[first]) as usize;
+            let b = first + 2 + less(&heap[first + 3], &heap[first + 2]) as usize;
+            return Some(if less(&heap[b], &heap[a]) { b } else { a });
+        }
+        let mut c = first;
+        for j in first + 1..(first + D).min(n) {
+            c = if less(&heap[j], &heap[c]) { j } else { c };
+        }
+        Some(c)
     }
 
     /// Moves the entry at `i` down to its place by first moving the hole it leaves down to a
-    /// leaf along the smaller children, then the entry up from there. One comparison per level
-    /// on the way down instead of two: cheaper than [`down`](Self::down) for an entry that
+    /// leaf along the smallest children, then the entry up from there. One comparison per
+    /// level on the way down fewer: cheaper than [`down`](Self::down) for an entry that
     /// belongs near the bottom (a former last entry, a key raised past most others). Returns
     /// the entries moved one level.
     #[inline(always)]
     pub fn sink(mut self, mut i: usize) -> u64 {
         let item = self.heap[i];
-        let n = self.heap.len();
         let mut moves = 0;
-        loop {
-            let l = 2 * i + 1;
-            if l >= n {
-                break;
-            }
-            let c = l + (l + 1 < n && less(&self.heap[l + 1], &self.heap[l])) as usize;
+        while let Some(c) = self.least_child(i) {
             self.heap[i] = self.heap[c];
             (self.placed)(self.heap[i].2, i);
             moves += 1;
             i = c;
         }
-        while i > 0 && less(&item, &self.heap[(i - 1) / 2]) {
-            self.heap[i] = self.heap[(i - 1) / 2];
-            (self.placed)(self.heap[i].2, i);
-            moves += 1;
-            i = (i - 1) / 2;
-        }
+        // The hole is at a leaf: the entry goes there, then up to its place.
         self.heap[i] = item;
-        (self.placed)(item.2, i);
-        moves
+        moves + self.up(i)
     }
 
     /// Moves the entry at `i` down to its place. Returns the entries moved one level.
@@ -76,7 +84,7 @@ impl<K: Ord + Copy, F: FnMut(u32, usize)> Sift<'_, K, F> {
     pub fn down(mut self, mut i: usize) -> u64 {
         let item = self.heap[i];
         let mut moves = 0;
-        while let Some(c) = self.smaller_child(i, &item) {
+        while let Some(c) = self.least_child(i).filter(|&c| less(&self.heap[c], &item)) {
             self.heap[i] = self.heap[c];
             (self.placed)(self.heap[i].2, i);
             moves += 1;

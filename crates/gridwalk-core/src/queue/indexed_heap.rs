@@ -1,24 +1,25 @@
-//! The default queue: a binary heap with a handle per cell, so decrease-key, increase-key and
-//! remove are O(log n) and nothing stale is ever left in it. Entries carry their cell (the
-//! tie-break) and their id (the handle, see [`CellQueue`]); the slot array is indexed by id.
+//! The default queue: a `D`-ary heap (binary unless told) with a handle per cell, so
+//! decrease-key, increase-key and remove are O(log n) and nothing stale is ever left in it.
+//! Entries carry their cell (the tie-break) and their id (the handle, see [`CellQueue`]); the
+//! slot array is indexed by id. Entries come out in (key, cell) order whatever `D` is.
 
 use super::{CellQueue, binary, less};
 use crate::stats::SearchStats;
 
 const NONE: u32 = u32::MAX;
 
-/// A binary min-heap of (key, cell, id) with each id's heap slot stored in a flat array.
+/// A `D`-ary min-heap of (key, cell, id) with each id's heap slot stored in a flat array.
 #[derive(Clone, Debug)]
-pub struct IndexedHeap<K> {
+pub struct IndexedHeap<K, const D: usize = 2> {
     heap: Vec<(K, u32, u32)>,
     slot: Vec<u32>,
     stats: SearchStats,
 }
 
-impl<K: Ord + Copy> IndexedHeap<K> {
+impl<K: Ord + Copy, const D: usize> IndexedHeap<K, D> {
     /// The heap, reordered with each moved cell's slot kept.
     #[inline(always)]
-    fn sift(&mut self) -> binary::Sift<'_, K, impl FnMut(u32, usize) + '_> {
+    fn sift(&mut self) -> binary::Sift<'_, K, impl FnMut(u32, usize) + '_, D> {
         let slot = &mut self.slot[..];
         let placed = move |c: u32, at: usize| slot[c as usize] = at as u32;
         binary::Sift {
@@ -62,7 +63,7 @@ impl<K: Ord + Copy> IndexedHeap<K> {
     }
 }
 
-impl<K: Ord + Copy> CellQueue<K> for IndexedHeap<K> {
+impl<K: Ord + Copy, const D: usize> CellQueue<K> for IndexedHeap<K, D> {
     fn with_capacity(capacity: usize) -> Self {
         IndexedHeap {
             heap: Vec::new(),

@@ -192,6 +192,11 @@ mod tests {
             check::<IndexedHeap<u32>>(&ops);
         }
 
+        #[test]
+        fn four_ary_indexed_heap_matches_a_model(ops in prop::collection::vec(op(), 0..300)) {
+            check::<IndexedHeap<u32, 4>>(&ops);
+        }
+
         #[cfg(feature = "bench-queues")]
         #[test]
         fn sorted_list_matches_a_model(ops in prop::collection::vec(op(), 0..300)) {

@@ -111,12 +111,17 @@ impl Timeline {
     /// `base` (its map, moves and seed) with this timeline as its agents, edits and dynamic
     /// world: the inverse of [`Timeline::of`].
     pub fn to_scenario(&self, base: &Scenario) -> Scenario {
+        self.clone().into_scenario(base.clone())
+    }
+
+    /// [`Timeline::to_scenario`], taking both: the map is not copied.
+    pub fn into_scenario(self, base: Scenario) -> Scenario {
         Scenario {
-            agents: self.agents.clone(),
-            edits: self.edits.clone(),
-            dynamic: self.dynamic.clone(),
-            sensing: self.sensing.clone(),
-            ..base.clone()
+            agents: self.agents,
+            edits: self.edits,
+            dynamic: self.dynamic,
+            sensing: self.sensing,
+            ..base
         }
     }
 

@@ -224,6 +224,13 @@ pub(crate) struct Around {
 }
 
 impl Around {
+    /// Whether all of the tiles are untouched (block 0): then so are the cell and its
+    /// neighbours.
+    #[inline(always)]
+    pub(crate) fn untouched(&self) -> bool {
+        self.block == [0; 4]
+    }
+
     /// The id of the neighbour in direction `dir` (as in [`Grid::for_each_neighbor_dir`]), to
     /// read: in block 0 when its tile is untouched, or was when this was made (a tile claimed
     /// since reads as untouched, which its new block still is).

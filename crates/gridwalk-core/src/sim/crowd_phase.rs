@@ -101,8 +101,6 @@ struct Member {
 /// Crowd mode's state beside a [`Simulation`].
 pub(super) struct CrowdState {
     rule: Option<Crowd>,
-    /// The dead ends need finding again (the map changed).
-    map_changed: bool,
     rng: SplitMix64,
     members: HashMap<AgentId, Member>,
     /// D\* Lite guides, by goal cell, for the algorithms whose planners decline
@@ -120,7 +118,6 @@ impl CrowdState {
     pub(super) fn new(seed: u64) -> CrowdState {
         CrowdState {
             rule: None,
-            map_changed: true,
             rng: SplitMix64::seed_from_u64(seed ^ CROWD_STREAM),
             members: HashMap::new(),
             guides: BTreeMap::new(),
@@ -237,15 +234,28 @@ impl Simulation {
         Some((cells.collect(), chain.collect()))
     }
 
+    /// In crowd mode, the cost from `cell` to agent `id`'s goal by which its next step ranks
+    /// the cell: its planner's (D\* Lite, D\*) or its goal's guide's (A\*, Dijkstra, MPGAA\*),
+    /// as of the last replan. `None` off crowd mode, or with no planner for its goal yet.
+    pub fn crowd_guidance(&self, id: AgentId, cell: crate::grid::Pos) -> Option<Cost> {
+        let crowd = self.crowd.as_ref()?;
+        let a = self.agents.slab.get(&id)?;
+        let (goal, cell) = (self.grid.index(a.goal).ok()?, self.grid.index(cell).ok()?);
+        match self.config.algorithm {
+            Algorithm::DStarLite | Algorithm::DStar => {
+                let group = self.groups.by_goal.get(&goal)?;
+                (!group.unbuilt).then(|| group.planner.get().cost_to_goal(cell))
+            }
+            _ => Some(crowd.guides.get(&goal)?.cost_to_goal(cell)),
+        }
+    }
+
     /// Plans the guides of the algorithms whose planners decline exact neighbours, within
     /// what is left of the tick's planning budget, on the changes of this replan.
     pub(super) fn plan_guides(&mut self, search: &mut SearchStats, spent: u64) {
         let Some(crowd) = self.crowd.as_mut() else {
             return;
         };
-        if !self.changed.is_empty() {
-            crowd.map_changed = true;
-        }
         if matches!(
             self.config.algorithm,
             Algorithm::DStarLite | Algorithm::DStar
@@ -316,12 +326,8 @@ impl Simulation {
         let mut crowd = self.crowd.take().expect("put back above");
         let conn = self.config.connectivity;
         let truth = self.knowledge.truth(&self.grid);
-        if crowd.map_changed || crowd.rule.as_ref().is_none_or(|r| !r.fits(truth)) {
-            match crowd.rule.as_mut() {
-                Some(r) if r.fits(truth) => r.grid_changed(truth),
-                _ => crowd.rule = Some(Crowd::new(truth, conn, Rule::default())),
-            }
-            crowd.map_changed = false;
+        if crowd.rule.as_ref().is_none_or(|r| !r.fits(truth)) {
+            crowd.rule = Some(Crowd::new(truth, conn, Rule::default()));
         }
         let tick = self.tick;
         let ids: Vec<AgentId> = self.agents.slab.keys().collect();

@@ -361,7 +361,9 @@ impl Computes<'_> {
         }
         let t = Instant::now();
         let (work, progress) = planner.compute_within(grid, max);
-        let micros = t.elapsed().as_micros() as u64;
+        let elapsed = t.elapsed();
+        let micros = elapsed.as_micros() as u64;
+        self.stats.search_nanos += elapsed.as_nanos() as u64;
         self.stats.search += work;
         keep_expanded(self.expanded, planner.last_expanded().iter().copied());
         if self.history.tracing {

@@ -42,9 +42,13 @@ pub struct TickStats {
     pub baseline_micros: u64,
     /// Number of replans summed here.
     pub replans: u64,
+    /// Wall-clock time of the incremental planners' computes alone, in nanoseconds (a part
+    /// of `micros`, for the navigate track's search-alone timer). Not serialized.
+    #[serde(skip)]
+    pub search_nanos: u64,
 }
 
-add_fields!(TickStats: search, micros, baseline_expanded, baseline_micros, replans);
+add_fields!(TickStats: search, micros, baseline_expanded, baseline_micros, replans, search_nanos);
 
 /// What [`Simulation::tick`](super::Simulation::tick) did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

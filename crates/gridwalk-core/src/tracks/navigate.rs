@@ -101,16 +101,38 @@ pub struct Navigation {
     pub searches: u64,
     /// Cells expanded over all replans.
     pub expanded: u64,
-    /// Planner time over all replans, in microseconds.
+    /// Planner time over all replans, in microseconds: for the simulation, its replan timer
+    /// (each replan's bookkeeping and computes, rounded down per replan); for repeated A\*,
+    /// its searches.
     pub micros: u64,
+    /// The fair timer, the same boundary for every planner: all the planning work of each
+    /// tick before its moves are ready (sensing and what it changes in the planners, every
+    /// piece of bookkeeping, the searches), in nanoseconds. For the simulation, its whole
+    /// [`Simulation::replan`]; for repeated A\*, sensing, the path check, the search and the
+    /// path's bookkeeping.
+    pub planning_nanos: u64,
+    /// Cells whose known terrain sensing changed, over all ticks.
+    pub discovered: u64,
+    /// The searches alone, in nanoseconds: the incremental planners' computes, or repeated
+    /// A\*'s search calls. A part of [`planning_nanos`](Self::planning_nanos).
+    pub search_nanos: u64,
 }
 
 impl Navigation {
-    fn count(&mut self, stats: TickStats) {
+    fn count(&mut self, stats: TickStats, planning: std::time::Duration) {
         self.searches += u64::from(stats.search.expanded > 0);
         self.expanded += stats.search.expanded;
         self.micros += stats.micros;
+        self.search_nanos += stats.search_nanos;
+        self.planning_nanos += planning.as_nanos() as u64;
     }
+}
+
+/// Runs [`Simulation::replan`], timed: its stats and its wall-clock time.
+fn timed_replan(sim: &mut Simulation) -> (TickStats, std::time::Duration) {
+    let t = web_time::Instant::now();
+    let stats = sim.replan();
+    (stats, t.elapsed())
 }
 
 /// One agent navigates on `grid` (the true map) from `start` to `goal` in unknown terrain, as
@@ -143,7 +165,9 @@ pub fn navigate(
     let id = sim.add_agent(start, goal)?;
     let max_ticks = (run.max_ticks).unwrap_or(TICKS_PER_CELL.saturating_mul(grid.len() as u64));
     let mut nav = Navigation::default();
-    nav.count(sim.replan());
+    let (stats, took) = timed_replan(&mut sim);
+    nav.count(stats, took);
+    nav.discovered += sim.last_discovered().map_or(0, |d| d.len() as u64);
     while let Some(a) = sim.agent(id) {
         match a.status {
             AgentStatus::Arrived => {
@@ -166,7 +190,12 @@ pub fn navigate(
             | AgentStatus::Stuck => {}
         }
         let from = grid.index(a.pos)?;
-        nav.count(sim.step());
+        // A tick, timed up to its moves: the replan (sensing, bookkeeping, computes, the
+        // agent settled), then the moves. `Simulation::step` is exactly these two.
+        let (stats, took) = timed_replan(&mut sim);
+        nav.count(stats, took);
+        nav.discovered += sim.last_discovered().map_or(0, |d| d.len() as u64);
+        sim.advance();
         nav.ticks += 1;
         let Some(a) = sim.agent(id) else { break };
         let to = grid.index(a.pos)?;
@@ -205,6 +234,8 @@ fn repeated(grid: &Grid, start: Pos, goal: Pos, run: &Navigate) -> Result<Naviga
     let mut nav = Navigation::default();
     let mut stale = true;
     loop {
+        // The fair timer: from sensing to the path being ready, as for the simulation.
+        let planning = web_time::Instant::now();
         // Sense: the square and the goal cell take their true terrain.
         changed.clear();
         let (x, y) = (cell % w, cell / w);
@@ -218,6 +249,7 @@ fn repeated(grid: &Grid, start: Pos, goal: Pos, run: &Navigate) -> Result<Naviga
                 changed.push(c);
             }
         }
+        nav.discovered += changed.len() as u64;
         // A discovery touches the path when a move of it starts or ends in its 3×3 block.
         let touched = changed.iter().any(|&c| {
             known
@@ -238,10 +270,15 @@ fn repeated(grid: &Grid, start: Pos, goal: Pos, run: &Navigate) -> Result<Naviga
             };
             let t = web_time::Instant::now();
             let r = space.search(&known, &req, None)?;
-            nav.micros += t.elapsed().as_micros() as u64;
+            let took = t.elapsed();
+            nav.micros += took.as_micros() as u64;
+            nav.search_nanos += took.as_nanos() as u64;
             nav.searches += 1;
             nav.expanded += r.stats.expanded;
-            let Some(found) = r.path else { break };
+            let Some(found) = r.path else {
+                nav.planning_nanos += planning.elapsed().as_nanos() as u64;
+                break;
+            };
             for (i, p) in found.cells.iter().enumerate() {
                 let c = grid.index(*p)?;
                 on_path[c] = i as u32;
@@ -252,6 +289,7 @@ fn repeated(grid: &Grid, start: Pos, goal: Pos, run: &Navigate) -> Result<Naviga
                 path.push(c);
             }
         }
+        nav.planning_nanos += planning.elapsed().as_nanos() as u64;
         if cell == goal_cell {
             nav.arrived = true;
             break;

@@ -105,6 +105,9 @@ fn check(sim: &Simulation, plan: Option<u64>) -> Result<usize, TestCaseError> {
         let costs = reference_costs(sim.grid(), sim.grid().index(a.goal).unwrap(), conn);
         let best = costs[sim.grid().index(a.pos).unwrap()];
         match a.status {
+            AgentStatus::Waiting | AgentStatus::Stuck => {
+                panic!("a crowd status with crowd mode off")
+            }
             AgentStatus::Arrived => prop_assert_eq!(a.pos, a.goal),
             AgentStatus::Walking => prop_assert_eq!(a.remaining, Some(best), "agent {}", a.id),
             AgentStatus::NoPath => prop_assert_eq!(best, INFINITY, "agent {}", a.id),
@@ -136,7 +139,7 @@ fn kept_to(sim: &Simulation, plan: Option<u64>) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(120))]
+    #![proptest_config(crate::common::proptest_cases(120))]
 
     #[test]
     fn plans_are_optimal_under_any_budgets_and_all_end(case in case()) {

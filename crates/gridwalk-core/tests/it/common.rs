@@ -13,6 +13,23 @@ use gridwalk_core::scenario::replay::Replay;
 use gridwalk_core::sim::{AgentStatus, Simulation};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Pos, Terrain};
 use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
+
+/// A property test's settings: `cases` cases, and its failures' seeds kept with every other
+/// regression of the crate, under `proptest-regressions/` at its root: those of
+/// `tests/it/x.rs` in `proptest-regressions/tests/it/x.txt` (proptest's default would put them
+/// in `tests/proptest-regressions/`), those of a unit test in `src/a/b.rs` in
+/// `proptest-regressions/a/b.txt` (the default). proptest replays the seeds before new cases.
+pub fn proptest_cases(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        // Relative to the folder above the one holding the test binary's `main.rs`: `tests/`.
+        failure_persistence: Some(Box::new(FileFailurePersistence::SourceParallel(
+            "../proptest-regressions/tests/it",
+        ))),
+        ..ProptestConfig::default()
+    }
+}
 
 /// One `#[test]` per case, each calling `$run($case)`, so the cases run in parallel:
 /// `tests_of!(run; astar_passes: Algorithm::AStar, dstar_passes: Algorithm::DStar)`.

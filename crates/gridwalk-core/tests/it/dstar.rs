@@ -225,7 +225,7 @@ fn run_case(c: &Case) -> Result<(), String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(768))]
+    #![proptest_config(crate::common::proptest_cases(768))]
 
     #[test]
     fn dstar_matches_dijkstra_through_edits(c in case()) {

@@ -111,7 +111,7 @@ fn run_world<Q: gridwalk_core::queue::CellQueue<Key> + Send + Sync>(w: (World, H
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::proptest_cases(200))]
 
     #[test]
     fn dstar_lite_matches_dijkstra_after_every_repair(w in world()) {

@@ -51,7 +51,7 @@ fn check(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(crate::common::proptest_cases(300))]
 
     #[test]
     fn neighbours_of_starts_are_exact(

@@ -5,6 +5,7 @@
 #[macro_use]
 mod common;
 mod budgets;
+mod crowd;
 mod default_map;
 mod destinations;
 mod dstar;

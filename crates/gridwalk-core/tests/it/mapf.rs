@@ -182,7 +182,7 @@ fn brute_force_makespan(problem: &Problem) -> Option<u64> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::proptest_cases(96))]
 
     /// LaCAM solves exactly the solvable small instances (it is complete), its plans pass the
     /// validator, and no plan is shorter than the brute-force optimum.
@@ -227,7 +227,7 @@ proptest! {
             .collect();
         let guide = |a: usize, c: usize| {
             let p = grid.pos(c);
-            dist[a].get(&(p.x as i64, p.y as i64)).map_or(u32::MAX, |&d| d as u32)
+            dist[a].get(&(p.x as i64, p.y as i64)).map_or(u64::MAX, |&d| d as u64)
         };
         let mut crowd = Crowd::new(&grid, conn, Rule::default());
         let xy = |cells: &[u32]| -> Vec<(i64, i64)> {
@@ -306,7 +306,7 @@ fn a_push_chain_of_ten_thousand_agents_needs_no_recursion() {
     let n = 10_000u32;
     let grid = Grid::new(n + 1, 1).unwrap();
     let cur: Vec<u32> = (0..n).collect();
-    let guide = |a: usize, c: usize| (c as i64 - a as i64 - 1).unsigned_abs() as u32;
+    let guide = |a: usize, c: usize| (c as i64 - a as i64 - 1).unsigned_abs();
     let order: Vec<u32> = vec![0]; // agent 0 first: it pushes 1, which pushes 2, ...
     let mut crowd = Crowd::new(&grid, Connectivity::Four, Rule::default());
     let mut rng = SplitMix64::seed_from_u64(1);
@@ -341,7 +341,7 @@ fn a_push_chain_of_ten_thousand_agents_needs_no_recursion() {
 fn candidates_are_reported_best_first() {
     let grid = Grid::new(5, 1).unwrap();
     let goals = [4i64, 0];
-    let guide = |a: usize, c: usize| (c as i64 - goals[a]).unsigned_abs() as u32;
+    let guide = |a: usize, c: usize| (c as i64 - goals[a]).unsigned_abs();
     let mut crowd = Crowd::new(&grid, Connectivity::Four, Rule::default());
     let mut rng = SplitMix64::seed_from_u64(3);
     // Agent 0 at x = 1 wants east, agent 1 at x = 2 wants west; agent 0 goes first and pushes.

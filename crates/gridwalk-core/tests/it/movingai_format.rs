@@ -376,7 +376,7 @@ fn map_byte() -> impl Strategy<Value = u8> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1000))]
+    #![proptest_config(crate::common::proptest_cases(1000))]
 
     #[test]
     fn arbitrary_text_never_panics(bytes in prop::collection::vec(map_byte(), 0..300)) {
@@ -425,7 +425,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(crate::common::proptest_cases(64))]
 
     /// The real arena map, truncated anywhere before the end of its last row, never parses:
     /// a short file is never taken for a whole one.

@@ -174,7 +174,7 @@ fn run_case(c: &Case) -> Result<(), String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1024))]
+    #![proptest_config(crate::common::proptest_cases(1024))]
 
     /// Costs go up (walls, heavier weights) and down (cleared walls, lighter weights) between
     /// computes; several agents share the goal and walk.

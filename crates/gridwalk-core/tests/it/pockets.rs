@@ -39,7 +39,9 @@ fn check(sim: &Simulation) -> Result<(), TestCaseError> {
         let best =
             reference_costs(grid, grid.index(a.goal).unwrap(), conn)[grid.index(a.pos).unwrap()];
         match a.status {
-            AgentStatus::Planning => prop_assert!(false, "agent {} waits with no budget", a.id),
+            AgentStatus::Planning | AgentStatus::Waiting | AgentStatus::Stuck => {
+                prop_assert!(false, "agent {} waits with no budget", a.id)
+            }
             AgentStatus::Arrived => prop_assert_eq!(a.pos, a.goal),
             AgentStatus::Walking => {
                 prop_assert_eq!(a.remaining, Some(best), "agent {}", a.id);
@@ -116,7 +118,7 @@ fn a_pocket_on_the_map_from_the_start_is_known() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(120))]
+    #![proptest_config(crate::common::proptest_cases(120))]
 
     /// Dense random walls (pockets everywhere), walls dropped and lifted every tick, agents
     /// and goals anywhere: statuses and costs agree with Dijkstra after every replan.

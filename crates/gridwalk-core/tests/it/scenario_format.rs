@@ -468,7 +468,7 @@ fn mutate(text: &str, m: &Mutation) -> Vec<u8> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(crate::common::proptest_cases(512))]
 
     #[test]
     fn random_scenarios_round_trip_exactly(s in arb_scenario()) {
@@ -511,7 +511,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(crate::common::proptest_cases(2000))]
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..400)) {

@@ -81,6 +81,9 @@ fn check_tick(sim: &Simulation, model: &[u8], changes: &[(usize, u8)], goals: &[
         let dist = reference_costs(known, known.index(a.goal).unwrap(), conn);
         let best = dist[known.index(a.pos).unwrap()];
         match a.status {
+            AgentStatus::Waiting | AgentStatus::Stuck => {
+                panic!("a crowd status with crowd mode off")
+            }
             AgentStatus::Walking => assert_eq!(a.remaining, Some(best), "agent {}", a.id),
             AgentStatus::NoPath => assert_eq!(best, INFINITY, "agent {} gave up", a.id),
             AgentStatus::Arrived => assert_eq!(a.pos, a.goal),
@@ -201,7 +204,7 @@ fn plays_exactly_what_the_agents_know(case: Case) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(160))]
+    #![proptest_config(crate::common::proptest_cases(160))]
 
     /// Every tick: the known map holds what was last sensed, the discoveries are its changes,
     /// no agent stands on a wall, every plan is optimal on the known map, and a one-pass tick

@@ -77,7 +77,9 @@ fn check(sim: &Simulation) {
             .path
             .map(|p| p.cost);
         match a.status {
-            AgentStatus::Planning => panic!("agent {} waits with no budget", a.id),
+            AgentStatus::Planning | AgentStatus::Waiting | AgentStatus::Stuck => {
+                panic!("agent {} waits with no budget", a.id)
+            }
             AgentStatus::Arrived => assert_eq!(a.pos, a.goal),
             AgentStatus::NoPath => assert_eq!(best, None, "agent {} wrongly has no path", a.id),
             AgentStatus::Walking => {
@@ -127,7 +129,7 @@ fn run(case: &Case, algorithm: Algorithm) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::proptest_cases(120))]
 
     #[test]
     fn every_algorithm_keeps_every_agent_optimal(c in case()) {

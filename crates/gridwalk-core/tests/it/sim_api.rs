@@ -85,7 +85,9 @@ fn check(sim: &Simulation, after_replan: bool) -> Result<(), TestCaseError> {
             .path
             .map(|p| p.cost);
         match a.status {
-            AgentStatus::Planning => prop_assert!(false, "agent {} waits with no budget", a.id),
+            AgentStatus::Planning | AgentStatus::Waiting | AgentStatus::Stuck => {
+                prop_assert!(false, "agent {} waits with no budget", a.id)
+            }
             AgentStatus::Arrived => prop_assert_eq!(a.pos, a.goal),
             AgentStatus::Walking => prop_assert_eq!(a.remaining, best, "agent {}", a.id),
             AgentStatus::NoPath => prop_assert_eq!(best, None, "agent {} has a path", a.id),
@@ -95,7 +97,7 @@ fn check(sim: &Simulation, after_replan: bool) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(crate::common::proptest_cases(200))]
 
     #[test]
     fn no_call_sequence_panics_or_breaks_the_invariants(calls in prop::collection::vec(call(), 1..60)) {

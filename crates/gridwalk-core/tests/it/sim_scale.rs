@@ -19,8 +19,10 @@ fn check(sim: &Simulation) -> Result<(), TestCaseError> {
             .or_insert_with(|| reference_costs(grid, grid.index(a.goal).unwrap(), conn));
         let best = costs[grid.index(a.pos).unwrap()];
         match a.status {
-            AgentStatus::Planning => prop_assert!(false, "agent {} waits with no budget", a.id),
             AgentStatus::Arrived => prop_assert_eq!(a.pos, a.goal),
+            AgentStatus::Planning | AgentStatus::Waiting | AgentStatus::Stuck => {
+                prop_assert!(false, "agent {} waits with no budget", a.id)
+            }
             AgentStatus::Walking => {
                 prop_assert_eq!(a.remaining, Some(best), "agent {}", a.id);
                 let path = sim.path(a.id).expect("a walking agent has a path");
@@ -37,7 +39,7 @@ fn check(sim: &Simulation) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(40))]
+    #![proptest_config(crate::common::proptest_cases(40))]
 
     /// 40–90 agents over two or three goals (so groups pass the memo's threshold), walls and
     /// weights toggled every tick, arrived agents sent to the next goal.

@@ -126,7 +126,7 @@ fn map(cells: &[u8], density: u8, crowds: &[(u32, u32, u32, u32, u8, u8)]) -> Gr
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(120))]
+    #![proptest_config(crate::common::proptest_cases(120))]
 
     #[test]
     fn one_pass_moves_agents_exactly_as_replan_then_advance(

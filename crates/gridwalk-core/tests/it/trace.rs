@@ -145,7 +145,7 @@ fn run_planner(w: &World, algorithm: Algorithm) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(crate::common::proptest_cases(96))]
 
     #[test]
     fn dstar_lite_lowers_are_exact_and_raises_come_first(w in world()) {

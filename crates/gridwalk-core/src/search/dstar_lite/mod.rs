@@ -100,6 +100,7 @@ use crate::queue::{CellQueue, IndexedHeap};
 use crate::stats::SearchStats;
 use crate::trace::{Expansion, ExpansionKind, Recorder, Step};
 
+mod changes;
 mod key;
 mod starts;
 
@@ -547,21 +548,7 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool> GoalPlanner
     }
 
     fn cells_changed(&mut self, grid: &Grid, cells: &[usize]) {
-        for &c in cells {
-            for u in grid.affected_by(c) {
-                let (x, y) = self.tiles.cell_xy(u);
-                let mut id = self.tiles.id(x, y);
-                let mut rhs = self.rhs_at(id);
-                if u != self.goal {
-                    let new = self.lookahead(grid, u, x, y);
-                    if new != rhs {
-                        id = self.claim(x, y);
-                        rhs = new;
-                    }
-                }
-                self.update_vertex_at(u, id, x, y, rhs);
-            }
-        }
+        self.update_changed(grid, cells);
     }
 
     fn compute(&mut self, grid: &Grid) -> SearchStats {

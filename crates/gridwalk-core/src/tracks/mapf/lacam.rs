@@ -173,6 +173,9 @@ pub(super) fn search(
                 });
             }
             bytes += k * 20;
+            if bytes > limits.memory {
+                return finish(&nodes, Err(Unsolved::MemoryCap));
+            }
         }
         // The constraints of `c`, then PIBT for everyone else.
         let mut at = c;
@@ -197,6 +200,10 @@ pub(super) fn search(
         if let Some(old) = table.find(key, next, &configs, n) {
             // Known: sometimes search on from there again (see REVISIT).
             if rng.next_u64() < REVISIT {
+                if bytes.saturating_add(4) > limits.memory {
+                    return finish(&nodes, Err(Unsolved::MemoryCap));
+                }
+                bytes += 4;
                 open.push(old);
             }
             continue;

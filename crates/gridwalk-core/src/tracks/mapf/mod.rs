@@ -28,10 +28,10 @@
 //! use gridwalk_core::tracks::mapf::{Options, Problem, solve};
 //!
 //! // Two agents swap ends of a corridor with one side pocket.
-//! let mut grid = gridwalk_core::format::grid_from_rows(&["#####", "#...#", "##.##"]).unwrap();
+//! let grid = gridwalk_core::format::grid_from_rows(&["#####", "#...#", "##.##"]).unwrap();
 //! let (a, b) = (Pos::new(1, 1), Pos::new(3, 1));
 //! let problem = Problem::new(grid, Connectivity::Four, vec![a, b], vec![b, a]).unwrap();
-//! let solution = solve(&problem, &Options::default());
+//! let solution = solve(&problem, &Options::default()).unwrap();
 //! assert!(solution.solved());
 //! assert_eq!(solution.soc_lb, 4);
 //! assert!(solution.soc >= 4);
@@ -305,16 +305,7 @@ pub fn solve_pibt(
     let (grid, conn) = (&problem.grid, problem.conn);
     let dist = DistanceTables::new(grid, conn, &problem.goals);
     let (soc_lb, makespan_lb) = lower_bounds(problem, &dist)?;
-    let (plan, done) = pibt::run(
-        grid,
-        conn,
-        &problem.starts,
-        &problem.goals,
-        &dist,
-        rule,
-        max_ticks,
-        seed,
-    );
+    let (plan, done) = pibt::run(problem, &dist, rule, max_ticks, seed);
     let m = result::Metrics::of(&plan, &problem.goals);
     Ok(Solution {
         plan: if done {
@@ -356,7 +347,7 @@ fn lower_bounds(problem: &Problem, dist: &DistanceTables) -> Result<(u64, u64), 
 }
 
 impl Solution {
-    /// The result in lacam3's format (see [`result`]): the keys, then `starts=`, `goals=` and
+    /// The result in lacam3's format: the keys, then `starts=`, `goals=` and
     /// `solution=` with one line per timestep. `map_file` is the name written for the map,
     /// `solver` the solver's.
     pub fn result_text(

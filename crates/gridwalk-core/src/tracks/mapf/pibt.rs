@@ -6,22 +6,21 @@
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::SplitMix64;
 
+use super::Problem;
 use super::dist::DistanceTables;
 use crate::crowd::{Crowd, Rule};
-use crate::grid::{Connectivity, Grid};
 
-/// Runs PIBT (with `rule`) from `starts` for at most `max_ticks` steps; the configurations
+/// Runs PIBT (with `rule`) from the problem's starts for at most `max_ticks` steps; the configurations
 /// from timestep 0, and whether the last has every agent on its goal.
 pub(super) fn run(
-    grid: &Grid,
-    conn: Connectivity,
-    starts: &[u32],
-    goals: &[u32],
+    problem: &Problem,
     dist: &DistanceTables,
     rule: Rule,
     max_ticks: u32,
     seed: u64,
 ) -> (Vec<Vec<u32>>, bool) {
+    let (grid, conn) = (&problem.grid, problem.conn);
+    let (starts, goals) = (&problem.starts[..], &problem.goals[..]);
     let n = starts.len();
     let mut rng = SplitMix64::seed_from_u64(seed);
     let mut crowd = Crowd::new(grid, conn, rule);

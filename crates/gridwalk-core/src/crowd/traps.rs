@@ -1,5 +1,5 @@
-//! Dead ends of the move graph, and the pass operation's two checks: whether pushing an agent
-//! is futile there (*required*), and whether retreating reaches a branching cell (*possible*).
+//! The pass operation's two checks: whether pushing an agent on would trap it (*required*), and
+//! whether retreating reaches a branching cell (*possible*).
 
 use super::{Guidance, NONE};
 use crate::grid::{Connectivity, Grid};
@@ -20,46 +20,16 @@ pub(super) fn neighbours(grid: &Grid, conn: Connectivity, c: u32) -> ([u32; 8], 
     (out, n)
 }
 
-/// For each cell, whether it lies in a dead end: on no cycle of the move graph and not between
-/// two cycles, found by pruning cells of degree at most one until none is left. Walls are
-/// never dead ends.
-pub(super) fn dead_ends(grid: &Grid, conn: Connectivity) -> Vec<bool> {
-    let len = grid.len();
-    let mut degree = vec![0u8; len];
-    let mut dead = vec![false; len];
-    let mut queue = Vec::new();
-    for (c, d) in degree.iter_mut().enumerate() {
-        if grid.weight(c) == 0 {
-            continue;
-        }
-        grid.for_each_neighbor(c, conn, |_, _| *d += 1);
-        if *d <= 1 {
-            dead[c] = true;
-            queue.push(c);
-        }
-    }
-    while let Some(c) = queue.pop() {
-        grid.for_each_neighbor(c, conn, |m, _| {
-            if !dead[m] {
-                degree[m] -= 1;
-                if degree[m] <= 1 {
-                    dead[m] = true;
-                    queue.push(m);
-                }
-            }
-        });
-    }
-    dead
-}
-
-/// Whether agent `i`, at `p`, must not push the agent on its best cell `q`: pushing it along
-/// `i`'s way (each time to `i`'s best next cell) finds no cell where it could step aside before
-/// it is stuck in a dead end with `i` short of its goal.
+/// Whether agent `i`, at `p`, must not push agent `j` on its best cell `q`: pushing `j` along
+/// `i`'s way (each time to `i`'s best next cell) finds no cell where `j` could step aside
+/// before it is stuck in a dead end with `i` short of its goal, or before `i` stops on its goal
+/// with `j` beyond it and `j`'s own goal behind (so `j` must come back through `i`).
 pub(super) fn pass_required(
     grid: &Grid,
     conn: Connectivity,
     guide: &impl Guidance,
     i: usize,
+    j: usize,
     mut p: u32,
     mut q: u32,
 ) -> bool {
@@ -67,6 +37,9 @@ pub(super) fn pass_required(
         let (ns, n) = neighbours(grid, conn, q);
         // Where `i` goes after `q`: its best neighbour, none once `q` is its goal.
         let at_goal = guide.distance(i, q as usize) == 0;
+        if at_goal && guide.distance(j, p as usize) < guide.distance(j, q as usize) {
+            return true; // `i` parks on `q`, and `j` must pass it to get home
+        }
         let mut r = NONE;
         if !at_goal {
             let mut best = u64::MAX;

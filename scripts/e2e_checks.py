@@ -1,0 +1,199 @@
+"""The checks of scripts/e2e.sh, one subcommand each; every failure prints `e2e: ...` and exits 1.
+
+usage: python3 scripts/e2e_checks.py COMMAND ARGS...
+
+  target-dir                     cargo's target directory (reads `cargo metadata` on stdin)
+  cell STATUS X Y                the window pixel of cell (X, Y)'s centre, from the status the
+                                 game writes to STATUS (GRIDWALK_STATUS; see src/platform)
+  map-crop STATUS W H            the map's rectangle on the W×H window, as ImageMagick's
+                                 WxH+X+Y geometry (a few pixels in from its edges)
+  clicks RECORD REPLAY           1: the recording of the clicks and drags, and its replay
+  replay-ends REPLAY LINE        the replay ends on the cells of the game's `recorded:` line
+  idle RECORD REPLAY LINE        2: the default start, untouched, stays alive
+  explore RECORD REPLAY          3: the Explore preset discovers walls
+  soak-actions SECS              4: the soak's random input, one action a line
+  drawn MEAN                     5: the big world's map is drawn (its mean grey above 0.1)
+"""
+
+import json
+import random
+import re
+import sys
+import time
+
+
+def fail(msg, record=None):
+    print("e2e:", msg)
+    if record is not None:
+        print(record)
+    sys.exit(1)
+
+
+def jsonl(path):
+    return [json.loads(line) for line in open(path)]
+
+
+def printed_cells(line):
+    """The agents' cells the game printed on exit: `recorded: tick N ... agents [[x, y], ...]`."""
+    return json.loads(line.split(" agents ", 1)[1])
+
+
+def status(path, timeout=30.0):
+    """The game's latest status, once it has written one with the map on screen."""
+    end = time.time() + timeout
+    while True:
+        try:
+            s = json.load(open(path))
+            if s["view"]["dx"] > 0 and s["view"]["dy"] > 0:
+                return s
+        except (OSError, ValueError, KeyError):
+            pass
+        if time.time() > end:
+            fail(f"no status from the game in {path} after {timeout:.0f} s")
+        time.sleep(0.1)
+
+
+def cell(path, x, y):
+    v = status(path)["view"]
+    print(round(v["x0"] + int(x) * v["dx"]), round(v["y0"] + int(y) * v["dy"]))
+
+
+def map_crop(path, win_w, win_h, inset=4):
+    s = status(path)
+    v = s["view"]
+    left = max(v["x0"] - v["dx"] / 2, 0) + inset
+    top = max(v["y0"] - v["dy"] / 2, 0) + inset
+    right = min(v["x0"] + (s["width"] - 0.5) * v["dx"], int(win_w)) - inset
+    bottom = min(v["y0"] + (s["height"] - 0.5) * v["dy"], int(win_h)) - inset
+    if right - left < 100 or bottom - top < 100:
+        fail(f"the map covers only ({left:.0f}, {top:.0f})-({right:.0f}, {bottom:.0f}) of the window: {v}")
+    print(f"{int(right - left)}x{int(bottom - top)}+{int(left)}+{int(top)}")
+
+
+def cells_of(edits):
+    return {tuple(map(int, c)) for e in edits for c in re.findall(r"\((\d+),\s*(\d+)\)", e)}
+
+
+def clicks(record_path, replay_path):
+    record, replay = open(record_path).read(), jsonl(replay_path)
+    agents = re.findall(r"start:\s*\((\d+),\s*(\d+)\),\s*goal:\s*\((\d+),\s*(\d+)\)", record)
+    if [tuple(map(int, a)) for a in agents] != [(1, 10, 18, 10)]:
+        fail(f"expected one agent from (1, 10) to (18, 10), found {agents}", record)
+    walled = cells_of(re.findall(r"set:\s*Wall,\s*cells:\s*\[([^\]]*)\]", record))
+    column = {(14, y) for y in range(1, 19)}
+    if not column <= walled:
+        fail(f"the drag left gaps: missing {sorted(column - walled)}", record)
+    # The zoomed clicks: exactly (5, 4) and (6, 4) besides the column (see the wheel step).
+    if walled - column != {(5, 4), (6, 4)}:
+        fail(f"the clicks after zooming walled {sorted(walled - column)}, expected [(5, 4), (6, 4)]", record)
+    if (14, 10) not in cells_of(re.findall(r"set:\s*Free,\s*cells:\s*\[([^\]]*)\]", record)):
+        fail("the right click did not remove the wall at (14, 10)", record)
+    last = replay[-1]["agents"]
+    if len(last) != 1 or last[0]["status"] != "arrived" or last[0]["pos"] != [18, 10]:
+        fail(f"the replay did not bring the agent home: {last}", record)
+    print(f"e2e: recording holds the agent and {len(walled)} walls; replay arrives after {replay[-1]['tick']} ticks")
+
+
+def replay_ends(replay_path, line):
+    last = jsonl(replay_path)[-1]
+    printed = printed_cells(line)
+    cells = [a["pos"] for a in last["agents"]]
+    if cells != printed:
+        fail(f"the replay ends at {cells[:10]}..., the game printed {printed[:10]}...")
+    print(f"e2e: the replay of {len(cells)} agents ends at tick {last['tick']} where the game did")
+
+
+def idle(record_path, replay_path, line):
+    record, replay = open(record_path).read(), jsonl(replay_path)
+    tail = record[-2000:]
+    if re.search(r"^\s*edits:", record, re.M):
+        fail("nobody clicked, yet the recording holds edits", tail)
+    if "dynamic:" not in record or "Wander" not in record:
+        fail("the default start should record wander agents and the dynamic world", tail)
+    # About 450 ticks at 10 ticks/s; a loaded machine gives fewer. The checks below need a
+    # living world, not a speed: 100 ticks is what they need, whatever the machine.
+    if len(replay) < 100:
+        fail(f"only {len(replay)} ticks in {line!r}: expected about 45 s at 10 ticks/s", tail)
+    first = {a["id"]: a["goal"] for a in replay[0]["agents"]}
+    changed = {a["id"] for l in replay for a in l["agents"] if a["goal"] != first.get(a["id"])}
+    if len(changed) < 3:
+        fail(f"only {len(changed)} agents got a new goal", tail)
+    raised = sum(1 for l in replay for t in l.get("trace", []) for e in t["events"] if e[2] == "raise")
+    if raised == 0:
+        fail("no cell was ever raised: no wall dropped on a path", tail)
+    last = replay[-1]["agents"]
+    if not any(a["status"] == "walking" for a in last):
+        fail("nobody walks at the end", tail)
+    cells = [a["pos"] for a in last]
+    printed = printed_cells(line)
+    if cells != printed:
+        fail(f"the replay ends at {cells}, the game printed {printed}", tail)
+    print(f"e2e: {len(replay) - 1} idle ticks: {len(changed)} agents got new goals, {raised} cells raised by dropped walls, the replay ends where the game did")
+
+
+def explore(record_path, replay_path):
+    record, replay = open(record_path).read(), jsonl(replay_path)
+    tail = record[-2000:]
+    if not re.search(r"range:\s*3\b|sensor_range:\s*3\b", record):
+        fail("the explore preset should record sensor range 3", tail)
+    if len(replay) < 50:
+        fail(f"only {len(replay)} ticks: expected about 30 s at 10 ticks/s", tail)
+    later = [l for l in replay[1:] if l.get("discovered")]
+    walls = sum(1 for l in later for c in l["discovered"] if c[2] == "wall")
+    if not later or walls == 0:
+        fail("no wall discovered after tick 0", tail)
+    if not any(a["status"] == "walking" for a in replay[-1]["agents"]):
+        fail("nobody walks at the end", tail)
+    print(f"e2e: explore: {len(replay) - 1} ticks, {len(later)} ticks discovered {walls} wall cells, agents still walking")
+
+
+def soak_actions(secs):
+    """Keys a player uses, but not Esc (quit) nor R (a new map, which starts a new recording
+    segment: the replay check wants a long one), and X (remove every agent) rarely. Clicks,
+    drags and the wheel land anywhere right of the panel."""
+    rnd = random.Random(20261122)
+    keys = ["space", "n", "plus", "minus", "0", "w", "2", "5", "9", "c", "a", "Tab", "e", "h",
+            "g", "p", "i", "d", "Left", "Right"]
+    t = 0.0
+    while t < float(secs):
+        r = rnd.random()
+        x, y = rnd.randint(345, 1390), rnd.randint(10, 890)
+        if r < 0.35:
+            print(f"click {rnd.choice([1, 1, 2, 3])} {x} {y}")
+        elif r < 0.6:
+            x2, y2 = rnd.randint(345, 1390), rnd.randint(10, 890)
+            print(f"drag {rnd.choice([2, 3])} {x} {y} {x2} {y2}")
+        elif r < 0.7:
+            print(f"wheel {rnd.choice([4, 5])} {x} {y}")
+        elif r < 0.995:
+            print(f"key {rnd.choice(keys)}")
+        else:
+            print("key x")
+        t += 0.12
+
+
+def drawn(mean):
+    if float(mean) <= 0.1:
+        fail(f"the map is still black (mean grey {mean})")
+
+
+def target_dir():
+    print(json.load(sys.stdin)["target_directory"])
+
+
+COMMANDS = {
+    "target-dir": target_dir,
+    "cell": cell,
+    "map-crop": map_crop,
+    "clicks": clicks,
+    "replay-ends": replay_ends,
+    "idle": idle,
+    "explore": explore,
+    "soak-actions": soak_actions,
+    "drawn": drawn,
+}
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
+        sys.exit(__doc__)
+    COMMANDS[sys.argv[1]](*sys.argv[2:])
