@@ -1,7 +1,7 @@
 //! The command line, parsed by clap: `gridwalk [--map FILE] [--seed N] [--density F]
 //! [--agents N] [--on-arrival stay|wander|patrol] [--destinations K] [--planner-memory SIZE]
 //! [--plan-budget N] [--record FILE.ron]
-//! [--screenshot FILE.png --exit-after-frames N] [--timings] [--preset explore]`.
+//! [--screenshot FILE.png --exit-after-frames N] [--timings] [--preset explore|crowd]`.
 //!
 //! clap checks every value and range and prints help and errors; a bad argument ends the
 //! program with status 2 before any window opens. [`setup`] then turns the arguments into the
@@ -71,7 +71,8 @@ pub struct Args {
     /// Print frames, ticks and where each frame's CPU time went, on exit.
     #[arg(long)]
     pub timings: bool,
-    /// Start from a preset: explore (the default map in unknown terrain, sensor range 3).
+    /// Start from a preset: explore (the default map in unknown terrain, sensor range 3), or
+    /// crowd (300 wanderers on the default map in crowd mode).
     #[arg(long, value_name = "NAME", conflicts_with_all = ["map", "seed", "density"])]
     pub preset: Option<Preset>,
     /// Exit after N frames [default: 60 with --screenshot].
@@ -143,7 +144,15 @@ pub fn setup(args: &Args) -> Result<SimSetup, String> {
     if scenario.seed == 0 {
         scenario.seed = seed;
     }
-    scenario.destinations = args.destinations.unwrap_or(scenario.destinations);
+    // The game starts in crowd mode: a player expects agents not to stand inside each other
+    // (B turns it off). The CLI keeps it off unless asked.
+    scenario.crowd = true;
+    // In crowd mode, wanderers get at least one destination for every 25 agents unless
+    // `--destinations` says otherwise.
+    scenario.destinations = args.destinations.unwrap_or_else(|| {
+        let n = scenario.agents.iter().filter(|a| a.tick == 0).count() + random_agents;
+        crate::presets::crowd_destinations(scenario.destinations, n)
+    });
     let budget = Budget {
         planner_memory: (args.planner_memory.or(scenario.planner_memory))
             .unwrap_or(game_budget().planner_memory),
@@ -345,6 +354,25 @@ mod tests {
         );
         let none = setup(&parse(["--map", map, "--destinations", "0"]).unwrap()).unwrap();
         assert_eq!(none.scenario.destinations, 0);
+    }
+
+    #[test]
+    fn the_game_starts_in_crowd_mode_with_destinations_for_its_crowd() {
+        assert!(setup(&Args::default()).unwrap().scenario.crowd);
+        let s = setup(&parse(["--preset", "crowd"]).unwrap()).unwrap();
+        assert!(s.scenario.crowd);
+        assert_eq!(s.scenario.agents.len(), crate::presets::CROWD_AGENTS);
+        assert_eq!(s.scenario.destinations, 12);
+        let big = setup(&parse(["--seed", "5", "--agents", "300"]).unwrap()).unwrap();
+        assert_eq!(
+            big.scenario.destinations, 12,
+            "one destination for every 25 agents"
+        );
+        let asked = ["--seed", "5", "--agents", "300", "--destinations", "3"];
+        assert_eq!(
+            setup(&parse(asked).unwrap()).unwrap().scenario.destinations,
+            3
+        );
     }
 
     #[test]

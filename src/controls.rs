@@ -26,6 +26,7 @@ pub const CONTROLS: &[(&str, &str)] = &[
         "explain (when open): one step back / forward",
     ),
     ("I", "inspect the cell under the mouse"),
+    ("B", "crowd mode on / off (one agent a cell)"),
     ("D", "dynamic world on / off"),
     ("K", "unknown terrain on / off (agents sense nearby cells)"),
     ("H / G / P", "heat map / g values / all paths"),

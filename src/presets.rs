@@ -17,16 +17,42 @@ pub enum Preset {
     /// The default map in unknown terrain: agents on a few goals sense walls within
     /// [`EXPLORE_RANGE`] cells and repair around them.
     Explore,
+    /// Crowd mode at its best: [`CROWD_AGENTS`] wanderers on the default map share
+    /// [`CROWD_DESTINATIONS`] destinations, one agent a cell, so lanes form and agents step
+    /// aside.
+    Crowd,
+}
+
+/// The Crowd preset's wanderers.
+pub const CROWD_AGENTS: usize = 300;
+
+/// The Crowd preset's destinations: [`CROWD_AGENTS`] / [`AGENTS_PER_DESTINATION`].
+pub const CROWD_DESTINATIONS: usize = CROWD_AGENTS / AGENTS_PER_DESTINATION;
+
+/// In crowd mode, wanderers get at least one destination for this many agents, so a crowd
+/// does not queue for a few cells (only one agent can stand on a goal at a time).
+pub const AGENTS_PER_DESTINATION: usize = 25;
+
+/// The destinations wanderers of `agents` agents draw from in crowd mode, `k` asked for: at
+/// least one for every [`AGENTS_PER_DESTINATION`] agents, unless `k` is 0 (any reachable
+/// cell).
+pub fn crowd_destinations(k: usize, agents: usize) -> usize {
+    if k == 0 {
+        0
+    } else {
+        k.max(agents.div_ceil(AGENTS_PER_DESTINATION))
+    }
 }
 
 impl Preset {
     /// Every preset, in the panel's order.
-    pub const ALL: [Preset; 1] = [Preset::Explore];
+    pub const ALL: [Preset; 2] = [Preset::Explore, Preset::Crowd];
 
     /// Its name, as `--preset` takes it.
     pub fn name(self) -> &'static str {
         match self {
             Preset::Explore => "explore",
+            Preset::Crowd => "crowd",
         }
     }
 
@@ -37,6 +63,10 @@ impl Preset {
                 "the default map in unknown terrain (range 3): agents bump into walls \
                  they did not know and repair around them"
             }
+            Preset::Crowd => {
+                "crowd mode: 300 wanderers on the default map share 12 destinations, \
+                 one agent a cell: lanes form and agents step aside"
+            }
         }
     }
 
@@ -44,6 +74,7 @@ impl Preset {
     pub fn scenario(self) -> (Scenario, String) {
         match self {
             Preset::Explore => (explore(), "explore (default.ron, unknown terrain)".into()),
+            Preset::Crowd => (crowd(), "crowd (default.ron, 300 wanderers)".into()),
         }
     }
 }
@@ -66,16 +97,7 @@ impl FromStr for Preset {
 /// destinations when the file is missing), no dynamic world and no scripted edits, so every
 /// repair comes from a discovery, and sensor range [`EXPLORE_RANGE`] from tick 0.
 fn explore() -> Scenario {
-    let loaded = maps::default_map().and_then(|p| maps::load_map_file(&p).ok());
-    let mut s = loaded.unwrap_or_else(|| {
-        let grid = maps::random_grid(
-            maps::DEFAULT_WIDTH,
-            maps::DEFAULT_HEIGHT,
-            maps::DEFAULT_DENSITY,
-            maps::DEFAULT_SEED,
-        );
-        Scenario::from_grid(grid)
-    });
+    let mut s = default_scenario();
     s.edits.clear();
     s.dynamic.clear();
     s.sensing.clear();
@@ -97,6 +119,54 @@ fn explore() -> Scenario {
     s
 }
 
+/// `maps/default.ron`, or the default random map when the file is missing.
+fn default_scenario() -> Scenario {
+    let loaded = maps::default_map().and_then(|p| maps::load_map_file(&p).ok());
+    loaded.unwrap_or_else(|| {
+        let grid = maps::random_grid(
+            maps::DEFAULT_WIDTH,
+            maps::DEFAULT_HEIGHT,
+            maps::DEFAULT_DENSITY,
+            maps::DEFAULT_SEED,
+        );
+        Scenario::from_grid(grid)
+    })
+}
+
+/// The Crowd preset: the default map's walls in crowd mode, no dynamic world, no scripted
+/// edits, known terrain, and [`CROWD_AGENTS`] wanderers on distinct cells, spread over
+/// [`CROWD_DESTINATIONS`] destinations.
+fn crowd() -> Scenario {
+    let mut s = default_scenario();
+    s.edits.clear();
+    s.dynamic.clear();
+    s.sensing.clear();
+    s.sensor_range = None;
+    s.crowd = true;
+    s.destinations = CROWD_DESTINATIONS;
+    let goals = choose_destinations(&s.grid, s.connectivity, s.seed, s.destinations);
+    let mut rng = maps::rng(maps::DEFAULT_SEED);
+    // Draw a few more than needed and keep the first on each cell: one agent a cell.
+    let pairs = maps::random_agents_to(
+        &s.grid,
+        CROWD_AGENTS + CROWD_AGENTS / 4,
+        &goals,
+        s.connectivity,
+        true,
+        &mut rng,
+    );
+    let mut taken = std::collections::HashSet::new();
+    s.agents = (pairs.into_iter())
+        .filter(|&(start, _)| taken.insert(start))
+        .take(CROWD_AGENTS)
+        .map(|(start, goal)| AgentSpec {
+            on_arrival: OnArrival::Wander,
+            ..AgentSpec::new(start, goal)
+        })
+        .collect();
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,5 +180,30 @@ mod tests {
         assert!(s.agents.iter().all(|a| a.on_arrival == OnArrival::Wander));
         assert_eq!("Explore".parse::<Preset>(), Ok(Preset::Explore));
         assert!("fog".parse::<Preset>().unwrap_err().contains("explore"));
+    }
+
+    #[test]
+    fn crowd_is_hundreds_of_wanderers_one_a_cell() {
+        let s = Preset::Crowd.scenario().0;
+        assert!(s.crowd);
+        assert_eq!(s.agents.len(), CROWD_AGENTS);
+        assert_eq!(s.destinations, 12);
+        let starts: std::collections::HashSet<_> = s.agents.iter().map(|a| a.start).collect();
+        assert_eq!(
+            starts.len(),
+            s.agents.len(),
+            "no two agents start on one cell"
+        );
+        assert!(s.agents.iter().all(|a| a.on_arrival == OnArrival::Wander));
+        assert!(s.to_ron().contains("crowd: true"));
+        assert_eq!("crowd".parse::<Preset>(), Ok(Preset::Crowd));
+    }
+
+    #[test]
+    fn crowd_destinations_grow_with_the_agents() {
+        assert_eq!(crowd_destinations(4, 12), 4);
+        assert_eq!(crowd_destinations(4, 300), 12);
+        assert_eq!(crowd_destinations(4, 5000), 200);
+        assert_eq!(crowd_destinations(0, 5000), 0, "any cell stays any cell");
     }
 }

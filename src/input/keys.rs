@@ -1,4 +1,4 @@
-//! Keys: pause, steps, speed, brush, world commands, selection, overlays, explain. The
+//! Keys: pause, steps, speed, brush, world commands, crowd mode, selection, overlays, explain. The
 //! camera's keys (arrows, F) are in [`super::camera`].
 
 use bevy::app::AppExit;
@@ -87,6 +87,11 @@ pub fn world_keys(
                     None => Some(gridwalk_core::sim::DynamicWorld::GENTLE),
                 };
                 commands.write(SimCommand::SetDynamic(setting));
+            }
+            KeyCode::KeyB => {
+                let mut config = state.sim().config();
+                config.crowd = !config.crowd;
+                commands.write(SimCommand::SetConfig(config));
             }
             KeyCode::KeyK => {
                 let range = match state.sim().sensor_range() {

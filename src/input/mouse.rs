@@ -72,7 +72,12 @@ pub fn mouse_input(
     {
         let tile = cell_to_tile(cell, w, h);
         let wall = tile.is_some_and(|p| terrain_at(p, &preview) == Terrain::Wall);
-        click(tile, wall, &mut start, &mut notices, &mut spawns);
+        // In crowd mode a start must be free: one agent a cell.
+        let sim = state.sim();
+        let held = sim.config().crowd
+            && start.0.is_none()
+            && tile.is_some_and(|p| sim.agents().any(|a| a.pos == p));
+        click(tile, (wall, held), &mut start, &mut notices, &mut spawns);
     }
 
     // Middle and right strokes.
@@ -105,11 +110,12 @@ pub fn mouse_input(
     }
 }
 
-/// A left click on `tile` (`None` off the map; `wall` when it is, or is about to be, a wall):
-/// places a start, or else the pending start's goal, and the agent joins.
+/// A left click on `tile` (`None` off the map; `wall` when it is, or is about to be, a wall;
+/// `held` when an agent stands on it in crowd mode): places a start, or else the pending
+/// start's goal, and the agent joins.
 fn click(
     tile: Option<Pos>,
-    wall: bool,
+    (wall, held): (bool, bool),
     start: &mut PendingStart,
     notices: &mut Notices,
     spawns: &mut MessageWriter<SpawnAgent>,
@@ -121,6 +127,12 @@ fn click(
             notices.push(
                 NoticeKind::Refused,
                 format!("refused: {what} {p} is a wall"),
+            );
+        }
+        Some(p) if held => {
+            notices.push(
+                NoticeKind::Refused,
+                format!("refused: cell {p} holds an agent (crowd mode: one agent a cell)"),
             );
         }
         Some(p) => match start.0.take() {

@@ -4,6 +4,7 @@
 use bevy_egui::egui;
 use gridwalk_core::cost::{Cost, INFINITY, to_f64};
 use gridwalk_core::search::mpgaa::next_direction;
+use gridwalk_core::sim::AgentId;
 use gridwalk_core::trace::ExpansionKind;
 use gridwalk_core::{Algorithm, Pos, Terrain};
 
@@ -30,11 +31,74 @@ pub fn explain_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, stat
     let algorithm = state.sim().config().algorithm;
     if !ctl.explain.active() {
         start_ui(ui, ctl, act, algorithm);
+        crowd_step_ui(ui, state, ctl.selection.0);
         return;
     }
     figures_ui(ui, &ctl.explain, act, algorithm);
     transport_ui(ui, ctl, act);
     legend_ui(ui, &ctl.explain, algorithm);
+    crowd_step_ui(ui, state, ctl.selection.0);
+}
+
+/// The selected agent's last crowd step, one line each: its candidate cells in the order the
+/// step rule tried them (the first free one it took), the agents whose pushes moved it, and
+/// the agents it pushed.
+pub fn crowd_step_lines(state: &SimState, id: AgentId) -> Option<Vec<String>> {
+    let sim = state.sim();
+    let (cells, pushed_by) = sim.crowd_step_of(id)?;
+    let now = sim.agent(id).map(|a| a.pos);
+    let tried: Vec<String> = (cells.iter().enumerate())
+        .map(|(i, c)| {
+            let took = if Some(*c) == now { " ← took" } else { "" };
+            format!("{}. {c}{took}", i + 1)
+        })
+        .collect();
+    let label = |a: AgentId| format!("#{}", state.label(a));
+    let mut lines = vec![format!(
+        "last step of #{}: candidates in order tried",
+        state.label(id)
+    )];
+    lines.extend(tried.into_iter().map(|t| format!("  {t}")));
+    lines.push(if pushed_by.is_empty() {
+        "pushed by: nobody (it chose freely)".into()
+    } else {
+        let chain: Vec<String> = pushed_by.iter().map(|&a| label(a)).collect();
+        format!("pushed by: {} → #{}", chain.join(" → "), state.label(id))
+    });
+    // The agents it pushed: those whose chain of pushers ends with it.
+    let pushed: Vec<String> = (sim.agents())
+        .filter(|a| a.id != id)
+        .filter(|a| (sim.crowd_step_of(a.id)).is_some_and(|(_, chain)| chain.last() == Some(&id)))
+        .map(|a| label(a.id))
+        .collect();
+    lines.push(if pushed.is_empty() {
+        "it pushed: nobody".into()
+    } else {
+        format!("it pushed: {}", pushed.join(", "))
+    });
+    Some(lines)
+}
+
+/// Crowd mode's part of explain: the selected agent's last step ([`crowd_step_lines`]).
+fn crowd_step_ui(ui: &mut egui::Ui, state: &SimState, selected: Option<AgentId>) {
+    let Some(id) = selected else {
+        return;
+    };
+    if !state.sim().config().crowd {
+        return;
+    }
+    ui.separator();
+    ui.strong("Crowd step");
+    match crowd_step_lines(state, id) {
+        Some(lines) => {
+            for l in lines {
+                ui.label(egui::RichText::new(l).monospace());
+            }
+        }
+        None => {
+            ui.label(egui::RichText::new("no step yet (it has not taken part in a tick)").weak());
+        }
+    }
 }
 
 /// Before a replay: the button that starts one, enabled once an agent is selected.

@@ -26,7 +26,7 @@ use crate::observe::PathCache;
 use crate::record::RecordStatus;
 use crate::schedule::FrameSystems;
 use crate::sim::{ClearWalls, Glide, SimClock, SimCommand, SimState};
-use crate::theme::text::{AMBER, INFO, NO_PATH_LABEL, RED, swatch_color};
+use crate::theme::text::{AMBER, CANDIDATE_LABEL, INFO, NO_PATH_LABEL, RED, swatch_color};
 use crate::ui_state::{
     Brush, CursorTile, Inspector, Overlays, PendingStart, Selection, Typing, UiRects, WorldSettings,
 };
@@ -117,6 +117,7 @@ fn panel(
                 work_ui::planner_ui(ui, &state, &mut act);
                 ui.separator();
                 work_ui::stats_ui(ui, &state);
+                work_ui::crowd_ui(ui, &state);
                 live_ui::plot_ui(ui, &mut ctl.plot);
                 ui.separator();
                 live_ui::alive_ui(ui, &state, &mut act);
@@ -346,11 +347,16 @@ fn controls_ui(ui: &mut egui::Ui) {
         });
 }
 
-/// "no path" above blocked agents, painted by egui over the map.
+/// "no path" above blocked agents, and while explain is open in crowd mode the selected
+/// agent's candidate cells of its last step, numbered in the order tried, painted by egui
+/// over the map.
 fn map_labels(
     mut contexts: EguiContexts,
     camera: Single<(&Camera, &GlobalTransform), With<MapCamera>>,
     agents: Query<(&Glide, &Transform)>,
+    state: Res<SimState>,
+    selection: Res<Selection>,
+    explain: Res<ExplainState>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let (camera, cam_t) = *camera;
@@ -376,6 +382,30 @@ fn map_labels(
                 egui::FontId::proportional(13.0),
                 NO_PATH_LABEL,
             );
+        }
+    }
+    let step = (selection.0)
+        .filter(|_| explain.active())
+        .and_then(|id| state.sim().crowd_step_of(id));
+    if let Some((cells, _)) = step {
+        let grid = state.sim().grid();
+        for (i, &c) in cells.iter().enumerate() {
+            let at = crate::map_frame::tile_center(c, grid.width(), grid.height());
+            if let Ok(p) = camera.world_to_viewport(cam_t, at.extend(0.0)) {
+                // A dark badge under the number, readable on any terrain and agent.
+                painter.circle_filled(
+                    egui::pos2(p.x, p.y),
+                    9.0,
+                    egui::Color32::from_black_alpha(200),
+                );
+                painter.text(
+                    egui::pos2(p.x, p.y),
+                    egui::Align2::CENTER_CENTER,
+                    (i + 1).to_string(),
+                    egui::FontId::monospace(14.0),
+                    CANDIDATE_LABEL,
+                );
+            }
         }
     }
     Ok(())

@@ -38,6 +38,7 @@ pub(super) fn planner_ui(ui: &mut egui::Ui, state: &SimState, act: &mut Actions)
         ui.radio_value(&mut new.connectivity, Connectivity::Eight, "8 neighbours");
         ui.radio_value(&mut new.connectivity, Connectivity::Four, "4");
     });
+    ui.checkbox(&mut new.crowd, "crowd mode: one agent a cell (B)");
     ui.checkbox(
         &mut new.measure_baseline,
         "measure A* from scratch beside it",
@@ -134,6 +135,57 @@ pub(super) fn stats_ui(ui: &mut egui::Ui, state: &SimState) {
     ));
 }
 
+/// Crowd mode's figures: the last tick's waits, pushes and stuck agents, the throughput and
+/// the sum of costs so far against its lower bound, in timesteps.
+pub(super) fn crowd_ui(ui: &mut egui::Ui, state: &SimState) {
+    let sim = state.sim();
+    let Some(c) = sim.crowd_stats() else {
+        return;
+    };
+    ui.strong("Crowd");
+    ui.label(format!(
+        "last tick: {} waited · {} pushed · {} stuck",
+        c.waited, c.pushed, c.stuck
+    ));
+    if c.stuck > 0 {
+        ui.label(rich(
+            format!(
+                "{} agents have not come closer to their goal for 100 ticks",
+                c.stuck
+            ),
+            RED,
+        ));
+    }
+    ui.label(throughput_text(c.arrivals_total, sim.tick_count()));
+    ui.label(soc_text(c.soc, c.soc_lb));
+    let entering = sim.entering_count();
+    if entering > 0 {
+        ui.label(format!(
+            "{entering} agents wait for their start cell to be free"
+        ));
+    }
+}
+
+/// Arrivals per 100 ticks over the `ticks` crowd mode has run.
+pub fn throughput_text(arrivals: u64, ticks: u64) -> String {
+    if ticks == 0 {
+        return "throughput: — (no tick yet)".into();
+    }
+    let rate = arrivals as f64 * 100.0 / ticks as f64;
+    format!("throughput: {rate:.1} arrivals / 100 ticks ({arrivals} in {ticks} ticks)")
+}
+
+/// The sum of costs of finished legs against its lower bound, and their ratio.
+pub fn soc_text(soc: u64, lb: u64) -> String {
+    if lb == 0 {
+        return format!("sum of costs: {soc} (no leg finished yet)");
+    }
+    format!(
+        "sum of costs: {soc} against a lower bound of {lb} ({:.2}×)",
+        soc as f64 / lb as f64
+    )
+}
+
 pub(super) fn agents_ui(
     ui: &mut egui::Ui,
     state: &SimState,
@@ -180,7 +232,7 @@ pub(super) fn agents_ui(
                         .map_or("—".to_string(), |p| (p.len() - 1).to_string());
                     let text = agent_row(state.label(a.id), status, &cost, &len);
                     let mut rt = egui::RichText::new(text).monospace();
-                    if a.status == AgentStatus::NoPath {
+                    if matches!(a.status, AgentStatus::NoPath | AgentStatus::Stuck) {
                         rt = rt.color(RED);
                     }
                     let selected = ctl.selection.0 == Some(a.id);
@@ -201,4 +253,23 @@ fn agent_row(label: impl std::fmt::Display, status: &str, cost: &str, steps: &st
         cost,
         steps
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crowd_figures_read_in_timesteps() {
+        assert_eq!(
+            throughput_text(30, 200),
+            "throughput: 15.0 arrivals / 100 ticks (30 in 200 ticks)"
+        );
+        assert!(throughput_text(0, 0).contains("no tick"));
+        assert_eq!(
+            soc_text(150, 100),
+            "sum of costs: 150 against a lower bound of 100 (1.50×)"
+        );
+        assert!(soc_text(0, 0).contains("no leg"));
+    }
 }

@@ -92,10 +92,24 @@ impl CommandTarget<'_> {
     /// current planner; the game's budgets hold where the scenario sets none.
     fn load(&mut self, scenario: &Scenario, name: &str) -> Vec<String> {
         let state = &mut *self.state;
-        let config = SimConfig {
+        let mut config = SimConfig {
             measure_baseline: state.sim.config().measure_baseline,
             ..scenario.config(state.sim.config().algorithm)
         };
+        // Crowd mode stays as it is, or comes on for a crowd scenario; it goes off for one
+        // whose agents share a start at tick 0, which a crowd recording could not replay.
+        let mut starts = std::collections::HashSet::new();
+        let shared = (scenario.agents.iter())
+            .filter(|a| a.tick == 0)
+            .any(|a| !starts.insert(a.start));
+        let was = state.sim.config().crowd;
+        config.crowd = scenario.crowd || (was && !shared);
+        if was && !config.crowd {
+            self.notices.push(
+                NoticeKind::Info,
+                "crowd mode off: this scenario starts agents on one cell",
+            );
+        }
         let mut scenario = scenario.clone();
         let budget = state.budget;
         scenario.planner_memory = (scenario.planner_memory).or(Some(budget.planner_memory));
@@ -129,10 +143,21 @@ impl CommandTarget<'_> {
         if new.algorithm == old.algorithm
             && new.connectivity == old.connectivity
             && new.heuristic == old.heuristic
+            && new.crowd == old.crowd
         {
             // Only the baseline measurement changed: no replanning needed.
             self.state.sim.set_config(new);
             return Vec::new();
+        }
+        if new.crowd != old.crowd {
+            let refused = self.state.rebuild_keeping_agents(new, "crowd mode changed");
+            let text = if new.crowd {
+                "crowd mode on: one agent a cell, moved by the crowd's step rule"
+            } else {
+                "crowd mode off: agents walk through each other"
+            };
+            self.notices.push(NoticeKind::Info, text);
+            return refused;
         }
         let refused = self.state.rebuild_keeping_agents(new, "planner changed");
         self.notices.push(

@@ -22,6 +22,7 @@
 
 mod clock;
 mod commands;
+mod crowd;
 mod messages;
 mod segment;
 mod state;

@@ -40,6 +40,7 @@ impl Segment {
         reason: &str,
     ) -> (Segment, Simulation) {
         (scenario.connectivity, scenario.heuristic) = (config.connectivity, Some(config.heuristic));
+        scenario.crowd = config.crowd;
         (scenario.planner_memory, scenario.plan_budget) = scenario.budget().in_scenario();
         if let Some(range) = scenario.sensor_range.take() {
             scenario.sensing.insert(0, SensingSpec::new(0, Some(range)));

@@ -226,10 +226,13 @@ impl SimState {
         &mut self,
         grid: Grid,
         config: SimConfig,
-        agents: Vec<Placed>,
+        mut agents: Vec<Placed>,
         script: Timeline,
         reason: &str,
     ) -> Vec<String> {
+        if config.crowd {
+            super::crowd::separate(&grid, config.connectivity, &mut agents);
+        }
         let mut timeline = Timeline::default();
         let dynamic = self.sim.dynamic();
         if dynamic.is_some() {

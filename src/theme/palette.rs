@@ -83,6 +83,8 @@ pub fn g_color(c: u64, max: u64) -> [u8; 4] {
 pub const NO_PATH_COLOR: Color = Color::srgb(0.9, 0.1, 0.1);
 /// The ring around an agent waiting for its plan (status `planning`).
 pub const PLANNING_COLOR: Color = Color::srgb(0.95, 0.75, 0.2);
+/// The ring around an agent that is stuck in crowd mode (status `stuck`).
+pub const STUCK_COLOR: Color = Color::srgb(0.95, 0.2, 0.85);
 /// Explain mode: the replayed agent's cell.
 pub const EXPLAIN_START_COLOR: Color = Color::srgb(0.1, 0.8, 0.2);
 /// Explain mode: the replayed agent's goal.

@@ -21,6 +21,8 @@ pub const PLOT_BASELINE: Color32 = AMBER;
 pub const PLOT_MICROS: Color32 = Color32::from_rgb(110, 170, 255);
 /// "no path", painted over the map above a blocked agent.
 pub const NO_PATH_LABEL: Color32 = Color32::from_rgb(255, 80, 70);
+/// Explain in crowd mode: the numbers of the selected agent's candidate cells, in order tried.
+pub const CANDIDATE_LABEL: Color32 = Color32::from_rgb(255, 230, 80);
 
 /// A map colour given as sRGB bytes, opaque (for legend swatches).
 pub fn swatch_color(c: [u8; 4]) -> Color32 {

@@ -16,7 +16,7 @@ use super::marks;
 use crate::map_frame::tile_center;
 use crate::schedule::FrameSystems;
 use crate::sim::{AgentMarker, Glide, SimState};
-use crate::theme::palette::{PLANNING_COLOR, RING_DARK, RING_LIGHT, agent_color};
+use crate::theme::palette::{PLANNING_COLOR, RING_DARK, RING_LIGHT, STUCK_COLOR, agent_color};
 use crate::ui_state::{CursorTile, PendingStart};
 
 /// Gizmos of the path lines.
@@ -143,7 +143,8 @@ fn dress_agents(
 }
 
 /// Moves each disc between its last two cells by the fixed clock's overstep, shows arrived
-/// agents hollow and agents waiting for their plan as an amber ring.
+/// agents hollow, agents waiting for their plan as an amber ring, and in crowd mode agents
+/// waiting near a taken goal as a ring of their colour and stuck ones as a magenta ring.
 fn glide_agents(
     state: Res<SimState>,
     time: Res<Time<Fixed>>,
@@ -168,9 +169,13 @@ fn glide_agents(
         let (image, color) = match g.status {
             AgentStatus::Arrived => (&disc.arrived, agent_color(marker.label)),
             AgentStatus::Planning => (&disc.planning, PLANNING_COLOR),
+            // Crowd mode: waiting near a taken goal is a ring in the agent's colour, stuck a
+            // ring in the stuck colour.
+            AgentStatus::Waiting => (&disc.planning, agent_color(marker.label)),
+            AgentStatus::Stuck => (&disc.planning, STUCK_COLOR),
             _ => (&disc.walking, agent_color(marker.label)),
         };
-        if sprite.image != *image {
+        if sprite.image != *image || sprite.color != color {
             sprite.image = image.clone();
             sprite.color = color;
         }

@@ -8,6 +8,7 @@ use gridwalk::notices::{NoticeKind, Notices};
 use gridwalk::sim::{AgentMarker, Glide, SimClock, SimCommand, SimSetup, SimState, TileEdit};
 use gridwalk::ui_state::{CursorTile, PendingStart};
 use gridwalk_core::format::AgentSpec;
+use gridwalk_core::rng::Draw;
 use gridwalk_core::sim::{AgentId, AgentStatus};
 use gridwalk_core::{Grid, Pos, Terrain};
 

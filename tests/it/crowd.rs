@@ -1,0 +1,134 @@
+//! Crowd mode in a headless App: B turns it on and spreads agents that shared a cell, no two
+//! agents share a cell on any tick after, a left click on a held cell is refused, and the
+//! recording says `crowd: true` and replays exactly through the core's `Replay`.
+
+use bevy::prelude::*;
+use gridwalk::notices::Notices;
+use gridwalk::schedule::SimSystems;
+use gridwalk::sim::{SimSetup, SimState, ticking};
+use gridwalk::ui_state::CursorTile;
+use gridwalk_core::format::AgentSpec;
+use gridwalk_core::scenario::replay::Replay;
+use gridwalk_core::sim::{AgentStatus, OnArrival, Simulation};
+use gridwalk_core::{Connectivity, Pos};
+
+use crate::common;
+
+/// What a tick left: each agent's cell, goal and status.
+type Snapshot = Vec<(Pos, Pos, AgentStatus)>;
+
+fn snapshot(sim: &Simulation) -> Snapshot {
+    sim.agents().map(|a| (a.pos, a.goal, a.status)).collect()
+}
+
+/// Each tick's snapshot since crowd mode came on, taken at the end of the tick.
+#[derive(Resource, Default)]
+struct Ticks(Vec<Snapshot>);
+
+fn capture(state: Res<SimState>, mut ticks: ResMut<Ticks>) {
+    if state.sim().config().crowd {
+        ticks.0.push(snapshot(state.sim()));
+    }
+}
+
+fn sim(app: &App) -> &Simulation {
+    app.world().resource::<SimState>().sim()
+}
+
+/// One update (one tick), with `key` pressed in it.
+fn frame(app: &mut App, key: Option<KeyCode>) {
+    let mut input = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+    if let Some(k) = key {
+        input.press(k);
+    }
+    app.update();
+    let mut input = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+    if let Some(k) = key {
+        input.release(k);
+    }
+    input.clear();
+    app.world_mut()
+        .resource_mut::<ButtonInput<MouseButton>>()
+        .clear();
+}
+
+/// Whether two agents of `s` stand on one cell.
+fn shared(s: &Snapshot) -> bool {
+    let mut cells: Vec<Pos> = s.iter().map(|a| a.0).collect();
+    cells.sort_by_key(|p| (p.x, p.y));
+    cells.windows(2).any(|w| w[0] == w[1])
+}
+
+#[test]
+fn b_turns_crowd_mode_on_and_the_recording_replays_exactly() {
+    let grid = gridwalk::maps::random_grid(40, 30, 0.15, 3);
+    let mut r = gridwalk::maps::rng(4);
+    let pairs = gridwalk::maps::random_agents(&grid, 40, 3, Connectivity::Eight, true, &mut r);
+    let mut setup = SimSetup::on_grid(grid);
+    assert!(!setup.config().crowd, "on_grid keeps crowd mode off");
+    let wander = |s, g| AgentSpec {
+        on_arrival: OnArrival::Wander,
+        ..AgentSpec::new(s, g)
+    };
+    setup.scenario.agents = (pairs.iter()).map(|&(s, g)| wander(s, g)).collect();
+    // Four agents on one cell, as agents may stand with crowd mode off.
+    let (s0, g0) = pairs[0];
+    (setup.scenario.agents).extend((0..3).map(|_| wander(s0, g0)));
+    setup.scenario.destinations = 3;
+    setup.scenario.seed = 9;
+    let n = setup.scenario.agents.len();
+    let mut app = common::headless(setup);
+    app.init_resource::<Ticks>()
+        .add_systems(FixedUpdate, capture.after(SimSystems::Sync).run_if(ticking));
+    frame(&mut app, None);
+    assert!(shared(&snapshot(sim(&app))), "the agents share a cell");
+    frame(&mut app, Some(KeyCode::KeyB));
+    assert!(sim(&app).config().crowd, "B turned crowd mode on");
+    let state = app.world().resource::<SimState>();
+    assert_eq!(state.segment().reason(), "crowd mode changed");
+    assert_eq!(sim(&app).agent_count(), n, "no agent lost");
+    let tick0 = snapshot(sim(&app));
+    assert!(!shared(&tick0), "spread to free cells: {tick0:?}");
+    // A left click on a cell that holds an agent is refused.
+    let held = sim(&app).agents().next().unwrap().pos;
+    *app.world_mut().resource_mut::<CursorTile>() = CursorTile {
+        world: None,
+        cell: Some(IVec2::new(held.x as i32, held.y as i32)),
+        over_ui: false,
+    };
+    (app.world_mut().resource_mut::<ButtonInput<MouseButton>>()).press(MouseButton::Left);
+    frame(&mut app, None);
+    let text = app
+        .world()
+        .resource::<Notices>()
+        .last()
+        .unwrap()
+        .text
+        .clone();
+    assert_eq!(
+        text,
+        format!("refused: cell {held} holds an agent (crowd mode: one agent a cell)")
+    );
+    for _ in 0..80 {
+        frame(&mut app, None);
+    }
+    let ticks = &app.world().resource::<Ticks>().0;
+    assert!(ticks.len() >= 80, "{}", ticks.len());
+    for (t, s) in ticks.iter().enumerate() {
+        assert!(!shared(s), "tick {t}: two agents on one cell");
+    }
+    let stats = sim(&app).crowd_stats().expect("crowd figures");
+    assert!(stats.arrivals_total > 0, "the crowd flows: {stats:?}");
+    // The segment since B, written and read back, says crowd and replays every tick.
+    let state = app.world().resource::<SimState>();
+    let text = state.segment().to_scenario().to_ron();
+    assert!(text.contains("crowd: true"), "{text}");
+    let read = gridwalk_core::format::Scenario::parse(&text, "crowd.ron").unwrap();
+    let mut replay = Replay::new(read, sim(&app).config().algorithm);
+    // B's rebuild is the segment's tick 0; the captures are its ticks from 1 on.
+    let history = std::iter::once(&tick0).chain(ticks);
+    for (tick, want) in history.enumerate() {
+        replay.step();
+        assert_eq!(&snapshot(replay.sim()), want, "tick {tick}");
+    }
+}
