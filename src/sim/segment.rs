@@ -170,8 +170,13 @@ mod tests {
         assert_eq!(sim.sensor_range(), Some(2));
         let s = seg.to_scenario();
         assert_eq!(s.sensor_range, None);
-        let sensing = vec![SensingSpec::new(0, Some(2)), SensingSpec::new(4, None)];
-        assert_eq!(s.sensing, sensing);
+        // Only the ticks played are recorded: the change of tick 4 is still to come.
+        assert_eq!(s.sensing, vec![SensingSpec::new(0, Some(2))]);
+        let later = seg.timeline().sensing();
+        assert_eq!(
+            later,
+            [SensingSpec::new(0, Some(2)), SensingSpec::new(4, None)]
+        );
         assert_eq!(s.connectivity, Connectivity::Four);
         assert_eq!(s.heuristic, Some(Heuristic::Manhattan));
         assert_eq!((s.planner_memory, s.plan_budget), (None, Some(50)));
