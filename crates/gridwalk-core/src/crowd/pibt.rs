@@ -150,7 +150,7 @@ impl Crowd {
         self.report.pushed.clear();
         self.report.pulled.clear();
         self.report.passes = 0;
-        let result = self.place(grid, cur, order, fixed, guide, rng);
+        let result = self.place((grid, cur, order, fixed), guide, rng);
         // Clear exactly what was set, whatever happened.
         for (a, &c) in cur.iter().enumerate() {
             if (c as usize) < self.occ_now.len() && self.occ_now[c as usize] == a as u32 {
@@ -218,10 +218,7 @@ impl Crowd {
     /// Checks the input, applies the constraints, then decides every agent.
     fn place<G: Guidance, R: Rng + ?Sized>(
         &mut self,
-        grid: &Grid,
-        cur: &[u32],
-        order: &[u32],
-        fixed: Option<&[u32]>,
+        (grid, cur, order, fixed): (&Grid, &[u32], &[u32], Option<&[u32]>),
         guide: &G,
         rng: &mut R,
     ) -> Result<(), StepError> {

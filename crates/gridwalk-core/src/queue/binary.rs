@@ -17,6 +17,16 @@ impl<K: Ord + Copy, F: FnMut(u32, usize), const D: usize> Sift<'_, K, F, D> {
         (i - 1) / D
     }
 
+    /// Moves the entry at `from` into the hole at `to`, counting the move; the hole is then at
+    /// `from`, which it returns.
+    #[inline(always)]
+    fn shift(&mut self, from: usize, to: usize, moves: &mut u64) -> usize {
+        self.heap[to] = self.heap[from];
+        (self.placed)(self.heap[to].2, to);
+        *moves += 1;
+        from
+    }
+
     /// Moves the entry at `i` up to its place. Returns the entries moved one level.
     #[inline(always)]
     pub fn up(mut self, mut i: usize) -> u64 {
@@ -24,10 +34,7 @@ impl<K: Ord + Copy, F: FnMut(u32, usize), const D: usize> Sift<'_, K, F, D> {
         let mut moves = 0;
         while i > 0 && less(&item, &self.heap[Self::parent(i)]) {
             let p = Self::parent(i);
-            self.heap[i] = self.heap[p];
-            (self.placed)(self.heap[i].2, i);
-            moves += 1;
-            i = p;
+            i = self.shift(p, i, &mut moves);
         }
         self.heap[i] = item;
         (self.placed)(item.2, i);
@@ -69,10 +76,7 @@ impl<K: Ord + Copy, F: FnMut(u32, usize), const D: usize> Sift<'_, K, F, D> {
         let item = self.heap[i];
         let mut moves = 0;
         while let Some(c) = self.least_child(i) {
-            self.heap[i] = self.heap[c];
-            (self.placed)(self.heap[i].2, i);
-            moves += 1;
-            i = c;
+            i = self.shift(c, i, &mut moves);
         }
         // The hole is at a leaf: the entry goes there, then up to its place.
         self.heap[i] = item;
@@ -85,10 +89,7 @@ impl<K: Ord + Copy, F: FnMut(u32, usize), const D: usize> Sift<'_, K, F, D> {
         let item = self.heap[i];
         let mut moves = 0;
         while let Some(c) = self.least_child(i).filter(|&c| less(&self.heap[c], &item)) {
-            self.heap[i] = self.heap[c];
-            (self.placed)(self.heap[i].2, i);
-            moves += 1;
-            i = c;
+            i = self.shift(c, i, &mut moves);
         }
         self.heap[i] = item;
         (self.placed)(item.2, i);

@@ -87,6 +87,25 @@ pub struct WorldShape {
     pub edit_weights: RangeInclusive<u8>,
 }
 
+impl WorldShape {
+    /// Sides, wall density (%), agents, rounds of edits and edit weights (0 for walls).
+    pub fn new(
+        sides: RangeInclusive<u32>,
+        max_density: u32,
+        agents: std::ops::Range<usize>,
+        rounds: std::ops::Range<usize>,
+        edit_weights: RangeInclusive<u8>,
+    ) -> WorldShape {
+        WorldShape {
+            sides,
+            max_density,
+            agents,
+            rounds,
+            edit_weights,
+        }
+    }
+}
+
 /// Random worlds: walls at up to `max_density` %, a quarter of the free cells weighted.
 pub fn world(shape: WorldShape) -> impl Strategy<Value = World> {
     let WorldShape {

@@ -87,13 +87,7 @@ proptest! {
 
     #[test]
     fn no_two_agents_share_a_cell_and_guidance_is_exact(
-        w in world(WorldShape {
-            sides: 3..=12,
-            max_density: 30,
-            agents: 1..10,
-            rounds: 1..8,
-            edit_weights: 0..=3,
-        }),
+        w in world(WorldShape::new(3..=12, 30, 1..10, 1..8, 0..=3)),
         algorithm in prop::sample::select(Algorithm::ALL.to_vec()),
         goals in prop::collection::vec((0u32..12, 0u32..12, any::<bool>()), 10),
         ticks in 1usize..6,
