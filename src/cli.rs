@@ -178,6 +178,10 @@ pub fn setup(args: &Args) -> Result<SimSetup, String> {
             on_arrival: policy,
             ..AgentSpec::new(start, goal)
         }));
+    // Crowd mode: no two agents due at tick 0 on one cell (random starts may meet).
+    let at_start = scenario.agents.iter_mut().filter(|a| a.tick == 0);
+    let grid = &scenario.grid;
+    crate::sim::crowd::separate_cells(grid, conn, at_start.map(|a| &mut a.start));
     Ok(SimSetup {
         scenario,
         algorithm: SimConfig::default().algorithm,
@@ -318,6 +322,22 @@ mod tests {
         assert!(e.contains("map.ron"), "{e}");
         let a = parse(["--map", "notes.txt"]).unwrap();
         assert!(setup(&a).unwrap_err().contains("unknown map format"));
+    }
+
+    #[test]
+    fn crowded_random_starts_are_spread_apart() {
+        // 3,000 random agents on 110×100 draw some starts twice: crowd mode spreads them.
+        let s = setup(&parse(["--seed", "5", "--agents", "3000"]).unwrap()).unwrap();
+        let starts: std::collections::BTreeSet<_> =
+            s.scenario.agents.iter().map(|a| a.start).collect();
+        assert_eq!(starts.len(), s.scenario.agents.len());
+        assert!(
+            s.scenario
+                .agents
+                .iter()
+                .all(|a| s.scenario.grid.is_passable(a.start))
+        );
+        s.scenario.validate("setup").unwrap();
     }
 
     #[test]

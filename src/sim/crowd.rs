@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 
-use gridwalk_core::{Connectivity, Grid};
+use gridwalk_core::{Connectivity, Grid, Pos};
 
 use super::state::Placed;
 
@@ -12,10 +12,20 @@ use super::state::Placed;
 /// first over `conn`'s moves) that no agent starts on, as the core separates agents when
 /// crowd mode comes on. An agent with no free cell in reach keeps its start.
 pub(super) fn separate(grid: &Grid, conn: Connectivity, agents: &mut [Placed]) {
+    separate_cells(grid, conn, agents.iter_mut().map(|a| &mut a.0));
+}
+
+/// [`separate`] over any cells: every cell after the first of its kind moves to the nearest
+/// passable cell none of the others holds (in the same component, so its goal stays in reach).
+pub(crate) fn separate_cells<'a>(
+    grid: &Grid,
+    conn: Connectivity,
+    cells: impl IntoIterator<Item = &'a mut Pos>,
+) {
     let mut taken = vec![false; grid.len()];
     let mut seen = vec![false; grid.len()];
-    for a in agents.iter_mut() {
-        let Ok(c) = grid.index(a.0) else {
+    for cell in cells {
+        let Ok(c) = grid.index(*cell) else {
             continue;
         };
         if !taken[c] {
@@ -28,7 +38,7 @@ pub(super) fn separate(grid: &Grid, conn: Connectivity, agents: &mut [Placed]) {
         while let Some(u) = queue.pop_front() {
             if !taken[u] && grid.is_passable(grid.pos(u)) {
                 taken[u] = true;
-                a.0 = grid.pos(u);
+                *cell = grid.pos(u);
                 break;
             }
             grid.for_each_neighbor(u, conn, |n, _| {
@@ -44,7 +54,6 @@ pub(super) fn separate(grid: &Grid, conn: Connectivity, agents: &mut [Placed]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gridwalk_core::Pos;
     use gridwalk_core::sim::OnArrival;
 
     #[test]

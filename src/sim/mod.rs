@@ -22,7 +22,7 @@
 
 mod clock;
 mod commands;
-mod crowd;
+pub(crate) mod crowd;
 mod messages;
 mod segment;
 mod state;
