@@ -6,17 +6,10 @@ use std::collections::VecDeque;
 
 use gridwalk_core::{Connectivity, Grid, Pos};
 
-use super::state::Placed;
-
-/// Moves every agent after the first on a shared cell to the nearest passable cell (breadth
-/// first over `conn`'s moves) that no agent starts on, as the core separates agents when
-/// crowd mode comes on. An agent with no free cell in reach keeps its start.
-pub(super) fn separate(grid: &Grid, conn: Connectivity, agents: &mut [Placed]) {
-    separate_cells(grid, conn, agents.iter_mut().map(|a| &mut a.0));
-}
-
-/// [`separate`] over any cells: every cell after the first of its kind moves to the nearest
-/// passable cell none of the others holds (in the same component, so its goal stays in reach).
+/// Moves every cell after the first of its kind to the nearest passable cell (breadth first
+/// over `conn`'s moves) none of the others holds, in the same component, so the agent starting
+/// there keeps its goal in reach; as the core separates agents when crowd mode comes on. A cell
+/// with no free cell in reach stays.
 pub(crate) fn separate_cells<'a>(
     grid: &Grid,
     conn: Connectivity,
@@ -54,17 +47,18 @@ pub(crate) fn separate_cells<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gridwalk_core::sim::OnArrival;
 
     #[test]
     fn agents_on_one_cell_spread_to_free_neighbours() {
         let grid = Grid::new(5, 5).unwrap();
         let at = Pos::new(2, 2);
         let goal = Pos::new(4, 4);
-        let mut agents: Vec<Placed> = (0..4)
-            .map(|i| (at, goal, Some(i), OnArrival::Stay))
-            .collect();
-        separate(&grid, Connectivity::Eight, &mut agents);
+        let mut agents: Vec<(Pos, Pos)> = (0..4).map(|_| (at, goal)).collect();
+        separate_cells(
+            &grid,
+            Connectivity::Eight,
+            agents.iter_mut().map(|a| &mut a.0),
+        );
         let mut cells: Vec<Pos> = agents.iter().map(|a| a.0).collect();
         assert_eq!(agents[0].0, at, "the first keeps its cell");
         cells.sort_by_key(|p| (p.x, p.y));

@@ -231,7 +231,8 @@ impl SimState {
         reason: &str,
     ) -> Vec<String> {
         if config.crowd {
-            super::crowd::separate(&grid, config.connectivity, &mut agents);
+            let starts = agents.iter_mut().map(|a| &mut a.0);
+            super::crowd::separate_cells(&grid, config.connectivity, starts);
         }
         let mut timeline = Timeline::default();
         let dynamic = self.sim.dynamic();

@@ -31,109 +31,20 @@
 //! **Overlaps.** Agents that share a cell when crowd mode comes on (or that a caller placed
 //! so) are separated before the step: all but the first (by id) go to the nearest free cells.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
-
-use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, VecDeque};
 
 use super::Simulation;
 use super::agents::{AgentId, AgentStatus};
+use super::crowd_state::{CrowdState, Member};
 use super::living::OnArrival;
 use crate::cost::{Cost, INFINITY};
 use crate::crowd::{Crowd, NONE, Rule};
 use crate::grid::{Connectivity, Grid};
 use crate::planner::{Algorithm, GoalPlanner, new_planner};
-use crate::rng::{Rng, SeedableRng, SplitMix64};
+use crate::rng::Rng;
 use crate::stats::SearchStats;
 
-/// Ticks without coming closer to its goal after which an agent is stuck.
-pub const STUCK_TICKS: u32 = 100;
-
-/// The crowd's own generator stream, apart from wander's and the dynamic world's.
-const CROWD_STREAM: u64 = 0x4352_4F57;
-
-/// What crowd mode's move phase did: the last tick's figures and the run's totals, in
-/// timesteps (every move, straight or diagonal, and every wait takes one).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CrowdStats {
-    /// Agents off their goal that stayed on their cell this tick.
-    pub waited: u32,
-    /// Agents that moved because another pushed them (priority inheritance) this tick.
-    pub pushed: u32,
-    /// Agents stuck now ([`STUCK_TICKS`]).
-    pub stuck: u32,
-    /// Arrivals this tick.
-    pub arrivals: u32,
-    /// Arrivals since crowd mode came on.
-    pub arrivals_total: u64,
-    /// Timesteps agents spent on finished legs (appearing or a new goal, to arrival).
-    pub soc: u64,
-    /// The lower bound of `soc`: each finished leg's fewest moves on an empty map (Chebyshev
-    /// distance with 8 moves, Manhattan with 4).
-    pub soc_lb: u64,
-}
-
-/// An agent waiting to enter: id, start, goal (each with its cell) and policy.
-pub(super) type Entering = (
-    AgentId,
-    (crate::grid::Pos, usize),
-    (crate::grid::Pos, usize),
-    OnArrival,
-);
-
-/// One agent as the crowd sees it.
-#[derive(Clone, Copy, Debug)]
-struct Member {
-    /// The tick its current leg began (it appeared, or drew this goal).
-    leg_start: u64,
-    /// Its leg's lower bound in moves.
-    leg_lb: u64,
-    /// Its goal when the leg began.
-    goal: u32,
-    /// Its tie-break among equal priorities.
-    tie: u64,
-    /// It arrived on this leg already (a stay agent pushed off its goal and back counts once).
-    arrived: bool,
-    /// Its best cost to the goal this leg, and the ticks since it last improved.
-    best: Cost,
-    since_better: u32,
-}
-
-/// Crowd mode's state beside a [`Simulation`].
-pub(super) struct CrowdState {
-    rule: Option<Crowd>,
-    rng: SplitMix64,
-    members: HashMap<AgentId, Member>,
-    /// D\* Lite guides, by goal cell, for the algorithms whose planners decline
-    /// [`GoalPlanner::set_exact`].
-    guides: BTreeMap<usize, Box<dyn GoalPlanner>>,
-    pub(super) stats: CrowdStats,
-    /// The agents of the last step, in the step rule's order (by id), for explain.
-    last_ids: Vec<AgentId>,
-    /// Agents whose start was taken when they were added, in id order: id, start, goal and
-    /// policy. Each enters as soon as its start is free.
-    pub(super) entering: Vec<Entering>,
-}
-
-impl CrowdState {
-    pub(super) fn new(seed: u64) -> CrowdState {
-        CrowdState {
-            rule: None,
-            rng: SplitMix64::seed_from_u64(seed ^ CROWD_STREAM),
-            members: HashMap::new(),
-            guides: BTreeMap::new(),
-            stats: CrowdStats::default(),
-            last_ids: Vec::new(),
-            entering: Vec::new(),
-        }
-    }
-
-    /// Bytes held: the guides, and the step rule's per-cell arrays.
-    pub(super) fn bytes(&self) -> usize {
-        let guides: usize = self.guides.values().map(|g| g.memory_bytes()).sum();
-        let cells = self.rule.as_ref().map_or(0, |r| r.memory_bytes());
-        guides + cells + self.members.len() * std::mem::size_of::<(AgentId, Member)>()
-    }
-}
+pub use super::crowd_state::{CrowdStats, STUCK_TICKS};
 
 /// The fewest moves from `a` to `b` on an empty map.
 fn lower_bound(grid: &Grid, a: usize, b: usize, conn: Connectivity) -> u64 {

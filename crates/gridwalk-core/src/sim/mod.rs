@@ -85,6 +85,7 @@ use crate::planner::CellInfo;
 mod agents;
 mod config;
 pub mod crowd_phase;
+mod crowd_state;
 mod error;
 mod from_scratch;
 mod goal_groups;
@@ -132,7 +133,7 @@ fn keep_expanded(list: &mut Vec<u32>, cells: impl IntoIterator<Item = u32>) {
 }
 
 use agents::Agents;
-use crowd_phase::CrowdState;
+use crowd_state::CrowdState;
 use goal_groups::GoalGroups;
 use group::Group;
 use history::History;

@@ -1,0 +1,101 @@
+//! Crowd mode's data beside a [`Simulation`](super::Simulation): its figures, each agent as the
+//! crowd sees it, the agents waiting to enter, and the guides. The phase that uses them is
+//! [`crowd_phase`](super::crowd_phase).
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use super::agents::AgentId;
+use super::living::OnArrival;
+use crate::cost::Cost;
+use crate::crowd::Crowd;
+use crate::planner::GoalPlanner;
+use crate::rng::{SeedableRng, SplitMix64};
+
+/// Ticks without coming closer to its goal after which an agent is stuck.
+pub const STUCK_TICKS: u32 = 100;
+
+/// The crowd's own generator stream, apart from wander's and the dynamic world's.
+pub(super) const CROWD_STREAM: u64 = 0x4352_4F57;
+
+/// What crowd mode's move phase did: the last tick's figures and the run's totals, in
+/// timesteps (every move, straight or diagonal, and every wait takes one).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CrowdStats {
+    /// Agents off their goal that stayed on their cell this tick.
+    pub waited: u32,
+    /// Agents that moved because another pushed them (priority inheritance) this tick.
+    pub pushed: u32,
+    /// Agents stuck now ([`STUCK_TICKS`]).
+    pub stuck: u32,
+    /// Arrivals this tick.
+    pub arrivals: u32,
+    /// Arrivals since crowd mode came on.
+    pub arrivals_total: u64,
+    /// Timesteps agents spent on finished legs (appearing or a new goal, to arrival).
+    pub soc: u64,
+    /// The lower bound of `soc`: each finished leg's fewest moves on an empty map (Chebyshev
+    /// distance with 8 moves, Manhattan with 4).
+    pub soc_lb: u64,
+}
+
+/// An agent waiting to enter: id, start, goal (each with its cell) and policy.
+pub(super) type Entering = (
+    AgentId,
+    (crate::grid::Pos, usize),
+    (crate::grid::Pos, usize),
+    OnArrival,
+);
+
+/// One agent as the crowd sees it: the tick its current leg began (it appeared, or drew this
+/// goal), the leg's lower bound in moves, its goal when the leg began, its tie-break among
+/// equal priorities, whether it arrived on this leg already (a stay agent pushed off its goal
+/// and back counts once), its best cost to the goal this leg, and the ticks since that last
+/// improved.
+#[derive(Clone, Copy, Debug)]
+#[rustfmt::skip]
+pub(super) struct Member {
+    pub(super) leg_start: u64, pub(super) leg_lb: u64, pub(super) goal: u32, pub(super) tie: u64,
+    pub(super) arrived: bool, pub(super) best: Cost, pub(super) since_better: u32,
+}
+
+/// Crowd mode's state beside a [`Simulation`].
+pub(super) struct CrowdState {
+    /// The step rule, sized to the map.
+    pub(super) rule: Option<Crowd>,
+    /// Tie-breaks: its own stream of the simulation's seed.
+    pub(super) rng: SplitMix64,
+    /// Each agent as the crowd sees it, by id.
+    pub(super) members: HashMap<AgentId, Member>,
+    /// D\* Lite guides, by goal cell, for the algorithms whose planners decline
+    /// [`GoalPlanner::set_exact`].
+    pub(super) guides: BTreeMap<usize, Box<dyn GoalPlanner>>,
+    pub(super) stats: CrowdStats,
+    /// The agents of the last step, in the step rule's order (by id), for explain.
+    pub(super) last_ids: Vec<AgentId>,
+    /// Agents whose start was taken when they were added, in id order: id, start, goal and
+    /// policy. Each enters as soon as its start is free.
+    pub(super) entering: Vec<Entering>,
+}
+
+impl CrowdState {
+    pub(super) fn new(seed: u64) -> CrowdState {
+        CrowdState {
+            rule: None,
+            rng: SplitMix64::seed_from_u64(seed ^ CROWD_STREAM),
+            members: HashMap::new(),
+            guides: BTreeMap::new(),
+            stats: CrowdStats::default(),
+            last_ids: Vec::new(),
+            entering: Vec::new(),
+        }
+    }
+
+    /// Bytes held: the guides, and the step rule's per-cell arrays.
+    pub(super) fn bytes(&self) -> usize {
+        let guides: usize = self.guides.values().map(|g| g.memory_bytes()).sum();
+        let cells = self.rule.as_ref().map_or(0, |r| r.memory_bytes());
+        guides + cells + self.members.len() * std::mem::size_of::<(AgentId, Member)>()
+    }
+}
