@@ -487,8 +487,7 @@ impl Scenario {
         Ok(scenario)
     }
 
-    /// In crowd mode, no two agents due at tick 0 may start on one cell (later ones wait for
-    /// theirs to be free).
+    /// In crowd mode, no two agents due at tick 0 start on one cell (later ones wait).
     fn check_crowd_starts(&self) -> Result<(), SiteError> {
         let mut first = std::collections::HashMap::new();
         for (i, a) in self.agents.iter().enumerate().filter(|(_, a)| a.tick == 0) {
