@@ -320,11 +320,14 @@ impl SimState {
         l
     }
 
-    /// The current agents as (cell, goal, label, policy), for a rebuild that keeps them.
+    /// The current agents as (cell, goal, label, policy), for a rebuild that keeps them,
+    /// then those still waiting to enter (crowd mode), at their starts: a crowd rebuild
+    /// separates them to the nearest free cells, so none is lost.
     pub(super) fn current_agents(&self) -> Vec<Placed> {
-        self.sim
-            .agents()
-            .map(|a| (a.pos, a.goal, Some(self.label(a.id)), a.on_arrival))
+        let placed = (self.sim.agents()).map(|a| (a.pos, a.goal, a.id, a.on_arrival));
+        let entering = (self.sim.entering()).map(|(id, start, goal, on)| (start, goal, id, on));
+        (placed.chain(entering))
+            .map(|(pos, goal, id, on_arrival)| (pos, goal, Some(self.label(id)), on_arrival))
             .collect()
     }
 

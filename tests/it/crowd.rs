@@ -132,3 +132,38 @@ fn b_turns_crowd_mode_on_and_the_recording_replays_exactly() {
         assert_eq!(&snapshot(replay.sim()), want, "tick {tick}");
     }
 }
+
+#[test]
+fn an_agent_waiting_to_enter_survives_a_restart_of_the_segment() {
+    let grid = gridwalk::maps::random_grid(20, 12, 0.0, 1);
+    let mut setup = SimSetup::on_grid(grid);
+    setup.scenario.crowd = true;
+    let (held, goal) = (Pos::new(3, 3), Pos::new(15, 8));
+    // One agent stays on its cell; another is due there at tick 1 and must wait to enter.
+    setup.scenario.agents = vec![
+        AgentSpec::new(held, held),
+        AgentSpec {
+            tick: 1,
+            ..AgentSpec::new(held, goal)
+        },
+    ];
+    let mut app = common::headless(setup);
+    for _ in 0..3 {
+        frame(&mut app, None);
+    }
+    let state = app.world().resource::<SimState>();
+    let waiting: Vec<_> = state.sim().entering().collect();
+    assert_eq!(waiting.len(), 1, "the second agent waits: {waiting:?}");
+    let label = state.label(waiting[0].0);
+    app.world_mut()
+        .resource_mut::<SimState>()
+        .restart_segment("test");
+    let state = app.world().resource::<SimState>();
+    let sim = state.sim();
+    assert_eq!(sim.entering().count(), 0, "a rebuild separates it");
+    assert_eq!(sim.agent_count(), 2, "no agent lost");
+    assert!(!shared(&snapshot(sim)), "{:?}", snapshot(sim));
+    let moved = (sim.agents()).find(|a| a.goal == goal).expect("it entered");
+    assert_eq!(state.label(moved.id), label, "it keeps its label");
+    assert!(moved.pos.x.abs_diff(held.x) <= 1 && moved.pos.y.abs_diff(held.y) <= 1);
+}

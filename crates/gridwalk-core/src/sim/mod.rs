@@ -257,6 +257,14 @@ impl Simulation {
         self.agents.slab.values()
     }
 
+    /// The agents waiting to enter (crowd mode: their start was taken), in id order: id,
+    /// start, goal and what each does on arrival. They are not among [`Self::agents`].
+    pub fn entering(&self) -> impl Iterator<Item = (AgentId, Pos, Pos, OnArrival)> + '_ {
+        (self.crowd.iter())
+            .flat_map(|c| c.entering.iter())
+            .map(|&(id, start, goal, policy)| (id, start.0, goal.0, policy))
+    }
+
     /// Number of agents.
     pub fn agent_count(&self) -> usize {
         self.agents.slab.len()
