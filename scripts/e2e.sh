@@ -23,6 +23,8 @@
 #    the map is drawn (a screenshot of the map's rectangle, from the status, is not black),
 #    memory stays under 3 GB, and the replay (with the game's planning budget) ends where the
 #    game did.
+# 6. the Crowd preset for about 40 seconds: the replay shows no two agents on one cell and no
+#    swap on any tick, and arrivals in every 100 ticks.
 #
 # The checks are in scripts/e2e_checks.py, beside this file.
 set -euo pipefail
@@ -252,4 +254,18 @@ checks drawn "$mean" >/dev/null ||
     { echo "e2e: the 5,000-agent 512×512 window is still black (mean grey $mean; $work/big.png)"; exit 1; }
 [ "$rss_mb" -lt 3072 ] || { echo "e2e: the big world holds $rss_mb MB (more than 3 GB)"; exit 1; }
 quit_and_replay "$work/big.log" "$big_record" "$work/big.jsonl" || exit 1
+
+# 6. The Crowd preset, untouched for about 40 s: the replay shows no two agents on one cell
+#    and no swap on any tick, and arrivals in every 100 ticks (a crowd that flows).
+crowd_record="$work/crowd.ron"
+crowd_secs="${E2E_CROWD_SECS:-40}"
+"$game" --preset crowd --record "$crowd_record" >"$work/crowd.log" 2>&1 &
+game_pid=$!
+win=$(find_window "$work/crowd.log") || exit 1
+echo "e2e: crowd preset, ${crowd_secs}s"
+sleep "$crowd_secs"
+kill -0 "$game_pid" 2>/dev/null || { cat "$work/crowd.log"; echo "e2e: the game died in the crowd"; exit 1; }
+import -window root "$work/crowd.png"
+quit_and_replay "$work/crowd.log" "$crowd_record" "$work/crowd.jsonl" || exit 1
+checks crowd "$crowd_record" "$work/crowd.jsonl"
 echo "e2e: passed"

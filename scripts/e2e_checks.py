@@ -13,6 +13,8 @@ usage: python3 scripts/e2e_checks.py COMMAND ARGS...
   explore RECORD REPLAY          3: the Explore preset discovers walls
   soak-actions SECS              4: the soak's random input, one action a line
   drawn MEAN                     5: the big world's map is drawn (its mean grey above 0.1)
+  crowd RECORD REPLAY            6: the Crowd preset: crowd mode recorded, no two agents on
+                                 one cell and no swap on any tick, arrivals in every 100 ticks
 """
 
 import json
@@ -177,6 +179,35 @@ def drawn(mean):
         fail(f"the map is still black (mean grey {mean})")
 
 
+def crowd(record_path, replay_path, window=100):
+    if not re.search(r"^\s*crowd: true,", open(record_path).read(), re.M):
+        fail("the Crowd preset's recording does not say crowd: true")
+    ticks = jsonl(replay_path)
+    if len(ticks) <= window:
+        fail(f"the Crowd preset played only {len(ticks)} ticks (want more than {window})")
+    before = {}
+    for t in ticks:
+        now = {a["id"]: tuple(a["pos"]) for a in t["agents"]}
+        held = {}
+        for i, p in now.items():
+            if p in held:
+                fail(f"tick {t['tick']}: agents {held[p]} and {i} share cell {list(p)}")
+            held[p] = i
+        was = {p: i for i, p in before.items()}
+        for i, p in now.items():
+            j = was.get(p)
+            if j is not None and j != i and i in before and now.get(j) == before[i]:
+                fail(f"tick {t['tick']}: agents {i} and {j} swapped cells")
+        before = now
+    arrivals = [t["crowd"]["arrivals"] for t in ticks[1:]]
+    for w in range(0, len(arrivals) - window + 1, window):
+        if sum(arrivals[w : w + window]) == 0:
+            fail(f"no arrival in ticks {w + 1}-{w + window}: the crowd is gridlocked")
+    total = ticks[-1]["crowd"]["arrivals_total"]
+    print(f"e2e: crowd: {len(ticks)} ticks, {len(ticks[-1]['agents'])} agents, "
+          f"no shared cell or swap, {total} arrivals")
+
+
 def target_dir():
     print(json.load(sys.stdin)["target_directory"])
 
@@ -191,6 +222,7 @@ COMMANDS = {
     "explore": explore,
     "soak-actions": soak_actions,
     "drawn": drawn,
+    "crowd": crowd,
 }
 
 if __name__ == "__main__":
