@@ -2,8 +2,7 @@
 //! nearest free cells first, so that a crowd segment's scenario (`crowd: true`) never has two
 //! agents due at tick 0 on one cell, which `gridwalk-cli simulate` would refuse.
 
-use std::collections::VecDeque;
-
+use gridwalk_core::grid::Flood;
 use gridwalk_core::{Connectivity, Grid, Pos};
 
 /// Moves every cell after the first of its kind to the nearest passable cell (breadth first
@@ -16,30 +15,16 @@ pub(crate) fn separate_cells<'a>(
     cells: impl IntoIterator<Item = &'a mut Pos>,
 ) {
     let mut taken = vec![false; grid.len()];
-    let mut seen = vec![false; grid.len()];
+    let mut flood = Flood::default();
     for cell in cells {
         let Ok(c) = grid.index(*cell) else {
             continue;
         };
         if !taken[c] {
             taken[c] = true;
-            continue;
-        }
-        seen.iter_mut().for_each(|s| *s = false);
-        let mut queue = VecDeque::from([c]);
-        seen[c] = true;
-        while let Some(u) = queue.pop_front() {
-            if !taken[u] && grid.is_passable(grid.pos(u)) {
-                taken[u] = true;
-                *cell = grid.pos(u);
-                break;
-            }
-            grid.for_each_neighbor(u, conn, |n, _| {
-                if !seen[n] {
-                    seen[n] = true;
-                    queue.push_back(n);
-                }
-            });
+        } else if let Some(u) = flood.nearest(grid, c, conn, |u| !taken[u]) {
+            taken[u] = true;
+            *cell = grid.pos(u);
         }
     }
 }

@@ -90,6 +90,37 @@ impl Flood {
         (closed && self.order.len() <= limit).then_some(&self.order[..])
     }
 
+    /// The first cell reached from `from`, in the order of [`reachable`], for which `accept`
+    /// holds: the nearest by moves. `None` when no reachable cell is accepted, or `from` is
+    /// a wall.
+    pub fn nearest(
+        &mut self,
+        grid: &Grid,
+        from: usize,
+        conn: Connectivity,
+        mut accept: impl FnMut(usize) -> bool,
+    ) -> Option<usize> {
+        if grid.weight(from) == 0 {
+            return None;
+        }
+        self.begin(grid, from);
+        let mut at = 0;
+        while let Some(&u) = self.order.get(at) {
+            if accept(u) {
+                return Some(u);
+            }
+            at += 1;
+            let (stamp, generation, order) = (&mut self.stamp, self.generation, &mut self.order);
+            grid.for_each_neighbor(u, conn, |n, _| {
+                if stamp[n] != generation {
+                    stamp[n] = generation;
+                    order.push(n);
+                }
+            });
+        }
+        None
+    }
+
     /// Whether the last flood reached `cell`.
     pub fn reached(&self, cell: usize) -> bool {
         self.stamp.get(cell) == Some(&self.generation)
@@ -304,6 +335,9 @@ mod tests {
                 assert_eq!(flood.nth(&g, cell, conn, n), all.get(n).copied());
                 let small = flood.within(&g, cell, conn, 10).map(<[usize]>::to_vec);
                 assert_eq!(small, (all.len() <= 10).then(|| all.clone()));
+                let wanted: Vec<bool> = (0..g.len()).map(|_| rng.below(4) == 0).collect();
+                let near = flood.nearest(&g, cell, conn, |u| wanted[u]);
+                assert_eq!(near, all.iter().copied().find(|&u| wanted[u]));
             }
         }
     }
