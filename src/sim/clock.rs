@@ -1,5 +1,7 @@
 //! The simulation clock: pause, steps and ticks per second.
 
+use std::time::Duration;
+
 use bevy::prelude::*;
 
 /// Whether the simulation runs, and how fast.
@@ -64,13 +66,27 @@ pub fn ticking(clock: Res<SimClock>) -> bool {
     clock.ticking
 }
 
-/// Keeps the fixed timestep at the clock's rate.
-pub(super) fn apply_rate(clock: Res<SimClock>, mut time: ResMut<Time<Fixed>>) {
+/// The most game time one frame may advance: a tick's length, but at least this. When ticks
+/// cost more than their share of real time, the simulation slows down rather than the frames:
+/// at rates up to 20 a second a frame runs at most about one tick, instead of the several
+/// that catching up would take (each making the next frame later still).
+const MIN_FRAME_ADVANCE_SECS: f64 = 0.05;
+
+/// Keeps the fixed timestep at the clock's rate, and a frame's advance of game time within
+/// one tick (see [`MIN_FRAME_ADVANCE_SECS`]).
+pub(super) fn apply_rate(
+    clock: Res<SimClock>,
+    mut fixed: ResMut<Time<Fixed>>,
+    mut virt: ResMut<Time<Virtual>>,
+) {
     if !clock.is_changed() {
         return;
     }
     let rate = clamp_rate(clock.rate_hz);
-    if (time.timestep().as_secs_f64() - 1.0 / rate).abs() > 1e-9 {
-        time.set_timestep_hz(rate);
+    if (fixed.timestep().as_secs_f64() - 1.0 / rate).abs() > 1e-9 {
+        fixed.set_timestep_hz(rate);
     }
+    virt.set_max_delta(Duration::from_secs_f64(
+        (1.0 / rate).max(MIN_FRAME_ADVANCE_SECS),
+    ));
 }
