@@ -147,11 +147,13 @@ pub fn setup(args: &Args) -> Result<SimSetup, String> {
     // The game starts in crowd mode: a player expects agents not to stand inside each other
     // (B turns it off). The CLI keeps it off unless asked.
     scenario.crowd = true;
-    // In crowd mode, wanderers get at least one destination for every 25 agents unless
-    // `--destinations` says otherwise.
+    // In crowd mode, wanderers get at least one destination for every 25 agents, as the
+    // planning budget affords, unless `--destinations` says otherwise.
     scenario.destinations = args.destinations.unwrap_or_else(|| {
         let n = scenario.agents.iter().filter(|a| a.tick == 0).count() + random_agents;
-        crate::presets::crowd_destinations(scenario.destinations, n)
+        let grid = &scenario.grid;
+        let passable = (0..grid.len()).filter(|&i| grid.weight(i) != 0).count();
+        crate::presets::crowd_destinations(scenario.destinations, n, passable)
     });
     let budget = Budget {
         planner_memory: (args.planner_memory.or(scenario.planner_memory))

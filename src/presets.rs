@@ -33,15 +33,23 @@ pub const CROWD_DESTINATIONS: usize = CROWD_AGENTS / AGENTS_PER_DESTINATION;
 /// does not queue for a few cells (only one agent can stand on a goal at a time).
 pub const AGENTS_PER_DESTINATION: usize = 25;
 
-/// The destinations wanderers of `agents` agents draw from in crowd mode, `k` asked for: at
-/// least one for every [`AGENTS_PER_DESTINATION`] agents, unless `k` is 0 (any reachable
-/// cell).
-pub fn crowd_destinations(k: usize, agents: usize) -> usize {
+/// The most cells the first searches of crowd mode's extra destinations may cover together:
+/// each destination's planner first settles the costs around all of its agents, about the
+/// whole map, so 5,000 agents' 200 destinations on a 512×512 map would keep the game's
+/// planning budget (30,000 expansions a tick) busy for minutes before every agent moves.
+/// This many cells take it about 28 s at 10 ticks a second.
+pub const CROWD_PLAN_CELLS: usize = 1 << 23;
+
+/// The destinations wanderers of `agents` agents draw from in crowd mode on a map of
+/// `passable` cells, `k` asked for: at least one for every [`AGENTS_PER_DESTINATION`] agents
+/// while their first searches stay within [`CROWD_PLAN_CELLS`], never fewer than `k`; 0 (any
+/// reachable cell) stays 0.
+pub fn crowd_destinations(k: usize, agents: usize, passable: usize) -> usize {
     if k == 0 {
-        0
-    } else {
-        k.max(agents.div_ceil(AGENTS_PER_DESTINATION))
+        return 0;
     }
+    let affordable = CROWD_PLAN_CELLS / passable.max(1);
+    k.max(agents.div_ceil(AGENTS_PER_DESTINATION).min(affordable))
 }
 
 impl Preset {
@@ -201,9 +209,23 @@ mod tests {
 
     #[test]
     fn crowd_destinations_grow_with_the_agents() {
-        assert_eq!(crowd_destinations(4, 12), 4);
-        assert_eq!(crowd_destinations(4, 300), 12);
-        assert_eq!(crowd_destinations(4, 5000), 200);
-        assert_eq!(crowd_destinations(0, 5000), 0, "any cell stays any cell");
+        let default_map = 9_000;
+        assert_eq!(crowd_destinations(4, 12, default_map), 4);
+        assert_eq!(crowd_destinations(4, 300, default_map), 12);
+        assert_eq!(crowd_destinations(4, 5000, default_map), 200);
+        assert_eq!(
+            crowd_destinations(0, 5000, default_map),
+            0,
+            "any cell stays any cell"
+        );
+        // 64room_000: 246,178 passable cells; the first searches stay within the cap.
+        let big = crowd_destinations(4, 5000, 246_178);
+        assert_eq!(big, CROWD_PLAN_CELLS / 246_178);
+        assert!(big * 246_178 <= CROWD_PLAN_CELLS && big > 4);
+        assert_eq!(
+            crowd_destinations(40, 5000, 246_178),
+            40,
+            "never fewer than asked"
+        );
     }
 }
