@@ -222,6 +222,7 @@ mod tests {
         let config = SimConfig::default();
         assert_eq!(config.algorithm, Algorithm::DStarLite);
         let mut groups = GoalGroups::default();
+        groups.pool = PlannerPool::tiled();
         let mut history = History::default();
         for g in [30, 4, 17] {
             let group = groups.make(&grid, &config, grid.pos(g), false).unwrap();
