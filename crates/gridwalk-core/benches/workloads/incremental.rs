@@ -1,5 +1,5 @@
 //! Workloads 2, 3, 4 and 6: repair against replanning, shared goals, the queue table, and
-//! scale. Included by `compare.rs`, whose harness types they use.
+//! scale (in `scale.rs`). Included by `compare.rs`, whose harness types they use.
 
 use std::time::{Duration, Instant};
 
@@ -8,14 +8,16 @@ use gridwalk_core::planner::{CellInfo, GoalPlanner};
 use gridwalk_core::queue::{CellQueue, IndexedHeap, LazyHeap, SortedList};
 use gridwalk_core::search::dstar::DStar;
 use gridwalk_core::search::dstar_lite::{DStarLite, DStarLiteTowardStarts, Key};
-use gridwalk_core::search::{SearchRequest, SearchSpace, Storage};
-use gridwalk_core::sim::{DEFAULT_PLANNER_MEMORY, SimConfig, Simulation};
-use gridwalk_core::{
-    Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain, new_planner, new_planner_in,
-};
+use gridwalk_core::search::{SearchRequest, SearchSpace};
+use gridwalk_core::sim::{SimConfig, Simulation};
+use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain, new_planner};
 
 use super::{Config, Goal, Report, Samples, Series, components, load_movingai, movingai_dir};
 use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
+
+#[path = "scale.rs"]
+mod scale;
+pub use scale::scale;
 
 const CONN: Connectivity = Connectivity::Eight;
 const H: Heuristic = Heuristic::Octile;
@@ -702,76 +704,6 @@ pub fn shared_goals(cfg: &Config) -> Result<Report, String> {
     report.ratio("clear_walls_512_ms", clear_ms, &name(1000), None);
     report.notes.push(format!(
         "series time whole `Simulation::tick`s (edits, repair, moves); arrived agents head for the next goal; 1,000 goals: {planners} planners; clearing {cleared} walls of 512×512 with 1,000 agents: {clear_ms:.1} ms"
-    ));
-    Ok(report)
-}
-
-/// Workload 6: one agent crossing a 1024×1024 map with 25 % walls, one wall on its path per
-/// tick. Two D\* Lite planners repair the same walk: one with its store forced to tiles, whose
-/// memory per touched cell is the measure of the tiles' rule, and one with the store the
-/// factory picks by size (flat, for a lone planner on this map).
-pub fn scale(cfg: &Config) -> Result<Report, String> {
-    const TILES: &str = "D* Lite repair, tiles (1024×1024)";
-    const BY_SIZE: &str = "D* Lite repair (1024×1024)";
-    let mut rng = SplitMix64::seed_from_u64(17);
-    let grid = Grid::random(1024, 1024, 0.25, &mut rng).expect("valid size");
-    let mut w = Walk::new(grid, 19);
-    let t = Instant::now();
-    let make = |g: &Grid, goal: Pos| {
-        let tiles = new_planner_in(Algorithm::DStarLite, g, goal, CONN, H, Storage::Tiles);
-        vec![
-            runner(TILES, tiles.expect("goal on map")),
-            runner(BY_SIZE, lite(g, goal)),
-        ]
-    };
-    let WalkRun {
-        runners,
-        mut astar,
-        memory,
-        ..
-    } = walk(&mut w, cfg.pick(300, 20), &make, true)?;
-    // The tiled planner of the last episode: what it holds against the cells its searches
-    // touched.
-    let last = runners[0].planner.as_ref();
-    let touched = touched_cells(last, &w.grid);
-    let per_touched = last.memory_bytes() as f64 / touched.max(1) as f64;
-    let flat_bytes = runners[1].planner.memory_bytes();
-    astar.name = "A* from scratch (1024×1024)".to_owned();
-    let mut report = Report::new("scale (1024×1024, 25 % walls)");
-    report.series.push(series(&runners[1]));
-    report.series.push(series(&runners[0]));
-    report.series.push(astar);
-    let astar = "A* from scratch (1024×1024)";
-    report.median_ratio("scale_dlite_vs_astar", BY_SIZE, astar, None);
-    report.median_ratio("scale_tiles_vs_astar", TILES, astar, None);
-    report.median_ratio("scale_by_size_vs_tiles", BY_SIZE, TILES, None);
-    let peak = memory.iter().copied().max().unwrap_or(0);
-    report.ratio(
-        "scale_planner_mib",
-        peak as f64 / (1 << 20) as f64,
-        TILES,
-        None,
-    );
-    report.ratio(
-        "scale_by_size_mib",
-        flat_bytes as f64 / (1 << 20) as f64,
-        BY_SIZE,
-        None,
-    );
-    report.ratio(
-        "bytes_per_touched_cell",
-        per_touched,
-        TILES,
-        Some(Goal::AtMost(32.0)),
-    );
-    report.notes.push(format!(
-        "tiled planner memory at most {:.1} MiB ({:.1} bytes per map cell); the last episode's tiled planner holds {} bytes for {touched} touched cells ({per_touched:.1} bytes each); the planner chosen by size ({:?}) holds {:.1} MiB; whole run {:.1} s",
-        peak as f64 / (1 << 20) as f64,
-        peak as f64 / (1024.0 * 1024.0),
-        last.memory_bytes(),
-        Storage::by_size(w.grid.len(), 1, DEFAULT_PLANNER_MEMORY),
-        flat_bytes as f64 / (1 << 20) as f64,
-        t.elapsed().as_secs_f64()
     ));
     Ok(report)
 }

@@ -15,7 +15,6 @@ use std::time::{Duration, Instant};
 use condor_grid::algorithms::d_star_lite::DStarLite as PeerDStarLite;
 use condor_grid::{Cell, GridReplanner, Point, SearchRequest as PeerRequest};
 use gridwalk_core::cost::{self, INFINITY};
-use gridwalk_core::planner::GoalPlanner;
 use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain, new_planner};
 
 use super::{Config, Goal, Report, Samples, Series, components};
