@@ -47,6 +47,12 @@
 //! (table, heap and the last compute's expansions included), against 22 bytes per *map* cell
 //! before.
 //!
+//! That is the [`Tiles`] store. The planner is generic over its store ([`Store`]), and with
+//! [`Flat`] ([`FlatDStarLite`]) the ids are the cells' own indices: 13 bytes per map cell,
+//! made at once, no table to read and no claim to check. The factory picks one per planner
+//! when it makes it ([`Storage::by_size`](super::cells::Storage::by_size)); the two expand
+//! the same cells in the same order, since the queue breaks ties by cell either way.
+//!
 //! Why tiles rather than arrays of map size whose untouched encoding is all zero bytes, left
 //! for the OS to commit lazily: that memory is invisible to the program (a budget cannot count
 //! it without asking the kernel), a transparent huge page commits 2 MB at one touch, a

@@ -48,6 +48,8 @@
 //! written reads as block 0: never seen (h is the heuristic), g unset, no `next`, not verified.
 //! A new search costs no clear: a cell's g counts only when its stamp names the current
 //! search. [`GoalPlanner::memory_bytes`] is the room allocated, from capacities.
+//! With the [`Flat`] store instead ([`FlatMpgaa`]) the same state is kept per map cell, for
+//! planners whose whole-map state is cheap; the factory chooses when it makes the planner.
 //!
 //! The planner answers the simulation through [`GoalPlanner`], in `planner.rs`.
 //!

@@ -1,7 +1,8 @@
 //! MPGAA\*'s per-cell state (learned h, g, search stamp, verification epoch, `next` and parent
-//! directions), kept in the 4×4 tiles of [`crate::search::cells`] as D\* Lite keeps its own: a
-//! tile gets a block of 16 ids the first time a search writes one of its cells, so the state
-//! costs memory in proportion to the cells the searches touched, not to the map.
+//! directions), kept in a store of [`crate::search::cells`] as D\* Lite keeps its own: flat,
+//! one id per map cell, or in 4×4 tiles, where a tile gets a block of 16 ids the first time a
+//! search writes one of its cells, so the state costs memory in proportion to the cells the
+//! searches touched, not to the map.
 //!
 //! Block 0 holds the untouched state and is never written: stamp 0 (never seen, so h reads as
 //! the heuristic), `verified` 0 (no epoch is 0), `next` and parent [`NO_DIR`]. A cell is
