@@ -44,6 +44,6 @@ pub use cost::Cost;
 pub use grid::{Connectivity, Grid, GridError, Pos, Terrain};
 pub use heuristic::Heuristic;
 pub use path::Path;
-pub use planner::new_planner;
 pub use planner::{Algorithm, CellInfo, GoalPlanner, Progress};
+pub use planner::{new_planner, new_planner_in};
 pub use stats::SearchStats;

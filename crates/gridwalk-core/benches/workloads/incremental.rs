@@ -1,5 +1,5 @@
 //! Workloads 2, 3, 4 and 6: repair against replanning, shared goals, the queue table, and
-//! scale. Included by `compare.rs`, whose harness types they use.
+//! scale (in `scale.rs`). Included by `compare.rs`, whose harness types they use.
 
 use std::time::{Duration, Instant};
 
@@ -10,10 +10,14 @@ use gridwalk_core::search::dstar::DStar;
 use gridwalk_core::search::dstar_lite::{DStarLite, DStarLiteTowardStarts, Key};
 use gridwalk_core::search::{SearchRequest, SearchSpace};
 use gridwalk_core::sim::{SimConfig, Simulation};
-use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
+use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain, new_planner};
 
 use super::{Config, Goal, Report, Samples, Series, components, load_movingai, movingai_dir};
 use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
+
+#[path = "scale.rs"]
+mod scale;
+pub use scale::scale;
 
 const CONN: Connectivity = Connectivity::Eight;
 const H: Heuristic = Heuristic::Octile;
@@ -139,6 +143,12 @@ struct Runner<'a> {
     planner: Box<dyn GoalPlanner + 'a>,
     times: Vec<Duration>,
     expanded: u64,
+}
+
+/// D\* Lite as the factory makes a lone planner, its store chosen by size (flat on every map
+/// of these workloads).
+fn lite(g: &Grid, goal: Pos) -> Box<dyn GoalPlanner> {
+    new_planner(Algorithm::DStarLite, g, goal, CONN, H).expect("goal on map")
 }
 
 fn runner(name: &str, planner: Box<dyn GoalPlanner>) -> Runner<'static> {
@@ -306,10 +316,7 @@ pub fn repair_vs_replan(cfg: &Config) -> Result<Report, String> {
     let (ticks, mut w) = repair_walk(cfg);
     let make = |g: &Grid, goal: Pos| {
         vec![
-            runner(
-                "D* Lite repair",
-                Box::new(DStarLite::new(g, goal, CONN, H).expect("goal on map")),
-            ),
+            runner("D* Lite repair", lite(g, goal)),
             runner(
                 "D* repair",
                 Box::new(DStar::new(g, goal, CONN).expect("goal on map")),
@@ -388,10 +395,7 @@ pub fn repair_vs_replan(cfg: &Config) -> Result<Report, String> {
 /// README uses for D\* Lite's own speed against earlier versions of it.
 pub fn repair_alone(cfg: &Config) -> Result<Report, String> {
     let (ticks, mut w) = repair_walk(cfg);
-    let make = |g: &Grid, goal: Pos| {
-        let planner = DStarLite::new(g, goal, CONN, H).expect("goal on map");
-        vec![runner("D* Lite repair, alone", Box::new(planner))]
-    };
+    let make = |g: &Grid, goal: Pos| vec![runner("D* Lite repair, alone", lite(g, goal))];
     let run = walk(&mut w, ticks, &make, true)?;
     let mut report = Report::new("repair, D* Lite alone (110×100, 20 % walls)");
     report.series.push(series(&run.runners[0]));
@@ -414,10 +418,7 @@ pub fn repair_near(cfg: &Config) -> Result<Report, String> {
     let mut w = Walk::landing(grid, 3, Land::Near(10));
     let make = |g: &Grid, goal: Pos| {
         vec![
-            runner(
-                "D* Lite repair, walls near",
-                Box::new(DStarLite::new(g, goal, CONN, H).expect("goal on map")),
-            ),
+            runner("D* Lite repair, walls near", lite(g, goal)),
             ties_runner(g, goal),
         ]
     };
@@ -703,62 +704,6 @@ pub fn shared_goals(cfg: &Config) -> Result<Report, String> {
     report.ratio("clear_walls_512_ms", clear_ms, &name(1000), None);
     report.notes.push(format!(
         "series time whole `Simulation::tick`s (edits, repair, moves); arrived agents head for the next goal; 1,000 goals: {planners} planners; clearing {cleared} walls of 512×512 with 1,000 agents: {clear_ms:.1} ms"
-    ));
-    Ok(report)
-}
-
-/// Workload 6: one agent crossing a 1024×1024 map with 25 % walls, one wall on its path per
-/// tick.
-pub fn scale(cfg: &Config) -> Result<Report, String> {
-    let mut rng = SplitMix64::seed_from_u64(17);
-    let grid = Grid::random(1024, 1024, 0.25, &mut rng).expect("valid size");
-    let mut w = Walk::new(grid, 19);
-    let t = Instant::now();
-    let make = |g: &Grid, goal: Pos| {
-        vec![runner(
-            "D* Lite repair (1024×1024)",
-            Box::new(DStarLite::new(g, goal, CONN, H).expect("goal on map")),
-        )]
-    };
-    let WalkRun {
-        runners,
-        mut astar,
-        memory,
-        ..
-    } = walk(&mut w, cfg.pick(300, 20), &make, true)?;
-    // The planner of the last episode: what it holds against the cells its searches touched.
-    let last = runners[0].planner.as_ref();
-    let touched = touched_cells(last, &w.grid);
-    let per_touched = last.memory_bytes() as f64 / touched.max(1) as f64;
-    astar.name = "A* from scratch (1024×1024)".to_owned();
-    let mut report = Report::new("scale (1024×1024, 25 % walls)");
-    report.series.push(series(&runners[0]));
-    report.series.push(astar);
-    report.median_ratio(
-        "scale_dlite_vs_astar",
-        "D* Lite repair (1024×1024)",
-        "A* from scratch (1024×1024)",
-        None,
-    );
-    let peak = memory.iter().copied().max().unwrap_or(0);
-    report.ratio(
-        "scale_planner_mib",
-        peak as f64 / (1 << 20) as f64,
-        "D* Lite repair (1024×1024)",
-        None,
-    );
-    report.ratio(
-        "bytes_per_touched_cell",
-        per_touched,
-        "D* Lite repair (1024×1024)",
-        Some(Goal::AtMost(32.0)),
-    );
-    report.notes.push(format!(
-        "planner memory at most {:.1} MiB ({:.1} bytes per map cell); the last episode's planner holds {} bytes for {touched} touched cells ({per_touched:.1} bytes each); whole run {:.1} s",
-        peak as f64 / (1 << 20) as f64,
-        peak as f64 / (1024.0 * 1024.0),
-        last.memory_bytes(),
-        t.elapsed().as_secs_f64()
     ));
     Ok(report)
 }

@@ -15,9 +15,7 @@ use std::time::{Duration, Instant};
 use condor_grid::algorithms::d_star_lite::DStarLite as PeerDStarLite;
 use condor_grid::{Cell, GridReplanner, Point, SearchRequest as PeerRequest};
 use gridwalk_core::cost::{self, INFINITY};
-use gridwalk_core::planner::GoalPlanner;
-use gridwalk_core::search::dstar_lite::DStarLite;
-use gridwalk_core::{Connectivity, Grid, Heuristic, Pos, Terrain};
+use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain, new_planner};
 
 use super::{Config, Goal, Report, Samples, Series, components};
 use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
@@ -88,7 +86,9 @@ fn walk(ticks: usize, near: Option<usize>) -> Result<(Timed, Timed, usize), Stri
         };
         let (agent, goal) = (pick(true), pick(false));
         let s = grid.index(agent).expect("on the grid");
-        let mut ours = DStarLite::new(&grid, goal, CONN, H).map_err(|e| e.to_string())?;
+        // Ours as the factory makes a lone planner (its store chosen by size).
+        let mut ours =
+            new_planner(Algorithm::DStarLite, &grid, goal, CONN, H).map_err(|e| e.to_string())?;
         ours.set_starts(&grid, &[s]);
         ours.compute(&grid);
         let mut cgrid = condor_grid::Grid::new(grid.width() as usize, grid.height() as usize)

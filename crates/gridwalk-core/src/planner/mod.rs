@@ -18,7 +18,7 @@ mod factory;
 
 pub use algorithm::{Algorithm, ExpansionNames};
 pub(crate) use factory::{Planner, PlannerPool};
-pub use factory::{PlannerError, new_planner};
+pub use factory::{PlannerError, new_planner, new_planner_in};
 // Defined beside the searches that implement it, so that the searches never import from
 // the factory above them.
 pub use crate::search::goal_planner::{CellInfo, GoalPlanner, Progress};

@@ -1,31 +1,36 @@
-//! Per-cell state that follows a search: the map cut into 4×4 tiles, each given a block of 16
-//! dense *ids* the first time a search writes one of its cells ([`Tiles`]). A planner keeps its
-//! per-cell arrays indexed by id, so they grow with the tiles its searches wrote, not with the
-//! map. D\* Lite uses it ([`crate::search::dstar_lite`]); any planner whose cells start in one
-//! known state (infinite cost, not queued) can.
+//! Per-cell state of a planner, in one of two stores chosen when the planner is made
+//! ([`Storage`]): [`Flat`], one id per map cell (the cell's own index), for a planner whose
+//! whole-map state is cheap; or [`Tiles`], the map cut into 4×4 tiles, each given a block of 16
+//! dense *ids* the first time a search writes one of its cells, so the state grows with the
+//! tiles its searches wrote, not with the map. D\* Lite ([`crate::search::dstar_lite`]) and
+//! MPGAA\* ([`crate::search::mpgaa`]) are generic over the store, monomorphised: no branch
+//! per access. Any planner whose cells start in one known state (infinite cost, not queued)
+//! can use them.
 //!
 //! # The invariant
 //! - The tile table maps each tile to the first id of its block; a tile never written maps to
 //!   0. Block 0 (ids `0..BLOCK`) belongs to no tile: it holds the untouched state, and nothing
 //!   ever writes to it. So a read is `table[tile] | offset` with no branch, and an untouched
 //!   cell reads as untouched.
-//! - Every write goes to an id returned by [`Tiles::claim`], which gives the tile a block if it
-//!   has none. After a claim that added a block ([`Tiles::ids`] grew) the owner grows each of
+//! - Every write goes to an id returned by [`Store::claim`], which gives the tile a block if it
+//!   has none. After a claim that added a block ([`Store::ids`] grew) the owner grows each of
 //!   its per-id arrays to `ids()`, filled with the untouched state (see [`grow`]).
-//! - Ids are stable until the owner starts over (a new `Tiles`); an id maps back to its cell
-//!   without a division ([`Tiles::xy`]).
+//! - Ids are stable until the owner starts over (a new store); an id maps back to its cell
+//!   without a division ([`Store::xy`]).
+//! - [`Flat`] keeps the same contract trivially: every id is owned from the start (its
+//!   `ids()` is the map's cell count, fixed), a claim is the cell's index, and it never grows.
 //!
 //! # Using it
-//! Hold `tiles: Tiles` and per-id arrays (`g: Vec<Cost>` ... of length `tiles.ids()`, block 0
+//! Hold `tiles: S` and per-id arrays (`g: Vec<Cost>` ... of length `tiles.ids()`, block 0
 //! untouched). Read a cell's state at `tiles.id(x, y)`; its neighbours' at
 //! `tiles.around(x, y).near(dir)`, a lookup each. Before writing, `let id = tiles.claim(x, y)`,
 //! and if `tiles.ids()` grew, [`grow`] every array and the queue (`queue.grow(tiles.ids())`).
 //! A queue over ids uses [`crate::queue::CellQueue`]'s `*_as` calls: the id for its slots, the
-//! cell for ties, so pop order is the flat layout's. State only queued cells need can ride in
-//! their keys as a payload outside the order, as D\* Lite's `rhs` does
+//! cell for ties, so pop order is the flat layout's whatever the store. State only queued
+//! cells need can ride in their keys as a payload outside the order, as D\* Lite's `rhs` does
 //! (`dstar_lite::Key::rhs`). Memory is the arrays' capacities times their item sizes plus
-//! [`Tiles::memory_bytes`]: O(1) to count.
-//! [`Tiles::owned`] lists every owned id with its cell (for counting touched cells).
+//! [`Store::memory_bytes`]: O(1) to count.
+//! [`Store::owned`] lists every owned id with its cell (for counting touched cells).
 //!
 //! # Why 4×4
 //! On the searches of the compare bench (one start, octile heuristic; walls never written),
@@ -35,6 +40,11 @@
 //! Reading neighbours through [`Around`] costs the same whatever the tile's size, and 8×8
 //! tiles, measured with it, made the 110×100 repairs no faster (0.7 % fewer instructions,
 //! equal times) for more bytes per touched cell.
+//!
+//! # Why flat at all
+//! Tiles pay a few table loads per expanded cell and a claim check per write; on one planner
+//! crossing a large map, or a handful of them, the whole-map arrays cost little of the memory
+//! budget and those loads are pure overhead. [`Storage::by_size`] is the rule that picks.
 
 use crate::grid::Grid;
 use crate::queue::reserve_ahead;
@@ -72,15 +82,11 @@ const NEAR: [[u8; 8]; BLOCK] = {
     near
 };
 
-/// The tiles of one planner's map, and which block of ids each one owns.
+/// The tiles of one planner's map, and which block of ids each one owns: the store of a
+/// planner whose state follows its searches. See the module docs.
 #[derive(Clone, Debug)]
-pub(crate) struct Tiles {
-    width: u32,
-    /// `ceil(2^shift / width)`: a cell's row is `cell * magic >> shift`, exact for every cell
-    /// of a map (below 2^26 cells), where a division would cost several times more.
-    magic: u64,
-    shift: u32,
-    height: u32,
+pub struct Tiles {
+    rows: Rows,
     /// log2 of the table's row length (tiles per row, rounded up to a power of two).
     row_bits: u32,
     /// Per tile, the first id of its block; 0 for a tile not yet touched.
@@ -96,15 +102,8 @@ impl Tiles {
         let across = width.div_ceil(SIDE).next_power_of_two();
         let row_bits = across.trailing_zeros();
         let rows = height.div_ceil(SIDE) as usize;
-        // n·magic/2^shift = n/width + n·e/(width·2^shift) with e < width ≤ 2^(shift − 26) and
-        // n < 2^26, so the error stays below 1/width and the floor is the quotient.
-        let shift = 26 + width.next_power_of_two().trailing_zeros();
-        let magic = (1u64 << shift).div_ceil(width as u64);
         Tiles {
-            width,
-            magic,
-            shift,
-            height,
+            rows: Rows::new(grid),
             row_bits,
             table: vec![0; rows << row_bits],
             origin: vec![(0, 0)],
@@ -186,14 +185,13 @@ impl Tiles {
     /// The column and row of flat cell `cell`.
     #[inline]
     pub(crate) fn cell_xy(&self, cell: usize) -> (u32, u32) {
-        let y = ((cell as u64 * self.magic) >> self.shift) as u32;
-        (cell as u32 - y * self.width, y)
+        self.rows.xy(cell)
     }
 
     /// The flat index of the cell at (x, y).
     #[inline(always)]
     pub(crate) fn cell(&self, x: u32, y: u32) -> usize {
-        y as usize * self.width as usize + x as usize
+        self.rows.cell(x, y)
     }
 
     /// Every owned id with its cell, block by block (cells off the map are skipped).
@@ -202,7 +200,7 @@ impl Tiles {
             (0..BLOCK as u32).filter_map(move |o| {
                 let id = ((b as u32) << BLOCK_BITS) | o;
                 let (x, y) = self.xy(id);
-                (x < self.width && y < self.height).then(|| (id, self.cell(x, y)))
+                (x < self.rows.width && y < self.rows.height).then(|| (id, self.cell(x, y)))
             })
         })
     }
@@ -216,7 +214,7 @@ impl Tiles {
 /// The blocks of the up to four tiles around one cell ([`Tiles::around`]), so that each of its
 /// neighbours' ids is a lookup and an or.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Around {
+pub struct Around {
     /// Its own tile's block, then the one beside it, the one above or below, the diagonal one.
     block: [u32; 4],
     /// [`NEAR`] for the cell's place in its tile.
@@ -238,6 +236,306 @@ impl Around {
     pub(crate) fn near(&self, dir: u8) -> u32 {
         let e = self.near[dir as usize & 7] as u32;
         self.block[(e >> BLOCK_BITS) as usize & 3] | (e & (BLOCK as u32 - 1))
+    }
+}
+
+/// A map's width and height, and a row found by multiplication: what both stores need to turn
+/// flat cells into columns and rows.
+#[derive(Clone, Copy, Debug)]
+struct Rows {
+    width: u32,
+    height: u32,
+    /// `ceil(2^shift / width)`: a cell's row is `cell * magic >> shift`, exact for every cell
+    /// of a map (below 2^26 cells), where a division would cost several times more.
+    magic: u64,
+    shift: u32,
+}
+
+impl Rows {
+    fn new(grid: &Grid) -> Rows {
+        let width = grid.width();
+        // n·magic/2^shift = n/width + n·e/(width·2^shift) with e < width ≤ 2^(shift − 26) and
+        // n < 2^26, so the error stays below 1/width and the floor is the quotient.
+        let shift = 26 + width.next_power_of_two().trailing_zeros();
+        Rows {
+            width,
+            height: grid.height(),
+            magic: (1u64 << shift).div_ceil(width as u64),
+            shift,
+        }
+    }
+
+    #[inline(always)]
+    fn xy(&self, cell: usize) -> (u32, u32) {
+        let y = ((cell as u64 * self.magic) >> self.shift) as u32;
+        (cell as u32 - y * self.width, y)
+    }
+
+    #[inline(always)]
+    fn cell(&self, x: u32, y: u32) -> usize {
+        y as usize * self.width as usize + x as usize
+    }
+}
+
+/// One id per map cell, the cell's own index: the store of a planner whose whole-map state is
+/// cheap ([`Storage::by_size`]). Its arrays are made at full size once, with the planner.
+#[derive(Clone, Debug)]
+pub struct Flat {
+    rows: Rows,
+}
+
+/// The neighbours of one cell in a [`Flat`] store: each is the cell's id plus a fixed offset.
+#[derive(Clone, Copy, Debug)]
+pub struct FlatAround {
+    id: u32,
+    width: u32,
+    /// The last id, for [`Near::near_or_any`].
+    last: u32,
+}
+
+/// Column and row steps of the directions of [`Grid::for_each_neighbor_dir`].
+const DX: [i32; 8] = [0, 1, 0, -1, 1, 1, -1, -1];
+const DY: [i32; 8] = [-1, 0, 1, 0, -1, 1, 1, -1];
+
+impl Near for FlatAround {
+    #[inline(always)]
+    fn untouched(&self) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn near(&self, dir: u8) -> u32 {
+        let d = dir as usize & 7;
+        (self.id)
+            .wrapping_add((DY[d] as u32).wrapping_mul(self.width))
+            .wrapping_add(DX[d] as u32)
+    }
+
+    #[inline]
+    fn near_or_any(&self, dir: u8) -> u32 {
+        // Off the map the id wraps to another row or out of range: clamped to an id that
+        // exists, any cell will do.
+        self.near(dir).min(self.last)
+    }
+}
+
+impl Near for Around {
+    #[inline(always)]
+    fn untouched(&self) -> bool {
+        Around::untouched(self)
+    }
+
+    #[inline(always)]
+    fn near(&self, dir: u8) -> u32 {
+        Around::near(self, dir)
+    }
+
+    #[inline]
+    fn near_or_any(&self, dir: u8) -> u32 {
+        Around::near(self, dir)
+    }
+}
+
+/// The ids of a cell's neighbours, read once per cell ([`Store::around`]).
+#[doc(hidden)]
+pub trait Near: Copy {
+    /// Whether the cell and its neighbours are surely untouched (never written); `false`
+    /// when that is not known.
+    fn untouched(&self) -> bool;
+    /// The id of the neighbour in direction `dir`, which must be on the map.
+    fn near(&self, dir: u8) -> u32;
+    /// The id of the neighbour in direction `dir`, or of some other cell when it is off the
+    /// map: always a valid id.
+    fn near_or_any(&self, dir: u8) -> u32;
+}
+
+/// Where a planner keeps its per-cell state: [`Flat`] or [`Tiles`]. A planner is generic over
+/// it and monomorphised, so no access branches on it. The methods are the crate's own.
+pub trait Store: Clone + std::fmt::Debug + Send + Sync + 'static {
+    /// The ids of a cell's neighbours.
+    #[doc(hidden)]
+    type Around: Near;
+    /// Which of the two this is.
+    const STORAGE: Storage;
+    /// The store of `grid`, none of its cells written.
+    #[doc(hidden)]
+    fn new(grid: &Grid) -> Self;
+    /// How many ids there are: the length a planner's per-id arrays must have.
+    #[doc(hidden)]
+    fn ids(&self) -> usize;
+    /// The id of the cell at (x, y), to read.
+    #[doc(hidden)]
+    fn id(&self, x: u32, y: u32) -> u32;
+    /// Whether `id` may be written (it is not shared untouched state).
+    #[doc(hidden)]
+    fn owns(id: u32) -> bool;
+    /// The id of the cell at (x, y), to write; [`ids`](Self::ids) may grow.
+    #[doc(hidden)]
+    fn claim(&mut self, x: u32, y: u32) -> u32;
+    /// The ids around the cell at (x, y).
+    #[doc(hidden)]
+    fn around(&self, x: u32, y: u32) -> Self::Around;
+    /// The column and row of the cell of an owned id.
+    #[doc(hidden)]
+    fn xy(&self, id: u32) -> (u32, u32);
+    /// The column and row of flat cell `cell`.
+    #[doc(hidden)]
+    fn cell_xy(&self, cell: usize) -> (u32, u32);
+    /// Every owned id with its flat cell.
+    #[doc(hidden)]
+    fn owned(&self) -> impl Iterator<Item = (u32, usize)> + '_;
+    /// Bytes the store itself holds (not the owner's arrays).
+    #[doc(hidden)]
+    fn memory_bytes(&self) -> usize;
+}
+
+impl Store for Tiles {
+    type Around = Around;
+    const STORAGE: Storage = Storage::Tiles;
+
+    fn new(grid: &Grid) -> Self {
+        Tiles::new(grid)
+    }
+
+    #[inline(always)]
+    fn ids(&self) -> usize {
+        Tiles::ids(self)
+    }
+
+    #[inline(always)]
+    fn id(&self, x: u32, y: u32) -> u32 {
+        Tiles::id(self, x, y)
+    }
+
+    #[inline(always)]
+    fn owns(id: u32) -> bool {
+        id as usize >= BLOCK
+    }
+
+    #[inline(always)]
+    fn claim(&mut self, x: u32, y: u32) -> u32 {
+        Tiles::claim(self, x, y)
+    }
+
+    #[inline(always)]
+    fn around(&self, x: u32, y: u32) -> Around {
+        Tiles::around(self, x, y)
+    }
+
+    #[inline(always)]
+    fn xy(&self, id: u32) -> (u32, u32) {
+        Tiles::xy(self, id)
+    }
+
+    #[inline(always)]
+    fn cell_xy(&self, cell: usize) -> (u32, u32) {
+        Tiles::cell_xy(self, cell)
+    }
+
+    fn owned(&self) -> impl Iterator<Item = (u32, usize)> + '_ {
+        Tiles::owned(self)
+    }
+
+    fn memory_bytes(&self) -> usize {
+        Tiles::memory_bytes(self)
+    }
+}
+
+impl Store for Flat {
+    type Around = FlatAround;
+    const STORAGE: Storage = Storage::Flat;
+
+    fn new(grid: &Grid) -> Self {
+        Flat {
+            rows: Rows::new(grid),
+        }
+    }
+
+    #[inline(always)]
+    fn ids(&self) -> usize {
+        self.rows.width as usize * self.rows.height as usize
+    }
+
+    #[inline(always)]
+    fn id(&self, x: u32, y: u32) -> u32 {
+        self.rows.cell(x, y) as u32
+    }
+
+    #[inline(always)]
+    fn owns(_: u32) -> bool {
+        true
+    }
+
+    #[inline(always)]
+    fn claim(&mut self, x: u32, y: u32) -> u32 {
+        self.rows.cell(x, y) as u32
+    }
+
+    #[inline(always)]
+    fn around(&self, x: u32, y: u32) -> FlatAround {
+        FlatAround {
+            id: self.rows.cell(x, y) as u32,
+            width: self.rows.width,
+            last: self.ids() as u32 - 1,
+        }
+    }
+
+    #[inline(always)]
+    fn xy(&self, id: u32) -> (u32, u32) {
+        self.rows.xy(id as usize)
+    }
+
+    #[inline(always)]
+    fn cell_xy(&self, cell: usize) -> (u32, u32) {
+        self.rows.xy(cell)
+    }
+
+    fn owned(&self) -> impl Iterator<Item = (u32, usize)> + '_ {
+        (0..self.ids()).map(|c| (c as u32, c))
+    }
+
+    fn memory_bytes(&self) -> usize {
+        0
+    }
+}
+
+/// Which store a planner keeps its per-cell state in; chosen when the planner is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Storage {
+    /// One id per map cell ([`Flat`]): no table to read, memory of the whole map.
+    Flat,
+    /// Blocks of 16 ids claimed per 4×4 tile on first write ([`Tiles`]): memory that
+    /// follows the searches.
+    Tiles,
+}
+
+impl Storage {
+    /// Bytes per map cell that a flat planner's state is counted at in [`by_size`]: the
+    /// worst case of a group's state per cell (the simulation's own bound), above D\* Lite's
+    /// 13 flat bytes per cell and MPGAA\*'s 30, so that flat planners never take more than
+    /// the rule allows whatever their queues hold.
+    ///
+    /// [`by_size`]: Storage::by_size
+    pub const FLAT_BYTES_PER_CELL: usize = 48;
+
+    /// The store for a new planner on a map of `cells` cells, when `planners` planners (this
+    /// one included) share a memory budget of `budget` bytes: [`Storage::Flat`] while every
+    /// one of them could hold whole-map state ([`FLAT_BYTES_PER_CELL`] per cell) in a quarter
+    /// of the budget, else [`Storage::Tiles`]. So a few planners on a large map, or many on a
+    /// small one, run without the tile table; thousands of planners, or a budget that is
+    /// tight, get memory that follows their searches. The choice is made once, at creation;
+    /// the budget counts whichever store a planner holds.
+    ///
+    /// [`FLAT_BYTES_PER_CELL`]: Storage::FLAT_BYTES_PER_CELL
+    pub fn by_size(cells: usize, planners: usize, budget: usize) -> Storage {
+        let whole = (planners.max(1))
+            .saturating_mul(cells)
+            .saturating_mul(Self::FLAT_BYTES_PER_CELL);
+        if whole <= budget / 4 {
+            Storage::Flat
+        } else {
+            Storage::Tiles
+        }
     }
 }
 

@@ -10,4 +10,5 @@ pub mod goal_planner;
 pub mod mpgaa;
 
 pub use best_first::{Mode, SearchRequest, SearchResult, SearchSpace, astar, dijkstra};
+pub use cells::{Flat, Storage, Store, Tiles};
 pub use dstar::DStar;

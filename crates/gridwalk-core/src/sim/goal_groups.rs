@@ -221,7 +221,10 @@ mod tests {
         let grid = Grid::new(6, 6).unwrap();
         let config = SimConfig::default();
         assert_eq!(config.algorithm, Algorithm::DStarLite);
-        let mut groups = GoalGroups::default();
+        let mut groups = GoalGroups {
+            pool: PlannerPool::tiled(),
+            ..GoalGroups::default()
+        };
         let mut history = History::default();
         for g in [30, 4, 17] {
             let group = groups.make(&grid, &config, grid.pos(g), false).unwrap();

@@ -17,7 +17,9 @@ use super::report::ComputeRecord;
 use crate::cost::{Cost, INFINITY, step_cost};
 use crate::grid::{Grid, Pos};
 use crate::planner::{GoalPlanner, Planner};
-use crate::search::dstar_lite::DStarLite;
+use crate::queue::IndexedHeap;
+use crate::search::Store;
+use crate::search::dstar_lite::{DStarLite, Key};
 use crate::trace::Trace;
 
 /// A memoised [`GoalPlanner::next_move`] of one cell, one byte: the direction of the move,
@@ -232,17 +234,22 @@ pub(super) fn memo_move(group: &mut Group, grid: &Grid, cell: usize) -> Move {
 #[cold]
 #[inline(never)]
 pub(super) fn learn_move(group: &mut Group, grid: &Grid, cell: usize) -> Move {
-    let Planner::Lite(p) = &group.planner else {
-        unreachable!("only D* Lite groups memoise moves");
+    let d = match &group.planner {
+        Planner::Lite(p) => direction(&**p, grid, cell),
+        Planner::FlatLite(p) => direction(&**p, grid, cell),
+        Planner::Other(_) => unreachable!("only D* Lite groups memoise moves"),
     };
     group.learnt.push(cell);
-    let m = LEARNT | direction(p, grid, cell);
+    let m = LEARNT | d;
     group.memo[cell] = m;
     m
 }
 
+/// D\* Lite as the simulation holds it, in store `S`.
+type Lite<S> = DStarLite<IndexedHeap<Key>, false, S>;
+
 /// The direction code of D* Lite's next move from `cell`, or [`NO_MOVE`].
-pub(super) fn direction(p: &DStarLite, grid: &Grid, cell: usize) -> Move {
+pub(super) fn direction<S: Store>(p: &Lite<S>, grid: &Grid, cell: usize) -> Move {
     match p.next_move(grid, cell) {
         Some((next, _)) => {
             let w = grid.width() as usize;
@@ -261,6 +268,7 @@ pub(super) fn direction(p: &DStarLite, grid: &Grid, cell: usize) -> Move {
 pub(super) fn group_g(group: &Group, cell: usize) -> Cost {
     match &group.planner {
         Planner::Lite(p) => p.g(cell),
+        Planner::FlatLite(p) => p.g(cell),
         Planner::Other(p) => p.cost_to_goal(cell),
     }
 }
@@ -276,30 +284,11 @@ pub(super) fn next_move(
     cell: usize,
     carried: Option<Cost>,
 ) -> Option<(Cost, Pos, u32, Cost)> {
+    let memo = &mut group.memo;
     match &group.planner {
-        Planner::Lite(p) => {
-            let Some(memo) = group.memo.get_mut(cell) else {
-                let cost = p.g(cell);
-                let (next, step) = p.next_move(grid, cell)?;
-                return (cost != INFINITY).then(|| (cost, grid.pos(next), next as u32, step));
-            };
-            if *memo == UNKNOWN {
-                group.learnt.push(cell);
-                *memo = LEARNT | direction(p, grid, cell);
-            }
-            let cost = match carried {
-                Some(g) if *memo & LEARNT == 0 => g,
-                _ => p.g(cell),
-            };
-            let m = *memo & !LEARNT;
-            if m == NO_MOVE || cost == INFINITY {
-                return None;
-            }
-            let (dx, dy) = DIRECTIONS[m as usize];
-            let next = Pos::new(pos.x.wrapping_add_signed(dx), pos.y.wrapping_add_signed(dy));
-            let n = cell.wrapping_add_signed(dy as isize * grid.width() as isize + dx as isize);
-            let step = step_cost(dx != 0 && dy != 0, grid.weight(cell), grid.weight(n));
-            Some((cost, next, n as u32, step))
+        Planner::Lite(p) => lite_next_move(p, memo, &mut group.learnt, grid, (pos, cell), carried),
+        Planner::FlatLite(p) => {
+            lite_next_move(p, memo, &mut group.learnt, grid, (pos, cell), carried)
         }
         Planner::Other(p) => {
             let cost = p.cost_to_goal(cell);
@@ -307,6 +296,40 @@ pub(super) fn next_move(
             (cost != INFINITY).then(|| (cost, grid.pos(next), next as u32, step))
         }
     }
+}
+
+/// [`next_move`] of a D\* Lite group, in either store.
+#[inline]
+fn lite_next_move<S: Store>(
+    p: &Lite<S>,
+    memo: &mut [Move],
+    learnt: &mut Vec<usize>,
+    grid: &Grid,
+    (pos, cell): (Pos, usize),
+    carried: Option<Cost>,
+) -> Option<(Cost, Pos, u32, Cost)> {
+    let Some(memo) = memo.get_mut(cell) else {
+        let cost = p.g(cell);
+        let (next, step) = p.next_move(grid, cell)?;
+        return (cost != INFINITY).then(|| (cost, grid.pos(next), next as u32, step));
+    };
+    if *memo == UNKNOWN {
+        learnt.push(cell);
+        *memo = LEARNT | direction(p, grid, cell);
+    }
+    let cost = match carried {
+        Some(g) if *memo & LEARNT == 0 => g,
+        _ => p.g(cell),
+    };
+    let m = *memo & !LEARNT;
+    if m == NO_MOVE || cost == INFINITY {
+        return None;
+    }
+    let (dx, dy) = DIRECTIONS[m as usize];
+    let next = Pos::new(pos.x.wrapping_add_signed(dx), pos.y.wrapping_add_signed(dy));
+    let n = cell.wrapping_add_signed(dy as isize * grid.width() as isize + dx as isize);
+    let step = step_cost(dx != 0 && dy != 0, grid.weight(cell), grid.weight(n));
+    Some((cost, next, n as u32, step))
 }
 
 #[cfg(test)]

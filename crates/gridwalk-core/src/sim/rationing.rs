@@ -32,8 +32,9 @@ impl Simulation {
     /// Sets the budgets; they apply from the next replan. Plans already made stay.
     pub fn set_budget(&mut self, budget: Budget) {
         self.rationing.budget = budget;
-        // Dropped planners kept for reuse hold at most an eighth of the budget.
-        self.groups.pool.set_cap(budget.planner_memory / 8);
+        // New planners choose their store by it; dropped planners kept for reuse hold at most
+        // an eighth of it.
+        self.groups.pool.set_budget(budget.planner_memory);
     }
 
     /// Agents the last replan left waiting for their plan

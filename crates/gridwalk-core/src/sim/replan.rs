@@ -15,7 +15,7 @@ use super::report::ComputeRecord;
 use super::settle::settle_member;
 use super::{BASELINE_MAX_AGENTS, Simulation, TickStats, keep_expanded};
 use crate::grid::Grid;
-use crate::planner::{GoalPlanner, Planner, Progress};
+use crate::planner::Progress;
 use crate::search::best_first::{Mode, SearchRequest};
 use crate::stats::SearchStats;
 
@@ -149,6 +149,8 @@ impl Simulation {
             new_goals.extend(self.agents.slab.hot().iter().map(|p| p.goal as usize));
         }
         let trace = self.history.planners_trace();
+        // Planners made from now on choose their store for every goal, the new ones included.
+        (self.groups.pool).set_planners(self.groups.by_goal.len() + new_goals.len());
         for &g in &new_goals {
             if self.agents.goals[g] == 0 || self.groups.by_goal.contains_key(&g) {
                 continue;
@@ -393,9 +395,9 @@ impl Computes<'_> {
 /// block around them, so an expanded cell's block is forgotten; a group that grew large
 /// starts a memo, one that shrank well below drops it (and stops being tracked).
 pub(super) fn refresh_memo(group: &mut Group, grid: &Grid, n: usize) {
-    if let Planner::Lite(p) = &group.planner {
+    if group.planner.is_lite() {
         if !group.memo.is_empty() {
-            for &u in p.last_expanded() {
+            for &u in group.planner.get().last_expanded() {
                 forget_moves(&mut group.memo, grid, u as usize);
             }
             if n < MEMO_MIN_AGENTS / 4 {

@@ -5,6 +5,7 @@ use crate::common;
 use crate::common::{World, WorldShape};
 use gridwalk_core::cost::INFINITY;
 use gridwalk_core::queue::{LazyHeap, SortedList};
+use gridwalk_core::search::Flat;
 use gridwalk_core::search::dijkstra;
 use gridwalk_core::search::dstar_lite::{DStarLite, Key};
 use gridwalk_core::{Connectivity, GoalPlanner, Grid, Heuristic, Pos, Terrain};
@@ -66,6 +67,8 @@ fn check_agents<P: GoalPlanner>(
 }
 
 /// Runs a world's rounds: edits (never on agents or the goal), agents step, repair, check.
+/// A twin planner with the other store ([`Flat`] beside the default tiles) makes the same repairs:
+/// its expansions, its path and every cell's cost must be the first one's.
 fn run_world<Q: gridwalk_core::queue::CellQueue<Key> + Send + Sync>(w: (World, Heuristic)) {
     let (
         World {
@@ -78,10 +81,18 @@ fn run_world<Q: gridwalk_core::queue::CellQueue<Key> + Send + Sync>(w: (World, H
         heuristic,
     ) = w;
     let mut planner = DStarLite::<Q>::with_queue(&grid, goal, conn, heuristic).unwrap();
+    let mut twin = DStarLite::<Q, false, Flat>::with_queue(&grid, goal, conn, heuristic).unwrap();
     let idx = |g: &Grid, v: &[Pos]| v.iter().map(|&p| g.index(p).unwrap()).collect::<Vec<_>>();
     planner.set_starts(&grid, &idx(&grid, &agents));
-    planner.compute(&grid);
+    twin.set_starts(&grid, &idx(&grid, &agents));
+    let work = planner.compute(&grid).expanded;
+    assert_eq!(
+        twin.compute(&grid).expanded,
+        work,
+        "flat expands as tiles do"
+    );
     check_agents(&planner, &grid, conn, &agents, goal);
+    check_twins(&planner, &twin, &grid, &agents);
     for round in rounds {
         // Agents step along their paths first, as a tick would after the last repair.
         for a in agents.iter_mut() {
@@ -105,8 +116,34 @@ fn run_world<Q: gridwalk_core::queue::CellQueue<Key> + Send + Sync>(w: (World, H
         }
         planner.set_starts(&grid, &idx(&grid, &agents));
         planner.cells_changed(&grid, &changed);
-        planner.compute(&grid);
+        twin.set_starts(&grid, &idx(&grid, &agents));
+        twin.cells_changed(&grid, &changed);
+        let work = planner.compute(&grid).expanded;
+        assert_eq!(
+            twin.compute(&grid).expanded,
+            work,
+            "flat expands as tiles do"
+        );
         check_agents(&planner, &grid, conn, &agents, goal);
+        check_twins(&planner, &twin, &grid, &agents);
+    }
+}
+
+/// The two stores' planners agree on every cell's `g` and `rhs`, on the last expansions in
+/// order, and on the agents' paths.
+fn check_twins(a: &dyn GoalPlanner, b: &dyn GoalPlanner, grid: &Grid, agents: &[Pos]) {
+    assert_eq!(
+        a.last_expanded(),
+        b.last_expanded(),
+        "same expansions, same order"
+    );
+    for c in 0..grid.len() {
+        let (x, y) = (a.inspect(grid, c).unwrap(), b.inspect(grid, c).unwrap());
+        assert_eq!((x.g, x.rhs, x.queued), (y.g, y.rhs, y.queued), "cell {c}");
+    }
+    for &p in agents {
+        let i = grid.index(p).unwrap();
+        assert_eq!(a.path(grid, i), b.path(grid, i));
     }
 }
 

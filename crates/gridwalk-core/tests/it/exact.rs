@@ -4,8 +4,9 @@
 //! compute runs whole or in budgeted slices. MPGAA\*, which searches forward, declines.
 
 use gridwalk_core::cost::INFINITY;
+use gridwalk_core::search::Storage;
 use gridwalk_core::{
-    Algorithm, Connectivity, GoalPlanner, Grid, Heuristic, Pos, Progress, Terrain,
+    Algorithm, Connectivity, GoalPlanner, Grid, Heuristic, Pos, Progress, Terrain, new_planner_in,
 };
 use proptest::prelude::*;
 
@@ -63,6 +64,7 @@ proptest! {
             edit_weights: 0..=4,
         }),
         algorithm in prop::sample::select(vec![Algorithm::DStarLite, Algorithm::DStar]),
+        storage in prop::sample::select(vec![Storage::Flat, Storage::Tiles]),
         slice in prop::option::of(1u64..20),
         steps in prop::collection::vec(0usize..9, 6),
     ) {
@@ -70,7 +72,7 @@ proptest! {
         let goal = grid.index(w.goal).unwrap();
         let heuristic = Heuristic::default_for(w.conn);
         let mut planner =
-            gridwalk_core::new_planner(algorithm, &grid, w.goal, w.conn, heuristic).unwrap();
+            new_planner_in(algorithm, &grid, w.goal, w.conn, heuristic, storage).unwrap();
         let mut agents: Vec<usize> = w.agents.iter().map(|&a| grid.index(a).unwrap()).collect();
         for (round, edits) in w.rounds.iter().enumerate() {
             planner.set_starts(&grid, &agents);
@@ -110,8 +112,9 @@ fn mpgaa_declines_and_an_empty_list_is_always_honoured() {
     let goal = Pos::new(4, 4);
     let conn = Connectivity::Eight;
     let h = Heuristic::default_for(conn);
-    for algorithm in [Algorithm::DStarLite, Algorithm::DStar, Algorithm::Mpgaa] {
-        let mut p = gridwalk_core::new_planner(algorithm, &grid, goal, conn, h).unwrap();
+    let algorithms = [Algorithm::DStarLite, Algorithm::DStar, Algorithm::Mpgaa];
+    for (algorithm, storage) in algorithms.into_iter().zip([Storage::Tiles, Storage::Flat]) {
+        let mut p = new_planner_in(algorithm, &grid, goal, conn, h, storage).unwrap();
         p.set_starts(&grid, &[0]);
         assert!(p.set_exact(&grid, &[]), "{algorithm}");
         let honoured = p.set_exact(&grid, &around(&grid, &[0], conn));

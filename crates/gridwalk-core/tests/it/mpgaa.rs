@@ -8,7 +8,7 @@ use gridwalk_core::Algorithm;
 use gridwalk_core::cost::{self, INFINITY};
 use gridwalk_core::format::gppc;
 use gridwalk_core::format::movingai::{load_map, load_scen};
-use gridwalk_core::search::mpgaa::{Mpgaa, next_direction};
+use gridwalk_core::search::mpgaa::{FlatMpgaa, Mpgaa, next_direction};
 use gridwalk_core::trace::{ExpansionKind, Step};
 use gridwalk_core::{Connectivity, GoalPlanner, Grid, Heuristic, Pos, Terrain};
 use proptest::prelude::*;
@@ -143,12 +143,22 @@ fn run_case(c: &Case) -> Result<(), String> {
     for &cell in agents.iter().chain([&goal]) {
         grid.set(grid.pos(cell), Terrain::FREE).unwrap();
     }
-    let mut p = Mpgaa::new(&grid, grid.pos(goal), conn, Heuristic::default_for(conn)).unwrap();
+    let h = Heuristic::default_for(conn);
+    let mut p = Mpgaa::new(&grid, grid.pos(goal), conn, h).unwrap();
+    // The same planner with whole-map arrays must do exactly the same work.
+    let mut twin = FlatMpgaa::with_store(&grid, grid.pos(goal), conn, h).unwrap();
     for round in 0..=c.rounds.len() {
         p.set_starts(&grid, &agents);
+        twin.set_starts(&grid, &agents);
         let stats = p.compute(&grid);
         if stats.expanded as usize != p.last_expanded().len() {
             return Err("expanded count and last_expanded disagree".into());
+        }
+        if twin.compute(&grid) != stats || twin.last_expanded() != p.last_expanded() {
+            return Err(format!("round {round}: flat and tiled work differ"));
+        }
+        if (0..n).any(|c| twin.cost_to_goal(c) != p.cost_to_goal(c)) {
+            return Err(format!("round {round}: flat and tiled costs differ"));
         }
         check(&p, &grid, conn, &agents).map_err(|e| format!("round {round}: {e}"))?;
         // Every agent takes its step, then the map changes (never under an agent or the goal).
@@ -169,6 +179,7 @@ fn run_case(c: &Case) -> Result<(), String> {
             }
         }
         p.cells_changed(&grid, &changed);
+        twin.cells_changed(&grid, &changed);
     }
     Ok(())
 }

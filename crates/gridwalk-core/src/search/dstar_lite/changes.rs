@@ -15,8 +15,9 @@ use super::{DStarLite, Key};
 use crate::cost::INFINITY;
 use crate::grid::Grid;
 use crate::queue::CellQueue;
+use crate::search::cells::{Near, Store};
 
-impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
+impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool, S: Store> DStarLite<Q, TOWARD_STARTS, S> {
     /// `GoalPlanner::cells_changed`: the `rhs` of every cell whose moves `cells` touch is recomputed, and the cell requeued or dropped.
     pub(super) fn update_changed(&mut self, grid: &Grid, cells: &[usize]) {
         for &c in cells {
@@ -50,6 +51,6 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
             return true;
         }
         let unreached = |id: u32| self.g_of(id) == INFINITY && !self.queue.contains(id);
-        unreached(self.tiles.id(x, y)) && (0..8).all(|dir| unreached(around.near(dir)))
+        unreached(self.tiles.id(x, y)) && (0..8).all(|dir| unreached(around.near_or_any(dir)))
     }
 }

@@ -47,6 +47,12 @@
 //! (table, heap and the last compute's expansions included), against 22 bytes per *map* cell
 //! before.
 //!
+//! That is the [`Tiles`] store. The planner is generic over its store ([`Store`]), and with
+//! [`Flat`] ([`FlatDStarLite`]) the ids are the cells' own indices: 13 bytes per map cell,
+//! made at once, no table to read and no claim to check. The factory picks one per planner
+//! when it makes it ([`Storage::by_size`](super::cells::Storage::by_size)); the two expand
+//! the same cells in the same order, since the queue breaks ties by cell either way.
+//!
 //! Why tiles rather than arrays of map size whose untouched encoding is all zero bytes, left
 //! for the OS to commit lazily: that memory is invisible to the program (a budget cannot count
 //! it without asking the kernel), a transparent huge page commits 2 MB at one touch, a
@@ -90,7 +96,7 @@
 //! ```
 
 use super::bounds::Bounds;
-use super::cells::{BLOCK, Tiles, grow};
+use super::cells::{Flat, Near, Store, Tiles, grow};
 use super::goal_planner::{CellInfo, GoalPlanner, Progress};
 use crate::cost::{Cost, INFINITY, add};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
@@ -117,13 +123,18 @@ const UNSETTLED: u8 = 2;
 /// `TOWARD_STARTS` picks the experimental tie-breaking of [`DStarLiteTowardStarts`]; the
 /// default, `false`, is the standard key.
 #[derive(Clone, Debug)]
-pub struct DStarLite<Q: CellQueue<Key> = IndexedHeap<Key>, const TOWARD_STARTS: bool = false> {
+pub struct DStarLite<
+    Q: CellQueue<Key> = IndexedHeap<Key>,
+    const TOWARD_STARTS: bool = false,
+    S: Store = Tiles,
+> {
     conn: Connectivity,
     heuristic: Heuristic,
     goal: usize,
-    /// Which block of ids each tile of the map owns (see `search/cells.rs`); the
-    /// per-cell arrays below and the queue's handles are indexed by id.
-    tiles: Tiles,
+    /// The ids of the cells: the map's own indices ([`Flat`]) or blocks claimed per tile
+    /// ([`Tiles`], see `search/cells.rs`); the per-cell arrays below and the queue's handles
+    /// are indexed by id.
+    tiles: S,
     /// Per id: `g`. A cell's `rhs` is its `g` unless it is queued: then it is its key's
     /// payload ([`Key::rhs`]), since queued cells are exactly the inconsistent ones.
     g: Vec<Cost>,
@@ -147,8 +158,13 @@ pub struct DStarLite<Q: CellQueue<Key> = IndexedHeap<Key>, const TOWARD_STARTS: 
     rec: Recorder,
 }
 
+/// D\* Lite with whole-map arrays ([`Flat`]) instead of tiles: what the factory builds when a
+/// planner's whole-map state is cheap (see [`Storage::by_size`](super::cells::Storage::by_size)).
+pub type FlatDStarLite = DStarLite<IndexedHeap<Key>, false, Flat>;
+
 impl DStarLite<IndexedHeap<Key>> {
-    /// A planner toward `goal` with the default queue. Out-of-range goals are an error.
+    /// A planner toward `goal` with the default queue, its state in tiles. Out-of-range goals
+    /// are an error.
     pub fn new(
         grid: &Grid,
         goal: Pos,
@@ -159,9 +175,10 @@ impl DStarLite<IndexedHeap<Key>> {
     }
 }
 
-impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
-    /// A planner toward `goal` using queue type `Q` (for the queue comparison benchmark).
-    /// It holds no per-cell state yet: only the untouched block and the tile table.
+impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool, S: Store> DStarLite<Q, TOWARD_STARTS, S> {
+    /// A planner toward `goal` using queue type `Q` (for the queue comparison benchmark) and
+    /// store `S`. With tiles it holds no per-cell state yet (only the untouched block and the
+    /// tile table); flat, its arrays are made at the map's size now.
     pub fn with_queue(
         grid: &Grid,
         goal: Pos,
@@ -169,19 +186,21 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
         heuristic: Heuristic,
     ) -> Result<Self, GridError> {
         let goal = grid.index(goal)?;
+        let tiles = S::new(grid);
+        let ids = tiles.ids();
         let mut planner = DStarLite {
             conn,
             heuristic,
             goal,
-            tiles: Tiles::new(grid),
-            g: vec![INFINITY; BLOCK],
-            queue: Q::with_capacity(BLOCK),
+            tiles,
+            g: vec![INFINITY; ids],
+            queue: Q::with_capacity(ids),
             km: 0,
             bounds: Bounds::EVERYWHERE,
             starts: Vec::new(),
             exact: Vec::new(),
             start_ids: Vec::new(),
-            flags: vec![0; BLOCK],
+            flags: vec![0; ids],
             unsettled: Vec::new(),
             expanded: Vec::new(),
             rec: Recorder::default(),
@@ -450,7 +469,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
                 // A neighbour is queued exactly when it is inconsistent.
                 let (rhs, queued) = self.rhs_and_key(sid);
                 if via < rhs {
-                    if (sid as usize) < BLOCK {
+                    if !S::owns(sid) {
                         sid = self.claim(x, y);
                     }
                     if self.g_of(sid) != via {
@@ -527,8 +546,8 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
     }
 }
 
-impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool> GoalPlanner
-    for DStarLite<Q, TOWARD_STARTS>
+impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool, S: Store> GoalPlanner
+    for DStarLite<Q, TOWARD_STARTS, S>
 {
     fn goal(&self) -> usize {
         self.goal
@@ -651,7 +670,7 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool> GoalPlanner
     }
 }
 
-impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
+impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool, S: Store> DStarLite<Q, TOWARD_STARTS, S> {
     /// Makes this planner anew toward `goal`, exactly as [`DStarLite::with_queue`] would.
     /// Its arrays are made anew too, not kept: they hold the room of the tiles the last goal's
     /// searches touched, which the new goal may not need, and a new planner's room is small

@@ -10,8 +10,9 @@ use crate::cost::{Cost, add};
 use crate::grid::Grid;
 use crate::queue::CellQueue;
 use crate::search::bounds::Bounds;
+use crate::search::cells::Store;
 
-impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool> DStarLite<Q, TOWARD_STARTS> {
+impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool, S: Store> DStarLite<Q, TOWARD_STARTS, S> {
     /// Flags the starts and the cells that must be exact as the stopping rule's targets, and
     /// moves the heuristic's box to cover them all (raising `km` by how far it moved).
     pub(super) fn mark_targets(&mut self, grid: &Grid) {

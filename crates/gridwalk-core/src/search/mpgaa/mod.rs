@@ -48,6 +48,8 @@
 //! written reads as block 0: never seen (h is the heuristic), g unset, no `next`, not verified.
 //! A new search costs no clear: a cell's g counts only when its stamp names the current
 //! search. [`GoalPlanner::memory_bytes`] is the room allocated, from capacities.
+//! With the [`Flat`] store instead ([`FlatMpgaa`]) the same state is kept per map cell, for
+//! planners whose whole-map state is cheap; the factory chooses when it makes the planner.
 //!
 //! The planner answers the simulation through [`GoalPlanner`], in `planner.rs`.
 //!
@@ -58,6 +60,7 @@
 //! [next_move]: super::goal_planner::GoalPlanner::next_move
 //! [path]: super::goal_planner::GoalPlanner::path
 
+use super::cells::{Flat, Near, Store, Tiles};
 use super::goal_planner::{CellInfo, Progress};
 use crate::cost::{Cost, INFINITY, add};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
@@ -104,7 +107,7 @@ pub fn next_direction(info: &CellInfo) -> Option<u8> {
 /// assert_eq!(p.path(&grid, start).unwrap().moves(), 6);
 /// ```
 #[derive(Clone, Debug)]
-pub struct Mpgaa {
+pub struct Mpgaa<S: Store = Tiles> {
     width: u32,
     height: u32,
     conn: Connectivity,
@@ -112,7 +115,7 @@ pub struct Mpgaa {
     goal_pos: Pos,
     /// The goal's index, or `None` when the grid was swapped for one the goal is not on.
     goal: Option<usize>,
-    cells: Cells,
+    cells: Cells<S>,
     /// The current search number (≥ 1).
     search: u32,
     /// The verification epoch (≥ 1): a cell with `verified == epoch` has a tight chain.
@@ -142,15 +145,32 @@ enum Paused {
     Search(At),
 }
 
+/// MPGAA\* with whole-map arrays ([`Flat`]) instead of tiles: what the factory builds when a
+/// planner's whole-map state is cheap (see [`Storage::by_size`](super::cells::Storage::by_size)).
+pub type FlatMpgaa = Mpgaa<Flat>;
+
 impl Mpgaa {
     /// A planner for `goal` on `grid`, guided by `heuristic` (which must be admissible with
-    /// `conn` for the answers to be optimal). Fails when `goal` is off the grid.
+    /// `conn` for the answers to be optimal), its state in tiles. Fails when `goal` is off the
+    /// grid.
     pub fn new(
         grid: &Grid,
         goal: Pos,
         conn: Connectivity,
         heuristic: Heuristic,
     ) -> Result<Mpgaa, GridError> {
+        Self::with_store(grid, goal, conn, heuristic)
+    }
+}
+
+impl<S: Store> Mpgaa<S> {
+    /// [`Mpgaa::new`] with its state in store `S` ([`Tiles`] or [`Flat`]).
+    pub fn with_store(
+        grid: &Grid,
+        goal: Pos,
+        conn: Connectivity,
+        heuristic: Heuristic,
+    ) -> Result<Self, GridError> {
         grid.index(goal)?;
         let cells = Cells::new(grid);
         Ok(Mpgaa {

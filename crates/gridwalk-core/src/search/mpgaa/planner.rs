@@ -7,11 +7,12 @@ use crate::cost::{Cost, INFINITY};
 use crate::grid::{Grid, Pos};
 use crate::path::Path;
 use crate::queue::CellQueue;
+use crate::search::cells::Store;
 use crate::search::goal_planner::{CellInfo, GoalPlanner, Progress};
 use crate::stats::SearchStats;
 use crate::trace::Trace;
 
-impl GoalPlanner for Mpgaa {
+impl<S: Store> GoalPlanner for Mpgaa<S> {
     fn goal(&self) -> usize {
         self.goal.unwrap_or(usize::MAX)
     }

@@ -1,7 +1,8 @@
 //! MPGAA\*'s per-cell state (learned h, g, search stamp, verification epoch, `next` and parent
-//! directions), kept in the 4×4 tiles of [`crate::search::cells`] as D\* Lite keeps its own: a
-//! tile gets a block of 16 ids the first time a search writes one of its cells, so the state
-//! costs memory in proportion to the cells the searches touched, not to the map.
+//! directions), kept in a store of [`crate::search::cells`] as D\* Lite keeps its own: flat,
+//! one id per map cell, or in 4×4 tiles, where a tile gets a block of 16 ids the first time a
+//! search writes one of its cells, so the state costs memory in proportion to the cells the
+//! searches touched, not to the map.
 //!
 //! Block 0 holds the untouched state and is never written: stamp 0 (never seen, so h reads as
 //! the heuristic), `verified` 0 (no epoch is 0), `next` and parent [`NO_DIR`]. A cell is
@@ -11,7 +12,7 @@
 
 use crate::cost::{Cost, step_cost};
 use crate::grid::{Connectivity, Grid};
-use crate::search::cells::{Around, BLOCK, Tiles, grow};
+use crate::search::cells::{Store, grow};
 
 /// No direction: no `next` pointer, no parent.
 pub(super) const NO_DIR: u8 = u8::MAX;
@@ -59,9 +60,9 @@ pub(super) struct At {
 
 /// The per-cell state as a struct of arrays indexed by id; 26 bytes per id.
 #[derive(Clone, Debug)]
-pub(super) struct Cells {
-    /// Which block of ids each tile owns.
-    tiles: Tiles,
+pub(super) struct Cells<S: Store> {
+    /// The ids of the cells: the map's own indices, or blocks claimed per tile.
+    tiles: S,
     /// Learned h; meaningful once the cell is seen (stamp ≠ 0).
     pub(super) h: Vec<Cost>,
     /// g of the search named by the stamp.
@@ -76,17 +77,19 @@ pub(super) struct Cells {
     pub(super) parent: Vec<u8>,
 }
 
-impl Cells {
+impl<S: Store> Cells<S> {
     /// The state of `grid`'s cells, none touched: the tile table and block 0.
-    pub(super) fn new(grid: &Grid) -> Cells {
+    pub(super) fn new(grid: &Grid) -> Cells<S> {
+        let tiles = S::new(grid);
+        let n = tiles.ids();
         Cells {
-            tiles: Tiles::new(grid),
-            h: vec![0; BLOCK],
-            g: vec![0; BLOCK],
-            stamp: vec![0; BLOCK],
-            verified: vec![0; BLOCK],
-            next: vec![NO_DIR; BLOCK],
-            parent: vec![NO_DIR; BLOCK],
+            tiles,
+            h: vec![0; n],
+            g: vec![0; n],
+            stamp: vec![0; n],
+            verified: vec![0; n],
+            next: vec![NO_DIR; n],
+            parent: vec![NO_DIR; n],
         }
     }
 
@@ -111,7 +114,7 @@ impl Cells {
 
     /// The blocks around the cell at (x, y), for its neighbours' ids.
     #[inline]
-    pub(super) fn around(&self, x: u32, y: u32) -> Around {
+    pub(super) fn around(&self, x: u32, y: u32) -> S::Around {
         self.tiles.around(x, y)
     }
 
@@ -120,7 +123,7 @@ impl Cells {
     /// [`ids`](Self::ids)).
     #[inline]
     pub(super) fn claim(&mut self, at: At) -> (At, bool) {
-        if at.id as usize >= BLOCK {
+        if S::owns(at.id) {
             return (at, false);
         }
         let before = self.tiles.ids();
