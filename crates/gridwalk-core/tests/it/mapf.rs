@@ -14,7 +14,7 @@ use gridwalk_core::crowd::{Crowd, NONE, Rule, StepError};
 use gridwalk_core::format::grid_from_rows;
 use gridwalk_core::format::movingai::{load_map, load_scen};
 use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
-use gridwalk_core::tracks::mapf::{Options, Problem, Unsolved, solve, solve_pibt};
+use gridwalk_core::tracks::mapf::{Options, Problem, Solution, Unsolved, solve, solve_pibt};
 use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
 use proptest::prelude::*;
 
@@ -28,6 +28,12 @@ fn data(name: &str) -> PathBuf {
 
 /// Solves and checks the result file with the validator; returns (solved, soc, makespan).
 fn solve_checked(problem: &Problem, options: &Options) -> (bool, u64, u64) {
+    let s = solution_checked(problem, options);
+    (s.solved(), s.soc, s.makespan)
+}
+
+/// Solves and checks the result file with the validator.
+fn solution_checked(problem: &Problem, options: &Options) -> Solution {
     let s = solve(problem, options).unwrap();
     let text = s.result_text(problem, "test.map", "gridwalk-lacam", options.seed);
     let grid = problem.grid();
@@ -39,7 +45,7 @@ fn solve_checked(problem: &Problem, options: &Options) -> (bool, u64, u64) {
         &problem.goals(),
     );
     assert_eq!(r.num("solved") == 1, s.solved());
-    (s.solved(), s.soc, s.makespan)
+    s
 }
 
 /// The benchmark instance of the first `n` rows.
@@ -120,9 +126,9 @@ fn warehouse_400_with_and_without_the_scatter() {
         400,
         Connectivity::Four,
     );
-    let s = solve(&problem, &Options::default()).unwrap();
-    let (solved, soc, _) = solve_checked(&problem, &Options::default());
-    assert!(solved);
+    let s = solution_checked(&problem, &Options::default());
+    let soc = s.soc;
+    assert!(s.solved());
     assert!(
         soc * 100 <= s.soc_lb * 123 * 110 / 100,
         "soc {soc}, lb {}",

@@ -22,6 +22,9 @@ pub(super) struct Scatter {
     /// Agent a's pairs are `pairs[offset[a]..offset[a + 1]]`.
     offset: Vec<u32>,
     pairs: Vec<(u32, u32)>,
+    /// Collisions among the paths (read by the tests).
+    #[cfg_attr(not(test), allow(dead_code))]
+    collisions: u64,
 }
 
 impl Scatter {
@@ -183,7 +186,11 @@ pub(super) fn build<R: Rng + ?Sized>(
             break;
         }
     }
-    let paths = if best.1.is_empty() { paths } else { best.1 };
+    let (collisions, paths) = if best.1.is_empty() {
+        (table.count, paths)
+    } else {
+        best
+    };
     let mut offset = Vec::with_capacity(n + 1);
     let mut pairs = Vec::new();
     offset.push(0);
@@ -193,7 +200,11 @@ pub(super) fn build<R: Rng + ?Sized>(
         pairs[from..].sort_unstable();
         offset.push(pairs.len() as u32);
     }
-    Scatter { offset, pairs }
+    Scatter {
+        offset,
+        pairs,
+        collisions,
+    }
 }
 
 /// A best-first search over cells, fewest collisions first, then the least estimate of the
@@ -307,5 +318,108 @@ impl Guidance for Guide<'_> {
         } else {
             3 * d as u64 + 2
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_core::SeedableRng;
+    use rand_xoshiro::SplitMix64;
+
+    /// Collisions counted pair by pair from the paths: two agents on one cell at one timestep,
+    /// a swap, or an agent on another's goal after that one arrived for good.
+    fn recount(paths: &[Vec<u32>]) -> u64 {
+        let mut c = 0;
+        for (i, p) in paths.iter().enumerate() {
+            for (j, q) in paths.iter().enumerate() {
+                if i == j {
+                    continue;
+                }
+                let end = p.len() - 1;
+                c += q.iter().skip(end + 1).filter(|&&v| v == p[end]).count() as u64;
+                if i < j {
+                    for t in 0..p.len().min(q.len()) {
+                        c += (p[t] == q[t]) as u64;
+                        let swap =
+                            t + 1 < p.len().min(q.len()) && p[t] == q[t + 1] && p[t + 1] == q[t];
+                        c += swap as u64;
+                    }
+                }
+            }
+        }
+        c
+    }
+
+    #[test]
+    fn paths_are_short_simple_walks_and_their_collisions_add_up() {
+        let rows: Vec<String> = (0..12)
+            .map(|y| {
+                (0..12)
+                    .map(|x| {
+                        if (x * 7 + y * 5) % 6 == 0 && x % 11 != 0 {
+                            '#'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let rows: Vec<&str> = rows.iter().map(|r| r.as_str()).collect();
+        let grid = crate::format::grid_from_rows(&rows).unwrap();
+        let free: Vec<u32> = (0..grid.len() as u32)
+            .filter(|&c| grid.weight(c as usize) != 0)
+            .collect();
+        let (mut checked, mut colliding) = (0, 0);
+        for seed in 0..20u64 {
+            let mut rng = SplitMix64::seed_from_u64(seed);
+            let mut cells = free.clone();
+            for a in (1..cells.len()).rev() {
+                cells.swap(a, (rng.next_u64() % (a as u64 + 1)) as usize);
+            }
+            let n = 30;
+            let starts = &cells[..n];
+            let mut goals = cells[n..2 * n].to_vec();
+            goals.reverse();
+            let conn = Connectivity::Four;
+            let dist = DistanceTables::new(&grid, conn, &goals);
+            if (0..n).any(|i| dist.get(i, starts[i] as usize) == UNREACHABLE) {
+                continue;
+            }
+            let far = Instant::now() + std::time::Duration::from_secs(60);
+            let margin = 3;
+            let s = build(&grid, conn, starts, &goals, &dist, margin, far, &mut rng);
+            let mut paths = Vec::new();
+            for i in 0..n {
+                let mut path = vec![starts[i]];
+                while let Some(&at) = path.last() {
+                    let next = s.next(i, at);
+                    if next == NONE {
+                        break;
+                    }
+                    let mut ns = Vec::new();
+                    grid.for_each_neighbor(at as usize, conn, |m, _| ns.push(m as u32));
+                    assert!(ns.contains(&next), "seed {seed}, agent {i}: not a move");
+                    assert!(
+                        !path.contains(&next),
+                        "seed {seed}, agent {i}: a cell twice"
+                    );
+                    path.push(next);
+                }
+                assert_eq!(path.last(), Some(&goals[i]), "seed {seed}, agent {i}");
+                let d = dist.get(i, starts[i] as usize) as usize;
+                assert!(
+                    path.len() - 1 <= d + margin as usize,
+                    "seed {seed}, agent {i}"
+                );
+                paths.push(path);
+            }
+            assert_eq!(s.collisions, recount(&paths), "seed {seed}");
+            checked += 1;
+            colliding += (s.collisions > 0) as u32;
+        }
+        // The instances are crowded enough that some paths must collide.
+        assert!(checked >= 10 && colliding >= 1, "{checked} checked, {colliding} colliding");
     }
 }
