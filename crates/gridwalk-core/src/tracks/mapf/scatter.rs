@@ -420,6 +420,9 @@ mod tests {
             colliding += (s.collisions > 0) as u32;
         }
         // The instances are crowded enough that some paths must collide.
-        assert!(checked >= 10 && colliding >= 1, "{checked} checked, {colliding} colliding");
+        assert!(
+            checked >= 10 && colliding >= 1,
+            "{checked} checked, {colliding} colliding"
+        );
     }
 }
