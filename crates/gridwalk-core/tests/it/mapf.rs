@@ -2,7 +2,7 @@
 //! (`mapf/validate.rs`); solvability against a brute-force search of joint states on random
 //! small maps; the step rule's invariants on random crowds; a dead end where plain PIBT
 //! livelocks; a 10,000-agent push chain; and the MAPF benchmark's random-32-32-20 and
-//! warehouse maps.
+//! warehouse maps, generated and official (random-1) scenarios.
 
 mod validate;
 
@@ -14,7 +14,7 @@ use gridwalk_core::crowd::{Crowd, NONE, Rule, StepError};
 use gridwalk_core::format::grid_from_rows;
 use gridwalk_core::format::movingai::{load_map, load_scen};
 use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
-use gridwalk_core::tracks::mapf::{Options, Problem, Unsolved, solve, solve_pibt};
+use gridwalk_core::tracks::mapf::{Options, Problem, Solution, Unsolved, solve, solve_pibt};
 use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
 use proptest::prelude::*;
 
@@ -28,6 +28,12 @@ fn data(name: &str) -> PathBuf {
 
 /// Solves and checks the result file with the validator; returns (solved, soc, makespan).
 fn solve_checked(problem: &Problem, options: &Options) -> (bool, u64, u64) {
+    let s = solution_checked(problem, options);
+    (s.solved(), s.soc, s.makespan)
+}
+
+/// Solves and checks the result file with the validator.
+fn solution_checked(problem: &Problem, options: &Options) -> Solution {
     let s = solve(problem, options).unwrap();
     let text = s.result_text(problem, "test.map", "gridwalk-lacam", options.seed);
     let grid = problem.grid();
@@ -39,7 +45,7 @@ fn solve_checked(problem: &Problem, options: &Options) -> (bool, u64, u64) {
         &problem.goals(),
     );
     assert_eq!(r.num("solved") == 1, s.solved());
-    (s.solved(), s.soc, s.makespan)
+    s
 }
 
 /// The benchmark instance of the first `n` rows.
@@ -82,6 +88,62 @@ fn warehouse_100() {
     );
     let (solved, ..) = solve_checked(&problem, &Options::default());
     assert!(solved);
+}
+
+/// The benchmark's own random-1 scenario with 4 moves: solved within 1,000 timesteps at every
+/// size of the issue, and where plain PIBT (pypibt's rule) also solves, a soc no worse than its.
+fn random_32_official(n: usize) {
+    let scen = "random-32-32-20-random-1.scen";
+    let problem = benchmark("random-32-32-20.map", scen, n, Connectivity::Four);
+    let options = Options {
+        max_ticks: Some(1000),
+        ..Options::default()
+    };
+    let (solved, soc, makespan) = solve_checked(&problem, &options);
+    assert!(solved, "{n} agents");
+    assert!(makespan <= 1000);
+    let pibt = solve_pibt(&problem, Rule::PLAIN, 1000, 1).unwrap();
+    if pibt.solved() {
+        assert!(
+            soc <= pibt.soc,
+            "{n} agents: soc {soc}, PIBT's {}",
+            pibt.soc
+        );
+    }
+}
+
+tests_of!(random_32_official;
+    random_32_official_50: 50, random_32_official_100: 100, random_32_official_200: 200,
+    random_32_official_400: 400);
+
+/// warehouse with 400 agents of its random-1 scenario: the scatter keeps the soc within 10 %
+/// of lacam3's first solution (soc/lb 1.23 in the issue), and without it the soc is higher.
+#[test]
+fn warehouse_400_with_and_without_the_scatter() {
+    let problem = benchmark(
+        "warehouse-10-20-10-2-1.map",
+        "warehouse-10-20-10-2-1-random-1.scen",
+        400,
+        Connectivity::Four,
+    );
+    let s = solution_checked(&problem, &Options::default());
+    let soc = s.soc;
+    assert!(s.solved());
+    assert!(
+        soc * 100 <= s.soc_lb * 123 * 110 / 100,
+        "soc {soc}, lb {}",
+        s.soc_lb
+    );
+    let plain = Options {
+        scatter_margin: None,
+        ..Options::default()
+    };
+    let (solved, plain_soc, _) = solve_checked(&problem, &plain);
+    assert!(solved);
+    assert!(
+        soc < plain_soc,
+        "soc {soc} with the scatter, {plain_soc} without"
+    );
 }
 
 /// A random small instance from `seed`: a map of 3–5 by 3–5 cells, about a fifth walls, and
@@ -227,7 +289,7 @@ proptest! {
             .collect();
         let guide = |a: usize, c: usize| {
             let p = grid.pos(c);
-            dist[a].get(&(p.x as i64, p.y as i64)).map_or(u64::MAX, |&d| d as u64)
+            dist[a].get(&(p.x as i64, p.y as i64)).map_or(u64::MAX, |&d| d)
         };
         let mut crowd = Crowd::new(&grid, conn, Rule::default());
         let xy = |cells: &[u32]| -> Vec<(i64, i64)> {

@@ -10,6 +10,7 @@ use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::SplitMix64;
 
 use super::dist::DistanceTables;
+use super::scatter::{self, Guide, Scatter};
 use crate::crowd::{Crowd, NONE, Rule, StepError};
 use crate::grid::{Connectivity, Grid};
 
@@ -32,6 +33,8 @@ pub(super) struct Limits {
     pub max_ticks: Option<u32>,
     pub memory: usize,
     pub seed: u64,
+    /// The scatter's margin over each agent's shortest path; `None` for no scatter.
+    pub scatter: Option<u32>,
 }
 
 /// A high-level node: a configuration, how it was reached, the PIBT priorities there, and the
@@ -83,6 +86,19 @@ pub(super) fn search(
     let n = starts.len();
     let mut rng = SplitMix64::seed_from_u64(limits.seed);
     let mut crowd = Crowd::new(grid, conn, Rule::default());
+    // The scatter gets at most half the time, as in lacam3, and is left out when its memory
+    // would not fit.
+    let mut memory = limits.memory;
+    let paths = limits.scatter.and_then(|margin| {
+        let moves = (0..n).map(|i| (dist.get(i, starts[i] as usize) + margin + 1) as usize);
+        let need = Scatter::bytes_needed(grid.len(), moves.sum());
+        (need < memory / 2).then(|| {
+            memory -= need;
+            let deadline = began + limits.time / 2;
+            scatter::build(grid, conn, starts, goals, dist, margin, deadline, &mut rng)
+        })
+    });
+    let mut pref = vec![NONE; n];
     // Arenas, n entries per node: configurations, priorities, orders.
     let mut configs: Vec<u32> = Vec::new();
     let mut prios: Vec<f32> = Vec::new();
@@ -173,7 +189,7 @@ pub(super) fn search(
                 });
             }
             bytes += k * 20;
-            if bytes > limits.memory {
+            if bytes > memory {
                 return finish(&nodes, Err(Unsolved::MemoryCap));
             }
         }
@@ -184,7 +200,20 @@ pub(super) fn search(
             fixed[l.who as usize] = l.cell;
             at = l.parent;
         }
-        let next = crowd.step(grid, &cur, &order, Some(&fixed), dist, &mut rng);
+        let next = match &paths {
+            Some(paths) => {
+                for (i, p) in pref.iter_mut().enumerate() {
+                    *p = paths.next(i, cur[i]);
+                }
+                let guide = Guide {
+                    dist,
+                    cur: &cur,
+                    pref: &pref,
+                };
+                crowd.step(grid, &cur, &order, Some(&fixed), &guide, &mut rng)
+            }
+            None => crowd.step(grid, &cur, &order, Some(&fixed), dist, &mut rng),
+        };
         let mut at = c;
         while lows[at as usize].depth > 0 {
             let l = lows[at as usize];
@@ -200,7 +229,7 @@ pub(super) fn search(
         if let Some(old) = table.find(key, next, &configs, n) {
             // Known: sometimes search on from there again (see REVISIT).
             if rng.next_u64() < REVISIT {
-                if bytes.saturating_add(4) > limits.memory {
+                if bytes.saturating_add(4) > memory {
                     return finish(&nodes, Err(Unsolved::MemoryCap));
                 }
                 bytes += 4;
@@ -208,7 +237,7 @@ pub(super) fn search(
             }
             continue;
         }
-        if bytes.saturating_add(per_node) > limits.memory {
+        if bytes.saturating_add(per_node) > memory {
             return finish(&nodes, Err(Unsolved::MemoryCap));
         }
         bytes += per_node;

@@ -10,7 +10,9 @@
 //! the agents in priority order one after another, each of its moves (stay or a neighbour).
 //! Every try pops one set, pushes its children, and asks PIBT for a successor that obeys it;
 //! a new configuration goes on top of the stack, a known one is searched on again from the top.
-//! Guidance is exact: a breadth-first distance table per goal ([`DistanceTables`]).
+//! Guidance is exact: a breadth-first distance table per goal ([`DistanceTables`]), and before
+//! the search each agent gets a path that avoids the others' paths where it can, lacam3's
+//! "scatter" ([`Options::scatter_margin`]): PIBT tries the path's next cell first.
 //!
 //! **Completeness.** A set that fixes all n agents is met by at most one configuration, the one
 //! it names, and PIBT returns it whenever it is a legal successor (every agent fixed, so PIBT
@@ -41,6 +43,7 @@ mod dist;
 mod lacam;
 mod pibt;
 mod result;
+mod scatter;
 
 use std::fmt;
 use std::time::Duration;
@@ -203,6 +206,10 @@ pub struct Options {
     /// The most bytes the distance tables and the kept configurations may take
     /// ([`DEFAULT_MEMORY_CAP`] by default); reaching it stops the search unsolved.
     pub memory_cap: usize,
+    /// LaCAM's initial paths (lacam3's scatter, see `scatter.rs`): each agent's path may be
+    /// this many moves longer than its shortest; `None` turns them off. 10 by default, as in
+    /// lacam3.
+    pub scatter_margin: Option<u32>,
 }
 
 impl Default for Options {
@@ -212,6 +219,7 @@ impl Default for Options {
             max_ticks: None,
             seed: 0,
             memory_cap: DEFAULT_MEMORY_CAP,
+            scatter_margin: Some(10),
         }
     }
 }
@@ -273,6 +281,7 @@ pub fn solve(problem: &Problem, options: &Options) -> Result<Solution, ProblemEr
         max_ticks: options.max_ticks,
         memory: options.memory_cap - table_bytes,
         seed: options.seed,
+        scatter: options.scatter_margin,
     };
     let out = lacam::search(grid, conn, &problem.starts, &problem.goals, &dist, limits);
     let plan = match out.plan {

@@ -1,0 +1,428 @@
+//! Initial paths that spread the agents out, lacam3's "scatter" (after Han and Yu's space
+//! utilisation optimisation, ICRA 2022): each agent gets a path from start to goal at most a
+//! margin longer than its shortest, chosen to cross the other agents' paths as little as
+//! possible, replanned agent by agent while that lowers the collision count. LaCAM's PIBT then
+//! tries first, from a cell on its path, the path's next cell ([`Guide`]).
+//!
+//! The paths are simple (no waits, no cell twice), so a path is a map from cell to next cell,
+//! and an agent pushed off its path falls back to its distance table.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use web_time::Instant;
+
+use rand_core::Rng;
+
+use super::dist::{DistanceTables, UNREACHABLE};
+use crate::crowd::{Guidance, NONE};
+use crate::grid::{Connectivity, Grid};
+
+/// Each agent's path as (cell, next cell) pairs sorted by cell.
+pub(super) struct Scatter {
+    /// Agent a's pairs are `pairs[offset[a]..offset[a + 1]]`.
+    offset: Vec<u32>,
+    pairs: Vec<(u32, u32)>,
+    /// Collisions among the paths (read by the tests).
+    #[cfg_attr(not(test), allow(dead_code))]
+    collisions: u64,
+}
+
+impl Scatter {
+    /// An upper bound on the bytes [`build`] takes for paths of at most `moves` moves in all on
+    /// a grid of `cells` cells: per cell two lists, per move a collision entry, two copies of
+    /// the path and a pair.
+    pub(super) fn bytes_needed(cells: usize, moves: usize) -> usize {
+        cells
+            .saturating_mul(48)
+            .saturating_add(moves.saturating_mul(8 + 8 + 8 + 12))
+    }
+
+    /// The cell after `cell` on agent `agent`'s path, [`NONE`] when `cell` is off it (or its
+    /// goal).
+    #[inline]
+    pub(super) fn next(&self, agent: usize, cell: u32) -> u32 {
+        let s = &self.pairs[self.offset[agent] as usize..self.offset[agent + 1] as usize];
+        match s.binary_search_by_key(&cell, |p| p.0) {
+            Ok(k) => s[k].1,
+            Err(_) => NONE,
+        }
+    }
+}
+
+/// Who stands where when, over all enrolled paths.
+struct Collisions {
+    /// Per cell: (timestep, agent) of every path through it.
+    at: Vec<Vec<(u32, u32)>>,
+    /// Per cell: the last timesteps of the paths that end there.
+    ends: Vec<Vec<u32>>,
+    /// Collisions among the enrolled paths.
+    count: u64,
+}
+
+impl Collisions {
+    /// Collisions of a move from `from` at timestep `t` to `to` at `t + 1`: agents on `to`
+    /// then, agents making the opposite move, and agents whose paths ended on `to` before.
+    fn cost(&self, paths: &[Vec<u32>], from: u32, to: u32, t: u32) -> u64 {
+        let mut c = 0;
+        for &(s, j) in &self.at[to as usize] {
+            let here_then = s == t + 1;
+            let swaps = s == t && paths[j as usize].get(t as usize + 1) == Some(&from);
+            c += (here_then || swaps) as u64;
+        }
+        c + self.ends[to as usize]
+            .iter()
+            .filter(|&&e| t + 1 > e)
+            .count() as u64
+    }
+
+    /// Adds agent `i`'s path and its collisions with the others.
+    fn enroll(&mut self, paths: &[Vec<u32>], i: usize) {
+        let path = &paths[i];
+        let Some(&goal) = path.last() else { return };
+        for (t, &v) in path.iter().enumerate() {
+            if t > 0 {
+                self.count += self.cost(paths, path[t - 1], v, t as u32 - 1);
+            }
+            self.at[v as usize].push((t as u32, i as u32));
+        }
+        let end = path.len() as u32 - 1;
+        self.ends[goal as usize].push(end);
+        self.count += self.at[goal as usize]
+            .iter()
+            .filter(|&&(s, _)| s > end)
+            .count() as u64;
+    }
+
+    /// Removes agent `i`'s path and its collisions; returns how many there were.
+    fn clear(&mut self, paths: &[Vec<u32>], i: usize) -> u64 {
+        let before = self.count;
+        let path = &paths[i];
+        let Some(&goal) = path.last() else { return 0 };
+        for (t, &v) in path.iter().enumerate() {
+            let entry = &mut self.at[v as usize];
+            if let Some(k) = entry
+                .iter()
+                .position(|&(s, j)| s == t as u32 && j == i as u32)
+            {
+                entry.swap_remove(k);
+            }
+            if t > 0 {
+                self.count -= self.cost(paths, path[t - 1], v, t as u32 - 1);
+            }
+        }
+        let end = path.len() as u32 - 1;
+        let ends = &mut self.ends[goal as usize];
+        if let Some(k) = ends.iter().position(|&e| e == end) {
+            ends.swap_remove(k);
+        }
+        self.count -= self.at[goal as usize]
+            .iter()
+            .filter(|&&(s, _)| s > end)
+            .count() as u64;
+        before - self.count
+    }
+}
+
+/// The paths: rounds of replanning the agents in a random order (after the first round, only
+/// those whose paths collide), at least two, and on while a round lowers the collision count
+/// (none left, or `deadline`, ends it). The round with the fewest collisions is kept.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn build<R: Rng + ?Sized>(
+    grid: &Grid,
+    conn: Connectivity,
+    starts: &[u32],
+    goals: &[u32],
+    dist: &DistanceTables,
+    margin: u32,
+    deadline: Instant,
+    rng: &mut R,
+) -> Scatter {
+    let n = starts.len();
+    let mut table = Collisions {
+        at: vec![Vec::new(); grid.len()],
+        ends: vec![Vec::new(); grid.len()],
+        count: 0,
+    };
+    let mut paths: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut best: (u64, Vec<Vec<u32>>) = (u64::MAX, Vec::new());
+    let mut search = PathSearch::new(grid.len());
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut rounds = 0;
+    let mut last = u64::MAX;
+    'rounds: while rounds < 2 || table.count < last {
+        rounds += 1;
+        last = table.count;
+        for a in (1..n).rev() {
+            let b = (rng.next_u64() % (a as u64 + 1)) as usize;
+            order.swap(a, b);
+        }
+        for &i in &order {
+            if Instant::now() >= deadline {
+                break 'rounds;
+            }
+            // A path without collisions is kept: replanning cannot lower the count.
+            if table.clear(&paths, i) == 0 && rounds > 1 {
+                table.enroll(&paths, i);
+                continue;
+            }
+            let bound = dist.get(i, starts[i] as usize) + margin;
+            if let Some(path) = search.run(
+                grid,
+                conn,
+                &table,
+                &paths,
+                (starts[i], goals[i]),
+                |c| dist.get(i, c),
+                bound,
+            ) {
+                paths[i] = path;
+            }
+            table.enroll(&paths, i);
+        }
+        if table.count < best.0 {
+            best = (table.count, paths.clone());
+        }
+        if table.count == 0 {
+            break;
+        }
+    }
+    let (collisions, paths) = if best.1.is_empty() {
+        (table.count, paths)
+    } else {
+        best
+    };
+    let mut offset = Vec::with_capacity(n + 1);
+    let mut pairs = Vec::new();
+    offset.push(0);
+    for path in &paths {
+        let from = pairs.len();
+        pairs.extend(path.windows(2).map(|w| (w[0], w[1])));
+        pairs[from..].sort_unstable();
+        offset.push(pairs.len() as u32);
+    }
+    Scatter {
+        offset,
+        pairs,
+        collisions,
+    }
+}
+
+/// A best-first search over cells, fewest collisions first, then the least estimate of the
+/// path's length, then the fewest moves to go (deepest first, so that on open ground it walks
+/// one shortest path instead of all): the scatter's single-agent planner.
+struct PathSearch {
+    /// Per cell: the cell it was reached from ([`NONE`] not yet, itself for the start).
+    parent: Vec<u32>,
+    used: Vec<u32>,
+    /// Open entries: (collisions, estimated length, moves to go, node).
+    open: BinaryHeap<Reverse<(u64, u32, u32, u32)>>,
+    /// Nodes: (cell, the cell it comes from, moves from the start).
+    nodes: Vec<(u32, u32, u32)>,
+}
+
+impl PathSearch {
+    fn new(cells: usize) -> PathSearch {
+        PathSearch {
+            parent: vec![NONE; cells],
+            used: Vec::new(),
+            open: BinaryHeap::new(),
+            nodes: Vec::new(),
+        }
+    }
+
+    /// A path from `start` to `goal` of at most `bound` moves, or `None` if there is none;
+    /// `h` is the exact distance to `goal`.
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &mut self,
+        grid: &Grid,
+        conn: Connectivity,
+        table: &Collisions,
+        paths: &[Vec<u32>],
+        (start, goal): (u32, u32),
+        h: impl Fn(usize) -> u32,
+        bound: u32,
+    ) -> Option<Vec<u32>> {
+        self.open.clear();
+        self.nodes.clear();
+        self.open.push(Reverse((0, h(start as usize), 0, 0)));
+        self.nodes.push((start, start, 0));
+        let mut found = false;
+        while let Some(Reverse((c, _, _, key))) = self.open.pop() {
+            let (cell, parent, g) = self.nodes[key as usize];
+            if self.parent[cell as usize] != NONE {
+                continue;
+            }
+            self.parent[cell as usize] = parent;
+            self.used.push(cell);
+            if cell == goal {
+                found = true;
+                break;
+            }
+            grid.for_each_neighbor(cell as usize, conn, |u, _| {
+                let u = u as u32;
+                let hu = h(u as usize);
+                if u == start
+                    || self.parent[u as usize] != NONE
+                    || hu == UNREACHABLE
+                    || g + 1 + hu > bound
+                {
+                    return;
+                }
+                let cu = c + table.cost(paths, cell, u, g);
+                let node = self.nodes.len() as u32;
+                self.open.push(Reverse((cu, g + 1 + hu, hu, node)));
+                self.nodes.push((u, cell, g + 1));
+            });
+        }
+        let path = found.then(|| {
+            let mut path = vec![goal];
+            let mut at = goal;
+            while at != start {
+                at = self.parent[at as usize];
+                path.push(at);
+            }
+            path.reverse();
+            path
+        });
+        for &c in &self.used {
+            self.parent[c as usize] = NONE;
+        }
+        self.used.clear();
+        path
+    }
+}
+
+/// LaCAM's guidance with the scatter: an agent's distance table, except that the next cell of
+/// its path from where it stands comes before every other candidate. Values are tripled so
+/// that room is left below them: the path's next cell gets three times the agent's distance
+/// less two, every other cell three times its own plus two, and the goal 0.
+pub(super) struct Guide<'a> {
+    pub dist: &'a DistanceTables,
+    /// Each agent's cell now.
+    pub cur: &'a [u32],
+    /// Each agent's path cell after its cell now, or [`NONE`].
+    pub pref: &'a [u32],
+}
+
+impl Guidance for Guide<'_> {
+    #[inline]
+    fn distance(&self, agent: usize, cell: usize) -> u64 {
+        let d = self.dist.get(agent, cell);
+        if d == UNREACHABLE {
+            u64::MAX
+        } else if d == 0 {
+            0
+        } else if self.pref[agent] == cell as u32 {
+            3 * self.dist.get(agent, self.cur[agent] as usize) as u64 - 2
+        } else {
+            3 * d as u64 + 2
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_core::SeedableRng;
+    use rand_xoshiro::SplitMix64;
+
+    /// Collisions counted pair by pair from the paths: two agents on one cell at one timestep,
+    /// a swap, or an agent on another's goal after that one arrived for good.
+    fn recount(paths: &[Vec<u32>]) -> u64 {
+        let mut c = 0;
+        for (i, p) in paths.iter().enumerate() {
+            for (j, q) in paths.iter().enumerate() {
+                if i == j {
+                    continue;
+                }
+                let end = p.len() - 1;
+                c += q.iter().skip(end + 1).filter(|&&v| v == p[end]).count() as u64;
+                if i < j {
+                    for t in 0..p.len().min(q.len()) {
+                        c += (p[t] == q[t]) as u64;
+                        let swap =
+                            t + 1 < p.len().min(q.len()) && p[t] == q[t + 1] && p[t + 1] == q[t];
+                        c += swap as u64;
+                    }
+                }
+            }
+        }
+        c
+    }
+
+    #[test]
+    fn paths_are_short_simple_walks_and_their_collisions_add_up() {
+        let rows: Vec<String> = (0..12)
+            .map(|y| {
+                (0..12)
+                    .map(|x| {
+                        if (x * 7 + y * 5) % 6 == 0 && x % 11 != 0 {
+                            '#'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let rows: Vec<&str> = rows.iter().map(|r| r.as_str()).collect();
+        let grid = crate::format::grid_from_rows(&rows).unwrap();
+        let free: Vec<u32> = (0..grid.len() as u32)
+            .filter(|&c| grid.weight(c as usize) != 0)
+            .collect();
+        let (mut checked, mut colliding) = (0, 0);
+        for seed in 0..20u64 {
+            let mut rng = SplitMix64::seed_from_u64(seed);
+            let mut cells = free.clone();
+            for a in (1..cells.len()).rev() {
+                cells.swap(a, (rng.next_u64() % (a as u64 + 1)) as usize);
+            }
+            let n = 30;
+            let starts = &cells[..n];
+            let mut goals = cells[n..2 * n].to_vec();
+            goals.reverse();
+            let conn = Connectivity::Four;
+            let dist = DistanceTables::new(&grid, conn, &goals);
+            if (0..n).any(|i| dist.get(i, starts[i] as usize) == UNREACHABLE) {
+                continue;
+            }
+            let far = Instant::now() + std::time::Duration::from_secs(60);
+            let margin = 3;
+            let s = build(&grid, conn, starts, &goals, &dist, margin, far, &mut rng);
+            let mut paths = Vec::new();
+            for i in 0..n {
+                let mut path = vec![starts[i]];
+                while let Some(&at) = path.last() {
+                    let next = s.next(i, at);
+                    if next == NONE {
+                        break;
+                    }
+                    let mut ns = Vec::new();
+                    grid.for_each_neighbor(at as usize, conn, |m, _| ns.push(m as u32));
+                    assert!(ns.contains(&next), "seed {seed}, agent {i}: not a move");
+                    assert!(
+                        !path.contains(&next),
+                        "seed {seed}, agent {i}: a cell twice"
+                    );
+                    path.push(next);
+                }
+                assert_eq!(path.last(), Some(&goals[i]), "seed {seed}, agent {i}");
+                let d = dist.get(i, starts[i] as usize) as usize;
+                assert!(
+                    path.len() - 1 <= d + margin as usize,
+                    "seed {seed}, agent {i}"
+                );
+                paths.push(path);
+            }
+            assert_eq!(s.collisions, recount(&paths), "seed {seed}");
+            checked += 1;
+            colliding += (s.collisions > 0) as u32;
+        }
+        // The instances are crowded enough that some paths must collide.
+        assert!(
+            checked >= 10 && colliding >= 1,
+            "{checked} checked, {colliding} colliding"
+        );
+    }
+}
