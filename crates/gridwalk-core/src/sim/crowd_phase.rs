@@ -38,11 +38,12 @@ use super::agents::{AgentId, AgentStatus};
 use super::crowd_state::{CrowdState, Member};
 use super::living::OnArrival;
 use crate::cost::{Cost, INFINITY};
-use crate::crowd::{Crowd, NONE, Rule};
+use crate::crowd::{Crowd, Guidance, NONE, Rule};
 use crate::grid::{Connectivity, Grid};
 use crate::planner::{Algorithm, GoalPlanner, new_planner};
 use crate::rng::Rng;
 use crate::stats::SearchStats;
+use web_time::Instant;
 
 pub use super::crowd_state::{CrowdStats, STUCK_TICKS};
 
@@ -65,6 +66,26 @@ pub(super) fn around(grid: &Grid, conn: Connectivity, cells: &[usize], out: &mut
     }
     out.sort_unstable();
     out.dedup();
+}
+
+/// Each agent's guidance in a step: its planner's cost to its goal, or for an agent without
+/// one, 0 on its own cell and 1 elsewhere (it prefers to stay).
+struct PlannerGuide<'a> {
+    planners: &'a [Option<&'a dyn GoalPlanner>],
+    cur: &'a [u32],
+}
+
+impl Guidance for PlannerGuide<'_> {
+    #[inline]
+    fn distance(&self, i: usize, cell: usize) -> u64 {
+        match self.planners[i] {
+            Some(p) => {
+                let c = p.cost_to_goal(cell);
+                if c == INFINITY { u64::MAX } else { c }
+            }
+            None => u64::from(cell != self.cur[i] as usize),
+        }
+    }
 }
 
 impl Simulation {
@@ -269,6 +290,7 @@ impl Simulation {
                 m.since_better = 0;
             }
         }
+        let began = Instant::now();
         // Guidance: the planner serving each agent, when its plan is ready (only the rationed
         // route leaves a compute unfinished).
         let rationed = self.rationing.budget.plan_expansions.is_some() || self.memory_tight();
@@ -296,14 +318,9 @@ impl Simulation {
                 }
             })
             .collect();
-        let guide = |i: usize, cell: usize| -> u64 {
-            match planners[i] {
-                Some(p) => {
-                    let c = p.cost_to_goal(cell);
-                    if c == INFINITY { u64::MAX } else { c }
-                }
-                None => u64::from(cell != cur[i] as usize),
-            }
+        let guide = PlannerGuide {
+            planners: &planners,
+            cur: &cur,
         };
         // Priorities: guided agents by ticks since their leg began, then the rest, arrived last.
         let mut order: Vec<(u8, u64, u64, u32)> = (0..ids.len())
@@ -330,8 +347,11 @@ impl Simulation {
             // Cannot happen for distinct passable cells; keep everyone where they are.
             Err(_) => cur.clone(),
         };
+        let step_nanos = began.elapsed().as_nanos() as u64;
         let report = rule.report().clone();
-        let costs: Vec<Cost> = (0..ids.len()).map(|i| guide(i, next[i] as usize)).collect();
+        let costs: Vec<Cost> = (0..ids.len())
+            .map(|i| guide.distance(i, next[i] as usize))
+            .collect();
         let guided: Vec<bool> = planners.iter().map(Option::is_some).collect();
         drop(planners);
         // Apply the moves.
@@ -339,6 +359,7 @@ impl Simulation {
             arrivals_total: crowd.stats.arrivals_total,
             soc: crowd.stats.soc,
             soc_lb: crowd.stats.soc_lb,
+            step_nanos,
             ..CrowdStats::default()
         };
         let (agents, places) = self.agents.slab.as_mut_slices();
@@ -397,9 +418,12 @@ impl Simulation {
         stats.pushed = (report.pushed.len() + report.pulled.len()) as u32;
         stats.arrivals_total += stats.arrivals as u64;
         crowd.stats = stats;
-        crowd
-            .members
-            .retain(|id, _| self.agents.slab.get(id).is_some());
+        // Every agent has a member now: only with more members than agents did some leave.
+        if crowd.members.len() != ids.len() {
+            crowd
+                .members
+                .retain(|id, _| self.agents.slab.get(id).is_some());
+        }
         crowd.last_ids = ids;
         self.crowd = Some(crowd);
         self.after_moves();

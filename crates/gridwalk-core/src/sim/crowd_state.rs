@@ -38,6 +38,10 @@ pub struct CrowdStats {
     /// The lower bound of `soc`: each finished leg's fewest moves on an empty map (Chebyshev
     /// distance with 8 moves, Manhattan with 4).
     pub soc_lb: u64,
+    /// Wall-clock time of this tick's step rule, in nanoseconds: each agent's planner looked
+    /// up, the priorities sorted and [`Crowd::step`]. Not serialized.
+    #[serde(skip)]
+    pub step_nanos: u64,
 }
 
 /// An agent waiting to enter: id, start, goal (each with its cell) and policy.
