@@ -184,7 +184,7 @@ fn one_shot(cfg: &Config, report: &mut Report) -> Result<(), String> {
     let (grid, _) = load_movingai(&movingai_dir(), BIG_MAP)?;
     let mut rng = SplitMix64::seed_from_u64(27);
     let mut sets = Vec::new();
-    for n in if cfg.quick { vec![50] } else { vec![100, 400] } {
+    for n in if cfg.quick { vec![50] } else { vec![100, 200] } {
         let cells = random_cells(&grid, 2 * n, &mut rng)?;
         sets.push((cells[..n].to_vec(), cells[n..].to_vec()));
     }

@@ -265,18 +265,27 @@ impl Simulation {
         let ids: Vec<AgentId> = self.agents.slab.keys().collect();
         let places = self.agents.slab.hot();
         let cur: Vec<u32> = places.iter().map(|p| p.cell).collect();
-        // New members draw their tie-break in id order.
+        // The members in the agents' order (both by id): the kept ones carried over, agents
+        // that left dropped, new ones made, drawing their tie-break in id order.
+        let mut members = Vec::with_capacity(ids.len());
+        let mut old = std::mem::take(&mut crowd.members).into_iter().peekable();
         for (i, &id) in ids.iter().enumerate() {
             let p = places[i];
-            let m = crowd.members.entry(id).or_insert_with(|| Member {
-                leg_start: tick,
-                leg_lb: lower_bound(truth, p.cell as usize, p.goal as usize, conn),
-                goal: p.goal,
-                tie: 0,
-                arrived: false,
-                best: INFINITY,
-                since_better: 0,
-            });
+            while old.next_if(|&(o, _)| o < id).is_some() {}
+            let kept = old.next_if(|&(o, _)| o == id).map(|(_, m)| m);
+            members.push((
+                id,
+                kept.unwrap_or_else(|| Member {
+                    leg_start: tick,
+                    leg_lb: lower_bound(truth, p.cell as usize, p.goal as usize, conn),
+                    goal: p.goal,
+                    tie: 0,
+                    arrived: false,
+                    best: INFINITY,
+                    since_better: 0,
+                }),
+            ));
+            let m = &mut members[i].1;
             if m.tie == 0 {
                 m.tie = crowd.rng.next_u64() | 1;
             }
@@ -325,7 +334,7 @@ impl Simulation {
         // Priorities: guided agents by ticks since their leg began, then the rest, arrived last.
         let mut order: Vec<(u8, u64, u64, u32)> = (0..ids.len())
             .map(|i| {
-                let m = &crowd.members[&ids[i]];
+                let m = &members[i].1;
                 let class = match (planners[i].is_some(), places[i].cell == places[i].goal) {
                     (_, true) => 2,
                     (true, false) => 0,
@@ -376,7 +385,7 @@ impl Simulation {
             }
             a.next = None;
             a.carried = false;
-            let m = crowd.members.get_mut(&ids[i]).expect("listed above");
+            let m = &mut members[i].1;
             if to == p.goal as usize {
                 a.status = AgentStatus::Arrived;
                 a.remaining = Some(0);
@@ -418,12 +427,7 @@ impl Simulation {
         stats.pushed = (report.pushed.len() + report.pulled.len()) as u32;
         stats.arrivals_total += stats.arrivals as u64;
         crowd.stats = stats;
-        // Every agent has a member now: only with more members than agents did some leave.
-        if crowd.members.len() != ids.len() {
-            crowd
-                .members
-                .retain(|id, _| self.agents.slab.get(id).is_some());
-        }
+        crowd.members = members;
         crowd.last_ids = ids;
         self.crowd = Some(crowd);
         self.after_moves();
