@@ -32,6 +32,8 @@ use serde_json::{Map, Value, json};
 #[path = "../tests/it/common.rs"]
 #[allow(unused_macros)]
 mod common;
+#[path = "workloads/crowd.rs"]
+mod crowd;
 #[path = "workloads/gppc.rs"]
 mod gppc;
 #[path = "workloads/incremental.rs"]
@@ -112,6 +114,10 @@ const WORKLOADS: &[Workload] = &[
     Workload {
         key: "gppc",
         run: gppc::gppc,
+    },
+    Workload {
+        key: "crowd",
+        run: crowd::crowd,
     },
     Workload {
         key: "navigate",

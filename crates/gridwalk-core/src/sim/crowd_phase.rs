@@ -38,11 +38,12 @@ use super::agents::{AgentId, AgentStatus};
 use super::crowd_state::{CrowdState, Member};
 use super::living::OnArrival;
 use crate::cost::{Cost, INFINITY};
-use crate::crowd::{Crowd, NONE, Rule};
+use crate::crowd::{Crowd, Guidance, NONE, Rule};
 use crate::grid::{Connectivity, Grid};
 use crate::planner::{Algorithm, GoalPlanner, new_planner};
 use crate::rng::Rng;
 use crate::stats::SearchStats;
+use web_time::Instant;
 
 pub use super::crowd_state::{CrowdStats, STUCK_TICKS};
 
@@ -65,6 +66,26 @@ pub(super) fn around(grid: &Grid, conn: Connectivity, cells: &[usize], out: &mut
     }
     out.sort_unstable();
     out.dedup();
+}
+
+/// Each agent's guidance in a step: its planner's cost to its goal, or for an agent without
+/// one, 0 on its own cell and 1 elsewhere (it prefers to stay).
+struct PlannerGuide<'a> {
+    planners: &'a [Option<&'a dyn GoalPlanner>],
+    cur: &'a [u32],
+}
+
+impl Guidance for PlannerGuide<'_> {
+    #[inline]
+    fn distance(&self, i: usize, cell: usize) -> u64 {
+        match self.planners[i] {
+            Some(p) => {
+                let c = p.cost_to_goal(cell);
+                if c == INFINITY { u64::MAX } else { c }
+            }
+            None => u64::from(cell != self.cur[i] as usize),
+        }
+    }
 }
 
 impl Simulation {
@@ -244,18 +265,27 @@ impl Simulation {
         let ids: Vec<AgentId> = self.agents.slab.keys().collect();
         let places = self.agents.slab.hot();
         let cur: Vec<u32> = places.iter().map(|p| p.cell).collect();
-        // New members draw their tie-break in id order.
+        // The members in the agents' order (both by id): the kept ones carried over, agents
+        // that left dropped, new ones made, drawing their tie-break in id order.
+        let mut members = Vec::with_capacity(ids.len());
+        let mut old = std::mem::take(&mut crowd.members).into_iter().peekable();
         for (i, &id) in ids.iter().enumerate() {
             let p = places[i];
-            let m = crowd.members.entry(id).or_insert_with(|| Member {
-                leg_start: tick,
-                leg_lb: lower_bound(truth, p.cell as usize, p.goal as usize, conn),
-                goal: p.goal,
-                tie: 0,
-                arrived: false,
-                best: INFINITY,
-                since_better: 0,
-            });
+            while old.next_if(|&(o, _)| o < id).is_some() {}
+            let kept = old.next_if(|&(o, _)| o == id).map(|(_, m)| m);
+            members.push((
+                id,
+                kept.unwrap_or_else(|| Member {
+                    leg_start: tick,
+                    leg_lb: lower_bound(truth, p.cell as usize, p.goal as usize, conn),
+                    goal: p.goal,
+                    tie: 0,
+                    arrived: false,
+                    best: INFINITY,
+                    since_better: 0,
+                }),
+            ));
+            let m = &mut members[i].1;
             if m.tie == 0 {
                 m.tie = crowd.rng.next_u64() | 1;
             }
@@ -269,6 +299,7 @@ impl Simulation {
                 m.since_better = 0;
             }
         }
+        let began = Instant::now();
         // Guidance: the planner serving each agent, when its plan is ready (only the rationed
         // route leaves a compute unfinished).
         let rationed = self.rationing.budget.plan_expansions.is_some() || self.memory_tight();
@@ -296,19 +327,14 @@ impl Simulation {
                 }
             })
             .collect();
-        let guide = |i: usize, cell: usize| -> u64 {
-            match planners[i] {
-                Some(p) => {
-                    let c = p.cost_to_goal(cell);
-                    if c == INFINITY { u64::MAX } else { c }
-                }
-                None => u64::from(cell != cur[i] as usize),
-            }
+        let guide = PlannerGuide {
+            planners: &planners,
+            cur: &cur,
         };
         // Priorities: guided agents by ticks since their leg began, then the rest, arrived last.
         let mut order: Vec<(u8, u64, u64, u32)> = (0..ids.len())
             .map(|i| {
-                let m = &crowd.members[&ids[i]];
+                let m = &members[i].1;
                 let class = match (planners[i].is_some(), places[i].cell == places[i].goal) {
                     (_, true) => 2,
                     (true, false) => 0,
@@ -330,8 +356,11 @@ impl Simulation {
             // Cannot happen for distinct passable cells; keep everyone where they are.
             Err(_) => cur.clone(),
         };
+        let step_nanos = began.elapsed().as_nanos() as u64;
         let report = rule.report().clone();
-        let costs: Vec<Cost> = (0..ids.len()).map(|i| guide(i, next[i] as usize)).collect();
+        let costs: Vec<Cost> = (0..ids.len())
+            .map(|i| guide.distance(i, next[i] as usize))
+            .collect();
         let guided: Vec<bool> = planners.iter().map(Option::is_some).collect();
         drop(planners);
         // Apply the moves.
@@ -339,6 +368,7 @@ impl Simulation {
             arrivals_total: crowd.stats.arrivals_total,
             soc: crowd.stats.soc,
             soc_lb: crowd.stats.soc_lb,
+            step_nanos,
             ..CrowdStats::default()
         };
         let (agents, places) = self.agents.slab.as_mut_slices();
@@ -355,7 +385,7 @@ impl Simulation {
             }
             a.next = None;
             a.carried = false;
-            let m = crowd.members.get_mut(&ids[i]).expect("listed above");
+            let m = &mut members[i].1;
             if to == p.goal as usize {
                 a.status = AgentStatus::Arrived;
                 a.remaining = Some(0);
@@ -397,9 +427,7 @@ impl Simulation {
         stats.pushed = (report.pushed.len() + report.pulled.len()) as u32;
         stats.arrivals_total += stats.arrivals as u64;
         crowd.stats = stats;
-        crowd
-            .members
-            .retain(|id, _| self.agents.slab.get(id).is_some());
+        crowd.members = members;
         crowd.last_ids = ids;
         self.crowd = Some(crowd);
         self.after_moves();

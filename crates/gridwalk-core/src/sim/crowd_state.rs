@@ -2,7 +2,7 @@
 //! crowd sees it, the agents waiting to enter, and the guides. The phase that uses them is
 //! [`crowd_phase`](super::crowd_phase).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -38,6 +38,10 @@ pub struct CrowdStats {
     /// The lower bound of `soc`: each finished leg's fewest moves on an empty map (Chebyshev
     /// distance with 8 moves, Manhattan with 4).
     pub soc_lb: u64,
+    /// Wall-clock time of this tick's step rule, in nanoseconds: each agent's planner looked
+    /// up, the priorities sorted and [`Crowd::step`]. Not serialized.
+    #[serde(skip)]
+    pub step_nanos: u64,
 }
 
 /// An agent waiting to enter: id, start, goal (each with its cell) and policy.
@@ -66,8 +70,8 @@ pub(super) struct CrowdState {
     pub(super) rule: Option<Crowd>,
     /// Tie-breaks: its own stream of the simulation's seed.
     pub(super) rng: SplitMix64,
-    /// Each agent as the crowd sees it, by id.
-    pub(super) members: HashMap<AgentId, Member>,
+    /// Each agent as the crowd sees it, by id, in id order (the agents' order at the last step).
+    pub(super) members: Vec<(AgentId, Member)>,
     /// D\* Lite guides, by goal cell, for the algorithms whose planners decline
     /// [`GoalPlanner::set_exact`].
     pub(super) guides: BTreeMap<usize, Box<dyn GoalPlanner>>,
@@ -84,7 +88,7 @@ impl CrowdState {
         CrowdState {
             rule: None,
             rng: SplitMix64::seed_from_u64(seed ^ CROWD_STREAM),
-            members: HashMap::new(),
+            members: Vec::new(),
             guides: BTreeMap::new(),
             stats: CrowdStats::default(),
             last_ids: Vec::new(),
