@@ -31,14 +31,14 @@
 //! **Overlaps.** Agents that share a cell when crowd mode comes on (or that a caller placed
 //! so) are separated before the step: all but the first (by id) go to the nearest free cells.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 
 use super::Simulation;
 use super::agents::{AgentId, AgentStatus};
 use super::crowd_state::{CrowdState, Member};
 use super::living::OnArrival;
 use crate::cost::{Cost, INFINITY};
-use crate::crowd::{Crowd, Guidance, NONE, Rule};
+use crate::crowd::{Crowd, Guidance, Rule};
 use crate::grid::{Connectivity, Grid};
 use crate::planner::{Algorithm, GoalPlanner, new_planner};
 use crate::rng::Rng;
@@ -447,7 +447,7 @@ impl Simulation {
         }
         let conn = self.config.connectivity;
         let truth = self.knowledge.truth(&self.grid);
-        let mut seen = vec![false; truth.len()];
+        let mut flood = crate::grid::Flood::default();
         let (agents, places) = self.agents.slab.as_mut_slices();
         let occupied = &mut self.agents.occupied;
         for (a, p) in agents.iter_mut().zip(places) {
@@ -455,26 +455,10 @@ impl Simulation {
             if occupied[c] <= 1 {
                 continue;
             }
-            // Breadth-first to the nearest passable cell nobody stands on.
-            seen.iter_mut().for_each(|s| *s = false);
-            let mut queue = VecDeque::from([c]);
-            seen[c] = true;
-            let mut found = NONE as usize;
-            while let Some(u) = queue.pop_front() {
-                if occupied[u] == 0 {
-                    found = u;
-                    break;
-                }
-                truth.for_each_neighbor(u, conn, |n, _| {
-                    if !seen[n] {
-                        seen[n] = true;
-                        queue.push_back(n);
-                    }
-                });
-            }
-            if found == NONE as usize {
+            // The nearest passable cell nobody stands on.
+            let Some(found) = flood.nearest(truth, c, conn, |u| occupied[u] == 0) else {
                 continue;
-            }
+            };
             occupied[c] -= 1;
             occupied[found] += 1;
             p.cell = found as u32;
