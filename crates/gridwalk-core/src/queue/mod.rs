@@ -12,6 +12,7 @@
 
 mod binary;
 mod bucket_queue;
+mod bucketed;
 mod indexed_heap;
 #[cfg(feature = "bench-queues")]
 mod lazy_heap;
@@ -19,6 +20,7 @@ mod lazy_heap;
 mod sorted_list;
 
 pub use bucket_queue::BucketQueue;
+pub use bucketed::{BucketedHeap, Leading};
 pub use indexed_heap::IndexedHeap;
 #[cfg(feature = "bench-queues")]
 pub use lazy_heap::LazyHeap;
