@@ -19,14 +19,15 @@ use super::{CellQueue, binary, less};
 use crate::search::dstar_lite::Key;
 use crate::stats::SearchStats;
 
-/// Low bits of the leading component below the slot: 2³¹ is a quarter of a plain move.
-const SHIFT: u32 = 31;
+/// Low bits of the leading component below the slot: 2³² is half a plain move.
+const SHIFT: u32 = 32;
 
-/// Buckets in the ring: 2¹⁰ × 2³¹ = 2⁴¹, 256 plain moves of the leading component.
-const WINDOW: usize = 1024;
+/// Buckets in the ring: 2¹² × 2³² = 2⁴⁴, 2048 plain moves of the leading component, so
+/// that the far list is seldom used.
+const WINDOW: usize = 4096;
 
-/// How far below a key under `base` the window moves down to (slots), so that a few more
-/// such keys land inside it.
+/// How far below a key under `base` the window moves down to (slots) when it must give up
+/// buckets, so that a few more such keys land inside it.
 const MARGIN: u64 = WINDOW as u64 / 4;
 
 /// Words of the bitmap of non-empty buckets (one summary word covers them).
@@ -92,6 +93,9 @@ const NOWHERE: Loc = Loc {
 pub struct BucketedHeap<K> {
     /// `WINDOW` ring buckets, then the far list.
     buckets: Box<[Vec<(K, u32, u32)>]>,
+    /// Per ring bucket other than the front: its first `heaped[b]` entries are a heap, left
+    /// from when it was the front, so it need not be heapified all over when it is again.
+    heaped: Box<[u32]>,
     /// Bit `i % 64` of word `i / 64` is set when ring bucket `i` is non-empty.
     occupied: [u64; WORDS],
     /// Bit `w` is set when word `w` of `occupied` is non-zero.
@@ -121,6 +125,14 @@ impl<K: Leading> BucketedHeap<K> {
     #[inline(always)]
     fn front(&self) -> usize {
         (self.cur % WINDOW as u64) as usize
+    }
+
+    /// Makes slot `t` current; the old front stays a heap.
+    #[inline(always)]
+    fn set_cur(&mut self, t: u64) {
+        let old = self.front();
+        self.heaped[old] = self.buckets[old].len() as u32;
+        self.cur = t;
     }
 
     /// Bucket `b` reordered as a heap, with each moved entry's position kept.
@@ -199,7 +211,7 @@ impl<K: Leading> BucketedHeap<K> {
                 self.move_window_down(s);
             }
             // No entry has slot `s`: its bucket is empty, a heap as it is.
-            self.cur = s;
+            self.set_cur(s);
         }
         let b = self.bucket_of(s);
         self.put(b, e);
@@ -225,8 +237,14 @@ impl<K: Leading> BucketedHeap<K> {
                 };
             }
         }
-        if left == 0 && b != FAR as usize {
-            self.unmark(b);
+        if b != FAR as usize {
+            if !front {
+                // The heap part ends before the hole.
+                self.heaped[b] = self.heaped[b].min(i as u32);
+            }
+            if left == 0 {
+                self.unmark(b);
+            }
         }
         item
     }
@@ -235,6 +253,7 @@ impl<K: Leading> BucketedHeap<K> {
     fn to_far(&mut self, b: usize) {
         let moved = std::mem::take(&mut self.buckets[b]);
         self.unmark(b);
+        self.heaped[b] = 0;
         self.stats.sift_moves += moved.len() as u64;
         for e in &moved {
             let far = &mut self.buckets[FAR as usize];
@@ -250,30 +269,58 @@ impl<K: Leading> BucketedHeap<K> {
         self.buckets[b] = moved;
     }
 
-    /// Moves the window down so that it starts a little below slot `s` (below `base`): the
-    /// buckets of the slots that leave it go to the far list.
+    /// Moves the window down to take in slot `s` (below `base`): as far down as it can
+    /// without losing its highest non-empty bucket, or else to [`MARGIN`] below `s`, the
+    /// buckets of the slots that leave it going to the far list.
     #[cold]
     #[inline(never)]
     fn move_window_down(&mut self, s: u64) {
-        let base = s.saturating_sub(MARGIN);
+        let top = self.occupied_slots().max();
+        let base = match top {
+            Some(t) if t - s < WINDOW as u64 => t + 1 - WINDOW as u64,
+            _ => s.saturating_sub(MARGIN),
+        }
+        .min(s);
         let keep_below = base + WINDOW as u64;
-        for b in 0..WINDOW {
-            if self.occupied[b / 64] & (1 << (b % 64)) == 0 {
-                continue;
-            }
-            let t = slot(&self.buckets[b][0].0);
-            if t >= keep_below {
-                self.to_far(b);
+        if top.is_some_and(|t| t >= keep_below) {
+            for b in 0..WINDOW {
+                if self.occupied[b / 64] & (1 << (b % 64)) != 0
+                    && slot(&self.buckets[b][0].0) >= keep_below
+                {
+                    self.to_far(b);
+                }
             }
         }
         self.base = base;
     }
 
-    /// Heapifies bucket `b`, the new front.
+    /// The slots of the non-empty ring buckets.
+    fn occupied_slots(&self) -> impl Iterator<Item = u64> + '_ {
+        (0..WORDS).flat_map(move |w| {
+            let mut bits = self.occupied[w];
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    slot(&self.buckets[b][0].0)
+                })
+            })
+        })
+    }
+
+    /// Makes bucket `b`, the new front, a heap: its entries past the heap part are sifted
+    /// up one by one when they are few, else the whole bucket is heapified.
     fn heapify(&mut self, b: usize) {
         let n = self.buckets[b].len();
-        for i in (0..n / 2).rev() {
-            self.stats.sift_moves += self.sift(b).down(i);
+        let h = (self.heaped[b] as usize).min(n);
+        if n - h <= n / 8 {
+            for i in h..n {
+                self.stats.sift_moves += self.sift(b).up(i);
+            }
+        } else {
+            for i in (0..n / 2).rev() {
+                self.stats.sift_moves += self.sift(b).down(i);
+            }
         }
     }
 
@@ -282,7 +329,7 @@ impl<K: Leading> BucketedHeap<K> {
     #[cold]
     fn advance(&mut self) {
         if let Some(t) = self.next_occupied() {
-            self.cur = t;
+            self.set_cur(t);
             self.heapify(self.front());
             return;
         }
@@ -292,8 +339,8 @@ impl<K: Leading> BucketedHeap<K> {
             .map(|e| slot(&e.0))
             .min()
             .expect("a non-empty queue with an empty window has far entries");
+        self.set_cur(m);
         self.base = m;
-        self.cur = m;
         let mut i = 0;
         while i < self.buckets[far].len() {
             let s = slot(&self.buckets[far][i].0);
@@ -321,6 +368,7 @@ impl<K: Leading> CellQueue<K> for BucketedHeap<K> {
     fn with_capacity(capacity: usize) -> Self {
         BucketedHeap {
             buckets: (0..=WINDOW).map(|_| Vec::new()).collect(),
+            heaped: vec![0; WINDOW].into_boxed_slice(),
             occupied: [0; WORDS],
             summary: 0,
             base: 0,
@@ -362,7 +410,11 @@ impl<K: Leading> CellQueue<K> for BucketedHeap<K> {
         if s >= self.cur && self.bucket_of(s) == b {
             // Same bucket: in the front heap, a sift; elsewhere nothing to order.
             self.buckets[b][i].0 = key;
-            if b == self.front() {
+            if b != self.front() {
+                if b != FAR as usize {
+                    self.heaped[b] = self.heaped[b].min(i as u32);
+                }
+            } else {
                 self.stats.sift_moves += if key < old.0 {
                     self.sift(b).up(i)
                 } else if i == 0 {
@@ -432,6 +484,7 @@ impl<K: Leading> CellQueue<K> for BucketedHeap<K> {
             v.clear();
         }
         self.occupied = [0; WORDS];
+        self.heaped.fill(0);
         self.summary = 0;
         self.len = 0;
     }
