@@ -14,6 +14,9 @@
 //! budgeted compute resumes): such a key's bucket is empty, so it simply becomes the current
 //! one. A key below `base` first moves the window down, sending the buckets that leave it to
 //! the far list. Entries come out in exactly the (key, cell) order of [`super::IndexedHeap`].
+//!
+//! Benchmark-only: in D\* Lite it measured no faster than the indexed heap (docs/benchmarks.md,
+//! "A bucketed queue for D\* Lite"); the queue comparison times it.
 
 use super::{CellQueue, binary, less};
 use crate::search::dstar_lite::Key;
@@ -250,7 +253,7 @@ impl<K: Leading> BucketedHeap<K> {
     }
 
     /// Moves every entry of bucket `b` to the far list.
-    fn to_far(&mut self, b: usize) {
+    fn send_far(&mut self, b: usize) {
         let moved = std::mem::take(&mut self.buckets[b]);
         self.unmark(b);
         self.heaped[b] = 0;
@@ -287,7 +290,7 @@ impl<K: Leading> BucketedHeap<K> {
                 if self.occupied[b / 64] & (1 << (b % 64)) != 0
                     && slot(&self.buckets[b][0].0) >= keep_below
                 {
-                    self.to_far(b);
+                    self.send_far(b);
                 }
             }
         }
