@@ -519,9 +519,12 @@ mod tests {
 
     const IDS: u32 = 64;
 
+    /// Ids of the crowded runs ([`crowded_key`]).
+    const MANY: u32 = 256;
+
     /// The cell of an id: a fixed permutation, so ids and cells order differently.
     fn cell(id: u32) -> u32 {
-        (id * 37) % IDS + 100
+        (id * 37) % MANY + 100
     }
 
     #[derive(Debug, Clone)]
@@ -536,7 +539,7 @@ mod tests {
 
     /// Keys from a few slots apart (ties, several per bucket) to far beyond the window, and
     /// infinite ones; payloads that differ while the order does not.
-    fn key() -> impl Strategy<Value = Key> {
+    fn key() -> impl Strategy<Value = Key> + Clone {
         let k1 = prop_oneof![
             4 => (0u64..8).prop_map(|a| (1 << 40) + a * (1 << (SHIFT - 1))),
             3 => (0u64..4 * WINDOW as u64).prop_map(|a| a << SHIFT),
@@ -546,23 +549,43 @@ mod tests {
         (k1, 0u64..3, 0u64..3).prop_map(|(k1, k2, rhs)| Key { k1, k2, rhs })
     }
 
-    fn op() -> impl Strategy<Value = Op> {
+    /// Keys crowded into three slots, one of them below the others (an edit's key), with
+    /// many ties on `k1`: big buckets that leave the front and come back.
+    fn crowded_key() -> impl Strategy<Value = Key> + Clone {
+        let k1 = prop_oneof![
+            5 => Just(10u64 << SHIFT),
+            3 => Just((11u64 << SHIFT) + 7),
+            1 => Just(4u64 << SHIFT),
+        ];
+        (k1, 0u64..40, 0u64..2).prop_map(|(k1, k2, rhs)| Key { k1, k2, rhs })
+    }
+
+    /// Operations on ids `0..ids`, a clear once in about `150 / clear` of them.
+    fn op_with(
+        ids: u32,
+        key: impl Strategy<Value = Key> + Clone,
+        clear: u32,
+    ) -> impl Strategy<Value = Op> {
         prop_oneof![
-            6 => (0..IDS, key()).prop_map(|(i, k)| Op::Set(i, k)),
-            2 => (0..IDS).prop_map(Op::Remove),
-            4 => Just(Op::Pop),
-            1 => Just(Op::Top),
-            2 => (0..IDS, 0..IDS, key()).prop_map(|(o, i, k)| Op::Replace(o, i, k)),
-            1 => Just(Op::Clear),
+            60 => (0..ids, key.clone()).prop_map(|(i, k)| Op::Set(i, k)),
+            20 => (0..ids).prop_map(Op::Remove),
+            40 => Just(Op::Pop),
+            10 => Just(Op::Top),
+            20 => (0..ids, 0..ids, key).prop_map(|(o, i, k)| Op::Replace(o, i, k)),
+            clear => Just(Op::Clear),
         ]
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        op_with(IDS, key(), 10)
     }
 
     /// Runs `ops` on the bucketed queue and on the indexed heap: every answer must agree.
     fn check(ops: &[Op]) {
         let mut a = BucketedHeap::<Key>::with_capacity(8);
         let mut b = IndexedHeap::<Key>::with_capacity(8);
-        a.grow(IDS as usize);
-        b.grow(IDS as usize);
+        a.grow(MANY as usize);
+        b.grow(MANY as usize);
         for op in ops {
             match *op {
                 Op::Set(i, k) => {
@@ -582,7 +605,7 @@ mod tests {
                 }
             }
             assert_eq!(a.len(), b.len());
-            for i in 0..IDS {
+            for i in 0..MANY {
                 assert_eq!(a.queued_key(i), b.queued_key(i), "id {i} after {op:?}");
                 assert_eq!(a.contains(i), b.contains(i));
             }
@@ -597,6 +620,13 @@ mod tests {
     proptest! {
         #[test]
         fn pops_as_the_indexed_heap(ops in prop::collection::vec(op(), 0..400)) {
+            check(&ops);
+        }
+
+        #[test]
+        fn crowded_buckets_pop_as_the_indexed_heap(
+            ops in prop::collection::vec(op_with(MANY, crowded_key(), 1), 0..1500),
+        ) {
             check(&ops);
         }
     }
