@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use gridwalk_core::cost::INFINITY;
 use gridwalk_core::planner::{CellInfo, GoalPlanner};
-use gridwalk_core::queue::{CellQueue, IndexedHeap, LazyHeap, SortedList};
+use gridwalk_core::queue::{BucketedHeap, CellQueue, IndexedHeap, LazyHeap, SortedList};
 use gridwalk_core::search::dstar::DStar;
 use gridwalk_core::search::dstar_lite::{DStarLite, DStarLiteTowardStarts, Key};
 use gridwalk_core::search::{SearchRequest, SearchSpace};
@@ -473,6 +473,7 @@ pub fn queue_table(cfg: &Config) -> Result<Report, String> {
         vec![
             one::<IndexedHeap<Key>>(g, goal, format!("indexed heap ({tag})")),
             one::<IndexedHeap<Key, 4>>(g, goal, format!("4-ary indexed heap ({tag})")),
+            one::<BucketedHeap<Key>>(g, goal, format!("bucketed heap ({tag})")),
             one::<LazyHeap<Key>>(g, goal, format!("lazy-deletion heap ({tag})")),
             one::<SortedList<Key>>(g, goal, format!("sorted list ({tag})")),
         ]
@@ -508,6 +509,12 @@ pub fn queue_table(cfg: &Config) -> Result<Report, String> {
             report.median_ratio(
                 &format!("four_ary_vs_indexed_{}", tag.replace('×', "x")),
                 &name("4-ary indexed heap"),
+                &name("indexed heap"),
+                None,
+            );
+            report.median_ratio(
+                &format!("bucketed_vs_indexed_{}", tag.replace('×', "x")),
+                &name("bucketed heap"),
                 &name("indexed heap"),
                 None,
             );

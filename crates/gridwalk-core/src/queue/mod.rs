@@ -5,13 +5,16 @@
 //! do greedy best-first and A* with an inadmissible heuristic, whose keys can go down.
 //! [`BucketQueue`] is the open list of A* with a consistent heuristic and of Dijkstra, whose keys
 //! never go below the last one popped; it has no handles (an improved cell is pushed again).
-//! `SortedList` and `LazyHeap` are **benchmark-only**, behind the `bench-queues` feature
-//! (which the compare bench and the tests turn on): they implement the same trait so the
-//! queue comparison (`cargo bench -p gridwalk-core --bench compare`) can swap them in; nothing
-//! else should pick them.
+//! `SortedList`, `LazyHeap` and `BucketedHeap` (bucketed on D\* Lite's `k1`, measured slower
+//! than the indexed heap in D\* Lite: see docs/benchmarks.md) are **benchmark-only**, behind
+//! the `bench-queues` feature (which the compare bench and the tests turn on): they implement
+//! the same trait so the queue comparison (`cargo bench -p gridwalk-core --bench compare`) can
+//! swap them in; nothing else should pick them.
 
 mod binary;
 mod bucket_queue;
+#[cfg(feature = "bench-queues")]
+mod bucketed;
 mod indexed_heap;
 #[cfg(feature = "bench-queues")]
 mod lazy_heap;
@@ -19,6 +22,8 @@ mod lazy_heap;
 mod sorted_list;
 
 pub use bucket_queue::BucketQueue;
+#[cfg(feature = "bench-queues")]
+pub use bucketed::{BucketedHeap, Leading};
 pub use indexed_heap::IndexedHeap;
 #[cfg(feature = "bench-queues")]
 pub use lazy_heap::LazyHeap;
