@@ -286,12 +286,22 @@ fn agents_step_once_per_tick_and_pause_and_step() {
     frame(&mut app);
     frame(&mut app);
     assert_eq!(agent(&app, 0).pos.x, x1 + 1);
-    // Three fixed steps per frame: three cells.
+    // A frame late by two ticks' time: game time advances by one tick a frame at most (50 ms
+    // at least), so at 10 ticks a second the agent moves one cell, at 40 two.
     key(&mut app, KeyCode::Space);
     let x2 = agent(&app, 0).pos.x;
     app.insert_resource(TimeUpdateStrategy::FixedTimesteps(2));
     frame(&mut app);
-    assert_eq!(agent(&app, 0).pos.x, x2 + 2);
+    assert_eq!(agent(&app, 0).pos.x, x2 + 1, "one tick a frame");
+    app.world_mut().resource_mut::<SimClock>().rate_hz = 40.0;
+    frame(&mut app);
+    let x3 = agent(&app, 0).pos.x;
+    frame(&mut app);
+    assert_eq!(
+        agent(&app, 0).pos.x,
+        x3 + 2,
+        "50 ms a frame: two ticks at 40 a second"
+    );
 }
 
 #[test]
