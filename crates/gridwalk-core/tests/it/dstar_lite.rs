@@ -67,8 +67,9 @@ fn check_agents<P: GoalPlanner>(
 }
 
 /// Runs a world's rounds: edits (never on agents or the goal), agents step, repair, check.
-/// A twin planner with the other store ([`Flat`] beside the default tiles) makes the same repairs:
-/// its expansions, its path and every cell's cost must be the first one's.
+/// A twin planner with the other store ([`Flat`] beside the default tiles), told of every change
+/// twice, makes the same repairs: its expansions, its path and every cell's cost must be the
+/// first one's.
 fn run_world<Q: gridwalk_core::queue::CellQueue<Key> + Send + Sync>(w: (World, Heuristic)) {
     let (
         World {
@@ -116,8 +117,15 @@ fn run_world<Q: gridwalk_core::queue::CellQueue<Key> + Send + Sync>(w: (World, H
         }
         planner.set_starts(&grid, &idx(&grid, &agents));
         planner.cells_changed(&grid, &changed);
+        // The twin hears of every change again, as after back-and-forth edits: the grid
+        // shows only where each cell ended, so it must repair exactly as the first does.
+        let repeated: Vec<usize> = changed
+            .iter()
+            .chain(changed.iter().rev())
+            .copied()
+            .collect();
         twin.set_starts(&grid, &idx(&grid, &agents));
-        twin.cells_changed(&grid, &changed);
+        twin.cells_changed(&grid, &repeated);
         let work = planner.compute(&grid).expanded;
         assert_eq!(
             twin.compute(&grid).expanded,

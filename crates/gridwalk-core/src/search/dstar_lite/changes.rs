@@ -10,6 +10,11 @@
 //! still ∞, and the update it would get finds it consistent and not queued: nothing happens.
 //! The other changes of the same batch are looked at on their own (a cell near two changes is
 //! skipped only if both blocks are unreached), and `g` does not change while they are.
+//!
+//! # Changes that come back
+//! A cell changed back and forth before the next compute is listed once per change, but the
+//! grid shows only where it ended, so every look at its block finds the same `rhs`: it is
+//! looked at once. Since `g` does not change here, no look depends on another's order.
 
 use super::{DStarLite, Key};
 use crate::cost::INFINITY;
@@ -20,7 +25,16 @@ use crate::search::cells::{Near, Store};
 impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool, S: Store> DStarLite<Q, TOWARD_STARTS, S> {
     /// `GoalPlanner::cells_changed`: the `rhs` of every cell whose moves `cells` touch is recomputed, and the cell requeued or dropped.
     pub(super) fn update_changed(&mut self, grid: &Grid, cells: &[usize]) {
+        // A cell listed more than once (changed back and forth since the last compute) is
+        // looked at once, at its first place: the grid holds only its final state.
+        let mut sorted = cells.to_vec();
+        sorted.sort_unstable();
+        let mut done = vec![false; sorted.len()];
         for &c in cells {
+            let at = sorted.partition_point(|&s| s < c);
+            if std::mem::replace(&mut done[at], true) {
+                continue;
+            }
             let (x, y) = self.tiles.cell_xy(c);
             if self.unreached_around(x, y) {
                 continue;
