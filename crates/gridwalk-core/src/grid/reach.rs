@@ -57,17 +57,22 @@ impl Flood {
             if stop(self.order.len()) {
                 return false;
             }
-            let u = self.order[at];
+            self.reach_around(grid, self.order[at], conn);
             at += 1;
-            let (stamp, generation, order) = (&mut self.stamp, self.generation, &mut self.order);
-            grid.for_each_neighbor(u, conn, |n, _| {
-                if stamp[n] != generation {
-                    stamp[n] = generation;
-                    order.push(n);
-                }
-            });
         }
         true
+    }
+
+    /// Adds the neighbours of `u` this flood has not reached to its order.
+    #[inline]
+    fn reach_around(&mut self, grid: &Grid, u: usize, conn: Connectivity) {
+        let (stamp, generation, order) = (&mut self.stamp, self.generation, &mut self.order);
+        grid.for_each_neighbor(u, conn, |n, _| {
+            if stamp[n] != generation {
+                stamp[n] = generation;
+                order.push(n);
+            }
+        });
     }
 
     /// The `n`th cell reached from `from` in the order of [`reachable`] (0 is `from`), found
@@ -109,14 +114,8 @@ impl Flood {
             if accept(u) {
                 return Some(u);
             }
+            self.reach_around(grid, u, conn);
             at += 1;
-            let (stamp, generation, order) = (&mut self.stamp, self.generation, &mut self.order);
-            grid.for_each_neighbor(u, conn, |n, _| {
-                if stamp[n] != generation {
-                    stamp[n] = generation;
-                    order.push(n);
-                }
-            });
         }
         None
     }
