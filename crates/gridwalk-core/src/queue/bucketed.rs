@@ -19,7 +19,6 @@
 //! "A bucketed queue for D\* Lite"); the queue comparison times it.
 
 use super::{CellQueue, binary, less};
-use crate::search::dstar_lite::Key;
 use crate::stats::SearchStats;
 
 /// Low bits of the leading component below the slot: 2³² is half a plain move.
@@ -47,13 +46,6 @@ const NONE: u32 = u32::MAX;
 pub trait Leading: Ord + Copy {
     /// The leading component, which the queue buckets on.
     fn leading(&self) -> u64;
-}
-
-impl Leading for Key {
-    #[inline(always)]
-    fn leading(&self) -> u64 {
-        self.k1
-    }
 }
 
 impl Leading for u32 {
@@ -515,6 +507,7 @@ mod tests {
     use super::*;
     use crate::cost::INFINITY;
     use crate::queue::IndexedHeap;
+    use crate::search::dstar_lite::Key;
     use proptest::prelude::*;
 
     const IDS: u32 = 64;

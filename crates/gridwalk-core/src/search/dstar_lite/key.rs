@@ -88,3 +88,12 @@ impl From<Key> for (Cost, Cost) {
 /// would not: after the agents move, a stored `h` can overstate the current one, and a
 /// start queued with such a key would never be reached (compute would spin).
 pub type DStarLiteTowardStarts = DStarLite<IndexedHeap<Key>, true>;
+
+/// The benchmark-only bucketed queue buckets D\* Lite's keys on `k1`.
+#[cfg(feature = "bench-queues")]
+impl crate::queue::Leading for Key {
+    #[inline(always)]
+    fn leading(&self) -> u64 {
+        self.k1
+    }
+}
