@@ -149,8 +149,17 @@ impl Simulation {
             new_goals.extend(self.agents.slab.hot().iter().map(|p| p.goal as usize));
         }
         let trace = self.history.planners_trace();
-        // Planners made from now on choose their store for every goal, the new ones included.
-        (self.groups.pool).set_planners(self.groups.by_goal.len() + new_goals.len());
+        // Planners made from now on choose their store for every goal, the new ones included
+        // (each once: after a rescan, `new_goals` lists every agent's goal).
+        if !new_goals.is_empty() {
+            let by_goal = &self.groups.by_goal;
+            let mut fresh: Vec<usize> = (new_goals.iter().copied())
+                .filter(|&g| self.agents.goals[g] != 0 && !by_goal.contains_key(&g))
+                .collect();
+            fresh.sort_unstable();
+            fresh.dedup();
+            (self.groups.pool).set_planners(by_goal.len() + fresh.len());
+        }
         for &g in &new_goals {
             if self.agents.goals[g] == 0 || self.groups.by_goal.contains_key(&g) {
                 continue;
