@@ -191,6 +191,16 @@ impl Agents {
         self.new_goals.clear();
     }
 
+    /// Every agent drops its planned step: the plans it came from are gone, and a step planned
+    /// before an edit or a new connectivity may no longer be legal. They wait for the next
+    /// replan.
+    pub(super) fn forget_steps(&mut self) {
+        for a in self.slab.as_mut_slices().0 {
+            a.next = None;
+            a.carried = false;
+        }
+    }
+
     /// Sends agent `id` to `goal` (cell `g`), unplanned. Returns its old goal, the old goal's
     /// cell and its own cell.
     #[inline]

@@ -242,7 +242,9 @@ impl Simulation {
         self.groups.drop_all(&mut self.history);
         self.from_scratch.paths.clear();
         self.from_scratch.space.forget_paused();
+        // Without the pending changes, a step planned before them would pass unchecked.
         self.changed.clear();
+        self.agents.forget_steps();
         self.agents.rescan_goals = true;
         self.pockets.invalidate();
     }
