@@ -17,7 +17,12 @@ use crate::search::cells::Storage;
 use crate::search::dstar::DStar;
 use crate::search::dstar_lite::{DStarLite, FlatDStarLite};
 use crate::search::mpgaa::{FlatMpgaa, Mpgaa};
-use crate::sim::DEFAULT_PLANNER_MEMORY;
+
+/// The planner-memory budget unless one is set: 2 GiB. The simulation's [`Budget`] starts
+/// from it, and [`new_planner`] chooses a lone planner's store under it.
+///
+/// [`Budget`]: crate::sim::Budget
+pub const DEFAULT_PLANNER_MEMORY: usize = 2 << 30;
 
 /// Why [`new_planner`] made no planner.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -17,8 +17,8 @@ mod algorithm;
 mod factory;
 
 pub use algorithm::{Algorithm, ExpansionNames};
+pub use factory::{DEFAULT_PLANNER_MEMORY, PlannerError, new_planner, new_planner_in};
 pub(crate) use factory::{Planner, PlannerPool};
-pub use factory::{PlannerError, new_planner, new_planner_in};
 // Defined beside the searches that implement it, so that the searches never import from
 // the factory above them.
 pub use crate::search::goal_planner::{CellInfo, GoalPlanner, Progress};

@@ -507,8 +507,43 @@ mod tests {
     use super::*;
     use crate::cost::INFINITY;
     use crate::queue::IndexedHeap;
-    use crate::search::dstar_lite::Key;
     use proptest::prelude::*;
+    use std::cmp::Ordering;
+
+    /// A key shaped like D\* Lite's: ordered by `(k1, k2)`, with a payload (`rhs`) that takes
+    /// part in equality only, so two keys can be neither smaller nor equal.
+    #[derive(Clone, Copy, Debug)]
+    struct Key {
+        k1: u64,
+        k2: u64,
+        rhs: u64,
+    }
+
+    impl PartialEq for Key {
+        fn eq(&self, o: &Self) -> bool {
+            (self.k1, self.k2, self.rhs) == (o.k1, o.k2, o.rhs)
+        }
+    }
+
+    impl Eq for Key {}
+
+    impl Ord for Key {
+        fn cmp(&self, o: &Self) -> Ordering {
+            (self.k1, self.k2).cmp(&(o.k1, o.k2))
+        }
+    }
+
+    impl PartialOrd for Key {
+        fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+            Some(self.cmp(o))
+        }
+    }
+
+    impl Leading for Key {
+        fn leading(&self) -> u64 {
+            self.k1
+        }
+    }
 
     const IDS: u32 = 64;
 

@@ -3,9 +3,7 @@
 //! against them. How a tick keeps to them is in `rationing.rs`.
 
 use super::agents::AgentId;
-
-/// The planner-memory budget unless one is set: 2 GiB.
-pub const DEFAULT_PLANNER_MEMORY: usize = 2 << 30;
+pub use crate::planner::DEFAULT_PLANNER_MEMORY;
 
 /// The smallest planner-memory budget accepted: 1 MiB.
 pub const MIN_PLANNER_MEMORY: usize = 1 << 20;

@@ -20,7 +20,12 @@ use proptest::test_runner::FileFailurePersistence;
 /// `tests/it/x.rs` in `proptest-regressions/tests/it/x.txt` (proptest's default would put them
 /// in `tests/proptest-regressions/`), those of a unit test in `src/a/b.rs` in
 /// `proptest-regressions/a/b.txt` (the default). proptest replays the seeds before new cases.
+/// `PROPTEST_CASES=N` in the environment runs N cases instead, for a long hunt.
 pub fn proptest_cases(cases: u32) -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(cases);
     ProptestConfig {
         cases,
         // Relative to the folder above the one holding the test binary's `main.rs`: `tests/`.
