@@ -74,21 +74,39 @@ done
 export DISPLAY=":$(head -n 1 "$work/display")"
 xdotool getmouselocation >/dev/null || { echo "e2e: cannot reach the X server on $DISPLAY"; exit 1; }
 
-status="$work/status.json"
-GRIDWALK_STATUS="$status" "$game" --map scripts/e2e-map.ron --agents 0 --on-arrival stay --record "$record" >"$work/game.log" 2>&1 &
-game_pid=$!
-win=""
-for _ in $(seq 150); do
-    kill -0 "$game_pid" 2>/dev/null || { cat "$work/game.log" "$work/xvfb.log"; echo "e2e: the game exited early"; exit 1; }
-    for w in $(xdotool search --onlyvisible --name '^gridwalk' 2>/dev/null || true); do
-        if xdotool getwindowgeometry "$w" 2>/dev/null | grep -q 'Geometry: 1400x900'; then
-            win=$w
-        fi
+# The game's window: waits for it (or for the game to die) and echoes its id.
+find_window() {
+    local log=$1 w found=""
+    for _ in $(seq 300); do
+        kill -0 "$game_pid" 2>/dev/null || { cat "$log" "$work/xvfb.log" >&2; echo "e2e: the game exited early" >&2; return 1; }
+        for w in $(xdotool search --onlyvisible --name '^gridwalk' 2>/dev/null || true); do
+            if xdotool getwindowgeometry "$w" 2>/dev/null | grep -q 'Geometry: 1400x900'; then
+                found=$w
+            fi
+        done
+        [ -n "$found" ] && { echo "$found"; return 0; }
+        sleep 0.2
     done
-    [ -n "$win" ] && break
-    sleep 0.2
-done
-[ -n "$win" ] || { cat "$work/game.log"; echo "e2e: no game window"; exit 1; }
+    cat "$log" >&2; echo "e2e: no game window" >&2; return 1
+}
+
+# Starts the game with ARGS, its output in LOG, and waits for its window (sets game_pid and
+# win): launch LOG ARGS...
+launch() {
+    local log=$1
+    shift
+    "$game" "$@" >"$log" 2>&1 &
+    game_pid=$!
+    win=$(find_window "$log") || exit 1
+}
+
+# Fails unless the game still runs: alive LOG WHILE-WHAT.
+alive() {
+    kill -0 "$game_pid" 2>/dev/null || { tail -50 "$1"; echo "e2e: the game died $2"; exit 1; }
+}
+
+status="$work/status.json"
+GRIDWALK_STATUS="$status" launch "$work/game.log" --map scripts/e2e-map.ron --agents 0 --on-arrival stay --record "$record"
 sleep 4 # first frames: shaders, egui fonts
 
 # The centre of cell (x, y) on the window, as the game's status says (the fitted view: the
@@ -133,22 +151,6 @@ echo "e2e: screenshot $shot"
 "$cli" simulate "$record" >"$work/replay.jsonl"
 checks clicks "$record" "$work/replay.jsonl"
 
-# The game's window: waits for it (or for the game to die) and echoes its id.
-find_window() {
-    local log=$1 w found=""
-    for _ in $(seq 300); do
-        kill -0 "$game_pid" 2>/dev/null || { cat "$log" "$work/xvfb.log" >&2; echo "e2e: the game exited early" >&2; return 1; }
-        for w in $(xdotool search --onlyvisible --name '^gridwalk' 2>/dev/null || true); do
-            if xdotool getwindowgeometry "$w" 2>/dev/null | grep -q 'Geometry: 1400x900'; then
-                found=$w
-            fi
-        done
-        [ -n "$found" ] && { echo "$found"; return 0; }
-        sleep 0.2
-    done
-    cat "$log" >&2; echo "e2e: no game window" >&2; return 1
-}
-
 # Quits with Esc, checks the game ended cleanly, and replays its recording to the tick and
 # cells it printed: check_replay LOG RECORD OUT [--trace].
 quit_and_replay() {
@@ -173,12 +175,10 @@ quit_and_replay() {
 # 2. The default start, untouched: a world that stays alive.
 idle_record="$work/idle.ron"
 idle_secs="${E2E_IDLE_SECS:-45}"
-"$game" --record "$idle_record" >"$work/idle.log" 2>&1 &
-game_pid=$!
-win=$(find_window "$work/idle.log") || exit 1
+launch "$work/idle.log" --record "$idle_record"
 echo "e2e: default start, no input for ${idle_secs}s"
 sleep "$idle_secs"
-kill -0 "$game_pid" 2>/dev/null || { cat "$work/idle.log"; echo "e2e: the game died while idle"; exit 1; }
+alive "$work/idle.log" "while idle"
 import -window root "$work/idle.png"
 quit_and_replay "$work/idle.log" "$idle_record" "$work/idle.jsonl" --trace || exit 1
 checks idle "$idle_record" "$work/idle.jsonl" "$line"
@@ -188,15 +188,13 @@ checks idle "$idle_record" "$work/idle.jsonl" "$line"
 #    agents still walking at the end.
 explore_record="$work/explore.ron"
 explore_secs="${E2E_EXPLORE_SECS:-30}"
-"$game" --preset explore --record "$explore_record" >"$work/explore.log" 2>&1 &
-game_pid=$!
-win=$(find_window "$work/explore.log") || exit 1
+launch "$work/explore.log" --preset explore --record "$explore_record"
 echo "e2e: explore preset, ${explore_secs}s"
 sleep 3
 xdotool windowfocus "$win" 2>/dev/null || true
 xdotool key --window "$win" Tab
 sleep "$explore_secs"
-kill -0 "$game_pid" 2>/dev/null || { cat "$work/explore.log"; echo "e2e: the game died exploring"; exit 1; }
+alive "$work/explore.log" exploring
 import -window root "${E2E_FOG_SCREENSHOT:-$work/explore.png}"
 quit_and_replay "$work/explore.log" "$explore_record" "$work/explore.jsonl" || exit 1
 checks explore "$explore_record" "$work/explore.jsonl"
@@ -204,16 +202,14 @@ checks explore "$explore_record" "$work/explore.jsonl"
 # 4. The soak: 1,000 agents and about a minute of random real clicks, drags, wheel and keys.
 soak_record="$work/soak.ron"
 soak_secs="${E2E_SOAK_SECS:-60}"
-"$game" --seed 3 --agents 1000 --record "$soak_record" >"$work/soak.log" 2>&1 &
-game_pid=$!
-win=$(find_window "$work/soak.log") || exit 1
+launch "$work/soak.log" --seed 3 --agents 1000 --record "$soak_record"
 sleep 3
 xdotool windowfocus "$win" 2>/dev/null || true
 echo "e2e: soak, ${soak_secs}s of random input with 1,000 agents"
 checks soak-actions "$soak_secs" >"$work/soak.actions"
 start=$(date +%s)
 while read -r what a b c d e; do
-    kill -0 "$game_pid" 2>/dev/null || { tail -50 "$work/soak.log"; echo "e2e: the game died in the soak"; exit 1; }
+    alive "$work/soak.log" "in the soak"
     case $what in
         click) xdotool mousemove --window "$win" "$b" "$c" click "$a" ;;
         wheel) xdotool mousemove --window "$win" "$b" "$c" click "$a" ;;
@@ -227,7 +223,7 @@ while read -r what a b c d e; do
     sleep 0.1
     [ $(( $(date +%s) - start )) -ge "$soak_secs" ] && break
 done <"$work/soak.actions"
-kill -0 "$game_pid" 2>/dev/null || { tail -50 "$work/soak.log"; echo "e2e: the game died in the soak"; exit 1; }
+alive "$work/soak.log" "in the soak"
 import -window root "$work/soak.png"
 quit_and_replay "$work/soak.log" "$soak_record" "$work/soak.jsonl" || exit 1
 
@@ -238,12 +234,10 @@ quit_and_replay "$work/soak.log" "$soak_record" "$work/soak.jsonl" || exit 1
 #    the replay of what ran so far (budget included) ends where the game did.
 big_record="$work/big.ron"
 big_status="$work/big-status.json"
-GRIDWALK_STATUS="$big_status" "$game" --map crates/gridwalk-core/tests/data/movingai/64room_000.map --agents 5000 \
-    --destinations 0 --record "$big_record" >"$work/big.log" 2>&1 &
-game_pid=$!
-win=$(find_window "$work/big.log") || exit 1
+GRIDWALK_STATUS="$big_status" launch "$work/big.log" --map crates/gridwalk-core/tests/data/movingai/64room_000.map \
+    --agents 5000 --destinations 0 --record "$big_record"
 sleep "${E2E_BIG_SECS:-5}"
-kill -0 "$game_pid" 2>/dev/null || { cat "$work/big.log"; echo "e2e: the game died on the big map"; exit 1; }
+alive "$work/big.log" "on the big map"
 import -window "$win" "$work/big.png"
 # The map's rectangle on the window, as the status says: black until a frame is drawn.
 crop=$(checks map-crop "$big_status" 1400 900) || { echo "$crop"; cat "$work/big.log"; exit 1; }
@@ -259,12 +253,10 @@ quit_and_replay "$work/big.log" "$big_record" "$work/big.jsonl" || exit 1
 #    and no swap on any tick, and arrivals in every 100 ticks (a crowd that flows).
 crowd_record="$work/crowd.ron"
 crowd_secs="${E2E_CROWD_SECS:-40}"
-"$game" --preset crowd --record "$crowd_record" >"$work/crowd.log" 2>&1 &
-game_pid=$!
-win=$(find_window "$work/crowd.log") || exit 1
+launch "$work/crowd.log" --preset crowd --record "$crowd_record"
 echo "e2e: crowd preset, ${crowd_secs}s"
 sleep "$crowd_secs"
-kill -0 "$game_pid" 2>/dev/null || { cat "$work/crowd.log"; echo "e2e: the game died in the crowd"; exit 1; }
+alive "$work/crowd.log" "in the crowd"
 import -window root "$work/crowd.png"
 quit_and_replay "$work/crowd.log" "$crowd_record" "$work/crowd.jsonl" || exit 1
 checks crowd "$crowd_record" "$work/crowd.jsonl"
