@@ -1,7 +1,8 @@
 //! No sequence of public `Simulation` calls panics, and the invariants hold after each call:
 //! every agent stands on a passable cell, and right after a replan every walking agent's
 //! remaining cost is the Dijkstra optimum on the current map (no-path agents have none), and
-//! an edit is refused exactly on the cells agents stand on or head to.
+//! an edit is refused exactly on the cells agents stand on or head to. In crowd mode, also: no
+//! two agents ever stand on one cell, and agents may wait for one another.
 
 use gridwalk_core::cost::INFINITY;
 use gridwalk_core::search::dijkstra;
@@ -64,6 +65,14 @@ fn terrain(t: u8) -> Terrain {
 fn check(sim: &Simulation, after_replan: bool) -> Result<(), TestCaseError> {
     let grid = sim.grid();
     let conn = sim.config().connectivity;
+    let crowd = sim.config().crowd;
+    if crowd {
+        let mut cells: Vec<Pos> = sim.agents().map(|a| a.pos).collect();
+        cells.sort_unstable_by_key(|p| (p.x, p.y));
+        let before = cells.len();
+        cells.dedup();
+        prop_assert_eq!(cells.len(), before, "two crowd agents share a cell");
+    }
     // The O(1) edit check agrees with a scan of the agents, on every cell.
     for i in 0..grid.len() {
         let p = grid.pos(i);
@@ -85,8 +94,10 @@ fn check(sim: &Simulation, after_replan: bool) -> Result<(), TestCaseError> {
             .path
             .map(|p| p.cost);
         match a.status {
-            AgentStatus::Planning | AgentStatus::Waiting | AgentStatus::Stuck => {
-                prop_assert!(false, "agent {} waits with no budget", a.id)
+            AgentStatus::Planning => prop_assert!(false, "agent {} waits with no budget", a.id),
+            // Waiting for another agent: only a crowd waits.
+            AgentStatus::Waiting | AgentStatus::Stuck => {
+                prop_assert!(crowd, "agent {} waits outside a crowd", a.id)
             }
             AgentStatus::Arrived => prop_assert_eq!(a.pos, a.goal),
             AgentStatus::Walking => prop_assert_eq!(a.remaining, best, "agent {}", a.id),
@@ -101,64 +112,104 @@ proptest! {
 
     #[test]
     fn no_call_sequence_panics_or_breaks_the_invariants(calls in prop::collection::vec(call(), 1..60)) {
-        let mut sim = Simulation::new(Grid::new(12, 10).unwrap(), SimConfig::default());
-        for c in calls {
-            let mut replanned = false;
-            match c {
-                Call::Add(a, b, x, y, p) => {
-                    let _ = sim.add_agent_with(Pos::new(a, b), Pos::new(x, y), OnArrival::ALL[p as usize]);
-                }
-                Call::Remove(i) => { let _ = sim.remove_agent(i); }
-                Call::Retarget(i, x, y) => { let _ = sim.set_goal(i, Pos::new(x, y)); }
-                Call::Edit(x, y, t) => { let _ = sim.edit(Pos::new(x, y), terrain(t)); }
-                Call::Batch(cells) => {
-                    let edits: Vec<_> = cells.iter().map(|&(x, y, t)| (Pos::new(x, y), terrain(t))).collect();
-                    let (changed, refused) = sim.edit_batch(&edits);
-                    prop_assert!(changed + refused.len() <= edits.len());
-                }
-                Call::ClearWalls => {
-                    sim.clear_walls();
-                    prop_assert_eq!(sim.grid().wall_count(), 0);
-                }
-                Call::ClearAgents => sim.clear_agents(),
-                Call::Config(a, four) => {
-                    let connectivity = if four { Connectivity::Four } else { Connectivity::Eight };
-                    sim.set_config(SimConfig {
-                        algorithm: Algorithm::ALL[a as usize],
-                        connectivity,
-                        heuristic: Heuristic::default_for(connectivity),
-                        measure_baseline: four, crowd: false,
-                    });
-                }
-                Call::Replan => { sim.replan(); replanned = true; }
-                Call::Advance => sim.advance(),
-                Call::Tick(cells) => {
-                    let edits: Vec<_> = cells.iter().map(|&(x, y, t)| (Pos::new(x, y), terrain(t))).collect();
-                    sim.tick(&edits);
-                }
-                Call::Queries(i, x, y) => {
-                    let _ = sim.path(i);
-                    let _ = sim.cost_field(i);
-                    let _ = sim.explain(i);
-                    let _ = sim.astar_from_scratch(i);
-                    let _ = sim.inspect(i, Pos::new(x, y));
-                    let _ = sim.history(i);
-                    let _ = sim.check_edit(Pos::new(x, y));
-                    // A plan is legal on the map it was made on: until the next replan an
-                    // edit may cross it.
-                    if let Some(p) = sim.path(i).filter(|_| !sim.changes_pending()) {
-                        p.validate(sim.grid(), sim.config().connectivity).unwrap();
-                        prop_assert!(p.cost < INFINITY);
-                    }
-                }
-                Call::Dynamic(d) => sim.set_dynamic(d.map(|(every, walls)| DynamicWorld { every, walls })),
-                Call::Record(n) => {
-                    sim.set_history(n as usize * 4);
-                    sim.set_tracing(n == 1);
-                }
-                Call::Seed(s) => sim.set_seed(s),
-            }
-            check(&sim, replanned)?;
-        }
+        run(calls, false)?;
     }
+
+    #[test]
+    fn no_call_sequence_in_a_crowd_panics_or_breaks_the_invariants(
+        calls in prop::collection::vec(call(), 1..60)
+    ) {
+        run(calls, true)?;
+    }
+}
+
+/// Runs `calls` on a 12×10 map, crowd mode on or off throughout, checking after each call.
+fn run(calls: Vec<Call>, crowd: bool) -> Result<(), TestCaseError> {
+    let config = SimConfig {
+        crowd,
+        ..SimConfig::default()
+    };
+    let mut sim = Simulation::new(Grid::new(12, 10).unwrap(), config);
+    for c in calls {
+        let mut replanned = false;
+        match c {
+            Call::Add(a, b, x, y, p) => {
+                let _ =
+                    sim.add_agent_with(Pos::new(a, b), Pos::new(x, y), OnArrival::ALL[p as usize]);
+            }
+            Call::Remove(i) => {
+                let _ = sim.remove_agent(i);
+            }
+            Call::Retarget(i, x, y) => {
+                let _ = sim.set_goal(i, Pos::new(x, y));
+            }
+            Call::Edit(x, y, t) => {
+                let _ = sim.edit(Pos::new(x, y), terrain(t));
+            }
+            Call::Batch(cells) => {
+                let edits: Vec<_> = cells
+                    .iter()
+                    .map(|&(x, y, t)| (Pos::new(x, y), terrain(t)))
+                    .collect();
+                let (changed, refused) = sim.edit_batch(&edits);
+                prop_assert!(changed + refused.len() <= edits.len());
+            }
+            Call::ClearWalls => {
+                sim.clear_walls();
+                prop_assert_eq!(sim.grid().wall_count(), 0);
+            }
+            Call::ClearAgents => sim.clear_agents(),
+            Call::Config(a, four) => {
+                let connectivity = if four {
+                    Connectivity::Four
+                } else {
+                    Connectivity::Eight
+                };
+                sim.set_config(SimConfig {
+                    algorithm: Algorithm::ALL[a as usize],
+                    connectivity,
+                    heuristic: Heuristic::default_for(connectivity),
+                    measure_baseline: four,
+                    crowd,
+                });
+            }
+            Call::Replan => {
+                sim.replan();
+                replanned = true;
+            }
+            Call::Advance => sim.advance(),
+            Call::Tick(cells) => {
+                let edits: Vec<_> = cells
+                    .iter()
+                    .map(|&(x, y, t)| (Pos::new(x, y), terrain(t)))
+                    .collect();
+                sim.tick(&edits);
+            }
+            Call::Queries(i, x, y) => {
+                let _ = sim.path(i);
+                let _ = sim.cost_field(i);
+                let _ = sim.explain(i);
+                let _ = sim.astar_from_scratch(i);
+                let _ = sim.inspect(i, Pos::new(x, y));
+                let _ = sim.history(i);
+                let _ = sim.check_edit(Pos::new(x, y));
+                // A plan is legal on the map it was made on: until the next replan an
+                // edit may cross it.
+                if let Some(p) = sim.path(i).filter(|_| !sim.changes_pending()) {
+                    p.validate(sim.grid(), sim.config().connectivity).unwrap();
+                    prop_assert!(p.cost < INFINITY);
+                }
+            }
+            Call::Dynamic(d) => {
+                sim.set_dynamic(d.map(|(every, walls)| DynamicWorld { every, walls }))
+            }
+            Call::Record(n) => {
+                sim.set_history(n as usize * 4);
+                sim.set_tracing(n == 1);
+            }
+            Call::Seed(s) => sim.set_seed(s),
+        }
+        check(&sim, replanned)?;
+    }
+    Ok(())
 }
