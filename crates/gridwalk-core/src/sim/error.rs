@@ -26,6 +26,13 @@ pub enum SimError {
         /// An agent heading there.
         agent: AgentId,
     },
+    /// Crowd mode: an edit on the start of an agent waiting to enter.
+    Entering {
+        /// The refused cell.
+        pos: Pos,
+        /// The agent waiting to enter there.
+        agent: AgentId,
+    },
     /// No agent has this id.
     NoSuchAgent(AgentId),
     /// Crowd mode: a new agent's start holds another agent.
@@ -52,6 +59,9 @@ impl fmt::Display for SimError {
                 write!(f, "cell {pos} holds agent {agent}")
             }
             SimError::IsGoal { pos, agent } => write!(f, "cell {pos} is the goal of agent {agent}"),
+            SimError::Entering { pos, agent } => {
+                write!(f, "cell {pos} is where agent {agent} waits to enter")
+            }
             SimError::NoSuchAgent(id) => write!(f, "there is no agent {id}"),
         }
     }

@@ -400,10 +400,19 @@ impl Simulation {
     }
 
     /// Whether an edit of `pos` would be refused, and why. O(1) when it is not: per-cell
-    /// counts of agents and goals say so; only a refusal looks up which agent.
+    /// counts of agents and goals say so; only a refusal looks up which agent. In crowd mode
+    /// the starts and goals of the agents waiting to enter are refused too (a scan of them).
     pub fn check_edit(&self, pos: Pos) -> Result<usize, SimError> {
         let i = self.grid.index(pos)?;
         self.agents.check_edit(pos, i)?;
+        for &(agent, (_, start), (_, goal), _) in self.crowd.iter().flat_map(|c| &c.entering) {
+            if start == i {
+                return Err(SimError::Entering { pos, agent });
+            }
+            if goal == i {
+                return Err(SimError::IsGoal { pos, agent });
+            }
+        }
         Ok(i)
     }
 

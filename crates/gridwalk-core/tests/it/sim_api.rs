@@ -76,7 +76,10 @@ fn check(sim: &Simulation, after_replan: bool) -> Result<(), TestCaseError> {
     // The O(1) edit check agrees with a scan of the agents, on every cell.
     for i in 0..grid.len() {
         let p = grid.pos(i);
-        let taken = sim.agents().any(|a| a.pos == p || a.goal == p);
+        let taken = sim.agents().any(|a| a.pos == p || a.goal == p)
+            || sim
+                .entering()
+                .any(|(_, start, goal, _)| start == p || goal == p);
         prop_assert_eq!(sim.check_edit(p).is_err(), taken, "edit check of {}", p);
     }
     for a in sim.agents() {
