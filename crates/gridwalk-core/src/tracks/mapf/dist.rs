@@ -1,11 +1,51 @@
 //! Distance tables: for each goal, the number of moves to it from every cell, by breadth-first
-//! search on the move graph (one move, straight or diagonal, costs one).
+//! search on the move graph (one move, straight or diagonal, costs one), kept as adjacency
+//! lists ([`Moves`]) that the scatter's searches read too.
 
 use crate::crowd::Guidance;
 use crate::grid::{Connectivity, Grid};
 
 /// The value of a cell from which the goal cannot be reached.
 pub const UNREACHABLE: u32 = u32::MAX;
+
+/// The move graph as adjacency lists: each passable cell's neighbours, in the grid's order
+/// ([`Grid::for_each_neighbor`]), so that searches over them break ties as searches over the
+/// grid do.
+#[derive(Clone, Debug)]
+pub(super) struct Moves {
+    /// Cell c's neighbours are `to[start[c]..start[c + 1]]`.
+    start: Vec<u32>,
+    to: Vec<u32>,
+}
+
+impl Moves {
+    /// The most bytes the lists of a grid of `cells` cells can take (eight moves a cell).
+    pub(super) fn bytes_needed(cells: usize) -> usize {
+        cells.saturating_add(1).saturating_mul(4 + 8 * 4)
+    }
+
+    /// The lists of `grid` under `conn`.
+    pub(super) fn new(grid: &Grid, conn: Connectivity) -> Moves {
+        let mut start = Vec::with_capacity(grid.len() + 1);
+        let per_cell = match conn {
+            Connectivity::Four => 4,
+            Connectivity::Eight => 8,
+        };
+        let mut to = Vec::with_capacity(grid.len() * per_cell);
+        start.push(0);
+        for c in 0..grid.len() {
+            grid.for_each_neighbor(c, conn, |m, _| to.push(m as u32));
+            start.push(to.len() as u32);
+        }
+        Moves { start, to }
+    }
+
+    /// The cells one move from `cell` (none from a wall).
+    #[inline]
+    pub(super) fn of(&self, cell: usize) -> &[u32] {
+        &self.to[self.start[cell] as usize..self.start[cell + 1] as usize]
+    }
+}
 
 /// One flat table per distinct goal (agents with one goal share it), each `u32` per cell.
 #[derive(Clone, Debug)]
@@ -14,40 +54,54 @@ pub struct DistanceTables {
     tables: Vec<u32>,
     /// Per agent: the offset of its goal's table in `tables`.
     offset: Vec<usize>,
+    moves: Moves,
 }
 
 impl DistanceTables {
-    /// The bytes the tables for `goals` on a grid of `cells` cells would take.
+    /// The bytes the tables for `goals` on a grid of `cells` cells would take, with the move
+    /// graph's lists.
     pub fn bytes_needed(cells: usize, goals: &[u32]) -> usize {
         let mut distinct: Vec<u32> = goals.to_vec();
         distinct.sort_unstable();
         distinct.dedup();
-        distinct.len().saturating_mul(cells).saturating_mul(4)
+        (distinct.len().saturating_mul(cells).saturating_mul(4))
+            .saturating_add(Moves::bytes_needed(cells))
     }
 
     /// The tables for agents whose goals are `goals` (flat indices of passable cells).
     pub fn new(grid: &Grid, conn: Connectivity, goals: &[u32]) -> DistanceTables {
         let cells = grid.len();
+        let moves = Moves::new(grid, conn);
         let mut by_goal: Vec<(u32, usize)> = goals.iter().copied().zip(0..).collect();
         by_goal.sort_unstable();
+        let distinct = by_goal.chunk_by(|a, b| a.0 == b.0).count();
         let mut offset = vec![0; goals.len()];
-        let mut tables = Vec::new();
+        let mut tables = vec![UNREACHABLE; distinct * cells];
         let mut queue = Vec::with_capacity(cells);
-        let mut last = None;
-        for (goal, agent) in by_goal {
-            if last != Some(goal) {
-                last = Some(goal);
-                let start = tables.len();
-                tables.resize(start + cells, UNREACHABLE);
-                bfs(grid, conn, goal, &mut tables[start..], &mut queue);
+        let mut next = 0;
+        for same in by_goal.chunk_by(|a, b| a.0 == b.0) {
+            bfs(
+                &moves,
+                same[0].0,
+                &mut tables[next..next + cells],
+                &mut queue,
+            );
+            for &(_, agent) in same {
+                offset[agent] = next;
             }
-            offset[agent] = tables.len() - cells;
+            next += cells;
         }
         DistanceTables {
             cells,
             tables,
             offset,
+            moves,
         }
+    }
+
+    /// The move graph the tables were searched on.
+    pub(super) fn moves(&self) -> &Moves {
+        &self.moves
     }
 
     /// Moves from `cell` to agent `agent`'s goal, [`UNREACHABLE`] when there is no way.
@@ -71,21 +125,21 @@ impl Guidance for DistanceTables {
 }
 
 /// Fills `dist` (all [`UNREACHABLE`]) with each cell's number of moves to `goal`.
-fn bfs(grid: &Grid, conn: Connectivity, goal: u32, dist: &mut [u32], queue: &mut Vec<u32>) {
+fn bfs(moves: &Moves, goal: u32, dist: &mut [u32], queue: &mut Vec<u32>) {
     queue.clear();
     dist[goal as usize] = 0;
     queue.push(goal);
     let mut head = 0;
-    while head < queue.len() {
-        let c = queue[head];
+    while let Some(&c) = queue.get(head) {
         head += 1;
         let d = dist[c as usize] + 1;
         // Moves are symmetric, so the neighbours out of `c` are the cells that move into it.
-        grid.for_each_neighbor(c as usize, conn, |m, _| {
-            if dist[m] == UNREACHABLE {
-                dist[m] = d;
-                queue.push(m as u32);
+        for &m in moves.of(c as usize) {
+            let slot = &mut dist[m as usize];
+            if *slot == UNREACHABLE {
+                *slot = d;
+                queue.push(m);
             }
-        });
+        }
     }
 }

@@ -95,7 +95,7 @@ pub(super) fn search(
         (need < memory / 2).then(|| {
             memory -= need;
             let deadline = began + limits.time / 2;
-            scatter::build(grid, conn, starts, goals, dist, margin, deadline, &mut rng)
+            scatter::build(grid, starts, goals, dist, margin, deadline, &mut rng)
         })
     });
     let mut pref = vec![NONE; n];

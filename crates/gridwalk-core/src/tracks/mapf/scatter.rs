@@ -13,9 +13,9 @@ use web_time::Instant;
 
 use rand_core::Rng;
 
-use super::dist::{DistanceTables, UNREACHABLE};
+use super::dist::{DistanceTables, Moves, UNREACHABLE};
 use crate::crowd::{Guidance, NONE};
-use crate::grid::{Connectivity, Grid};
+use crate::grid::Grid;
 
 /// Each agent's path as (cell, next cell) pairs sorted by cell.
 pub(super) struct Scatter {
@@ -129,7 +129,6 @@ impl Collisions {
 #[allow(clippy::too_many_arguments)]
 pub(super) fn build<R: Rng + ?Sized>(
     grid: &Grid,
-    conn: Connectivity,
     starts: &[u32],
     goals: &[u32],
     dist: &DistanceTables,
@@ -167,8 +166,7 @@ pub(super) fn build<R: Rng + ?Sized>(
             }
             let bound = dist.get(i, starts[i] as usize) + margin;
             if let Some(path) = search.run(
-                grid,
-                conn,
+                dist.moves(),
                 &table,
                 &paths,
                 (starts[i], goals[i]),
@@ -235,8 +233,7 @@ impl PathSearch {
     #[allow(clippy::too_many_arguments)]
     fn run(
         &mut self,
-        grid: &Grid,
-        conn: Connectivity,
+        moves: &Moves,
         table: &Collisions,
         paths: &[Vec<u32>],
         (start, goal): (u32, u32),
@@ -259,21 +256,20 @@ impl PathSearch {
                 found = true;
                 break;
             }
-            grid.for_each_neighbor(cell as usize, conn, |u, _| {
-                let u = u as u32;
+            for &u in moves.of(cell as usize) {
                 let hu = h(u as usize);
                 if u == start
                     || self.parent[u as usize] != NONE
                     || hu == UNREACHABLE
                     || g + 1 + hu > bound
                 {
-                    return;
+                    continue;
                 }
                 let cu = c + table.cost(paths, cell, u, g);
                 let node = self.nodes.len() as u32;
                 self.open.push(Reverse((cu, g + 1 + hu, hu, node)));
                 self.nodes.push((u, cell, g + 1));
-            });
+            }
         }
         let path = found.then(|| {
             let mut path = vec![goal];
@@ -324,6 +320,7 @@ impl Guidance for Guide<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::Connectivity;
     use rand_core::SeedableRng;
     use rand_xoshiro::SplitMix64;
 
@@ -389,7 +386,7 @@ mod tests {
             }
             let far = Instant::now() + std::time::Duration::from_secs(60);
             let margin = 3;
-            let s = build(&grid, conn, starts, &goals, &dist, margin, far, &mut rng);
+            let s = build(&grid, starts, &goals, &dist, margin, far, &mut rng);
             let mut paths = Vec::new();
             for i in 0..n {
                 let mut path = vec![starts[i]];
