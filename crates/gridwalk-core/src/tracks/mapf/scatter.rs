@@ -212,8 +212,8 @@ struct PathSearch {
     /// Per cell: the cell it was reached from ([`NONE`] not yet, itself for the start).
     parent: Vec<u32>,
     used: Vec<u32>,
-    /// Open entries: (collisions, estimated length, moves to go, node).
-    open: BinaryHeap<Reverse<(u64, u32, u32, u32)>>,
+    /// Open entries: (collisions, estimated length, moves to go, node), packed by [`entry`].
+    open: BinaryHeap<Reverse<u128>>,
     /// Nodes: (cell, the cell it comes from, moves from the start).
     nodes: Vec<(u32, u32, u32)>,
 }
@@ -242,10 +242,11 @@ impl PathSearch {
     ) -> Option<Vec<u32>> {
         self.open.clear();
         self.nodes.clear();
-        self.open.push(Reverse((0, h(start as usize), 0, 0)));
+        self.open.push(Reverse(entry(0, h(start as usize), 0, 0)));
         self.nodes.push((start, start, 0));
         let mut found = false;
-        while let Some(Reverse((c, _, _, key))) = self.open.pop() {
+        while let Some(Reverse(e)) = self.open.pop() {
+            let (c, key) = ((e >> 96) as u64, e as u32);
             let (cell, parent, g) = self.nodes[key as usize];
             if self.parent[cell as usize] != NONE {
                 continue;
@@ -267,7 +268,7 @@ impl PathSearch {
                 }
                 let cu = c + table.cost(paths, cell, u, g);
                 let node = self.nodes.len() as u32;
-                self.open.push(Reverse((cu, g + 1 + hu, hu, node)));
+                self.open.push(Reverse(entry(cu, g + 1 + hu, hu, node)));
                 self.nodes.push((u, cell, g + 1));
             }
         }
@@ -287,6 +288,15 @@ impl PathSearch {
         self.used.clear();
         path
     }
+}
+
+/// An open entry as one number that orders as the tuple `(collisions, estimate, to go, node)`
+/// (one comparison, where the tuple's branches on each field); collisions past `u32::MAX`
+/// count as `u32::MAX`.
+#[inline]
+fn entry(collisions: u64, estimate: u32, to_go: u32, node: u32) -> u128 {
+    let c = collisions.min(u32::MAX as u64) as u128;
+    c << 96 | (estimate as u128) << 64 | (to_go as u128) << 32 | node as u128
 }
 
 /// LaCAM's guidance with the scatter: an agent's distance table, except that the next cell of
