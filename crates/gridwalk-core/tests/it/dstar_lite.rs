@@ -86,14 +86,7 @@ fn run_world<Q: gridwalk_core::queue::CellQueue<Key> + Send + Sync>(w: (World, H
     let idx = |g: &Grid, v: &[Pos]| v.iter().map(|&p| g.index(p).unwrap()).collect::<Vec<_>>();
     planner.set_starts(&grid, &idx(&grid, &agents));
     twin.set_starts(&grid, &idx(&grid, &agents));
-    let work = planner.compute(&grid).expanded;
-    assert_eq!(
-        twin.compute(&grid).expanded,
-        work,
-        "flat expands as tiles do"
-    );
-    check_agents(&planner, &grid, conn, &agents, goal);
-    check_twins(&planner, &twin, &grid, &agents);
+    compute_twins(&mut planner, &mut twin, (&grid, conn), &agents, goal);
     for round in rounds {
         // Agents step along their paths first, as a tick would after the last repair.
         for a in agents.iter_mut() {
@@ -126,15 +119,27 @@ fn run_world<Q: gridwalk_core::queue::CellQueue<Key> + Send + Sync>(w: (World, H
             .collect();
         twin.set_starts(&grid, &idx(&grid, &agents));
         twin.cells_changed(&grid, &repeated);
-        let work = planner.compute(&grid).expanded;
-        assert_eq!(
-            twin.compute(&grid).expanded,
-            work,
-            "flat expands as tiles do"
-        );
-        check_agents(&planner, &grid, conn, &agents, goal);
-        check_twins(&planner, &twin, &grid, &agents);
+        compute_twins(&mut planner, &mut twin, (&grid, conn), &agents, goal);
     }
+}
+
+/// Both stores' planners compute: the same number of expansions, exact costs for the agents,
+/// and the same state after ([`check_twins`]).
+fn compute_twins(
+    planner: &mut impl GoalPlanner,
+    twin: &mut impl GoalPlanner,
+    (grid, conn): (&Grid, Connectivity),
+    agents: &[Pos],
+    goal: Pos,
+) {
+    let work = planner.compute(grid).expanded;
+    assert_eq!(
+        twin.compute(grid).expanded,
+        work,
+        "flat expands as tiles do"
+    );
+    check_agents(&*planner, grid, conn, agents, goal);
+    check_twins(&*planner, &*twin, grid, agents);
 }
 
 /// The two stores' planners agree on every cell's `g` and `rhs`, on the last expansions in
