@@ -86,6 +86,13 @@ impl Guidance for PlannerGuide<'_> {
             None => u64::from(cell != self.cur[i] as usize),
         }
     }
+
+    #[inline]
+    fn prefetch(&self, i: usize, cell: usize, stage: u8) {
+        if let Some(p) = self.planners[i] {
+            p.prefetch_cost(cell, stage);
+        }
+    }
 }
 
 impl Simulation {
@@ -357,7 +364,8 @@ impl Simulation {
             Err(_) => cur.clone(),
         };
         let step_nanos = began.elapsed().as_nanos() as u64;
-        let report = rule.report().clone();
+        let report = rule.report();
+        let pushed = (report.pushed.len() + report.pulled.len()) as u32;
         let costs: Vec<Cost> = (0..ids.len())
             .map(|i| guide.distance(i, next[i] as usize))
             .collect();
@@ -424,7 +432,7 @@ impl Simulation {
                 AgentStatus::Walking
             };
         }
-        stats.pushed = (report.pushed.len() + report.pulled.len()) as u32;
+        stats.pushed = pushed;
         stats.arrivals_total += stats.arrivals as u64;
         crowd.stats = stats;
         crowd.members = members;
