@@ -11,7 +11,7 @@ use crate::grid::{Connectivity, Grid, Pos};
 use crate::search::best_first::prefetch;
 
 /// How many agents on in the order a step asks for the next loads (see [`Crowd::hint`]).
-const AHEAD: usize = 8;
+const AHEAD: usize = 16;
 
 /// Why a step was refused. Nothing moves when one is returned.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -366,8 +366,19 @@ impl Simulation {
         let step_nanos = began.elapsed().as_nanos() as u64;
         let report = rule.report();
         let pushed = (report.pushed.len() + report.pulled.len()) as u32;
-        let costs: Vec<Cost> = (0..ids.len())
-            .map(|i| guide.distance(i, next[i] as usize))
+        // Each agent's cost at its new cell, the loads asked for a few agents ahead.
+        const AHEAD: usize = 16;
+        let n = ids.len();
+        let costs: Vec<Cost> = (0..n)
+            .map(|i| {
+                if i + 2 * AHEAD < n {
+                    guide.prefetch(i + 2 * AHEAD, next[i + 2 * AHEAD] as usize, 0);
+                }
+                if i + AHEAD < n {
+                    guide.prefetch(i + AHEAD, next[i + AHEAD] as usize, 1);
+                }
+                guide.distance(i, next[i] as usize)
+            })
             .collect();
         let guided: Vec<bool> = planners.iter().map(Option::is_some).collect();
         drop(planners);
