@@ -35,6 +35,11 @@
 //!
 //! The walks stop after a fixed number of cells, so they keep a step's cost per agent bounded.
 //!
+//! **Memory.** Guidance lives in large tables (a planner or a distance table per goal), and an
+//! agent's first read of its own misses the caches and the TLB. While one agent decides, the
+//! step asks the guidance ([`Guidance::prefetch`]) to start loading the values of the agents a
+//! few places on in the order, so their misses overlap the decisions before them.
+//!
 //! [`Crowd::report`] tells what the step did: who waited, who was pushed or pulled, and for
 //! each agent its candidates in the order tried and the chain of pushes that moved it.
 
@@ -56,6 +61,15 @@ pub const NONE: u32 = u32::MAX;
 pub trait Guidance {
     /// The cost for `agent` to reach its goal from the cell with flat index `cell`.
     fn distance(&self, agent: usize, cell: usize) -> u64;
+
+    /// A hint that [`distance`](Self::distance) of `agent` at `cell` (a cell of the grid, maybe
+    /// a wall) will be asked soon, in two stages: 0 well ahead, 1 nearer the read (for values
+    /// behind an index: read the index then, and start loading the value). Does nothing by
+    /// default; it must not change any answer.
+    #[inline]
+    fn prefetch(&self, agent: usize, cell: usize, stage: u8) {
+        let _ = (agent, cell, stage);
+    }
 }
 
 impl<F: Fn(usize, usize) -> u64> Guidance for F {

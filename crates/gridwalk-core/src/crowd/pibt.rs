@@ -8,6 +8,10 @@ use rand_core::Rng;
 use super::traps::{neighbours, pass_possible, pass_required};
 use super::{Guidance, NONE, Rule};
 use crate::grid::{Connectivity, Grid, Pos};
+use crate::search::best_first::prefetch;
+
+/// How many agents on in the order a step asks for the next loads (see [`Crowd::hint`]).
+const AHEAD: usize = 16;
 
 /// Why a step was refused. Nothing moves when one is returned.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -248,11 +252,17 @@ impl Crowd {
             }
             self.apply_fixed(grid, cur, fixed)?;
         }
-        for &a in order {
+        for (k, &a) in order.iter().enumerate() {
             if a as usize >= n {
                 return Err(StepError::BadInput(format!(
                     "the order names agent {a} of {n}"
                 )));
+            }
+            if let Some(&b) = order.get(k + 2 * AHEAD) {
+                self.hint(grid, cur, b, guide, 0);
+            }
+            if let Some(&b) = order.get(k + AHEAD) {
+                self.hint(grid, cur, b, guide, 1);
             }
             if self.next[a as usize] == NONE {
                 self.decide(grid, cur, a, guide, rng)?;
@@ -264,6 +274,55 @@ impl Crowd {
             }
         }
         Ok(())
+    }
+
+    /// Asks `guide` to start loading what deciding agent `a` reads first: its values at its
+    /// cell and the cells beside it (`stage` 0: the rows above, through and below; 1: each
+    /// cell of its block), and at stage 1 the occupancy of its cell. Agents already decided,
+    /// or out of range, are skipped.
+    #[inline]
+    fn hint<G: Guidance>(&self, grid: &Grid, cur: &[u32], a: u32, guide: &G, stage: u8) {
+        let a = a as usize;
+        if a >= cur.len() || self.next[a] != NONE {
+            return;
+        }
+        let here = cur[a] as usize;
+        if here >= self.occ_now.len() {
+            return;
+        }
+        let (w, h) = (self.width as usize, grid.height() as usize);
+        let (x, y) = (here % w, here / w);
+        let (up, down) = (y > 0, y + 1 < h);
+        guide.prefetch(a, here, stage);
+        if up {
+            guide.prefetch(a, here - w, stage);
+        }
+        if down {
+            guide.prefetch(a, here + w, stage);
+        }
+        if stage == 0 {
+            return;
+        }
+        prefetch(&self.occ_now, here);
+        prefetch(&self.occ_next, here);
+        if x > 0 {
+            guide.prefetch(a, here - 1, stage);
+        }
+        if x + 1 < w {
+            guide.prefetch(a, here + 1, stage);
+        }
+        if self.conn == Connectivity::Eight {
+            for (ok, c) in [
+                (up && x > 0, here.wrapping_sub(w + 1)),
+                (up && x + 1 < w, here.wrapping_sub(w - 1)),
+                (down && x > 0, here + w - 1),
+                (down && x + 1 < w, here + w + 1),
+            ] {
+                if ok {
+                    guide.prefetch(a, c, stage);
+                }
+            }
+        }
     }
 
     /// Fixes the constrained agents' next cells, checking each is a move and no two collide,

@@ -206,7 +206,7 @@ impl OpenList for BucketQueue {
 /// Asks the CPU to start loading the cache line of `slice[i]` (nothing happens if `i` is out
 /// of range).
 #[inline(always)]
-fn prefetch<T>(slice: &[T], i: usize) {
+pub(crate) fn prefetch<T>(slice: &[T], i: usize) {
     #[cfg(target_arch = "x86_64")]
     if i < slice.len() {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};

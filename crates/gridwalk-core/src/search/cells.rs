@@ -366,6 +366,12 @@ pub trait Store: Clone + std::fmt::Debug + Send + Sync + 'static {
     /// The id of the cell at (x, y), to read.
     #[doc(hidden)]
     fn id(&self, x: u32, y: u32) -> u32;
+    /// Starts loading what [`id`](Self::id) of (x, y) reads, if anything.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn prefetch_id(&self, x: u32, y: u32) {
+        let _ = (x, y);
+    }
     /// Whether `id` may be written (it is not shared untouched state).
     #[doc(hidden)]
     fn owns(id: u32) -> bool;
@@ -405,6 +411,11 @@ impl Store for Tiles {
     #[inline(always)]
     fn id(&self, x: u32, y: u32) -> u32 {
         Tiles::id(self, x, y)
+    }
+
+    #[inline(always)]
+    fn prefetch_id(&self, x: u32, y: u32) {
+        super::best_first::prefetch(&self.table, self.tile(x, y));
     }
 
     #[inline(always)]

@@ -61,6 +61,14 @@ pub trait GoalPlanner: Send + Sync {
     /// [`set_exact`](Self::set_exact) after [`compute`](Self::compute).
     fn cost_to_goal(&self, cell: usize) -> Cost;
 
+    /// A hint that [`cost_to_goal`](Self::cost_to_goal) of `cell` will be asked soon, given
+    /// in two stages for state behind an index: stage 0 well ahead (start loading the index),
+    /// stage 1 nearer the read (read the index, start loading the value). Does nothing by
+    /// default.
+    fn prefetch_cost(&self, cell: usize, stage: u8) {
+        let _ = (cell, stage);
+    }
+
     /// The first move of an optimal path from a start and its cost, or `None` at the goal
     /// or with no path.
     fn next_move(&self, grid: &Grid, cell: usize) -> Option<(usize, Cost)>;

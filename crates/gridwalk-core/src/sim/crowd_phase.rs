@@ -86,6 +86,13 @@ impl Guidance for PlannerGuide<'_> {
             None => u64::from(cell != self.cur[i] as usize),
         }
     }
+
+    #[inline]
+    fn prefetch(&self, i: usize, cell: usize, stage: u8) {
+        if let Some(p) = self.planners[i] {
+            p.prefetch_cost(cell, stage);
+        }
+    }
 }
 
 impl Simulation {
@@ -357,9 +364,21 @@ impl Simulation {
             Err(_) => cur.clone(),
         };
         let step_nanos = began.elapsed().as_nanos() as u64;
-        let report = rule.report().clone();
-        let costs: Vec<Cost> = (0..ids.len())
-            .map(|i| guide.distance(i, next[i] as usize))
+        let report = rule.report();
+        let pushed = (report.pushed.len() + report.pulled.len()) as u32;
+        // Each agent's cost at its new cell, the loads asked for a few agents ahead.
+        const AHEAD: usize = 16;
+        let n = ids.len();
+        let costs: Vec<Cost> = (0..n)
+            .map(|i| {
+                if i + 2 * AHEAD < n {
+                    guide.prefetch(i + 2 * AHEAD, next[i + 2 * AHEAD] as usize, 0);
+                }
+                if i + AHEAD < n {
+                    guide.prefetch(i + AHEAD, next[i + AHEAD] as usize, 1);
+                }
+                guide.distance(i, next[i] as usize)
+            })
             .collect();
         let guided: Vec<bool> = planners.iter().map(Option::is_some).collect();
         drop(planners);
@@ -424,7 +443,7 @@ impl Simulation {
                 AgentStatus::Walking
             };
         }
-        stats.pushed = (report.pushed.len() + report.pulled.len()) as u32;
+        stats.pushed = pushed;
         stats.arrivals_total += stats.arrivals as u64;
         crowd.stats = stats;
         crowd.members = members;

@@ -614,6 +614,16 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool, S: Store> GoalP
         self.g(cell)
     }
 
+    #[inline]
+    fn prefetch_cost(&self, cell: usize, stage: u8) {
+        let (x, y) = self.tiles.cell_xy(cell);
+        if stage == 0 {
+            self.tiles.prefetch_id(x, y);
+        } else {
+            crate::search::best_first::prefetch(&self.g, self.tiles.id(x, y) as usize);
+        }
+    }
+
     fn next_move(&self, grid: &Grid, cell: usize) -> Option<(usize, Cost)> {
         let here = self.g(cell);
         if cell == self.goal || here == INFINITY {

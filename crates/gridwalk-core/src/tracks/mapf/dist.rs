@@ -122,6 +122,13 @@ impl Guidance for DistanceTables {
         let d = self.get(agent, cell);
         if d == UNREACHABLE { u64::MAX } else { d as u64 }
     }
+
+    #[inline]
+    fn prefetch(&self, agent: usize, cell: usize, stage: u8) {
+        if stage == 0 {
+            crate::search::best_first::prefetch(&self.tables, self.offset[agent] + cell);
+        }
+    }
 }
 
 /// Fills `dist` (all [`UNREACHABLE`]) with each cell's number of moves to `goal`.
