@@ -30,6 +30,7 @@ pub mod grid;
 pub mod heuristic;
 pub mod path;
 pub mod planner;
+mod prefetch;
 pub mod queue;
 pub mod rng;
 pub mod scenario;

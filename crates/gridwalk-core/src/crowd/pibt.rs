@@ -8,7 +8,7 @@ use rand_core::Rng;
 use super::traps::{neighbours, pass_possible, pass_required};
 use super::{Guidance, NONE, Rule};
 use crate::grid::{Connectivity, Grid, Pos};
-use crate::search::best_first::prefetch;
+use crate::prefetch::prefetch;
 
 /// How many agents on in the order a step asks for the next loads (see [`Crowd::hint`]).
 const AHEAD: usize = 16;

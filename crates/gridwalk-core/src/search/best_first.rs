@@ -25,6 +25,7 @@ use crate::cost::{Cost, INFINITY};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
 use crate::heuristic::Heuristic;
 use crate::path::Path;
+use crate::prefetch::prefetch;
 use crate::queue::{BucketQueue, CellQueue, IndexedHeap};
 use crate::search::goal_planner::Progress;
 use crate::stats::SearchStats;
@@ -201,21 +202,6 @@ impl OpenList for BucketQueue {
     fn peek_cell(&self) -> Option<u32> {
         BucketQueue::peek_cell(self)
     }
-}
-
-/// Asks the CPU to start loading the cache line of `slice[i]` (nothing happens if `i` is out
-/// of range).
-#[inline(always)]
-pub(crate) fn prefetch<T>(slice: &[T], i: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if i < slice.len() {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        // SAFETY: a prefetch is only a hint: it never faults, reads nothing into the program
-        // and writes nothing; the address is inside `slice` anyway.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(slice.as_ptr().add(i).cast()) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (slice, i);
 }
 
 /// Prefetches what expanding cell `c` reads: its neighbours' nodes and weights, on the rows

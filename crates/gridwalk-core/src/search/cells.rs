@@ -415,7 +415,7 @@ impl Store for Tiles {
 
     #[inline(always)]
     fn prefetch_id(&self, x: u32, y: u32) {
-        super::best_first::prefetch(&self.table, self.tile(x, y));
+        crate::prefetch::prefetch(&self.table, self.tile(x, y));
     }
 
     #[inline(always)]

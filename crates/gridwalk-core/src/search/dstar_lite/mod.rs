@@ -620,7 +620,7 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool, S: Store> GoalP
         if stage == 0 {
             self.tiles.prefetch_id(x, y);
         } else {
-            crate::search::best_first::prefetch(&self.g, self.tiles.id(x, y) as usize);
+            crate::prefetch::prefetch(&self.g, self.tiles.id(x, y) as usize);
         }
     }
 

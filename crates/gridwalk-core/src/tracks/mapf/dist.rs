@@ -126,7 +126,7 @@ impl Guidance for DistanceTables {
     #[inline]
     fn prefetch(&self, agent: usize, cell: usize, stage: u8) {
         if stage == 0 {
-            crate::search::best_first::prefetch(&self.tables, self.offset[agent] + cell);
+            crate::prefetch::prefetch(&self.tables, self.offset[agent] + cell);
         }
     }
 }
