@@ -79,6 +79,16 @@ struct OneShot {
     took: Duration,
 }
 
+/// An empty simulation of `grid` in crowd mode.
+fn crowd_sim(grid: &Grid, conn: Connectivity) -> Simulation {
+    let config = SimConfig {
+        connectivity: conn,
+        crowd: true,
+        ..SimConfig::default()
+    };
+    Simulation::new(grid.clone(), config)
+}
+
 /// Crowd mode with agents that stay, ticked until all stand on their goals or `limit` ticks.
 fn one_shot_run(
     grid: &Grid,
@@ -87,12 +97,7 @@ fn one_shot_run(
     goals: &[Pos],
     limit: u64,
 ) -> Result<OneShot, String> {
-    let config = SimConfig {
-        connectivity: conn,
-        crowd: true,
-        ..SimConfig::default()
-    };
-    let mut sim = Simulation::new(grid.clone(), config);
+    let mut sim = crowd_sim(grid, conn);
     for (&s, &g) in starts.iter().zip(goals) {
         sim.add_agent_with(s, g, OnArrival::Stay)
             .map_err(|e| e.to_string())?;
@@ -277,12 +282,7 @@ fn wanderers(
     k: usize,
     seed: u64,
 ) -> Result<Simulation, String> {
-    let config = SimConfig {
-        connectivity: conn,
-        crowd: true,
-        ..SimConfig::default()
-    };
-    let mut sim = Simulation::new(grid.clone(), config);
+    let mut sim = crowd_sim(grid, conn);
     sim.set_seed(seed);
     sim.set_destinations(k);
     let dest: Vec<Pos> = sim.destination_cells().collect();

@@ -54,9 +54,8 @@ pub const NONE: u32 = u32::MAX;
 /// An agent's guidance: its cost to its goal from a cell.
 ///
 /// The step rule orders an agent's candidate cells by these values, so they should be the
-/// true cost-to-goal ignoring agents (any unit, as long as one agent's values compare).
-/// Any unit will do as long as one agent's values compare: moves for the MAPF track, the
-/// planners' fixed-point costs for a simulation. [`u64::MAX`] means the goal cannot be
+/// true cost-to-goal ignoring agents, in any unit as long as one agent's values compare: moves
+/// for the MAPF track, the planners' fixed-point costs for a simulation. [`u64::MAX`] means the goal cannot be
 /// reached from the cell.
 pub trait Guidance {
     /// The cost for `agent` to reach its goal from the cell with flat index `cell`.
@@ -69,6 +68,22 @@ pub trait Guidance {
     #[inline]
     fn prefetch(&self, agent: usize, cell: usize, stage: u8) {
         let _ = (agent, cell, stage);
+    }
+}
+
+/// How many places ahead a pass over agents asks for stage 1 of their loads
+/// ([`Guidance::prefetch`]); stage 0 goes twice as far.
+pub(crate) const PREFETCH_AHEAD: usize = 16;
+
+/// At place `k` of a pass over `len` agents, `hint(j, stage)` for the places whose loads start
+/// now: `k + 2 × PREFETCH_AHEAD` at stage 0, then `k + PREFETCH_AHEAD` at stage 1.
+#[inline(always)]
+pub(crate) fn hint_ahead(k: usize, len: usize, mut hint: impl FnMut(usize, u8)) {
+    if k + 2 * PREFETCH_AHEAD < len {
+        hint(k + 2 * PREFETCH_AHEAD, 0);
+    }
+    if k + PREFETCH_AHEAD < len {
+        hint(k + PREFETCH_AHEAD, 1);
     }
 }
 

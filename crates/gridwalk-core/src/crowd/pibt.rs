@@ -6,12 +6,9 @@ use std::fmt;
 use rand_core::Rng;
 
 use super::traps::{neighbours, pass_possible, pass_required};
-use super::{Guidance, NONE, Rule};
+use super::{Guidance, NONE, Rule, hint_ahead};
 use crate::grid::{Connectivity, Grid, Pos};
 use crate::prefetch::prefetch;
-
-/// How many agents on in the order a step asks for the next loads (see [`Crowd::hint`]).
-const AHEAD: usize = 16;
 
 /// Why a step was refused. Nothing moves when one is returned.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -258,12 +255,9 @@ impl Crowd {
                     "the order names agent {a} of {n}"
                 )));
             }
-            if let Some(&b) = order.get(k + 2 * AHEAD) {
-                self.hint(grid, cur, b, guide, 0);
-            }
-            if let Some(&b) = order.get(k + AHEAD) {
-                self.hint(grid, cur, b, guide, 1);
-            }
+            hint_ahead(k, order.len(), |j, stage| {
+                self.hint(grid, cur, order[j], guide, stage)
+            });
             if self.next[a as usize] == NONE {
                 self.decide(grid, cur, a, guide, rng)?;
             }

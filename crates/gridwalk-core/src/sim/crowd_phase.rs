@@ -38,7 +38,7 @@ use super::agents::{AgentId, AgentStatus};
 use super::crowd_state::{CrowdState, Member};
 use super::living::OnArrival;
 use crate::cost::{Cost, INFINITY};
-use crate::crowd::{Crowd, Guidance, Rule};
+use crate::crowd::{Crowd, Guidance, Rule, hint_ahead};
 use crate::grid::{Connectivity, Grid};
 use crate::planner::{Algorithm, GoalPlanner, new_planner};
 use crate::rng::Rng;
@@ -367,16 +367,11 @@ impl Simulation {
         let report = rule.report();
         let pushed = (report.pushed.len() + report.pulled.len()) as u32;
         // Each agent's cost at its new cell, the loads asked for a few agents ahead.
-        const AHEAD: usize = 16;
-        let n = ids.len();
-        let costs: Vec<Cost> = (0..n)
+        let costs: Vec<Cost> = (0..ids.len())
             .map(|i| {
-                if i + 2 * AHEAD < n {
-                    guide.prefetch(i + 2 * AHEAD, next[i + 2 * AHEAD] as usize, 0);
-                }
-                if i + AHEAD < n {
-                    guide.prefetch(i + AHEAD, next[i + AHEAD] as usize, 1);
-                }
+                hint_ahead(i, ids.len(), |j, stage| {
+                    guide.prefetch(j, next[j] as usize, stage)
+                });
                 guide.distance(i, next[i] as usize)
             })
             .collect();
