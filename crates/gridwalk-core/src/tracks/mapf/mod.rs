@@ -50,7 +50,7 @@ use std::time::Duration;
 use web_time::Instant;
 
 pub use dist::{DistanceTables, UNREACHABLE};
-pub use lacam::Unsolved;
+pub use lacam::{Progress, Search, Unsolved};
 
 use crate::crowd::Rule;
 use crate::format::FormatError;

@@ -58,7 +58,7 @@ pub(super) struct Outcome {
 
 /// Where a resumable search stands after [`Search::expand`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Progress {
+pub enum Progress {
     /// The budget ran out; call again to go on.
     Open,
     /// The configuration of this node has every agent on its goal.
@@ -89,9 +89,35 @@ struct Scratch {
     pref: Vec<u32>,
 }
 
-/// A LaCAM search that can be run a budget at a time. It owns its state; the grid and the
-/// distance tables it was made with are passed again to each [`expand`](Self::expand).
-pub(super) struct Search {
+/// A LaCAM search that can be run a budget at a time: [`expand`](Self::expand) makes at most
+/// a given number of tries and returns, and the next call goes on from there. It owns its
+/// state; the grid and the distance tables it was made with are passed again to each call.
+///
+/// This is the search crowd mode is to keep alive across ticks (issue 33's real-time LaCAM):
+/// each tick spends a budget of tries, and the search resumes on the next. The one-shot
+/// [`solve`](super::solve) runs it to the end, 64 tries between looks at the clock, so a
+/// search driven a try at a time finds the same plan.
+///
+/// ```
+/// use gridwalk_core::grid::{Connectivity, Pos};
+/// use gridwalk_core::tracks::mapf::{DistanceTables, Options, Problem, Progress, Search};
+///
+/// let grid = gridwalk_core::format::grid_from_rows(&["#####", "#...#", "##.##"]).unwrap();
+/// let (a, b) = (Pos::new(1, 1), Pos::new(3, 1));
+/// let problem = Problem::new(grid, Connectivity::Four, vec![a, b], vec![b, a]).unwrap();
+/// let dist = DistanceTables::of(&problem);
+/// let mut search = Search::new(&problem, &dist, &Options::default());
+/// let plan = loop {
+///     match search.expand(problem.grid(), &dist, 1) {
+///         Progress::Open => continue,
+///         Progress::Solved(goal) => break search.plan(goal),
+///         Progress::Failed(why) => panic!("{why:?}"),
+///     }
+/// };
+/// assert_eq!(plan.first().unwrap(), &[6, 8]);
+/// assert_eq!(plan.last().unwrap(), &[8, 6]);
+/// ```
+pub struct Search {
     conn: Connectivity,
     goals: Vec<u32>,
     max_ticks: Option<u32>,
@@ -108,10 +134,30 @@ pub(super) struct Search {
 }
 
 impl Search {
+    /// A search of `problem`, guided by `dist` (its tables, [`DistanceTables::of`]), with
+    /// `options`' seed, tick limit, memory cap (less the tables') and scatter; its scatter
+    /// takes at most half the time limit. The time limit itself is the caller's to keep.
+    pub fn new(
+        problem: &super::Problem,
+        dist: &DistanceTables,
+        options: &super::Options,
+    ) -> Search {
+        let table_bytes = DistanceTables::bytes_needed(problem.grid.len(), &problem.goals);
+        let limits = Limits {
+            time: options.time_limit,
+            max_ticks: options.max_ticks,
+            memory: options.memory_cap.saturating_sub(table_bytes),
+            seed: options.seed,
+            scatter: options.scatter_margin,
+        };
+        let at = (&problem.grid, problem.conn);
+        Search::with_limits(at, &problem.starts, &problem.goals, dist, limits)
+    }
+
     /// A search from `starts` to `goals` (flat cells, one per agent, distinct) on `grid`. It
     /// computes the scatter's paths first (with at most half of `limits.time`, as lacam3, and
     /// not when their memory would not fit in half of `limits.memory`).
-    pub(super) fn new(
+    pub(super) fn with_limits(
         (grid, conn): (&Grid, Connectivity),
         starts: &[u32],
         goals: &[u32],
@@ -155,19 +201,19 @@ impl Search {
     }
 
     /// The bytes the search's nodes, constraints and stack take now.
-    pub(super) fn bytes(&self) -> usize {
+    pub fn bytes(&self) -> usize {
         bytes(&self.arena, &self.constraints, &self.open)
     }
 
     /// The configurations kept.
-    pub(super) fn configurations(&self) -> usize {
+    pub fn configurations(&self) -> usize {
         self.arena.len()
     }
 
     /// Goes on with the search for at most `budget` tries (each takes one constraint set from
     /// the node on top of the stack and asks PIBT for a successor), on the grid and tables it
-    /// was made with.
-    pub(super) fn expand(&mut self, grid: &Grid, dist: &DistanceTables, budget: usize) -> Progress {
+    /// was made with. A budget of 0 does nothing and returns [`Progress::Open`].
+    pub fn expand(&mut self, grid: &Grid, dist: &DistanceTables, budget: usize) -> Progress {
         for _ in 0..budget {
             let Some(&h) = self.open.last() else {
                 return Progress::Failed(Unsolved::Exhausted);
@@ -259,8 +305,9 @@ impl Search {
         true
     }
 
-    /// The configurations from the root to node `id`, along parents.
-    pub(super) fn plan(&self, id: u32) -> Vec<Vec<u32>> {
+    /// The configurations from the start to node `id` (as [`Progress::Solved`] names it),
+    /// along the search's parents: each agent's cell, a flat index of the grid.
+    pub fn plan(&self, id: u32) -> Vec<Vec<u32>> {
         let mut plan = Vec::new();
         let mut at = id;
         while at != NONE {
@@ -288,7 +335,7 @@ pub(super) fn search(
     limits: Limits,
 ) -> Outcome {
     let began = Instant::now();
-    let mut search = Search::new((grid, conn), starts, goals, dist, limits);
+    let mut search = Search::with_limits((grid, conn), starts, goals, dist, limits);
     let plan = loop {
         match search.expand(grid, dist, TRIES_PER_CLOCK) {
             Progress::Open if began.elapsed() >= limits.time => break Err(Unsolved::TimeLimit),
