@@ -263,6 +263,26 @@ proptest! {
         }
     }
 
+    /// The same with every instance treated as dense (PIBT with swaps as the generator, 4
+    /// moves): still complete, every plan valid.
+    #[test]
+    fn lacam_with_swaps_is_complete_on_small_maps(seed in any::<u64>()) {
+        if let Some(problem) = small_instance(seed, Connectivity::Four) {
+            let best = brute_force_makespan(&problem);
+            let options = Options {
+                time_limit: Duration::from_secs(20),
+                seed,
+                dense_from: 0.0,
+                ..Options::default()
+            };
+            let (solved, _, makespan) = solve_checked(&problem, &options);
+            prop_assert_eq!(solved, best.is_some(), "seed {}", seed);
+            if let Some(best) = best {
+                prop_assert!(makespan >= best);
+            }
+        }
+    }
+
     /// Random crowds on random maps, with exact guidance, random priorities and some agents
     /// held in place by constraints: every step keeps the invariants, honours the
     /// constraints, and its report agrees with the moves.

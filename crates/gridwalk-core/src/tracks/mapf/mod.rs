@@ -14,6 +14,11 @@
 //! the search each agent gets a path that avoids the others' paths where it can, lacam3's
 //! "scatter" ([`Options::scatter_margin`]): PIBT tries the path's next cell first.
 //!
+//! **Dense instances** (agents on at least 90 % of the passable cells, 4 moves,
+//! [`Options::dense_from`]) are where the crowd's rule stalls: two agents that face each other
+//! in a corridor cannot pass. There the successors come from PIBT with lacam3's swap operation
+//! (`swap.rs`), the best of ten draws by the sum of distances, and without the scatter.
+//!
 //! **Completeness.** A set that fixes all n agents is met by at most one configuration, the one
 //! it names, and PIBT returns it whenever it is a legal successor (every agent fixed, so PIBT
 //! only checks it). The queue of a configuration holds every such full set once it is drained,
@@ -44,6 +49,7 @@ mod lacam;
 mod pibt;
 mod result;
 mod scatter;
+mod swap;
 
 use std::fmt;
 use std::time::Duration;
@@ -185,6 +191,14 @@ impl Problem {
             .collect()
     }
 
+    /// Whether LaCAM treats the instance as dense under `options` ([`Options::dense_from`]).
+    pub fn dense(&self, options: &Options) -> bool {
+        let free = (0..self.grid.len())
+            .filter(|&c| self.grid.weight(c) != 0)
+            .count();
+        self.conn == Connectivity::Four && self.agents() as f64 >= options.dense_from * free as f64
+    }
+
     /// The agents' goals.
     pub fn goals(&self) -> Vec<Pos> {
         self.goals
@@ -210,6 +224,11 @@ pub struct Options {
     /// this many moves longer than its shortest; `None` turns them off. 10 by default, as in
     /// lacam3.
     pub scatter_margin: Option<u32>,
+    /// The density (agents over passable cells) from which an instance with 4 moves counts as
+    /// dense: LaCAM then generates configurations by PIBT with swaps (lacam3's, `swap.rs`)
+    /// and without the scatter, instead of the crowd's step rule. 0.9 by default; above 1,
+    /// never.
+    pub dense_from: f64,
 }
 
 impl Default for Options {
@@ -220,6 +239,7 @@ impl Default for Options {
             seed: 0,
             memory_cap: DEFAULT_MEMORY_CAP,
             scatter_margin: Some(10),
+            dense_from: 0.9,
         }
     }
 }
@@ -282,6 +302,7 @@ pub fn solve(problem: &Problem, options: &Options) -> Result<Solution, ProblemEr
         memory: options.memory_cap - table_bytes,
         seed: options.seed,
         scatter: options.scatter_margin,
+        swap: problem.dense(options),
     };
     let out = lacam::search(grid, conn, &problem.starts, &problem.goals, &dist, limits);
     let plan = match out.plan {

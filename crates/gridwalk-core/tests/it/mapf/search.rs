@@ -52,3 +52,30 @@ fn a_search_resumed_a_budget_at_a_time_finds_the_one_shot_plan() {
         }
     }
 }
+
+/// The densest instances (98 % of the free cells taken): LaCAM with PIBT's swaps solves them,
+/// and the validator passes the plans.
+#[test]
+fn the_densest_instances_are_solved() {
+    for (map, scen, n) in [
+        ("random-32-32-20.map", "random-32-32-20-gen-1.scen", 800),
+        ("empty-32-32.map", "empty-32-32-gen-1.scen", 1000),
+    ] {
+        let problem = benchmark(map, scen, n, Connectivity::Four);
+        let options = Options::default();
+        assert!(problem.dense(&options), "{map} {n}");
+        let s = solution_checked(&problem, &options);
+        assert!(s.solved(), "{map} {n}: {:?}", s.plan.err());
+    }
+}
+
+/// Density decides the generator: today's instances (up to 85 % of the free cells) keep the
+/// crowd's step rule and the scatter; with 8 moves the swap is never used.
+#[test]
+fn only_dense_instances_with_four_moves_use_the_swap() {
+    let options = Options::default();
+    let at = |n, conn| benchmark("random-32-32-20.map", "random-32-32-20-gen-1.scen", n, conn);
+    assert!(!at(700, Connectivity::Four).dense(&options));
+    assert!(at(740, Connectivity::Four).dense(&options));
+    assert!(!at(800, Connectivity::Eight).dense(&options));
+}

@@ -22,6 +22,7 @@ use constraint::Constraints;
 
 use super::dist::DistanceTables;
 use super::scatter::{self, Guide, Scatter};
+use super::swap::SwapPibt;
 use crate::crowd::{Crowd, NONE, Rule, StepError};
 use crate::grid::{Connectivity, Grid};
 use crate::rng::{Draw, SeedableRng, SplitMix64};
@@ -47,6 +48,8 @@ pub(super) struct Limits {
     pub seed: u64,
     /// The scatter's margin over each agent's shortest path; `None` for no scatter.
     pub scatter: Option<u32>,
+    /// Generate configurations by PIBT with swaps, without the scatter (4 moves only).
+    pub swap: bool,
 }
 
 /// The search's outcome: the configurations from start to goal, or why there are none; and the
@@ -87,6 +90,8 @@ struct Scratch {
     fixed: Vec<u32>,
     /// Each agent's next cell on its scatter path, or [`NONE`].
     pref: Vec<u32>,
+    /// The successor generated.
+    next: Vec<u32>,
 }
 
 /// A LaCAM search that can be run a budget at a time: [`expand`](Self::expand) makes at most
@@ -125,6 +130,8 @@ pub struct Search {
     memory: usize,
     rng: SplitMix64,
     pibt: Crowd,
+    /// PIBT with swaps, the generator of dense instances ([`super::Options::dense_from`]).
+    swap: Option<SwapPibt>,
     paths: Option<Scatter>,
     arena: Arena,
     constraints: Constraints,
@@ -149,6 +156,7 @@ impl Search {
             memory: options.memory_cap.saturating_sub(table_bytes),
             seed: options.seed,
             scatter: options.scatter_margin,
+            swap: problem.dense(options),
         };
         let at = (&problem.grid, problem.conn);
         Search::with_limits(at, &problem.starts, &problem.goals, dist, limits)
@@ -168,7 +176,8 @@ impl Search {
         let n = starts.len();
         let mut rng = SplitMix64::seed_from_u64(limits.seed);
         let mut memory = limits.memory;
-        let paths = limits.scatter.and_then(|margin| {
+        let scatter = if limits.swap { None } else { limits.scatter };
+        let paths = scatter.and_then(|margin| {
             let moves = (0..n).map(|i| (dist.get(i, starts[i] as usize) + margin + 1) as usize);
             let need = Scatter::bytes_needed(grid.len(), moves.sum());
             (need < memory / 2).then(|| {
@@ -187,6 +196,7 @@ impl Search {
             memory,
             rng,
             pibt: Crowd::new(grid, conn, Rule::default()),
+            swap: limits.swap.then(|| SwapPibt::new(grid.len(), goals)),
             paths,
             arena,
             constraints: Constraints::new(),
@@ -196,6 +206,7 @@ impl Search {
                 order: vec![0; n],
                 fixed: vec![NONE; n],
                 pref: vec![NONE; n],
+                next: vec![NONE; n],
             },
         }
     }
@@ -263,32 +274,52 @@ impl Search {
     fn try_successor(&mut self, grid: &Grid, dist: &DistanceTables, h: u32, c: u32) -> bool {
         let s = &mut self.scratch;
         self.constraints.apply(c, &mut s.fixed);
-        let next = match &self.paths {
-            Some(paths) => {
-                for (i, p) in s.pref.iter_mut().enumerate() {
-                    *p = paths.next(i, s.cur[i]);
-                }
+        if let Some(paths) = &self.paths {
+            for (i, p) in s.pref.iter_mut().enumerate() {
+                *p = paths.next(i, s.cur[i]);
+            }
+        }
+        let found = self.generate(grid, dist);
+        self.constraints.clear(c, &mut self.scratch.fixed);
+        !found || self.keep(h)
+    }
+
+    /// Writes into `scratch.next` a successor of `scratch.cur` under `scratch.fixed`, by the
+    /// search's generator; false when there is none.
+    fn generate(&mut self, grid: &Grid, dist: &DistanceTables) -> bool {
+        let s = &mut self.scratch;
+        let fixed = Some(&s.fixed[..]);
+        let next = match (&mut self.swap, &self.paths) {
+            (Some(swap), _) => swap
+                .best_step(&s.cur, &s.order, &s.fixed, dist, &s.pref, &mut self.rng)
+                .ok_or(StepError::Infeasible),
+            (None, Some(_)) => {
                 let guide = Guide {
                     dist,
                     cur: &s.cur,
                     pref: &s.pref,
                 };
-                let fixed = Some(&s.fixed[..]);
                 self.pibt
                     .step(grid, &s.cur, &s.order, fixed, &guide, &mut self.rng)
             }
-            None => {
-                let fixed = Some(&s.fixed[..]);
-                self.pibt
-                    .step(grid, &s.cur, &s.order, fixed, dist, &mut self.rng)
+            (None, None) => self
+                .pibt
+                .step(grid, &s.cur, &s.order, fixed, dist, &mut self.rng),
+        };
+        match next {
+            Ok(next) => {
+                s.next.copy_from_slice(next);
+                true
             }
-        };
-        self.constraints.clear(c, &mut s.fixed);
-        let next = match next {
-            Ok(next) => next,
-            Err(StepError::Infeasible) => return true,
+            Err(StepError::Infeasible) => false,
             Err(StepError::BadInput(why)) => unreachable!("LaCAM's own step input: {why}"),
-        };
+        }
+    }
+
+    /// Keeps `scratch.next`, a successor of node `h` (or, if known, sometimes searches on from
+    /// it again); false when the memory cap is passed.
+    fn keep(&mut self, h: u32) -> bool {
+        let next = &self.scratch.next;
         if let Some(old) = self.arena.find(next) {
             if self.rng.chance(REVISIT) {
                 self.open.push(old);
