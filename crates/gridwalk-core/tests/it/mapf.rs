@@ -263,6 +263,24 @@ proptest! {
         }
     }
 
+    /// Anytime runs on the same instances (LaCAM\* and refinement for a moment): every plan
+    /// passes the validator, and a solvable instance stays solved.
+    #[test]
+    fn anytime_plans_are_valid_on_small_maps(seed in any::<u64>(), eight in any::<bool>()) {
+        let conn = if eight { Connectivity::Eight } else { Connectivity::Four };
+        if let Some(problem) = small_instance(seed, conn) {
+            let best = brute_force_makespan(&problem);
+            let options = Options {
+                time_limit: Duration::from_millis(30),
+                anytime: true,
+                seed,
+                ..Options::default()
+            };
+            let s = solution_checked(&problem, &options);
+            prop_assert!(!s.solved() || best.is_some(), "seed {}", seed);
+        }
+    }
+
     /// The same with every instance treated as dense (PIBT with swaps as the generator, 4
     /// moves): still complete, every plan valid.
     #[test]

@@ -47,6 +47,7 @@
 mod dist;
 mod lacam;
 mod pibt;
+mod refine;
 mod result;
 mod scatter;
 mod swap;
@@ -229,6 +230,9 @@ pub struct Options {
     /// and without the scatter, instead of the crowd's step rule. 0.9 by default; above 1,
     /// never.
     pub dense_from: f64,
+    /// After the first solution, go on improving it until the time limit (LaCAM\*); off by
+    /// default (`gridwalk-cli mapf` turns it on unless `--first`).
+    pub anytime: bool,
 }
 
 impl Default for Options {
@@ -240,6 +244,7 @@ impl Default for Options {
             memory_cap: DEFAULT_MEMORY_CAP,
             scatter_margin: Some(10),
             dense_from: 0.9,
+            anytime: false,
         }
     }
 }
@@ -265,6 +270,9 @@ pub struct Solution {
     pub millis: u64,
     /// Configurations kept by the search.
     pub configurations: usize,
+    /// With [`Options::anytime`]: each better plan as it was found, (milliseconds from the call,
+    /// its soc), the first solution first; `None` for a run to the first solution.
+    pub history: Option<Vec<(u64, u64)>>,
 }
 
 impl Solution {
@@ -289,6 +297,7 @@ pub fn solve(problem: &Problem, options: &Options) -> Result<Solution, ProblemEr
         sum_of_loss: 0,
         millis: began.elapsed().as_millis() as u64,
         configurations,
+        history: None,
     };
     let table_bytes = DistanceTables::bytes_needed(grid.len(), &problem.goals);
     if table_bytes > options.memory_cap {
@@ -303,11 +312,18 @@ pub fn solve(problem: &Problem, options: &Options) -> Result<Solution, ProblemEr
         seed: options.seed,
         scatter: options.scatter_margin,
         swap: problem.dense(options),
+        first: !options.anytime,
     };
-    let out = lacam::search(grid, conn, &problem.starts, &problem.goals, &dist, limits);
+    let ends = (&problem.starts[..], &problem.goals[..]);
+    let out = lacam::search((grid, conn), ends, &dist, limits, began);
+    let history = options.anytime.then_some(out.history);
     let plan = match out.plan {
         Ok(plan) => plan,
-        Err(why) => return Ok(unsolved(why, soc_lb, makespan_lb, out.configurations)),
+        Err(why) => {
+            let mut s = unsolved(why, soc_lb, makespan_lb, out.configurations);
+            s.history = history;
+            return Ok(s);
+        }
     };
     let m = result::Metrics::of(&plan, &problem.goals);
     Ok(Solution {
@@ -319,6 +335,7 @@ pub fn solve(problem: &Problem, options: &Options) -> Result<Solution, ProblemEr
         sum_of_loss: m.sum_of_loss,
         millis: began.elapsed().as_millis() as u64,
         configurations: out.configurations,
+        history,
     })
 }
 
@@ -350,6 +367,7 @@ pub fn solve_pibt(
         sum_of_loss: if done { m.sum_of_loss } else { 0 },
         millis: began.elapsed().as_millis() as u64,
         configurations: 0,
+        history: None,
     })
 }
 

@@ -17,7 +17,7 @@ fn drive(
         match search.expand(problem.grid(), dist, budget) {
             Progress::Open => {}
             Progress::Solved(goal) => return (search.plan(goal), calls),
-            Progress::Failed(why) => panic!("budget {budget}: {why:?}"),
+            other => panic!("budget {budget}: {other:?} before a solution"),
         }
     }
     unreachable!()
@@ -78,4 +78,49 @@ fn only_dense_instances_with_four_moves_use_the_swap() {
     assert!(!at(700, Connectivity::Four).dense(&options));
     assert!(at(740, Connectivity::Four).dense(&options));
     assert!(!at(800, Connectivity::Eight).dense(&options));
+}
+
+/// Anytime runs: the plan passes the validator, its soc is the last of a falling history whose
+/// first entry is the first solution's soc, and that first solution is the one-shot run's.
+#[test]
+fn anytime_runs_improve_on_the_first_solution() {
+    for (map, scen, n, moves) in [
+        (
+            "random-32-32-20.map",
+            "random-32-32-20-random-1.scen",
+            300,
+            Connectivity::Four,
+        ),
+        (
+            "room-32-32-4.map",
+            "room-32-32-4-gen-1.scen",
+            200,
+            Connectivity::Four,
+        ),
+        (
+            "random-32-32-20.map",
+            "random-32-32-20-gen-1.scen",
+            200,
+            Connectivity::Eight,
+        ),
+    ] {
+        let problem = benchmark(map, scen, n, moves);
+        let first = solution_checked(&problem, &Options::default());
+        let options = Options {
+            anytime: true,
+            time_limit: std::time::Duration::from_millis(1500),
+            ..Options::default()
+        };
+        let best = solution_checked(&problem, &options);
+        let history = best.history.expect("an anytime run keeps its history");
+        let socs: Vec<u64> = history.iter().map(|h| h.1).collect();
+        assert_eq!(socs.first(), Some(&first.soc), "{map} {n}");
+        assert_eq!(socs.last(), Some(&best.soc), "{map} {n}");
+        assert!(socs.windows(2).all(|w| w[1] < w[0]), "{map} {n}: {socs:?}");
+        assert!(history.windows(2).all(|w| w[0].0 <= w[1].0));
+        if moves == Connectivity::Four {
+            // 4 moves refine: 1.5 s finds some better plan on these instances.
+            assert!(best.soc < first.soc, "{map} {n}: {socs:?}");
+        }
+    }
 }

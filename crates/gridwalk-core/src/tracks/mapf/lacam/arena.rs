@@ -4,6 +4,11 @@
 //! every node's configuration, priorities and order in three flat arrays of n entries per node,
 //! and finds a configuration's node by hash ([`Table`]), so that a known configuration is
 //! never kept twice. It reports the bytes it takes from the sizes of its types.
+//!
+//! For LaCAM\* it also keeps each node's cost from the root `g` (the sum over its transitions
+//! of the agents not staying on their goals, lacam3's edge cost), its estimate `h` (the sum of
+//! the agents' distances), and the transitions known between nodes, along which
+//! [`rewire`](Arena::rewire) passes on a cheaper way to a node.
 
 use std::collections::VecDeque;
 use std::mem::size_of;
@@ -19,6 +24,10 @@ pub(super) struct Node {
     pub depth: u32,
     /// Agents on their goals.
     pub at_goal: u32,
+    /// The cost of the cheapest known way from the root (along parents).
+    pub g: u64,
+    /// The sum of the agents' distances to their goals.
+    pub h: u64,
     /// Constraint nodes (ids in [`Constraints`]) still to try, breadth first.
     pub low: VecDeque<u32>,
 }
@@ -30,6 +39,10 @@ pub(super) struct Arena {
     prios: Vec<f32>,
     orders: Vec<u32>,
     nodes: Vec<Node>,
+    /// Per node, the nodes a transition is known to (LaCAM\*'s neighbours).
+    neighbors: Vec<Vec<u32>>,
+    /// Transitions in `neighbors`.
+    edges: usize,
     table: Table,
 }
 
@@ -42,6 +55,8 @@ impl Arena {
             prios: Vec::new(),
             orders: Vec::new(),
             nodes: Vec::new(),
+            neighbors: Vec::new(),
+            edges: 0,
             table: Table::new(),
         }
     }
@@ -50,13 +65,17 @@ impl Arena {
     /// agent, the node itself, its hash entry, and the root constraint in its queue.
     pub(super) fn node_bytes(n: usize) -> usize {
         let per_agent = size_of::<u32>() + size_of::<f32>() + size_of::<u32>();
-        n * per_agent + size_of::<Node>() + Table::ENTRY_BYTES + size_of::<u32>()
+        n * per_agent
+            + size_of::<Node>()
+            + size_of::<Vec<u32>>()
+            + Table::ENTRY_BYTES
+            + size_of::<u32>()
     }
 
     /// The bytes the arena takes now (nodes' queues beyond their root constraint are counted
     /// with the constraints).
     pub(super) fn bytes(&self) -> usize {
-        self.nodes.len() * Arena::node_bytes(self.n)
+        self.nodes.len() * Arena::node_bytes(self.n) + self.edges * size_of::<u32>()
     }
 
     /// How many nodes there are.
@@ -94,12 +113,14 @@ impl Arena {
     pub(super) fn push_root(&mut self, config: &[u32], goals: &[u32], dist: &[u32]) -> u32 {
         let n = self.n as f32;
         self.prios.extend(dist.iter().map(|&d| d as f32 / n));
-        self.push(NONE, 0, config, goals)
+        let h = dist.iter().map(|&d| d as u64).sum();
+        self.push(NONE, (0, 0, h), config, goals)
     }
 
     /// Adds `config`, reached from `parent`, with PIBT's priorities updated from the parent's:
-    /// an agent on its goal keeps only the fraction, any other gains one.
-    pub(super) fn push_child(&mut self, parent: u32, config: &[u32], goals: &[u32]) -> u32 {
+    /// an agent on its goal keeps only the fraction, any other gains one. `h` is the sum of the
+    /// agents' distances in `config`.
+    pub(super) fn push_child(&mut self, parent: u32, config: &[u32], goals: &[u32], h: u64) -> u32 {
         let base = parent as usize * self.n;
         for i in 0..self.n {
             let p = self.prios[base + i];
@@ -107,11 +128,21 @@ impl Arena {
             self.prios.push(if on { p - p.floor() } else { p + 1.0 });
         }
         let depth = self.nodes[parent as usize].depth + 1;
-        self.push(parent, depth, config, goals)
+        let g = self.nodes[parent as usize].g + self.cost(self.config(parent), config, goals);
+        let id = self.push(parent, (depth, g, h), config, goals);
+        self.link(parent, id);
+        self.link(id, parent);
+        id
     }
 
     /// Adds a node whose priorities were just pushed.
-    fn push(&mut self, parent: u32, depth: u32, config: &[u32], goals: &[u32]) -> u32 {
+    fn push(
+        &mut self,
+        parent: u32,
+        (depth, g, h): (u32, u64, u64),
+        config: &[u32],
+        goals: &[u32],
+    ) -> u32 {
         let id = self.nodes.len() as u32;
         let at_goal = config.iter().zip(goals).filter(|(c, g)| c == g).count() as u32;
         self.configs.extend_from_slice(config);
@@ -127,10 +158,65 @@ impl Arena {
             parent,
             depth,
             at_goal,
+            g,
+            h,
             low: VecDeque::from([Constraints::ROOT]),
         });
+        self.neighbors.push(Vec::new());
         self.table.insert(hash(config), id);
         id
+    }
+
+    /// The cost of a transition from `a` to `b`: the agents not staying on their goals.
+    fn cost(&self, a: &[u32], b: &[u32], goals: &[u32]) -> u64 {
+        a.iter()
+            .zip(b)
+            .zip(goals)
+            .filter(|((x, y), g)| x != g || y != g)
+            .count() as u64
+    }
+
+    /// Records a transition from node `a` to node `b` (once).
+    pub(super) fn link(&mut self, a: u32, b: u32) {
+        let out = &mut self.neighbors[a as usize];
+        if !out.contains(&b) {
+            out.push(b);
+            self.edges += 1;
+        }
+    }
+
+    /// Passes on from node `from` every cheaper way the known transitions give (Dijkstra's
+    /// relaxation with a queue, as lacam3's rewrite): a node reached more cheaply takes the
+    /// new parent and cost, and `improved` hears of it.
+    pub(super) fn rewire(
+        &mut self,
+        from: u32,
+        goals: &[u32],
+        mut improved: impl FnMut(u32, &Node),
+    ) {
+        let mut queue = std::collections::VecDeque::from([from]);
+        while let Some(a) = queue.pop_front() {
+            for k in 0..self.neighbors[a as usize].len() {
+                let b = self.neighbors[a as usize][k];
+                let g = self.nodes[a as usize].g + self.cost(self.config(a), self.config(b), goals);
+                if g < self.nodes[b as usize].g {
+                    let node = &mut self.nodes[b as usize];
+                    node.g = g;
+                    node.parent = a;
+                    improved(b, node);
+                    queue.push_back(b);
+                }
+            }
+        }
+    }
+
+    /// Recomputes every node's cheapest cost from the root over all known transitions (until
+    /// the first solution the parents are the order of discovery; LaCAM\* starts from here).
+    pub(super) fn rewire_all(&mut self, goals: &[u32]) {
+        for node in &mut self.nodes[1..] {
+            node.g = u64::MAX;
+        }
+        self.rewire(0, goals, |_, _| {});
     }
 }
 

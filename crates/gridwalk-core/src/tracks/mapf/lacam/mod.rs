@@ -21,6 +21,7 @@ use arena::Arena;
 use constraint::Constraints;
 
 use super::dist::DistanceTables;
+use super::refine::Refiner;
 use super::scatter::{self, Guide, Scatter};
 use super::swap::SwapPibt;
 use crate::crowd::{Crowd, NONE, Rule, StepError};
@@ -50,6 +51,8 @@ pub(super) struct Limits {
     pub scatter: Option<u32>,
     /// Generate configurations by PIBT with swaps, without the scatter (4 moves only).
     pub swap: bool,
+    /// Stop at the first solution (else go on as LaCAM\* until the time limit).
+    pub first: bool,
 }
 
 /// The search's outcome: the configurations from start to goal, or why there are none; and the
@@ -57,6 +60,8 @@ pub(super) struct Limits {
 pub(super) struct Outcome {
     pub plan: Result<Vec<Vec<u32>>, Unsolved>,
     pub configurations: usize,
+    /// Each better plan as it was found: (milliseconds from the caller's start, its soc).
+    pub history: Vec<(u64, u64)>,
 }
 
 /// Where a resumable search stands after [`Search::expand`].
@@ -69,6 +74,9 @@ pub enum Progress {
     /// The search ended without a solution ([`Unsolved::TimeLimit`] is never returned here:
     /// time is the caller's to keep).
     Failed(Unsolved),
+    /// After a solution, the search has nothing left under its best cost: the best plan
+    /// ([`Search::goal`]) is optimal for the sum of loss (within the tick limit).
+    Complete,
 }
 
 /// The chance that a successor already kept is searched on again from the top of the stack
@@ -77,7 +85,7 @@ pub enum Progress {
 /// choices measured").
 const REVISIT: f64 = 0.1;
 
-/// How many tries the one-shot run makes between looks at the clock.
+/// How many tries [`search`] makes between looks at the clock.
 const TRIES_PER_CLOCK: usize = 64;
 
 /// Per-try buffers, indexed by agent.
@@ -116,7 +124,7 @@ struct Scratch {
 ///     match search.expand(problem.grid(), &dist, 1) {
 ///         Progress::Open => continue,
 ///         Progress::Solved(goal) => break search.plan(goal),
-///         Progress::Failed(why) => panic!("{why:?}"),
+///         other => panic!("{other:?}"),
 ///     }
 /// };
 /// assert_eq!(plan.first().unwrap(), &[6, 8]);
@@ -137,6 +145,9 @@ pub struct Search {
     constraints: Constraints,
     /// The depth-first stack of node ids.
     open: Vec<u32>,
+    /// The goal's node once found, and whether the costs were recomputed over every known
+    /// transition since (LaCAM\* starts then).
+    goal: Option<(u32, bool)>,
     scratch: Scratch,
 }
 
@@ -157,6 +168,7 @@ impl Search {
             seed: options.seed,
             scatter: options.scatter_margin,
             swap: problem.dense(options),
+            first: !options.anytime,
         };
         let at = (&problem.grid, problem.conn);
         Search::with_limits(at, &problem.starts, &problem.goals, dist, limits)
@@ -201,6 +213,7 @@ impl Search {
             arena,
             constraints: Constraints::new(),
             open: vec![root],
+            goal: None,
             scratch: Scratch {
                 cur: vec![0; n],
                 order: vec![0; n],
@@ -216,6 +229,13 @@ impl Search {
         bytes(&self.arena, &self.constraints, &self.open)
     }
 
+    /// The goal's node once a solution is found, and its cost (the sum of loss: per
+    /// transition, the agents not staying on their goals). Its plan improves as the search
+    /// goes on.
+    pub fn goal(&self) -> Option<(u32, u64)> {
+        self.goal.map(|(id, _)| (id, self.arena.node(id).g))
+    }
+
     /// The configurations kept.
     pub fn configurations(&self) -> usize {
         self.arena.len()
@@ -224,14 +244,34 @@ impl Search {
     /// Goes on with the search for at most `budget` tries (each takes one constraint set from
     /// the node on top of the stack and asks PIBT for a successor), on the grid and tables it
     /// was made with. A budget of 0 does nothing and returns [`Progress::Open`].
+    ///
+    /// After the first solution the search goes on as LaCAM\* (Okumura, IJCAI 2023): nodes
+    /// whose cost plus estimate reach the best plan's cost are dropped, and a transition found
+    /// to a known node passes a cheaper way on ([`Arena::rewire`]); the goal's node then holds
+    /// the best plan known ([`goal`](Self::goal), [`plan`](Self::plan)).
     pub fn expand(&mut self, grid: &Grid, dist: &DistanceTables, budget: usize) -> Progress {
+        if let Some((goal, false)) = self.goal {
+            self.arena.rewire_all(&self.goals);
+            self.goal = Some((goal, true));
+        }
         for _ in 0..budget {
             let Some(&h) = self.open.last() else {
-                return Progress::Failed(Unsolved::Exhausted);
+                return match self.goal {
+                    Some(_) => Progress::Complete,
+                    None => Progress::Failed(Unsolved::Exhausted),
+                };
             };
             let node = self.arena.node(h);
-            if node.at_goal as usize == self.goals.len() {
-                return Progress::Solved(h);
+            match self.goal {
+                None if node.at_goal as usize == self.goals.len() => {
+                    self.goal = Some((h, false));
+                    return Progress::Solved(h);
+                }
+                Some((goal, _)) if node.g + node.h >= self.arena.node(goal).g => {
+                    self.open.pop();
+                    continue;
+                }
+                _ => {}
             }
             if self.max_ticks.is_some_and(|m| node.depth >= m) {
                 self.open.pop();
@@ -281,7 +321,7 @@ impl Search {
         }
         let found = self.generate(grid, dist);
         self.constraints.clear(c, &mut self.scratch.fixed);
-        !found || self.keep(h)
+        !found || self.keep(h, dist)
     }
 
     /// Writes into `scratch.next` a successor of `scratch.cur` under `scratch.fixed`, by the
@@ -318,9 +358,19 @@ impl Search {
 
     /// Keeps `scratch.next`, a successor of node `h` (or, if known, sometimes searches on from
     /// it again); false when the memory cap is passed.
-    fn keep(&mut self, h: u32) -> bool {
+    fn keep(&mut self, h: u32, dist: &DistanceTables) -> bool {
         let next = &self.scratch.next;
         if let Some(old) = self.arena.find(next) {
+            self.arena.link(h, old);
+            if let Some((goal, _)) = self.goal {
+                let open = &mut self.open;
+                let best = self.arena.node(goal).g;
+                self.arena.rewire(h, &self.goals, |id, node| {
+                    if node.g + node.h < best {
+                        open.push(id);
+                    }
+                });
+            }
             if self.rng.chance(REVISIT) {
                 self.open.push(old);
                 return bytes(&self.arena, &self.constraints, &self.open) <= self.memory;
@@ -331,7 +381,9 @@ impl Search {
         if used + Arena::node_bytes(self.goals.len()) > self.memory {
             return false;
         }
-        let id = self.arena.push_child(h, next, &self.goals);
+        let to_go = next.iter().enumerate();
+        let estimate = to_go.map(|(i, &c)| dist.get(i, c as usize) as u64).sum();
+        let id = self.arena.push_child(h, next, &self.goals, estimate);
         self.open.push(id);
         true
     }
@@ -355,28 +407,106 @@ fn bytes(arena: &Arena, constraints: &Constraints, open: &[u32]) -> usize {
     arena.bytes() + constraints.bytes() + std::mem::size_of_val(open)
 }
 
-/// Runs LaCAM from `starts` to `goals` (flat cells, one per agent, distinct) on `grid` until a
-/// solution, the end of the search, or a limit.
+/// Runs LaCAM from `starts` to `goals` (flat cells, one per agent, distinct) on `grid`: to the
+/// first solution with `limits.first`, else on until the time limit or an optimal plan, as
+/// LaCAM\* with, between its budgets, rounds of refinement of the best plan ([`Refiner`]; 4
+/// moves and no tick limit only). `began` is when the caller's clock started (the history's
+/// times count from it).
 pub(super) fn search(
-    grid: &Grid,
-    conn: Connectivity,
-    starts: &[u32],
-    goals: &[u32],
+    (grid, conn): (&Grid, Connectivity),
+    (starts, goals): (&[u32], &[u32]),
     dist: &DistanceTables,
     limits: Limits,
+    began: Instant,
 ) -> Outcome {
-    let began = Instant::now();
     let mut search = Search::with_limits((grid, conn), starts, goals, dist, limits);
-    let plan = loop {
-        match search.expand(grid, dist, TRIES_PER_CLOCK) {
-            Progress::Open if began.elapsed() >= limits.time => break Err(Unsolved::TimeLimit),
-            Progress::Open => {}
-            Progress::Solved(id) => break Ok(search.plan(id)),
-            Progress::Failed(why) => break Err(why),
+    let refines = conn == Connectivity::Four && limits.max_ticks.is_none();
+    let mut rng = SplitMix64::seed_from_u64(limits.seed ^ REFINER_SEED);
+    let mut best = Best::default();
+    let mut cost = u64::MAX;
+    let ended = loop {
+        let progress = search.expand(grid, dist, TRIES_PER_CLOCK);
+        if let Some((goal, g)) = search.goal().filter(|&(_, g)| g < cost) {
+            cost = g;
+            let plan = search.plan(goal);
+            let fits = limits
+                .max_ticks
+                .is_none_or(|m| plan.len() as u64 <= m as u64 + 1);
+            if fits {
+                best.offer(plan, goals, began, refines.then_some(grid.len()));
+            }
         }
+        match progress {
+            Progress::Solved(_) if limits.first => break None,
+            Progress::Open | Progress::Solved(_) if began.elapsed() >= limits.time => {
+                break Some(Unsolved::TimeLimit);
+            }
+            Progress::Open | Progress::Solved(_) => {}
+            Progress::Complete => break None,
+            Progress::Failed(why) => break Some(why),
+        }
+        best.refine(dist, &mut rng, began);
     };
+    let history = std::mem::take(&mut best.history);
     Outcome {
-        plan,
+        plan: best.plan().ok_or(ended.unwrap_or(Unsolved::Exhausted)),
         configurations: search.configurations(),
+        history,
+    }
+}
+
+/// The seed of the refiner's draws, beside the search's own (so that the search's stream, and
+/// its first solution, do not depend on refinement).
+const REFINER_SEED: u64 = 0x5EED_0F2E_F14E_5000;
+
+/// Refinement rounds between two budgets of the search.
+const ROUNDS: usize = 8;
+
+/// The best plan of an anytime run: from the search, or refined.
+#[derive(Default)]
+struct Best {
+    soc: Option<u64>,
+    plan: Vec<Vec<u32>>,
+    refiner: Option<Refiner>,
+    /// The refiner holds a better plan than `plan`.
+    refined: bool,
+    history: Vec<(u64, u64)>,
+}
+
+impl Best {
+    /// Takes `plan` if its soc is lower; with `cells`, refinement starts from it.
+    fn offer(&mut self, plan: Vec<Vec<u32>>, goals: &[u32], began: Instant, cells: Option<usize>) {
+        let soc = super::result::Metrics::of(&plan, goals).soc;
+        if self.soc.is_some_and(|b| soc >= b) {
+            return;
+        }
+        self.soc = Some(soc);
+        self.history.push((began.elapsed().as_millis() as u64, soc));
+        self.refiner = cells.map(|cells| Refiner::new(&plan, goals, cells));
+        self.refined = false;
+        self.plan = plan;
+    }
+
+    /// A few rounds of refinement, if there is a plan to refine.
+    fn refine(&mut self, dist: &DistanceTables, rng: &mut SplitMix64, began: Instant) {
+        let Some(refiner) = &mut self.refiner else {
+            return;
+        };
+        for _ in 0..ROUNDS {
+            if refiner.round(dist, rng) {
+                let soc = refiner.soc();
+                self.soc = Some(soc);
+                self.history.push((began.elapsed().as_millis() as u64, soc));
+                self.refined = true;
+            }
+        }
+    }
+
+    /// The best plan, if any.
+    fn plan(self) -> Option<Vec<Vec<u32>>> {
+        match (self.refined, self.refiner) {
+            (true, Some(refiner)) => Some(refiner.plan()),
+            _ => self.soc.map(|_| self.plan),
+        }
     }
 }
