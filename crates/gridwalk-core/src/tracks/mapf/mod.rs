@@ -306,7 +306,7 @@ pub fn solve(problem: &Problem, options: &Options) -> Result<Solution, ProblemEr
     let dist = DistanceTables::new(grid, conn, &problem.goals);
     let (soc_lb, makespan_lb) = lower_bounds(problem, &dist)?;
     let limits = lacam::Limits {
-        time: options.time_limit.saturating_sub(began.elapsed()),
+        time: options.time_limit,
         max_ticks: options.max_ticks,
         memory: options.memory_cap - table_bytes,
         seed: options.seed,

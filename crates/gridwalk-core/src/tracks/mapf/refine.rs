@@ -236,7 +236,8 @@ impl Refiner {
         let goal = self.goals[a];
         let moves = dist.moves();
         let mut open = BinaryHeap::new();
-        let mut parent: ByCellTime<u32> = ByCellTime::default();
+        let mut parent: ByCellTime<u32> =
+            ByCellTime::with_capacity_and_hasher(4 * EXPANSIONS, Default::default());
         // The agent can stay on its goal from `settle` on: arrival before that is no arrival.
         let settle = self.free_from(a, goal, horizon);
         if settle as u64 > bound {
