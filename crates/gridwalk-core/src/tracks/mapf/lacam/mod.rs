@@ -248,7 +248,7 @@ impl Search {
     ///
     /// After the first solution the search goes on as LaCAM\* (Okumura, IJCAI 2023): nodes
     /// whose cost plus estimate reach the best plan's cost are dropped, and a transition found
-    /// to a known node passes a cheaper way on ([`Arena::rewire`]); the goal's node then holds
+    /// to a known node passes a cheaper way on (the arena's rewiring); the goal's node then holds
     /// the best plan known ([`goal`](Self::goal), [`plan`](Self::plan)).
     pub fn expand(&mut self, grid: &Grid, dist: &DistanceTables, budget: usize) -> Progress {
         if let Some((goal, false)) = self.goal {
