@@ -109,9 +109,12 @@ enum Command {
         /// Search only plans of at most T timesteps.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
         max_ticks: Option<u32>,
-        /// Give up after S seconds.
+        /// Improve the plan until S seconds pass (give up after S without one).
         #[arg(long, default_value = "60", value_parser = mapf::parse_seconds)]
         time_limit: f64,
+        /// Stop at the first solution instead of improving it.
+        #[arg(long)]
+        first: bool,
         /// The seed of the tie-breaks.
         #[arg(long, default_value_t = 0)]
         seed: u64,
@@ -156,6 +159,7 @@ fn main() -> ExitCode {
             moves,
             max_ticks,
             time_limit,
+            first,
             seed,
             out,
         } => mapf::run(&mapf::MapfArgs {
@@ -165,6 +169,7 @@ fn main() -> ExitCode {
             moves,
             max_ticks,
             time_limit,
+            first,
             seed,
             out: out.as_deref(),
         }),

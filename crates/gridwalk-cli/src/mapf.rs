@@ -1,7 +1,8 @@
 //! `gridwalk-cli mapf MAP SCEN --agents N`: the one-shot MAPF benchmark, solved by the core's
 //! LaCAM ([`gridwalk_core::tracks::mapf`]). The first N rows of the `.scen` file are the
-//! agents. With `--out FILE` it writes lacam3's result format there; it prints one summary line
-//! last and exits 1 when the instance was not solved.
+//! agents. It improves its first solution until the time limit (LaCAM\*), or stops there with
+//! `--first`. With `--out FILE` it writes lacam3's result format there; it prints one summary
+//! line last and exits 1 when the instance was not solved.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -27,8 +28,10 @@ pub struct MapfArgs<'a> {
     pub moves: Connectivity,
     /// The longest plan searched for, in timesteps.
     pub max_ticks: Option<u32>,
-    /// Seconds before giving up.
+    /// Seconds of improving (before giving up, without a solution).
     pub time_limit: f64,
+    /// Stop at the first solution.
+    pub first: bool,
     /// The tie-breaks' seed.
     pub seed: u64,
     /// Where to write the result file.
@@ -64,6 +67,7 @@ pub fn run(args: &MapfArgs) -> Result<ExitCode, String> {
         time_limit: Duration::from_secs_f64(args.time_limit),
         max_ticks: args.max_ticks,
         seed: args.seed,
+        anytime: !args.first,
         ..Options::default()
     };
     let solution = solve(&problem, &options).map_err(|e| match e.agent {

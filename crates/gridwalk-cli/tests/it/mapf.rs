@@ -24,14 +24,16 @@ fn temp(name: &str, text: &str) -> PathBuf {
     crate::temp_file("gridwalk-mapf-test", name, text)
 }
 
-fn solve_and_check(agents: usize, moves: &str) {
+/// Runs `mapf` (to the first solution with `first`, else for half a second) and checks the
+/// result file with the validator and the last line against it.
+fn solve_and_check(agents: usize, moves: &str, first: bool) {
     let (map, scen) = (
         data("random-32-32-20.map"),
         data("random-32-32-20-gen-1.scen"),
     );
-    let out_file = temp(&format!("r{agents}-{moves}.txt"), "");
+    let out_file = temp(&format!("r{agents}-{moves}-{first}.txt"), "");
     let n = agents.to_string();
-    let out = run(&[
+    let mut args = vec![
         "mapf",
         &map,
         &scen,
@@ -41,7 +43,13 @@ fn solve_and_check(agents: usize, moves: &str) {
         moves,
         "--out",
         out_file.to_str().unwrap(),
-    ]);
+    ];
+    args.extend(if first {
+        ["--first"].as_slice()
+    } else {
+        ["--time-limit", "0.5"].as_slice()
+    });
+    let out = run(&args);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -70,12 +78,26 @@ fn solve_and_check(agents: usize, moves: &str) {
         r.num("comp_time")
     );
     assert_eq!(stdout.lines().last().unwrap(), want);
+    // An anytime run's soc over time falls and ends at the plan's soc.
+    let history = r.keys.get("soc_over_time");
+    assert_eq!(history.is_some(), !first);
+    if let Some(history) = history {
+        let socs: Vec<u64> = history
+            .split("),")
+            .filter(|p| !p.is_empty())
+            .map(|p| p.rsplit(',').next().unwrap().parse().unwrap())
+            .collect();
+        assert!(socs.windows(2).all(|w| w[1] < w[0]), "{history}");
+        assert_eq!(socs.last(), Some(&r.num("soc")));
+        assert_eq!(socs.first(), Some(&r.num("cost_initial_solution")));
+    }
 }
 
 #[test]
 fn solves_random_32_with_four_and_eight_moves() {
-    solve_and_check(100, "4");
-    solve_and_check(100, "8");
+    solve_and_check(100, "4", true);
+    solve_and_check(100, "8", true);
+    solve_and_check(100, "4", false);
 }
 
 #[test]

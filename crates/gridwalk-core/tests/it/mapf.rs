@@ -4,6 +4,7 @@
 //! livelocks; a 10,000-agent push chain; and the MAPF benchmark's random-32-32-20 and
 //! warehouse maps, generated and official (random-1) scenarios.
 
+mod search;
 mod validate;
 
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -254,6 +255,44 @@ proptest! {
         if let Some(problem) = small_instance(seed, conn) {
             let best = brute_force_makespan(&problem);
             let options = Options { time_limit: Duration::from_secs(20), seed, ..Options::default() };
+            let (solved, _, makespan) = solve_checked(&problem, &options);
+            prop_assert_eq!(solved, best.is_some(), "seed {}", seed);
+            if let Some(best) = best {
+                prop_assert!(makespan >= best);
+            }
+        }
+    }
+
+    /// Anytime runs on the same instances (LaCAM\* and refinement for a moment): every plan
+    /// passes the validator, and a solvable instance stays solved.
+    #[test]
+    fn anytime_plans_are_valid_on_small_maps(seed in any::<u64>(), eight in any::<bool>()) {
+        let conn = if eight { Connectivity::Eight } else { Connectivity::Four };
+        if let Some(problem) = small_instance(seed, conn) {
+            let best = brute_force_makespan(&problem);
+            let options = Options {
+                time_limit: Duration::from_millis(30),
+                anytime: true,
+                seed,
+                ..Options::default()
+            };
+            let s = solution_checked(&problem, &options);
+            prop_assert!(!s.solved() || best.is_some(), "seed {}", seed);
+        }
+    }
+
+    /// The same with every instance treated as dense (PIBT with swaps as the generator, 4
+    /// moves): still complete, every plan valid.
+    #[test]
+    fn lacam_with_swaps_is_complete_on_small_maps(seed in any::<u64>()) {
+        if let Some(problem) = small_instance(seed, Connectivity::Four) {
+            let best = brute_force_makespan(&problem);
+            let options = Options {
+                time_limit: Duration::from_secs(20),
+                seed,
+                dense_from: 0.0,
+                ..Options::default()
+            };
             let (solved, _, makespan) = solve_checked(&problem, &options);
             prop_assert_eq!(solved, best.is_some(), "seed {}", seed);
             if let Some(best) = best {

@@ -14,6 +14,11 @@
 //! the search each agent gets a path that avoids the others' paths where it can, lacam3's
 //! "scatter" ([`Options::scatter_margin`]): PIBT tries the path's next cell first.
 //!
+//! **Dense instances** (agents on at least 90 % of the passable cells, 4 moves,
+//! [`Options::dense_from`]) are where the crowd's rule stalls: two agents that face each other
+//! in a corridor cannot pass. There the successors come from PIBT with lacam3's swap operation
+//! (`swap.rs`), the best of ten draws by the sum of distances, and without the scatter.
+//!
 //! **Completeness.** A set that fixes all n agents is met by at most one configuration, the one
 //! it names, and PIBT returns it whenever it is a legal successor (every agent fixed, so PIBT
 //! only checks it). The queue of a configuration holds every such full set once it is drained,
@@ -42,15 +47,17 @@
 mod dist;
 mod lacam;
 mod pibt;
+mod refine;
 mod result;
 mod scatter;
+mod swap;
 
 use std::fmt;
 use std::time::Duration;
 use web_time::Instant;
 
 pub use dist::{DistanceTables, UNREACHABLE};
-pub use lacam::Unsolved;
+pub use lacam::{Progress, Search, Unsolved};
 
 use crate::crowd::Rule;
 use crate::format::FormatError;
@@ -185,6 +192,14 @@ impl Problem {
             .collect()
     }
 
+    /// Whether LaCAM treats the instance as dense under `options` ([`Options::dense_from`]).
+    pub fn dense(&self, options: &Options) -> bool {
+        let free = (0..self.grid.len())
+            .filter(|&c| self.grid.weight(c) != 0)
+            .count();
+        self.conn == Connectivity::Four && self.agents() as f64 >= options.dense_from * free as f64
+    }
+
     /// The agents' goals.
     pub fn goals(&self) -> Vec<Pos> {
         self.goals
@@ -210,6 +225,14 @@ pub struct Options {
     /// this many moves longer than its shortest; `None` turns them off. 10 by default, as in
     /// lacam3.
     pub scatter_margin: Option<u32>,
+    /// The density (agents over passable cells) from which an instance with 4 moves counts as
+    /// dense: LaCAM then generates configurations by PIBT with swaps (lacam3's, `swap.rs`)
+    /// and without the scatter, instead of the crowd's step rule. 0.9 by default; above 1,
+    /// never.
+    pub dense_from: f64,
+    /// After the first solution, go on improving it until the time limit (LaCAM\*); off by
+    /// default (`gridwalk-cli mapf` turns it on unless `--first`).
+    pub anytime: bool,
 }
 
 impl Default for Options {
@@ -220,6 +243,8 @@ impl Default for Options {
             seed: 0,
             memory_cap: DEFAULT_MEMORY_CAP,
             scatter_margin: Some(10),
+            dense_from: 0.9,
+            anytime: false,
         }
     }
 }
@@ -245,6 +270,9 @@ pub struct Solution {
     pub millis: u64,
     /// Configurations kept by the search.
     pub configurations: usize,
+    /// With [`Options::anytime`]: each better plan as it was found, (milliseconds from the call,
+    /// its soc), the first solution first; `None` for a run to the first solution.
+    pub history: Option<Vec<(u64, u64)>>,
 }
 
 impl Solution {
@@ -269,6 +297,7 @@ pub fn solve(problem: &Problem, options: &Options) -> Result<Solution, ProblemEr
         sum_of_loss: 0,
         millis: began.elapsed().as_millis() as u64,
         configurations,
+        history: None,
     };
     let table_bytes = DistanceTables::bytes_needed(grid.len(), &problem.goals);
     if table_bytes > options.memory_cap {
@@ -277,16 +306,24 @@ pub fn solve(problem: &Problem, options: &Options) -> Result<Solution, ProblemEr
     let dist = DistanceTables::new(grid, conn, &problem.goals);
     let (soc_lb, makespan_lb) = lower_bounds(problem, &dist)?;
     let limits = lacam::Limits {
-        time: options.time_limit.saturating_sub(began.elapsed()),
+        time: options.time_limit,
         max_ticks: options.max_ticks,
         memory: options.memory_cap - table_bytes,
         seed: options.seed,
         scatter: options.scatter_margin,
+        swap: problem.dense(options),
+        first: !options.anytime,
     };
-    let out = lacam::search(grid, conn, &problem.starts, &problem.goals, &dist, limits);
+    let ends = (&problem.starts[..], &problem.goals[..]);
+    let out = lacam::search((grid, conn), ends, &dist, limits, began);
+    let history = options.anytime.then_some(out.history);
     let plan = match out.plan {
         Ok(plan) => plan,
-        Err(why) => return Ok(unsolved(why, soc_lb, makespan_lb, out.configurations)),
+        Err(why) => {
+            let mut s = unsolved(why, soc_lb, makespan_lb, out.configurations);
+            s.history = history;
+            return Ok(s);
+        }
     };
     let m = result::Metrics::of(&plan, &problem.goals);
     Ok(Solution {
@@ -298,6 +335,7 @@ pub fn solve(problem: &Problem, options: &Options) -> Result<Solution, ProblemEr
         sum_of_loss: m.sum_of_loss,
         millis: began.elapsed().as_millis() as u64,
         configurations: out.configurations,
+        history,
     })
 }
 
@@ -329,6 +367,7 @@ pub fn solve_pibt(
         sum_of_loss: if done { m.sum_of_loss } else { 0 },
         millis: began.elapsed().as_millis() as u64,
         configurations: 0,
+        history: None,
     })
 }
 

@@ -21,7 +21,17 @@
 //! ```
 //!
 //! x is the column. An unsolved run writes `solved=0`, zero soc, makespan and loss, and no
-//! solution lines.
+//! solution lines. An anytime run ([`Options::anytime`](super::Options::anytime)) adds, after
+//! `seed=`, the first solution's time and soc and the soc over time, one `(ms,soc)` pair per
+//! better plan:
+//!
+//! ```text
+//! comp_time_initial_solution=95
+//! cost_initial_solution=25772
+//! soc_over_time=(95,25772),(1210,24901),
+//! ```
+//!
+//! `comp_time` is then the whole run's, as in lacam3's file; soc and the plan are the best's.
 
 use std::fmt::Write;
 
@@ -86,6 +96,17 @@ pub(super) fn write(
     let _ = writeln!(out, "sum_of_loss_lb={}", s.soc_lb);
     let _ = writeln!(out, "comp_time={}", s.millis);
     let _ = writeln!(out, "seed={seed}");
+    if let Some(history) = &s.history {
+        if let Some(&(ms, soc)) = history.first() {
+            let _ = writeln!(out, "comp_time_initial_solution={ms}");
+            let _ = writeln!(out, "cost_initial_solution={soc}");
+        }
+        out.push_str("soc_over_time=");
+        for (ms, soc) in history {
+            let _ = write!(out, "({ms},{soc}),");
+        }
+        out.push('\n');
+    }
     out.push_str("starts=");
     cells(&mut out, &problem.starts);
     out.push_str("goals=");
