@@ -39,13 +39,18 @@ m=$data/mapf
 for inst in "random-32-32-20 random-1 100" "random-32-32-20 random-1 400" "random-32-32-20 gen-1 300" \
     "room-32-32-4 gen-1 100" "warehouse-10-20-10-2-1 random-1 200"; do
     set -- $inst
-    runs+=("mapf $m/$1.map $m/$1-$2.scen --agents $3 --time-limit 30 --out @OUT@")
+    runs+=("mapf $m/$1.map $m/$1-$2.scen --agents $3 --time-limit 30 @FIRST@ --out @OUT@")
 done
 
 blank() { sed -E 's/("?(micros|millis|comp_time)"?[:= ]+)[0-9.]+/\1_/g'; }
 run() { # BIN INDEX COMMAND → $work/INDEX.BIN-NAME
     local bin=$1 i=$2 tag=$3; shift 3
     local cmd=${*//@OUT@/$work/$i.$tag.out}
+    # `mapf` improves its plan until the time limit unless told --first (builds before it
+    # stop at the first solution and know no --first).
+    local first=""
+    "$bin" mapf --help 2>/dev/null | grep -q -- --first && first=--first
+    cmd=${cmd//@FIRST@/$first}
     # shellcheck disable=SC2086
     { "$bin" $cmd 2>&1 || echo "exit $?"; } | blank >"$work/$i.$tag"
     [ -f "$work/$i.$tag.out" ] && blank <"$work/$i.$tag.out" >>"$work/$i.$tag" || true
