@@ -28,13 +28,12 @@ pub trait GoalPlanner: Send + Sync {
 
     /// Cells whose cost to the goal must be exact after every compute besides the starts:
     /// crowd mode gives the cells one move from each start, which its step rule ranks.
-    /// Replaces the last list; none until called. Returns whether the planner honours it: one
-    /// that searches forward from each start (MPGAA\*) could make other cells exact only by
-    /// searching from each of them, so it keeps the default and answers `false` (unless the
-    /// list is empty).
-    fn set_exact(&mut self, grid: &Grid, cells: &[usize]) -> bool {
-        let _ = grid;
-        cells.is_empty()
+    /// Replaces the last list; none until called. Only the planners of the algorithms that
+    /// [`honour`](crate::Algorithm::honours_exact) it do: one that searches forward from each
+    /// start (MPGAA\*) could make other cells exact only by searching from each of them, so it
+    /// keeps this default and ignores the list.
+    fn set_exact(&mut self, grid: &Grid, cells: &[usize]) {
+        let _ = (grid, cells);
     }
 
     /// Cells whose terrain changed since the last call.

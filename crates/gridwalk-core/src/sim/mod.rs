@@ -84,7 +84,7 @@ use crate::planner::CellInfo;
 
 mod agents;
 mod config;
-pub mod crowd_phase;
+mod crowd_phase;
 mod crowd_state;
 mod error;
 mod from_scratch;
@@ -104,11 +104,13 @@ mod recording;
 mod replan;
 mod report;
 mod sense;
+mod separate;
 mod settle;
 mod tracking;
 
 pub use agents::{Agent, AgentId, AgentStatus};
 pub use config::{BASELINE_MAX_AGENTS, SimConfig};
+pub use crowd_state::{CrowdStats, STUCK_TICKS};
 pub use error::SimError;
 pub use history::{HISTORY_BUDGET, MAX_RUN_STEPS, RunSource, SearchRun};
 pub use knowledge::{Discoveries, MAX_SENSOR_RANGE};
@@ -116,8 +118,12 @@ pub use limits::{
     Budget, DEFAULT_PLANNER_MEMORY, MAX_PLANNER_MEMORY, MIN_PLANNER_MEMORY, format_memory,
     parse_memory,
 };
-pub use living::{Doors, DynamicWorld, MAX_DESTINATIONS, OnArrival, choose_destinations};
+pub use living::{
+    AGENTS_PER_DESTINATION, CROWD_PLAN_CELLS, Doors, DynamicWorld, MAX_DESTINATIONS, OnArrival,
+    choose_destinations, crowd_destinations,
+};
 pub use report::{ComputeRecord, TickReport, TickStats};
+pub use separate::separate;
 
 /// The most expanded cells a replan keeps for
 /// [`Simulation::last_expanded`](Simulation::last_expanded), its first ones: 4 MiB. A
@@ -133,7 +139,7 @@ fn keep_expanded(list: &mut Vec<u32>, cells: impl IntoIterator<Item = u32>) {
 }
 
 use agents::Agents;
-use crowd_state::CrowdState;
+use crowd_state::CrowdPhase;
 use goal_groups::GoalGroups;
 use group::Group;
 use history::History;
@@ -168,8 +174,8 @@ pub struct Simulation {
     knowledge: Knowledge,
     /// The memory and planning budgets, and where planning stands against them.
     rationing: Rationing,
-    /// Crowd mode's state, while it is on.
-    crowd: Option<CrowdState>,
+    /// Crowd mode's phase and its data, while it is on.
+    crowd: Option<CrowdPhase>,
 }
 
 impl Simulation {
@@ -262,9 +268,7 @@ impl Simulation {
     /// The agents waiting to enter (crowd mode: their start was taken), in id order: id,
     /// start, goal and what each does on arrival. They are not among [`Self::agents`].
     pub fn entering(&self) -> impl Iterator<Item = (AgentId, Pos, Pos, OnArrival)> + '_ {
-        (self.crowd.iter())
-            .flat_map(|c| c.entering.iter())
-            .map(|&(id, start, goal, policy)| (id, start.0, goal.0, policy))
+        (self.agents.entering.iter()).map(|e| (e.id, e.start.0, e.goal.0, e.on_arrival))
     }
 
     /// Number of agents.
@@ -307,7 +311,7 @@ impl Simulation {
     /// Bytes held by all planners, with what each goal keeps beside its planner (the memo of
     /// its moves, its agents per cell, its deferred edits): what the memory budget counts.
     pub fn planner_memory(&self) -> usize {
-        let crowd = self.crowd.as_ref().map_or(0, CrowdState::bytes);
+        let crowd = self.crowd.as_ref().map_or(0, CrowdPhase::bytes);
         self.groups
             .by_goal
             .values()
@@ -339,14 +343,9 @@ impl Simulation {
     ) -> Result<AgentId, SimError> {
         let s = self.check_cell(start)?;
         let g = self.check_cell(goal)?;
-        if let Some(crowd) = self.crowd.as_mut()
-            && self.agents.occupied[s] > 0
-        {
+        if self.crowd.is_some() && self.agents.occupied[s] > 0 {
             // Its start is taken: it enters under this id as soon as the cell is free.
-            let id = self.agents.next_id;
-            self.agents.next_id += 1;
-            crowd.entering.push((id, (start, s), (goal, g), on_arrival));
-            return Ok(id);
+            return Ok((self.agents).wait_to_enter((start, s), (goal, g), on_arrival));
         }
         let id = self.agents.insert((start, s), (goal, g), on_arrival);
         if let Some(group) = self.groups.by_goal.get_mut(&g) {
@@ -357,10 +356,7 @@ impl Simulation {
 
     /// Removes an agent; its goal's planner goes with its last agent.
     pub fn remove_agent(&mut self, id: AgentId) -> Result<(), SimError> {
-        if let Some(crowd) = self.crowd.as_mut()
-            && let Some(i) = crowd.entering.iter().position(|e| e.0 == id)
-        {
-            crowd.entering.remove(i);
+        if self.agents.remove_entering(id) {
             return Ok(());
         }
         let (_, place) = self.agents.remove(id)?;
@@ -375,9 +371,6 @@ impl Simulation {
 
     /// Removes every agent and planner.
     pub fn clear_agents(&mut self) {
-        if let Some(crowd) = self.crowd.as_mut() {
-            crowd.entering.clear();
-        }
         self.agents.clear();
         self.groups.drop_all(&mut self.history);
         self.from_scratch.paths.clear();
@@ -405,14 +398,6 @@ impl Simulation {
     pub fn check_edit(&self, pos: Pos) -> Result<usize, SimError> {
         let i = self.grid.index(pos)?;
         self.agents.check_edit(pos, i)?;
-        for &(agent, (_, start), (_, goal), _) in self.crowd.iter().flat_map(|c| &c.entering) {
-            if start == i {
-                return Err(SimError::Entering { pos, agent });
-            }
-            if goal == i {
-                return Err(SimError::IsGoal { pos, agent });
-            }
-        }
         Ok(i)
     }
 
@@ -489,13 +474,9 @@ impl Simulation {
     /// pass over the agents instead of two. The game, `gridwalk-cli simulate` and
     /// [`tick`](Self::tick) all take this path.
     pub fn step(&mut self) -> TickStats {
-        if self.crowd.is_some() {
-            let stats = self.replan_deferring(false);
-            self.crowd_advance();
-            return stats;
-        }
-        // The baseline plans from settled agents: with one due, they are settled first.
-        let stats = self.replan_deferring(!self.baseline_due());
+        // The baseline plans from settled agents: with one due, they are settled first. Crowd
+        // mode moves every agent by its step rule: none is left unsettled.
+        let stats = self.replan_deferring(self.crowd.is_none() && !self.baseline_due());
         match std::mem::take(&mut self.groups.settle_pending) {
             true => self.settle_and_advance(),
             false => self.advance(),

@@ -559,11 +559,10 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool, S: Store> GoalP
         self.mark_targets(grid);
     }
 
-    fn set_exact(&mut self, grid: &Grid, cells: &[usize]) -> bool {
+    fn set_exact(&mut self, grid: &Grid, cells: &[usize]) {
         self.exact.clear();
         self.exact.extend_from_slice(cells);
         self.mark_targets(grid);
-        true
     }
 
     fn cells_changed(&mut self, grid: &Grid, cells: &[usize]) {
