@@ -51,7 +51,7 @@ use super::group::Group;
 use super::living::OnArrival;
 use super::{SimConfig, Simulation};
 use crate::cost::{Cost, INFINITY};
-use crate::crowd::{Crowd, Guidance, Rule, hint_ahead};
+use crate::crowd::{Guidance, StepOptions, StepRule, hint_ahead};
 use crate::grid::{Connectivity, Grid, Pos};
 use crate::planner::{Algorithm, GoalPlanner, new_planner};
 use crate::rng::Rng;
@@ -122,7 +122,7 @@ pub(super) struct PlanBorrows<'a> {
 }
 
 /// What the advance part reads and moves: the true map, the configuration, the tick, the
-/// goals' groups (their planners guide the agents of algorithms that honour exact cells),
+/// goals' groups (their planners give the guidance for algorithms that honour exact cells),
 /// whether planning is rationed (a plan may then be unfinished), and the agents.
 pub(super) struct MoveBorrows<'a> {
     pub(super) truth: &'a Grid,
@@ -186,7 +186,7 @@ impl CrowdPhase {
     pub(super) fn advance(&mut self, b: MoveBorrows) {
         let (truth, conn) = (b.truth, b.config.connectivity);
         if self.rule.as_ref().is_none_or(|r| !r.fits(truth)) {
-            self.rule = Some(Crowd::new(truth, conn, Rule::default()));
+            self.rule = Some(StepRule::new(truth, conn, StepOptions::default()));
         }
         let ids: Vec<AgentId> = b.agents.slab.keys().collect();
         let places = b.agents.slab.hot();
@@ -195,7 +195,7 @@ impl CrowdPhase {
         let began = Instant::now();
         let exact_own = b.config.algorithm.honours_exact();
         let agents = b.agents.slab.values();
-        let planners = guidance(
+        let planners = guiding_planners(
             agents,
             places,
             b.groups,
@@ -203,13 +203,13 @@ impl CrowdPhase {
             exact_own,
             b.rationed,
         );
-        let guide = PlannerGuidance {
+        let guidance = PlannerGuidance {
             planners: &planners,
             cur: &cur,
         };
         let order = priority_order(&self.members, &planners, places, b.tick);
         let rule = self.rule.as_mut().expect("made above");
-        let next = match rule.step(truth, &cur, &order, None, &guide, &mut self.rng) {
+        let next = match rule.step(truth, &cur, &order, None, &guidance, &mut self.rng) {
             Ok(next) => next.to_vec(),
             // Cannot happen for distinct passable cells; keep everyone where they are.
             Err(_) => cur.clone(),
@@ -221,9 +221,9 @@ impl CrowdPhase {
         let costs: Vec<Cost> = (0..ids.len())
             .map(|i| {
                 hint_ahead(i, ids.len(), |j, stage| {
-                    guide.prefetch(j, next[j] as usize, stage)
+                    guidance.prefetch(j, next[j] as usize, stage)
                 });
-                guide.distance(i, next[i] as usize)
+                guidance.distance(i, next[i] as usize)
             })
             .collect();
         let guided: Vec<bool> = planners.iter().map(Option::is_some).collect();
@@ -289,7 +289,7 @@ impl CrowdPhase {
 /// algorithm's planners honour exact cells; only the rationed route leaves a compute
 /// unfinished), else crowd mode's own for its goal. `None` for an agent waiting for a plan or
 /// with no path.
-fn guidance<'a>(
+fn guiding_planners<'a>(
     agents: impl Iterator<Item = &'a Agent>,
     places: &[AgentCells],
     groups: &'a BTreeMap<usize, Group>,

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::agents::AgentId;
 use crate::cost::Cost;
-use crate::crowd::Crowd;
+use crate::crowd::StepRule;
 use crate::planner::GoalPlanner;
 use crate::rng::{SeedableRng, SplitMix64};
 
@@ -38,7 +38,7 @@ pub struct CrowdStats {
     /// distance with 8 moves, Manhattan with 4).
     pub soc_lb: u64,
     /// Wall-clock time of this tick's step rule, in nanoseconds: each agent's planner looked
-    /// up, the priorities sorted and [`Crowd::step`]. Not serialized.
+    /// up, the priorities sorted and [`StepRule::step`](crate::crowd::StepRule::step). Not serialized.
     #[serde(skip)]
     pub step_nanos: u64,
 }
@@ -75,7 +75,7 @@ impl Member {
 /// move phase, in `crowd_phase.rs`) touch.
 pub(super) struct CrowdPhase {
     /// The step rule, sized to the map.
-    pub(super) rule: Option<Crowd>,
+    pub(super) rule: Option<StepRule>,
     /// Tie-breaks: its own stream of the simulation's seed.
     pub(super) rng: SplitMix64,
     /// Each agent as the crowd sees it, by id, in id order (the agents' order at the last step).

@@ -129,7 +129,7 @@ pub(super) fn search(
     bytes += per_node;
 
     let mut open: Vec<u32> = vec![0];
-    let mut fixed = vec![NONE; n];
+    let mut fixed = vec![None; n];
     let mut cur = vec![0u32; n];
     let mut order = vec![0u32; n];
     let mut steps = 0u64;
@@ -197,7 +197,7 @@ pub(super) fn search(
         let mut at = c;
         while lows[at as usize].depth > 0 {
             let l = lows[at as usize];
-            fixed[l.who as usize] = l.cell;
+            fixed[l.who as usize] = Some(l.cell);
             at = l.parent;
         }
         let next = match &paths {
@@ -217,7 +217,7 @@ pub(super) fn search(
         let mut at = c;
         while lows[at as usize].depth > 0 {
             let l = lows[at as usize];
-            fixed[l.who as usize] = NONE;
+            fixed[l.who as usize] = None;
             at = l.parent;
         }
         let next = match next {
