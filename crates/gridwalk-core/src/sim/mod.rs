@@ -42,12 +42,16 @@
 //! # The routes of a tick
 //!
 //! Every replan first senses (with a sensor range, see [`knowledge`]); then a tick takes one
-//! of four routes. The plain one is [`replan`](Simulation::replan) then
-//! [`advance`](Simulation::advance) on an incremental algorithm with no budget; each other
-//! route must leave every agent as the plain one would, and a test holds it so:
+//! of five routes. Crowd mode ([`SimConfig::crowd`], the game's default) is first below: its
+//! moves come from the crowd's step rule, not from the plans, so its test holds what it
+//! promises instead (one agent a cell, no swap or crossing, exact guidance). The plain route is
+//! [`replan`](Simulation::replan) then [`advance`](Simulation::advance) on an incremental
+//! algorithm with no budget; each of the three others must leave every agent as the plain one
+//! would, and a test holds it so:
 //!
 //! | route | taken when | replan | moves | held equal by (`tests/it/`) |
 //! |---|---|---|---|---|
+//! | crowd | crowd mode is on (any algorithm, any budget) | the algorithm's route below, each compute told the cells around its agents ([`GoalPlanner::set_exact`](crate::GoalPlanner::set_exact)); then crowd mode's own planners for the algorithms that do not honour it (`crowd_phase.rs`) | `crowd_advance` (`crowd_phase.rs`): separate, admit, the step rule | `crowd.rs` `no_two_agents_share_a_cell_and_guidance_is_exact` (the step rule's invariants, guidance = Dijkstra) |
 //! | plain | `replan` then `advance`; or `step` while a baseline is measured | `replan_incremental` (`replan.rs`): every group computes, then large groups settle in agent order | `advance` | `sim.rs` `every_algorithm_keeps_every_agent_optimal` and `sim_api.rs` (costs = Dijkstra) |
 //! | one pass | `step` and `tick` (the game, `gridwalk-cli simulate`) | the same, but large groups' agents are left unsettled | `settle_and_advance` (`settle.rs`) | `tick_paths.rs` `one_pass_moves_agents_exactly_as_replan_then_advance` (twins identical after every call) |
 //! | rationed | a planning budget is set, or the memory budget is tight | `replan_budgeted` → `serve` (`rationing.rs`): groups in serving order, each settled at once | `advance` | `budgets.rs` `an_exhausted_memory_budget_changes_no_cost` and `plans_are_optimal_under_any_budgets_and_all_end` |
@@ -63,7 +67,10 @@
 //!   drop them, and settles each group's agents right after its compute; taking it with no
 //!   budget would change the order of the computes, and with it the `--trace` lines, and lose
 //!   the large groups' one pass;
-//! - from scratch keeps no planner per goal, so there is no group to serve.
+//! - from scratch keeps no planner per goal, so there is no group to serve;
+//! - crowd and the others: the step rule moves every agent at once (a push moves an agent off
+//!   its plan), so no agent is left unsettled for the move phase, and the crowd's plan part
+//!   follows whichever replan route the algorithm and budgets choose.
 //!
 //! A `Simulation` is the grid, its configuration, the phases of a tick and a few counters,
 //! around owned parts, each with its invariants in its own module. The data of the parts
@@ -72,11 +79,12 @@
 //! replan's scratch, each goal's `group`), `pockets` (who can reach whom), `history` (kept
 //! computes and tracing), `paths` (the from-scratch algorithms' paths and buffers),
 //! [`living`] (arrival policies, seeds and the dynamic world), [`knowledge`] (the sensor
-//! range and the true map while the agents know only what they sensed) and `limits` (the
-//! budgets). The phases lend the parts to each other as disjoint borrows: sensing (in
+//! range and the true map while the agents know only what they sensed), `limits` (the
+//! budgets) and `crowd_state` (crowd mode's data, while it is on). The phases lend the parts to each other as disjoint borrows: sensing (in
 //! `sense.rs`), [`replan`](Simulation::replan) (in `replan.rs`, `rationing.rs` within the
 //! budgets, or `from_scratch.rs` for A* and Dijkstra), then the move phase (in `settle.rs`),
-//! then the arrivals and dynamic world (in `living_phase.rs`). The settings and queries of
+//! or in crowd mode the crowd phase (in `crowd_phase.rs`), then the arrivals and dynamic world
+//! (in `living_phase.rs`). The settings and queries of
 //! kept computes are in `recording.rs`.
 
 use crate::grid::{Grid, Pos, Terrain};
@@ -114,15 +122,12 @@ pub use crowd_state::{CrowdStats, STUCK_TICKS};
 pub use error::SimError;
 pub use history::{HISTORY_BUDGET, MAX_RUN_STEPS, RunSource, SearchRun};
 pub use knowledge::{Discoveries, MAX_SENSOR_RANGE};
-pub use limits::{
-    Budget, DEFAULT_PLANNER_MEMORY, MAX_PLANNER_MEMORY, MIN_PLANNER_MEMORY, format_memory,
-    parse_memory,
-};
+pub use limits::{Budget, MAX_PLANNER_MEMORY, MIN_PLANNER_MEMORY, format_memory, parse_memory};
 pub use living::{
     AGENTS_PER_DESTINATION, CROWD_PLAN_CELLS, Doors, DynamicWorld, MAX_DESTINATIONS, OnArrival,
     choose_destinations, crowd_destinations,
 };
-pub use report::{ComputeRecord, TickReport, TickStats};
+pub use report::{ComputeRecord, TickOutcome, TickStats};
 pub use separate::separate;
 
 /// The most expanded cells a replan keeps for
@@ -456,7 +461,7 @@ impl Simulation {
     }
 
     /// One whole tick after the agents due now were added: apply `edits`, replan, move.
-    pub fn tick(&mut self, edits: &[(Pos, Terrain)]) -> TickReport {
+    pub fn tick(&mut self, edits: &[(Pos, Terrain)]) -> TickOutcome {
         let mut refused = Vec::new();
         for &(pos, terrain) in edits {
             if let Err(e) = self.edit(pos, terrain) {
@@ -464,7 +469,7 @@ impl Simulation {
             }
         }
         let stats = self.step();
-        TickReport { refused, stats }
+        TickOutcome { refused, stats }
     }
 
     /// A tick after its edits: every planner repairs, then every agent with a path moves one
