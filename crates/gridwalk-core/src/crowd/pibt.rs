@@ -35,6 +35,9 @@ impl std::error::Error for StepError {}
 /// the trap bit.
 const DIST_CAP: u64 = u64::MAX >> 1;
 
+/// Some agents' next cells, fixed in advance: one entry per agent, `None` for a free one.
+type Constraints<'a> = Option<&'a [Option<u32>]>;
+
 /// One agent being decided: its place on the stack of pushes.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
@@ -248,7 +251,7 @@ impl StepRule {
     /// Checks the input, applies the constraints, then decides every agent.
     fn place<G: Guidance, R: Rng + ?Sized>(
         &mut self,
-        (grid, cur, order, fixed): (&Grid, &[u32], &[u32], Option<&[Option<u32>]>),
+        (grid, cur, order, fixed): (&Grid, &[u32], &[u32], Constraints),
         guidance: &G,
         rng: &mut R,
     ) -> Result<(), StepError> {

@@ -99,7 +99,7 @@ mod tests {
         assert_eq!(cells[1], Pos::new(1, 0));
         assert_eq!((cells[2], cells[3]), (Pos::new(0, 0), Pos::new(9, 9)));
         grid.set(Pos::new(1, 0), Terrain::Wall).unwrap();
-        let mut on_wall = vec![Pos::new(1, 0); 2];
+        let mut on_wall = [Pos::new(1, 0); 2];
         assert_eq!(separate(&grid, Connectivity::Four, on_wall.iter_mut()), 0);
     }
 }
