@@ -32,7 +32,7 @@
 use gridwalk_core::Terrain;
 use gridwalk_core::cost::{Cost, to_f64};
 use gridwalk_core::scenario::replay::{Replay, TickReport};
-use gridwalk_core::sim::crowd_phase::CrowdStats;
+use gridwalk_core::sim::CrowdStats;
 use gridwalk_core::sim::{RunSource, SearchRun};
 
 use serde::Serialize;

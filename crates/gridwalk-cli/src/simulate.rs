@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use gridwalk_core::Algorithm;
 use gridwalk_core::format::Scenario;
 use gridwalk_core::scenario::replay::{DEFAULT_TICK_LIMIT, Replay};
-use gridwalk_core::sim::MAX_RUN_STEPS;
+use gridwalk_core::sim::{MAX_RUN_STEPS, crowd_destinations};
 
 use crate::lines::TickLine;
 
@@ -21,6 +21,15 @@ pub struct BudgetFlags {
     pub plan_budget: Option<u64>,
     /// Crowd mode (`--crowd`), whatever the scenario says.
     pub crowd: bool,
+}
+
+/// The destinations a crowd's wanderers draw from: the core's crowd-destination rule
+/// ([`crowd_destinations`]) for the agents due at tick 0, as the game applies it.
+fn crowd_destinations_of(scenario: &Scenario) -> usize {
+    let agents = scenario.agents.iter().filter(|a| a.tick == 0).count();
+    let grid = &scenario.grid;
+    let passable = (0..grid.len()).filter(|&i| grid.weight(i) != 0).count();
+    crowd_destinations(scenario.destinations, agents, passable)
 }
 
 /// Plays `file` with `algo` for `ticks` ticks after tick 0 (or until every agent arrives, at
@@ -39,6 +48,9 @@ pub fn run(
         false => Scenario::load(file),
     }
     .map_err(|e| e.to_string())?;
+    if scenario.crowd {
+        scenario.destinations = crowd_destinations_of(&scenario);
+    }
     scenario.planner_memory = budgets.planner_memory.or(scenario.planner_memory);
     scenario.plan_budget = budgets.plan_budget.or(scenario.plan_budget);
     let heuristic = scenario.effective_heuristic();

@@ -6,8 +6,10 @@
 //! - [`rng`]: every random draw, through rand's traits over a seeded SplitMix64.
 //! - [`planner`]: the planner menu, the incremental planners' interface, and their factory.
 //! - [`heuristic`]: distance estimates and their admissibility.
-//! - [`queue`]: the indexed heap and the bucket queue (two slower ones behind `bench-queues`).
+//! - [`queue`]: the indexed heap and the bucket queue (three slower ones behind `bench-queues`).
 //! - [`search`]: A*, Dijkstra, greedy best-first, D* Lite, D* and MPGAA*.
+//! - [`crowd`]: the crowd's step rule (PIBT with trap handling), which moves many agents at
+//!   once with no two on a cell: crowd mode's moves and the MAPF solver's successors.
 //! - [`trace`]: recorded search steps, for `--trace` and the game's explain mode.
 //! - [`sim`]: agents, goals shared by groups, edits and ticks: the semantics of the game and
 //!   of `gridwalk-cli simulate`.
@@ -16,8 +18,9 @@
 //! Programs that drive a simulation:
 //! - [`scenario`]: a scenario's starting world, its timeline by tick, and its replay (the engine
 //!   of `gridwalk-cli simulate` and of recordings).
-//! - [`tracks`]: the benchmark tracks: the GPPC dynamic track, and navigation in unknown
-//!   terrain (the D* Lite papers' experiment).
+//! - [`tracks`]: the benchmark tracks: the GPPC dynamic track, navigation in unknown terrain
+//!   (the D* Lite papers' experiment), and [`mapf`](tracks::mapf): one-shot multi-agent path
+//!   finding on the MAPF benchmark (LaCAM over the crowd's step rule).
 #![warn(missing_docs)]
 
 #[macro_use]

@@ -11,14 +11,14 @@
 //!   planners' first computes.
 //! - *The step rule alone*: `crowd_step_10000_ms`, the step rule's own time a tick (each
 //!   agent's planner looked up, priorities sorted,
-//!   [`Crowd::step`](gridwalk_core::crowd::Crowd::step)) for 10,000 wanderers on 64room_000,
+//!   [`StepRule::step`](gridwalk_core::crowd::StepRule::step)) for 10,000 wanderers on 64room_000,
 //!   beside the whole tick; and the same step on breadth-first distance tables, outside the
 //!   simulation.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use gridwalk_core::crowd::{Crowd, Guidance, Rule};
+use gridwalk_core::crowd::{Guidance, StepOptions, StepRule};
 use gridwalk_core::format::movingai;
 use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
 use gridwalk_core::sim::{OnArrival, SimConfig, Simulation};
@@ -423,7 +423,7 @@ fn step_10000(cfg: &Config, report: &mut Report) -> Result<(), String> {
         .collect();
     let mut goal_of: Vec<usize> = (0..n).map(|_| rng.below(dest.len())).collect();
     let tables = DistanceTables::new(&grid, Connectivity::Four, &dest);
-    let mut crowd = Crowd::new(&grid, Connectivity::Four, Rule::default());
+    let mut crowd = StepRule::new(&grid, Connectivity::Four, StepOptions::default());
     let mut since = vec![0u64; n];
     let mut order: Vec<u32> = (0..n as u32).collect();
     let mut samples = Vec::new();
@@ -459,7 +459,7 @@ fn step_10000(cfg: &Config, report: &mut Report) -> Result<(), String> {
         .push(Series::new(&label, Samples { samples }, None));
     report.ratio("crowd_step_tables_10000_ms", ms, &label, None);
     report.notes.push(format!(
-        "crowd_step_10000_ms: the step rule's own time a tick (the planners looked up, priorities sorted, Crowd::step) for {n} wanderers on {BIG_MAP}, 4 moves, {k} destinations, D* Lite guidance, after {warm} ticks, mean of {ticks}; whole tick {tick_ms:.2} ms; on BFS tables outside the simulation {ms:.2} ms ({arrivals} arrivals)"
+        "crowd_step_10000_ms: the step rule's own time a tick (the planners looked up, priorities sorted, StepRule::step) for {n} wanderers on {BIG_MAP}, 4 moves, {k} destinations, D* Lite guidance, after {warm} ticks, mean of {ticks}; whole tick {tick_ms:.2} ms; on BFS tables outside the simulation {ms:.2} ms ({arrivals} arrivals)"
     ));
     Ok(())
 }

@@ -4,9 +4,9 @@
 
 use std::time::Instant;
 
+use gridwalk_core::planner::DEFAULT_PLANNER_MEMORY;
 use gridwalk_core::rng::{SeedableRng, SplitMix64};
 use gridwalk_core::search::Storage;
-use gridwalk_core::sim::DEFAULT_PLANNER_MEMORY;
 use gridwalk_core::{Algorithm, Grid, Pos, new_planner_in};
 
 use super::{

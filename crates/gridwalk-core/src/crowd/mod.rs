@@ -1,8 +1,10 @@
-//! The crowd's step rule: PIBT (priority inheritance with backtracking, Okumura et al., IJCAI
-//! 2019 and AIJ 2022) with a pass operation for corridors and dead ends, shared by the MAPF solver
-//! ([`crate::tracks::mapf`], as LaCAM's successor generator) and by a simulation's crowd mode.
+//! The crowd's step rule, [`StepRule`]: PIBT (priority inheritance with backtracking, Okumura
+//! et al., IJCAI 2019 and AIJ 2022) with trap handling for corridors and dead ends, shared by the
+//! MAPF solver ([`crate::tracks::mapf`], as LaCAM's successor generator) and by a simulation's
+//! crowd mode. Its options are [`StepOptions`]; an agent's cost-to-goal that ranks its cells is
+//! its *guidance* ([`Guidance`]).
 //!
-//! One call of [`Crowd::step`] moves every agent to a neighbour or keeps it where it is, so that
+//! One call of [`StepRule::step`] moves every agent to a neighbour or keeps it where it is, so that
 //! after the step:
 //! - no two agents stand on one cell;
 //! - no two agents swap cells;
@@ -22,15 +24,16 @@
 //! chain cannot overflow a thread's stack; each agent is decided once per step, and tries at
 //! most nine cells, so a step costs O(agents × 9) beyond the guidance and the trap checks.
 //!
-//! **Traps.** Plain PIBT can leave two agents oscillating for ever where one must pass the
-//! other in a 1-wide corridor: the one in front is pushed on by the one behind, then comes back
-//! and pushes it back. Being pushed on *traps* an agent when the walk along its pusher's way
-//! finds no cell to step aside before a dead end, or before the pusher stops on its goal with
-//! the pushed agent beyond it and its own goal behind. Two additions handle this:
-//! - *Pass* (the idea of lacam3's swap, our own rule): when an agent's best cell holds an agent
-//!   that pushing would trap, and walking back leads to a branching cell (*possible*), the agent
-//!   retreats instead, taking its candidates worst first, and pulls the other into its cell.
-//! - *Step aside*: a pushed agent puts last the cells ahead of its pusher where it would be
+//! **Trap handling** ([`StepOptions::traps`]). Plain PIBT can leave two agents oscillating for
+//! ever where one must pass the other in a 1-wide corridor: the one in front is pushed on by
+//! the one behind, then comes back and pushes it back. Being pushed on *traps* an agent when the
+//! walk along its pusher's way finds no cell to step aside before a dead end, or before the
+//! pusher stops on its goal with the pushed agent beyond it and its own goal behind. Trap
+//! handling makes two moves:
+//! - *the pass* (the idea of lacam3's swap, our own rule): when an agent's best cell holds an
+//!   agent that pushing would trap, and it can retreat to a branching cell, the agent retreats
+//!   instead, taking its candidates worst first, and pulls the other into its cell;
+//! - *the step aside*: a pushed agent puts last the cells ahead of its pusher where it would be
 //!   trapped, so at a branching cell it leaves the way free instead of running in front.
 //!
 //! The walks stop after a fixed number of cells, so they keep a step's cost per agent bounded.
@@ -40,15 +43,24 @@
 //! step asks the guidance ([`Guidance::prefetch`]) to start loading the values of the agents a
 //! few places on in the order, so their misses overlap the decisions before them.
 //!
-//! [`Crowd::report`] tells what the step did: who waited, who was pushed or pulled, and for
+//! [`StepRule::report`] tells what the step did: who waited, who was pushed or pulled, and for
 //! each agent its candidates in the order tried and the chain of pushes that moved it.
 
 mod pibt;
 mod traps;
 
-pub use pibt::{Crowd, StepError, StepReport};
+pub use pibt::{StepError, StepReport, StepRule};
 
-/// No agent or no cell: the "none" value of the step rule's flat arrays.
+/// The step rule's former name, kept only while `tracks::mapf` moves to [`StepRule`].
+#[doc(hidden)]
+pub type Crowd = StepRule;
+
+/// The step options' former name, kept only while `tracks::mapf` moves to [`StepOptions`].
+#[doc(hidden)]
+pub type Rule = StepOptions;
+
+/// No agent or no cell: the "none" value of the step rule's flat arrays, and of the MAPF
+/// solver's.
 pub const NONE: u32 = u32::MAX;
 
 /// An agent's guidance: its cost to its goal from a cell.
@@ -93,22 +105,22 @@ impl<F: Fn(usize, usize) -> u64> Guidance for F {
     }
 }
 
-/// Which additions to plain PIBT a step uses.
+/// The step rule's options: which additions to plain PIBT a step uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rule {
-    /// The pass operation and step aside at traps (see the module doc). Off, the step is plain
-    /// PIBT (with its cheap tie-breaks).
+pub struct StepOptions {
+    /// Trap handling: the pass and the step aside (see the module doc). Off, the step is
+    /// plain PIBT (with its cheap tie-breaks).
     pub traps: bool,
 }
 
-impl Default for Rule {
+impl Default for StepOptions {
     /// The full rule, traps handled.
     fn default() -> Self {
-        Rule { traps: true }
+        StepOptions { traps: true }
     }
 }
 
-impl Rule {
-    /// Plain PIBT, as published: no pass, no step aside.
-    pub const PLAIN: Rule = Rule { traps: false };
+impl StepOptions {
+    /// Plain PIBT, as published: no trap handling.
+    pub const PLAIN: StepOptions = StepOptions { traps: false };
 }

@@ -1,12 +1,12 @@
-//! [`Crowd`]: the step rule's state (occupancy arrays, the decision stack, the last step's
-//! report) and [`Crowd::step`], PIBT walked with an explicit stack.
+//! [`StepRule`]: the step rule with its reusable state (occupancy arrays, the decision stack,
+//! the last step's report), and [`StepRule::step`], PIBT walked with an explicit stack.
 
 use std::fmt;
 
 use rand_core::Rng;
 
-use super::traps::{neighbours, pass_possible, pass_required};
-use super::{Guidance, NONE, Rule, hint_ahead};
+use super::traps::{can_retreat, neighbours, would_trap};
+use super::{Guidance, NONE, StepOptions, hint_ahead};
 use crate::grid::{Connectivity, Grid, Pos};
 use crate::prefetch::prefetch;
 
@@ -31,8 +31,12 @@ impl fmt::Display for StepError {
 
 impl std::error::Error for StepError {}
 
-/// The largest distance the candidate order tells apart (29 bits of its sort key).
+/// The largest distance the candidate order tells apart: 63 bits of its u128 sort key, below
+/// the trap bit.
 const DIST_CAP: u64 = u64::MAX >> 1;
+
+/// Some agents' next cells, fixed in advance: one entry per agent, `None` for a free one.
+type Constraints<'a> = Option<&'a [Option<u32>]>;
 
 /// One agent being decided: its place on the stack of pushes.
 #[derive(Clone, Copy, Debug)]
@@ -60,13 +64,13 @@ pub struct StepReport {
     pub passes: usize,
 }
 
-/// The step rule's state: sized to a grid and reused from step to step, so a step allocates
-/// nothing once the agent count is steady. See the [module doc](super).
+/// The step rule and its state: sized to a grid and reused from step to step, so a step
+/// allocates nothing once the agent count is steady. See the [module doc](super).
 #[derive(Clone, Debug)]
-pub struct Crowd {
+pub struct StepRule {
     width: u32,
     conn: Connectivity,
-    rule: Rule,
+    options: StepOptions,
     /// Per cell: the agent on it now, or [`NONE`].
     occ_now: Vec<u32>,
     /// Per cell: the agent that will be on it after the step, or [`NONE`].
@@ -82,13 +86,13 @@ pub struct Crowd {
     report: StepReport,
 }
 
-impl Crowd {
-    /// A step rule for agents on `grid` moving under `conn`, with `rule`'s additions.
-    pub fn new(grid: &Grid, conn: Connectivity, rule: Rule) -> Crowd {
-        Crowd {
+impl StepRule {
+    /// A step rule for agents on `grid` moving under `conn`, with `options`' additions.
+    pub fn new(grid: &Grid, conn: Connectivity, options: StepOptions) -> StepRule {
+        StepRule {
             width: grid.width(),
             conn,
-            rule,
+            options,
             occ_now: vec![NONE; grid.len()],
             occ_next: vec![NONE; grid.len()],
             next: Vec::new(),
@@ -115,23 +119,51 @@ impl Crowd {
 
     /// Moves every agent one step.
     ///
-    /// - `cur[a]` is agent a's cell (a flat index of `grid`); the cells must be passable and
-    ///   distinct.
+    /// - `cur[a]` is agent a's cell (a flat index of `grid`, `y × width + x`); the cells must
+    ///   be passable and distinct.
     /// - `order` lists agents by priority, highest first; agents it leaves out decide last, by
     ///   index.
-    /// - `fixed`, when given, has one entry per agent: its next cell (itself or a neighbour),
-    ///   or [`NONE`] for a free agent.
-    /// - `guide` orders each agent's candidates; `rng` breaks ties among equal costs.
+    /// - `fixed`, when given, has one entry per agent: `Some` of its next cell (itself or a
+    ///   neighbour), or `None` for a free agent.
+    /// - `guidance` orders each agent's candidates; `rng` breaks ties among equal costs.
     ///
     /// Returns each agent's next cell, indexed like `cur`. Constraints that cannot hold give
     /// [`StepError::Infeasible`]; input that does not fit gives [`StepError::BadInput`].
+    ///
+    /// Two agents meet head-on in a corridor with a side pocket: the one with priority keeps
+    /// its way, and the other steps aside into the pocket rather than back down the corridor.
+    ///
+    /// ```
+    /// use gridwalk_core::crowd::{StepOptions, StepRule};
+    /// use gridwalk_core::rng::{SeedableRng, SplitMix64};
+    /// use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
+    ///
+    /// // A corridor along row 1 of a 5 × 2 map, with a pocket at (2, 0): walls elsewhere.
+    /// let mut grid = Grid::new(5, 2).unwrap();
+    /// for x in [0, 1, 3, 4] {
+    ///     grid.set(Pos::new(x, 0), Terrain::Wall).unwrap();
+    /// }
+    /// let cell = |x: u32, y: u32| y * 5 + x;
+    /// // Agent 0 at (1, 1) heads east to (4, 1); agent 1 at (2, 1) heads west to (0, 1).
+    /// let goal_x = [4, 0];
+    /// let guidance = |a: usize, c: usize| {
+    ///     let (x, y) = (c as u64 % 5, c as u64 / 5);
+    ///     x.abs_diff(goal_x[a]) + (1 - y) // along the corridor, and one out of the pocket
+    /// };
+    /// let mut rule = StepRule::new(&grid, Connectivity::Four, StepOptions::default());
+    /// let mut rng = SplitMix64::seed_from_u64(1);
+    /// let cur = [cell(1, 1), cell(2, 1)];
+    /// let next = rule.step(&grid, &cur, &[0, 1], None, &guidance, &mut rng).unwrap();
+    /// assert_eq!(next, [cell(2, 1), cell(2, 0)], "1 steps aside, 0 goes on");
+    /// assert_eq!(rule.report().pushed, [1]);
+    /// ```
     pub fn step<G: Guidance, R: Rng + ?Sized>(
         &mut self,
         grid: &Grid,
         cur: &[u32],
         order: &[u32],
-        fixed: Option<&[u32]>,
-        guide: &G,
+        fixed: Option<&[Option<u32>]>,
+        guidance: &G,
         rng: &mut R,
     ) -> Result<&[u32], StepError> {
         let n = cur.len();
@@ -151,7 +183,7 @@ impl Crowd {
         self.report.pushed.clear();
         self.report.pulled.clear();
         self.report.passes = 0;
-        let result = self.place((grid, cur, order, fixed), guide, rng);
+        let result = self.place((grid, cur, order, fixed), guidance, rng);
         // Clear exactly what was set, whatever happened.
         for (a, &c) in cur.iter().enumerate() {
             if (c as usize) < self.occ_now.len() && self.occ_now[c as usize] == a as u32 {
@@ -219,8 +251,8 @@ impl Crowd {
     /// Checks the input, applies the constraints, then decides every agent.
     fn place<G: Guidance, R: Rng + ?Sized>(
         &mut self,
-        (grid, cur, order, fixed): (&Grid, &[u32], &[u32], Option<&[u32]>),
-        guide: &G,
+        (grid, cur, order, fixed): (&Grid, &[u32], &[u32], Constraints),
+        guidance: &G,
         rng: &mut R,
     ) -> Result<(), StepError> {
         let n = cur.len();
@@ -256,26 +288,26 @@ impl Crowd {
                 )));
             }
             hint_ahead(k, order.len(), |j, stage| {
-                self.hint(grid, cur, order[j], guide, stage)
+                self.hint(grid, cur, order[j], guidance, stage)
             });
             if self.next[a as usize] == NONE {
-                self.decide(grid, cur, a, guide, rng)?;
+                self.decide(grid, cur, a, guidance, rng)?;
             }
         }
         for a in 0..n as u32 {
             if self.next[a as usize] == NONE {
-                self.decide(grid, cur, a, guide, rng)?;
+                self.decide(grid, cur, a, guidance, rng)?;
             }
         }
         Ok(())
     }
 
-    /// Asks `guide` to start loading what deciding agent `a` reads first: its values at its
+    /// Asks `guidance` to start loading what deciding agent `a` reads first: its values at its
     /// cell and the cells beside it (`stage` 0: the rows above, through and below; 1: each
     /// cell of its block), and at stage 1 the occupancy of its cell. Agents already decided,
     /// or out of range, are skipped.
     #[inline]
-    fn hint<G: Guidance>(&self, grid: &Grid, cur: &[u32], a: u32, guide: &G, stage: u8) {
+    fn hint<G: Guidance>(&self, grid: &Grid, cur: &[u32], a: u32, guidance: &G, stage: u8) {
         let a = a as usize;
         if a >= cur.len() || self.next[a] != NONE {
             return;
@@ -287,12 +319,12 @@ impl Crowd {
         let (w, h) = (self.width as usize, grid.height() as usize);
         let (x, y) = (here % w, here / w);
         let (up, down) = (y > 0, y + 1 < h);
-        guide.prefetch(a, here, stage);
+        guidance.prefetch(a, here, stage);
         if up {
-            guide.prefetch(a, here - w, stage);
+            guidance.prefetch(a, here - w, stage);
         }
         if down {
-            guide.prefetch(a, here + w, stage);
+            guidance.prefetch(a, here + w, stage);
         }
         if stage == 0 {
             return;
@@ -300,10 +332,10 @@ impl Crowd {
         prefetch(&self.occ_now, here);
         prefetch(&self.occ_next, here);
         if x > 0 {
-            guide.prefetch(a, here - 1, stage);
+            guidance.prefetch(a, here - 1, stage);
         }
         if x + 1 < w {
-            guide.prefetch(a, here + 1, stage);
+            guidance.prefetch(a, here + 1, stage);
         }
         if self.conn == Connectivity::Eight {
             for (ok, c) in [
@@ -313,7 +345,7 @@ impl Crowd {
                 (down && x + 1 < w, here + w + 1),
             ] {
                 if ok {
-                    guide.prefetch(a, c, stage);
+                    guidance.prefetch(a, c, stage);
                 }
             }
         }
@@ -321,11 +353,16 @@ impl Crowd {
 
     /// Fixes the constrained agents' next cells, checking each is a move and no two collide,
     /// swap or cross.
-    fn apply_fixed(&mut self, grid: &Grid, cur: &[u32], fixed: &[u32]) -> Result<(), StepError> {
+    fn apply_fixed(
+        &mut self,
+        grid: &Grid,
+        cur: &[u32],
+        fixed: &[Option<u32>],
+    ) -> Result<(), StepError> {
         for (a, &to) in fixed.iter().enumerate() {
-            if to == NONE {
+            let Some(to) = to else {
                 continue;
-            }
+            };
             let legal = to == cur[a] || {
                 let (ns, k) = neighbours(grid, self.conn, cur[a]);
                 ns[..k].contains(&to)
@@ -344,7 +381,10 @@ impl Crowd {
             self.ncand[a] = 0;
         }
         for (a, &to) in fixed.iter().enumerate() {
-            if to != NONE && to != cur[a] && !self.free_move(a as u32, cur[a], to) {
+            if let Some(to) = to
+                && to != cur[a]
+                && !self.free_move(a as u32, cur[a], to)
+            {
                 return Err(StepError::Infeasible);
             }
         }
@@ -378,24 +418,24 @@ impl Crowd {
         true
     }
 
-    /// Fills agent `i`'s candidates, best first: its cell and its neighbours by `guide`; among
+    /// Fills agent `i`'s candidates, best first: its cell and its neighbours by `guidance`; among
     /// equals, cells not ahead of the pusher (closer to its goal), then free cells, then `rng`.
-    /// With the dead-end rule, a pushed agent puts cells ahead of its pusher inside a dead end
-    /// last of all.
+    /// With trap handling, a pushed agent puts last of all the cells ahead of its pusher where
+    /// it would be trapped (it steps aside).
     fn fill_candidates<G: Guidance, R: Rng + ?Sized>(
         &mut self,
         grid: &Grid,
         cur: &[u32],
         i: u32,
         parent: u32,
-        guide: &G,
+        guidance: &G,
         rng: &mut R,
     ) {
         let here = cur[i as usize];
         let (ns, k) = neighbours(grid, self.conn, here);
         let pushed = parent != NONE;
         let parent_here = if pushed {
-            guide.distance(parent as usize, here as usize)
+            guidance.distance(parent as usize, here as usize)
         } else {
             0
         };
@@ -403,12 +443,20 @@ impl Crowd {
         let mut cells = [NONE; 9];
         let mut m = 0;
         for c in std::iter::once(here).chain(ns[..k].iter().copied()) {
-            let d = guide.distance(i as usize, c as usize).min(DIST_CAP) as u128;
+            let d = guidance.distance(i as usize, c as usize).min(DIST_CAP) as u128;
             let ahead =
-                pushed && c != here && guide.distance(parent as usize, c as usize) < parent_here;
+                pushed && c != here && guidance.distance(parent as usize, c as usize) < parent_here;
             let dead_ahead = ahead
-                && self.rule.traps
-                && pass_required(grid, self.conn, guide, parent as usize, i as usize, here, c);
+                && self.options.traps
+                && would_trap(
+                    grid,
+                    self.conn,
+                    guidance,
+                    parent as usize,
+                    i as usize,
+                    here,
+                    c,
+                );
             let other = self.occ_now[c as usize];
             let taken = other != NONE && other != i;
             keys[m] = ((dead_ahead as u128) << 127)
@@ -438,19 +486,27 @@ impl Crowd {
         grid: &Grid,
         cur: &[u32],
         top: u32,
-        guide: &G,
+        guidance: &G,
         rng: &mut R,
     ) -> Result<(), StepError> {
-        self.fill_candidates(grid, cur, top, NONE, guide, rng);
+        self.fill_candidates(grid, cur, top, NONE, guidance, rng);
         let mut pull = NONE;
-        if self.rule.traps {
+        if self.options.traps {
             let (here, best) = (cur[top as usize], self.cands[top as usize][0]);
             let j = self.occ_now[best as usize];
             if best != here
                 && j != NONE
                 && self.next[j as usize] == NONE
-                && pass_required(grid, self.conn, guide, top as usize, j as usize, here, best)
-                && pass_possible(grid, self.conn, here, best)
+                && would_trap(
+                    grid,
+                    self.conn,
+                    guidance,
+                    top as usize,
+                    j as usize,
+                    here,
+                    best,
+                )
+                && can_retreat(grid, self.conn, here, best)
             {
                 let m = self.ncand[top as usize] as usize;
                 self.cands[top as usize][..m].reverse();
@@ -501,7 +557,7 @@ impl Crowd {
                 .next_try = next_try;
             if push != NONE {
                 self.parent[push as usize] = i;
-                self.fill_candidates(grid, cur, push, i, guide, rng);
+                self.fill_candidates(grid, cur, push, i, guidance, rng);
                 self.stack.push(Frame {
                     agent: push,
                     parent: i,

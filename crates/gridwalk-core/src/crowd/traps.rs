@@ -1,5 +1,5 @@
-//! The pass operation's two checks: whether pushing an agent on would trap it (*required*), and
-//! whether retreating reaches a branching cell (*possible*).
+//! Trap handling's two checks: whether pushing an agent on would trap it ([`would_trap`]), and
+//! whether an agent can retreat to a branching cell ([`can_retreat`]).
 
 use super::{Guidance, NONE};
 use crate::grid::{Connectivity, Grid};
@@ -24,10 +24,10 @@ pub(super) fn neighbours(grid: &Grid, conn: Connectivity, c: u32) -> ([u32; 8], 
 /// `i`'s way (each time to `i`'s best next cell) finds no cell where `j` could step aside
 /// before it is stuck in a dead end with `i` short of its goal, or before `i` stops on its goal
 /// with `j` beyond it and `j`'s own goal behind (so `j` must come back through `i`).
-pub(super) fn pass_required(
+pub(super) fn would_trap(
     grid: &Grid,
     conn: Connectivity,
-    guide: &impl Guidance,
+    guidance: &impl Guidance,
     i: usize,
     j: usize,
     mut p: u32,
@@ -36,15 +36,15 @@ pub(super) fn pass_required(
     for _ in 0..WALK_LIMIT {
         let (ns, n) = neighbours(grid, conn, q);
         // Where `i` goes after `q`: its best neighbour, none once `q` is its goal.
-        let at_goal = guide.distance(i, q as usize) == 0;
-        if at_goal && guide.distance(j, p as usize) < guide.distance(j, q as usize) {
+        let at_goal = guidance.distance(i, q as usize) == 0;
+        if at_goal && guidance.distance(j, p as usize) < guidance.distance(j, q as usize) {
             return true; // `i` parks on `q`, and `j` must pass it to get home
         }
         let mut r = NONE;
         if !at_goal {
             let mut best = u64::MAX;
             for &m in &ns[..n] {
-                let d = guide.distance(i, m as usize);
+                let d = guidance.distance(i, m as usize);
                 if d < best {
                     (best, r) = (d, m);
                 }
@@ -68,7 +68,7 @@ pub(super) fn pass_required(
 
 /// Whether an agent at `p` can retreat away from `from` to a branching cell (one with at least
 /// two ways on besides the way back), following the only way on while there is one.
-pub(super) fn pass_possible(grid: &Grid, conn: Connectivity, mut p: u32, mut from: u32) -> bool {
+pub(super) fn can_retreat(grid: &Grid, conn: Connectivity, mut p: u32, mut from: u32) -> bool {
     for _ in 0..WALK_LIMIT {
         let (ns, n) = neighbours(grid, conn, p);
         let mut on = NONE;

@@ -65,6 +65,15 @@ impl Algorithm {
         )
     }
 
+    /// Whether its planners make exact, after each compute, the costs of the cells given to
+    /// [`GoalPlanner::set_exact`](crate::GoalPlanner::set_exact) (D\* Lite and D\*, which
+    /// search backward from the goal). Crowd mode then ranks an agent's neighbours by its
+    /// group's planner; for the others (MPGAA\*, which searches forward from each agent, and
+    /// A\* and Dijkstra, which keep no planner) it keeps a D\* Lite planner per goal of its own.
+    pub fn honours_exact(self) -> bool {
+        matches!(self, Algorithm::DStarLite | Algorithm::DStar)
+    }
+
     /// Whether it is guided by the configured [`crate::Heuristic`] (D\* Lite, A\*,
     /// MPGAA\*); D\* and Dijkstra use none.
     pub fn uses_heuristic(self) -> bool {
@@ -131,6 +140,8 @@ mod tests {
         let heuristic: Vec<_> = first4.iter().map(|a| a.uses_heuristic()).collect();
         assert_eq!(heuristic, [true, false, true, false]);
         assert!(Mpgaa.is_incremental() && Mpgaa.uses_heuristic());
+        let exact: Vec<_> = Algorithm::ALL.iter().map(|a| a.honours_exact()).collect();
+        assert_eq!(exact, [true, true, false, false, false]);
         assert_eq!(Mpgaa.fresh_mode(), Mode::AStar);
         assert_eq!(Mpgaa.expansion_names().search, "MPGAA*");
         assert_eq!(DStar.expansion_names().lowered, "LOWER");

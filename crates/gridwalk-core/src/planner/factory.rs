@@ -70,7 +70,7 @@ pub fn new_planner_in(
     heuristic: Heuristic,
     storage: Storage,
 ) -> Result<Box<dyn GoalPlanner>, PlannerError> {
-    match Planner::new(algorithm, grid, goal, conn, heuristic, storage, None)? {
+    match Planner::new(algorithm, grid, goal, conn, heuristic, (storage, None))? {
         Planner::Lite(p) => Ok(p),
         Planner::FlatLite(p) => Ok(p),
         Planner::Other(p) => Ok(p),
@@ -97,8 +97,7 @@ impl Planner {
         goal: Pos,
         conn: Connectivity,
         heuristic: Heuristic,
-        storage: Storage,
-        reuse: Option<Box<DStarLite>>,
+        (storage, reuse): (Storage, Option<Box<DStarLite>>),
     ) -> Result<Planner, PlannerError> {
         let e = PlannerError::Grid;
         let (flat, h) = (storage == Storage::Flat, heuristic);
@@ -201,7 +200,7 @@ impl PlannerPool {
         if let Some(p) = &reuse {
             self.bytes -= p.memory_bytes();
         }
-        Planner::new(algorithm, grid, goal, conn, heuristic, storage, reuse)
+        Planner::new(algorithm, grid, goal, conn, heuristic, (storage, reuse))
     }
 
     /// Keeps a dropped planner's arrays for a later goal, while the pool has room.

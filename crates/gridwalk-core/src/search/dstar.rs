@@ -488,7 +488,7 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStar<Q> {
         self.starts_dirty = true;
     }
 
-    fn set_exact(&mut self, grid: &Grid, cells: &[usize]) -> bool {
+    fn set_exact(&mut self, grid: &Grid, cells: &[usize]) {
         self.sync(grid);
         for &s in &self.starts[self.given_starts.min(self.starts.len())..] {
             self.flags[s as usize] &= !START;
@@ -498,7 +498,6 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStar<Q> {
         self.exact.clear();
         self.exact.extend_from_slice(cells);
         self.starts_dirty = true;
-        true
     }
 
     fn cells_changed(&mut self, grid: &Grid, cells: &[usize]) {

@@ -19,6 +19,28 @@ use crate::trace::Trace;
 /// new terrain), then [`compute`](Self::compute). Afterwards [`cost_to_goal`](Self::cost_to_goal),
 /// [`next_step`](Self::next_step) and [`path`](Self::path) are exact for every start, and
 /// `cost_to_goal` for every cell given to [`set_exact`](Self::set_exact) too.
+///
+/// Its methods come in three groups:
+/// - the protocol: [`goal`](Self::goal), [`set_starts`](Self::set_starts),
+///   [`set_exact`](Self::set_exact), [`cells_changed`](Self::cells_changed),
+///   [`compute`](Self::compute) and [`compute_within`](Self::compute_within);
+/// - the answers: [`cost_to_goal`](Self::cost_to_goal), [`next_move`](Self::next_move),
+///   [`next_step`](Self::next_step) and [`path`](Self::path);
+/// - introspection: explain ([`last_expanded`](Self::last_expanded),
+///   [`set_tracing`](Self::set_tracing), [`last_trace`](Self::last_trace),
+///   [`take_last_trace`](Self::take_last_trace), [`inspect`](Self::inspect),
+///   [`km`](Self::km)), memory ([`memory_bytes`](Self::memory_bytes)) and prefetch
+///   ([`prefetch_cost`](Self::prefetch_cost)).
+///
+/// They stay one trait on purpose. The simulation holds every planner as one
+/// `Box<dyn GoalPlanner>` and uses all three groups on it each tick: the memory budget reads
+/// `memory_bytes` of every planner, the replan records `last_expanded` and traces, and crowd
+/// mode's step calls `prefetch_cost` in its hot loop. A split into a protocol trait and an
+/// introspection trait would need the second as a supertrait (a trait object cannot name two
+/// traits), so every planner would still implement both and every caller still see both: more
+/// names, no less surface. The optional methods have defaults instead (`set_exact`,
+/// `compute_within`, `prefetch_cost`, `next_step`, `take_last_trace`, `km`), so a new planner
+/// implements the protocol, the answers and five short introspection methods.
 pub trait GoalPlanner: Send + Sync {
     /// The goal cell's flat index.
     fn goal(&self) -> usize;
@@ -28,13 +50,12 @@ pub trait GoalPlanner: Send + Sync {
 
     /// Cells whose cost to the goal must be exact after every compute besides the starts:
     /// crowd mode gives the cells one move from each start, which its step rule ranks.
-    /// Replaces the last list; none until called. Returns whether the planner honours it: one
-    /// that searches forward from each start (MPGAA\*) could make other cells exact only by
-    /// searching from each of them, so it keeps the default and answers `false` (unless the
-    /// list is empty).
-    fn set_exact(&mut self, grid: &Grid, cells: &[usize]) -> bool {
-        let _ = grid;
-        cells.is_empty()
+    /// Replaces the last list; none until called. Only the planners of the algorithms that
+    /// [`honour`](crate::Algorithm::honours_exact) it do: one that searches forward from each
+    /// start (MPGAA\*) could make other cells exact only by searching from each of them, so it
+    /// keeps this default and ignores the list.
+    fn set_exact(&mut self, grid: &Grid, cells: &[usize]) {
+        let _ = (grid, cells);
     }
 
     /// Cells whose terrain changed since the last call.

@@ -1,10 +1,14 @@
 //! The agents part of a [`Simulation`](super::Simulation): every agent in a slab by id, with
-//! the per-cell counts that make an edit's check O(1), and the arrivals found while moving.
+//! the per-cell counts that make an edit's check O(1), the arrivals found while moving, and in
+//! crowd mode the agents waiting to enter (their start was taken).
 //!
 //! Invariants, after every public call of the simulation:
 //! - ids only grow ([`Agents::next_id`] is above every id held), so the slab stays in id order;
 //! - each agent's [`AgentCells`] holds the flat indices of its `pos` and `goal`;
-//! - `occupied[c]` is the number of agents on cell `c`, and `goals[c]` the number heading to it;
+//! - `occupied[c]` is the number of agents on cell `c` (written only here: a move goes
+//!   through [`Occupancy::shift`]), and `goals[c]` the number heading to it;
+//! - an agent waiting to enter ([`Entering`]) holds an id but is not in the slab, and counts
+//!   on no cell;
 //! - `new_goals` lists (with repeats) every goal cell whose count rose from 0 since the last
 //!   replan, unless `rescan_goals` asks the replan to look at every agent's goal.
 
@@ -14,8 +18,9 @@ pub use super::id::AgentId;
 
 use super::error::SimError;
 use super::living::OnArrival;
+use super::separate::separate;
 use crate::cost::Cost;
-use crate::grid::Pos;
+use crate::grid::{Connectivity, Grid, Pos};
 use crate::slab::{HasId, Slab};
 
 /// What an agent is doing.
@@ -33,7 +38,7 @@ pub enum AgentStatus {
     /// Crowd mode: another agent stands on its goal, and it waits near it.
     Waiting,
     /// Crowd mode: it has not come closer to its goal for
-    /// [`STUCK_TICKS`](super::crowd_phase::STUCK_TICKS) ticks.
+    /// [`STUCK_TICKS`](super::STUCK_TICKS) ticks.
     Stuck,
 }
 
@@ -96,6 +101,41 @@ pub(super) struct AgentCells {
     pub(super) goal: u32,
 }
 
+/// Agents standing on each cell: read as a slice; written by the agents' own methods and
+/// by [`shift`](Self::shift), the one way a move changes it.
+#[derive(Default)]
+pub(super) struct Occupancy(Vec<u32>);
+
+impl std::ops::Deref for Occupancy {
+    type Target = [u32];
+
+    #[inline(always)]
+    fn deref(&self) -> &[u32] {
+        &self.0
+    }
+}
+
+impl Occupancy {
+    /// `n` agents move from cell `from` to cell `to`.
+    #[inline(always)]
+    pub(super) fn shift(&mut self, from: usize, to: usize, n: u32) {
+        self.0[from] -= n;
+        self.0[to] += n;
+    }
+}
+
+/// An agent waiting to enter (crowd mode: its start was taken when it was added): it enters
+/// under its id as soon as its start is free.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Entering {
+    pub(super) id: AgentId,
+    /// Its start, and the start's cell.
+    pub(super) start: (Pos, usize),
+    /// Its goal, and the goal's cell.
+    pub(super) goal: (Pos, usize),
+    pub(super) on_arrival: OnArrival,
+}
+
 /// Every agent, and per cell how many stand there and how many head there.
 #[derive(Default)]
 pub(super) struct Agents {
@@ -104,7 +144,7 @@ pub(super) struct Agents {
     /// The id the next agent gets.
     pub(super) next_id: AgentId,
     /// Agents standing on each cell.
-    pub(super) occupied: Vec<u32>,
+    pub(super) occupied: Occupancy,
     /// Agents heading to each cell.
     pub(super) goals: Vec<u32>,
     /// Goal cells whose count of agents rose from 0 since the last replan: the goals that may
@@ -114,13 +154,15 @@ pub(super) struct Agents {
     pub(super) rescan_goals: bool,
     /// Agents on their goal with a wander or patrol policy, found while moving them.
     pub(super) arrived: Vec<AgentId>,
+    /// Crowd mode: the agents waiting to enter, in id order.
+    pub(super) entering: Vec<Entering>,
 }
 
 impl Agents {
     /// No agents on a map of `cells` cells.
     pub(super) fn new(cells: usize) -> Agents {
         Agents {
-            occupied: vec![0; cells],
+            occupied: Occupancy(vec![0; cells]),
             goals: vec![0; cells],
             ..Agents::default()
         }
@@ -148,7 +190,7 @@ impl Agents {
         (goal, g): (Pos, usize),
         on_arrival: OnArrival,
     ) {
-        self.occupied[s] += 1;
+        self.occupied.0[s] += 1;
         self.count_goal(g);
         let arrived = start == goal;
         let agent = Agent {
@@ -178,15 +220,16 @@ impl Agents {
     /// Removes agent `id` and its counts.
     pub(super) fn remove(&mut self, id: AgentId) -> Result<(Agent, AgentCells), SimError> {
         let (agent, place) = self.slab.remove(&id).ok_or(SimError::NoSuchAgent(id))?;
-        self.occupied[place.cell as usize] -= 1;
+        self.occupied.0[place.cell as usize] -= 1;
         self.goals[place.goal as usize] -= 1;
         Ok((agent, place))
     }
 
-    /// Removes every agent.
+    /// Removes every agent, those waiting to enter too.
     pub(super) fn clear(&mut self) {
         self.slab.clear();
-        self.occupied.fill(0);
+        self.entering.clear();
+        self.occupied.0.fill(0);
         self.goals.fill(0);
         self.new_goals.clear();
     }
@@ -236,8 +279,59 @@ impl Agents {
         self.goals[g] += 1;
     }
 
+    /// An agent that waits to enter (its start `start` is taken): it gets its id now and
+    /// enters under it when [`admit`](Self::admit) finds its start free.
+    pub(super) fn wait_to_enter(
+        &mut self,
+        start: (Pos, usize),
+        goal: (Pos, usize),
+        on_arrival: OnArrival,
+    ) -> AgentId {
+        let id = self.next_id;
+        self.next_id += 1;
+        let entering = Entering {
+            id,
+            start,
+            goal,
+            on_arrival,
+        };
+        self.entering.push(entering);
+        id
+    }
+
+    /// Forgets agent `id` if it waits to enter; returns whether it did.
+    pub(super) fn remove_entering(&mut self, id: AgentId) -> bool {
+        let at = self.entering.iter().position(|e| e.id == id);
+        at.map(|i| self.entering.remove(i)).is_some()
+    }
+
+    /// Lets in, in id order, the agents waiting to enter whose start is free (nobody on it
+    /// and `passable`), or all of them with `all`; `entered(start, goal)` learns the cells of
+    /// each.
+    pub(super) fn admit(
+        &mut self,
+        all: bool,
+        passable: impl Fn(usize) -> bool,
+        mut entered: impl FnMut(usize, usize),
+    ) {
+        if self.entering.is_empty() {
+            return;
+        }
+        let mut waiting = std::mem::take(&mut self.entering);
+        waiting.retain(|e| {
+            let free = all || (self.occupied[e.start.1] == 0 && passable(e.start.1));
+            if free {
+                self.insert_as(e.id, e.start, e.goal, e.on_arrival);
+                entered(e.start.1, e.goal.1);
+            }
+            !free
+        });
+        self.entering = waiting;
+    }
+
     /// Why an edit of `pos` (cell `i`) would be refused, if it would. O(1) when it is not: the
-    /// per-cell counts say so; only a refusal looks up which agent.
+    /// per-cell counts say so; only a refusal looks up which agent. The starts and goals of
+    /// the agents waiting to enter are refused too (a scan of them).
     pub(super) fn check_edit(&self, pos: Pos, i: usize) -> Result<(), SimError> {
         if self.occupied[i] > 0
             && let Some(a) = self.slab.values().find(|a| a.pos == pos)
@@ -249,7 +343,43 @@ impl Agents {
         {
             return Err(SimError::IsGoal { pos, agent: a.id });
         }
+        for e in &self.entering {
+            if e.start.1 == i {
+                return Err(SimError::Entering { pos, agent: e.id });
+            }
+            if e.goal.1 == i {
+                return Err(SimError::IsGoal { pos, agent: e.id });
+            }
+        }
         Ok(())
+    }
+
+    /// Agents that share a cell are spread by [`separate`] on `grid` (the true map): all
+    /// but the first (by id) of a cell go to the nearest free cells, and drop their planned
+    /// step. A cell that nobody shares costs a read of its count.
+    pub(super) fn separate(&mut self, grid: &Grid, conn: Connectivity) {
+        let occupied = &self.occupied;
+        if self
+            .slab
+            .hot()
+            .iter()
+            .all(|p| occupied[p.cell as usize] <= 1)
+        {
+            return;
+        }
+        let mut cells: Vec<Pos> = self.slab.values().map(|a| a.pos).collect();
+        separate(grid, conn, cells.iter_mut());
+        let (agents, places) = self.slab.as_mut_slices();
+        for ((a, p), &to) in agents.iter_mut().zip(places).zip(&cells) {
+            if to != a.pos
+                && let Ok(to_cell) = grid.index(to)
+            {
+                self.occupied.shift(p.cell as usize, to_cell, 1);
+                p.cell = to_cell as u32;
+                a.pos = to;
+                a.next = None;
+            }
+        }
     }
 }
 
@@ -315,7 +445,7 @@ mod tests {
         assert_eq!(agents.slab.get(&c).unwrap().status, AgentStatus::Arrived);
         assert_eq!(
             recount(&agents),
-            (agents.occupied.clone(), agents.goals.clone())
+            (agents.occupied.to_vec(), agents.goals.clone())
         );
         assert_eq!(agents.retarget(b, at(9)).unwrap(), (Pos::new(5, 0), 5, 1));
         assert_eq!(agents.new_goals, vec![5, 7, 9]);
@@ -323,7 +453,7 @@ mod tests {
         assert_eq!(agents.remove(a).unwrap_err(), SimError::NoSuchAgent(a));
         assert_eq!(
             recount(&agents),
-            (agents.occupied.clone(), agents.goals.clone())
+            (agents.occupied.to_vec(), agents.goals.clone())
         );
         assert_eq!(agents.goals[5], 0);
         agents.clear();

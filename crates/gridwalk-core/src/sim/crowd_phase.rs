@@ -10,9 +10,11 @@
 //!   [`GoalPlanner::set_exact`] to settle every cell one move from its agents and from the goal
 //!   (where its arrived agent stands) besides its starts; see `replan.rs`.
 //! - A\*, Dijkstra and MPGAA\*, which search forward from each agent and would need up to nine
-//!   searches an agent: one D\* Lite *guide* per goal here, told the same cells, repaired
-//!   from the same changes. It costs what D\* Lite's planners cost, beside the algorithm's own
-//!   plans (which the game still draws).
+//!   searches an agent: crowd mode's own D\* Lite planner per goal here, told the same cells,
+//!   repaired from the same changes. It costs what D\* Lite's planners cost, beside the
+//!   algorithm's own plans (which the game still draws).
+//!
+//! [`Algorithm::honours_exact`] says which of the two an algorithm takes.
 //!
 //! An agent without exact guidance (its plan not ready under a planning budget, or no path)
 //! prefers to stay, has low priority, and can be pushed.
@@ -29,23 +31,34 @@
 //! [`STUCK_TICKS`] ticks is [`AgentStatus::Stuck`] until it does.
 //!
 //! **Overlaps.** Agents that share a cell when crowd mode comes on (or that a caller placed
-//! so) are separated before the step: all but the first (by id) go to the nearest free cells.
+//! so) are separated before the step ([`separate`](super::separate())): all but the first (by
+//! id) go to the nearest free cells. Agents added onto a taken cell wait to enter (in
+//! `Agents`) until it is free.
+//!
+//! **Parts.** [`CrowdPhase`] owns crowd mode's data. A replan calls its plan part
+//! ([`CrowdPhase::plan_own_planners`]) once the groups have computed, and the move phase its
+//! advance part ([`CrowdPhase::advance`]); each takes the simulation's parts it reads as
+//! disjoint borrows ([`PlanBorrows`], [`MoveBorrows`]). The advance part's jobs are separate
+//! functions: the members' bookkeeping, each agent's guidance, the priorities, the step, and
+//! each agent's arrival and status.
 
 use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
 
-use super::Simulation;
-use super::agents::{AgentId, AgentStatus};
-use super::crowd_state::{CrowdState, Member};
+use super::agents::{Agent, AgentCells, AgentId, AgentStatus, Agents};
+use super::crowd_state::{CrowdPhase, Member};
+use super::group::Group;
 use super::living::OnArrival;
+use super::{SimConfig, Simulation};
 use crate::cost::{Cost, INFINITY};
-use crate::crowd::{Crowd, Guidance, Rule, hint_ahead};
-use crate::grid::{Connectivity, Grid};
+use crate::crowd::{Guidance, StepOptions, StepRule, hint_ahead};
+use crate::grid::{Connectivity, Grid, Pos};
 use crate::planner::{Algorithm, GoalPlanner, new_planner};
 use crate::rng::Rng;
 use crate::stats::SearchStats;
 use web_time::Instant;
 
-pub use super::crowd_state::{CrowdStats, STUCK_TICKS};
+use super::crowd_state::{CrowdStats, STUCK_TICKS};
 
 /// The fewest moves from `a` to `b` on an empty map.
 fn lower_bound(grid: &Grid, a: usize, b: usize, conn: Connectivity) -> u64 {
@@ -57,8 +70,10 @@ fn lower_bound(grid: &Grid, a: usize, b: usize, conn: Connectivity) -> u64 {
     }
 }
 
-/// The cells one legal move from each of `cells`, and the cells themselves.
-pub(super) fn around(grid: &Grid, conn: Connectivity, cells: &[usize], out: &mut Vec<usize>) {
+/// The cells whose cost crowd mode reads for a goal's agents on `cells` (with the goal, where
+/// its arrived agent stands): each of them and the cells one legal move away, sorted, into
+/// `out`. A planner is told them through [`GoalPlanner::set_exact`].
+pub(super) fn exact_cells(grid: &Grid, conn: Connectivity, cells: &[usize], out: &mut Vec<usize>) {
     out.clear();
     for &c in cells {
         out.push(c);
@@ -70,12 +85,12 @@ pub(super) fn around(grid: &Grid, conn: Connectivity, cells: &[usize], out: &mut
 
 /// Each agent's guidance in a step: its planner's cost to its goal, or for an agent without
 /// one, 0 on its own cell and 1 elsewhere (it prefers to stay).
-struct PlannerGuide<'a> {
+struct PlannerGuidance<'a> {
     planners: &'a [Option<&'a dyn GoalPlanner>],
     cur: &'a [u32],
 }
 
-impl Guidance for PlannerGuide<'_> {
+impl Guidance for PlannerGuidance<'_> {
     #[inline]
     fn distance(&self, i: usize, cell: usize) -> u64 {
         match self.planners[i] {
@@ -95,61 +110,410 @@ impl Guidance for PlannerGuide<'_> {
     }
 }
 
+/// What the plan part reads: the known map and its changes since the last replan, the
+/// configuration, the agents' cells, and the expansions left of the tick's planning budget.
+pub(super) struct PlanBorrows<'a> {
+    pub(super) grid: &'a Grid,
+    pub(super) changed: &'a [usize],
+    pub(super) config: SimConfig,
+    pub(super) places: &'a [AgentCells],
+    /// `None`: no planning budget.
+    pub(super) left: Option<u64>,
+}
+
+/// What the advance part reads and moves: the true map, the configuration, the tick, the
+/// goals' groups (their planners give the guidance for algorithms that honour exact cells),
+/// whether planning is rationed (a plan may then be unfinished), and the agents.
+pub(super) struct MoveBorrows<'a> {
+    pub(super) truth: &'a Grid,
+    pub(super) config: SimConfig,
+    pub(super) tick: u64,
+    pub(super) groups: &'a BTreeMap<usize, Group>,
+    pub(super) rationed: bool,
+    pub(super) agents: &'a mut Agents,
+}
+
+impl CrowdPhase {
+    /// The plan part: repairs crowd mode's own planners (one per goal, for the algorithms
+    /// whose planners do not honour exact cells) within what is left of the tick's planning
+    /// budget, on this replan's changes, and adds their work to `search`.
+    pub(super) fn plan_own_planners(&mut self, b: PlanBorrows, search: &mut SearchStats) {
+        if b.config.algorithm.honours_exact() {
+            self.own_planners.clear();
+            return;
+        }
+        let (grid, conn) = (b.grid, b.config.connectivity);
+        let mut by_goal: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for p in b.places {
+            let cells = by_goal.entry(p.goal as usize).or_default();
+            cells.push(p.cell as usize);
+        }
+        self.own_planners.retain(|g, _| by_goal.contains_key(g));
+        let mut left = b.left;
+        let mut exact = Vec::new();
+        for (&goal, cells) in &by_goal {
+            let planner = match self.own_planners.entry(goal) {
+                Entry::Occupied(e) => {
+                    let p = e.into_mut();
+                    p.cells_changed(grid, b.changed);
+                    p
+                }
+                Entry::Vacant(e) => {
+                    let (pos, h) = (grid.pos(goal), b.config.heuristic);
+                    match new_planner(Algorithm::DStarLite, grid, pos, conn, h) {
+                        Ok(p) => e.insert(p),
+                        Err(_) => continue,
+                    }
+                }
+            };
+            let starts: Vec<usize> = cells.iter().copied().filter(|&c| c != goal).collect();
+            planner.set_starts(grid, &starts);
+            let mut all = cells.clone();
+            all.push(goal);
+            exact_cells(grid, conn, &all, &mut exact);
+            planner.set_exact(grid, &exact);
+            let (work, _) = planner.compute_within(grid, left.unwrap_or(u64::MAX));
+            *search += work;
+            if let Some(l) = left.as_mut() {
+                *l = l.saturating_sub(work.expanded);
+            }
+        }
+    }
+
+    /// The advance part: every agent moves to a neighbour or waits by the crowd's step rule,
+    /// and its arrival, remaining cost and status follow. The agents waiting to enter were
+    /// admitted, and agents sharing a cell separated, before.
+    pub(super) fn advance(&mut self, b: MoveBorrows) {
+        let (truth, conn) = (b.truth, b.config.connectivity);
+        if self.rule.as_ref().is_none_or(|r| !r.fits(truth)) {
+            self.rule = Some(StepRule::new(truth, conn, StepOptions::default()));
+        }
+        let ids: Vec<AgentId> = b.agents.slab.keys().collect();
+        let places = b.agents.slab.hot();
+        let cur: Vec<u32> = places.iter().map(|p| p.cell).collect();
+        self.sync_members(&ids, places, truth, conn, b.tick);
+        let began = Instant::now();
+        let exact_own = b.config.algorithm.honours_exact();
+        let agents = b.agents.slab.values();
+        let planners = guiding_planners(
+            agents,
+            places,
+            b.groups,
+            &self.own_planners,
+            exact_own,
+            b.rationed,
+        );
+        let guidance = PlannerGuidance {
+            planners: &planners,
+            cur: &cur,
+        };
+        let order = priority_order(&self.members, &planners, places, b.tick);
+        let rule = self.rule.as_mut().expect("made above");
+        let next = match rule.step(truth, &cur, &order, None, &guidance, &mut self.rng) {
+            Ok(next) => next.to_vec(),
+            // Cannot happen for distinct passable cells; keep everyone where they are.
+            Err(_) => cur.clone(),
+        };
+        let step_nanos = began.elapsed().as_nanos() as u64;
+        let report = rule.report();
+        let pushed = (report.pushed.len() + report.pulled.len()) as u32;
+        // Each agent's cost at its new cell, the loads asked for a few agents ahead.
+        let costs: Vec<Cost> = (0..ids.len())
+            .map(|i| {
+                hint_ahead(i, ids.len(), |j, stage| {
+                    guidance.prefetch(j, next[j] as usize, stage)
+                });
+                guidance.distance(i, next[i] as usize)
+            })
+            .collect();
+        let guided: Vec<bool> = planners.iter().map(Option::is_some).collect();
+        let mut stats = CrowdStats {
+            arrivals_total: self.stats.arrivals_total,
+            soc: self.stats.soc,
+            soc_lb: self.stats.soc_lb,
+            step_nanos,
+            pushed,
+            ..CrowdStats::default()
+        };
+        let outcome = Outcome {
+            next: &next,
+            costs: &costs,
+            guided: &guided,
+            truth,
+            tick: b.tick,
+        };
+        outcome.apply(b.agents, &mut self.members, &mut stats);
+        stats.arrivals_total += stats.arrivals as u64;
+        self.stats = stats;
+        self.last_ids = ids;
+    }
+
+    /// The members in the agents' order (both by id): the kept ones carried over, agents that
+    /// left dropped, new ones made, drawing their tie-break in id order. A member whose agent
+    /// has a new goal (drawn on arrival, or set by a caller) begins a new leg.
+    fn sync_members(
+        &mut self,
+        ids: &[AgentId],
+        places: &[AgentCells],
+        truth: &Grid,
+        conn: Connectivity,
+        tick: u64,
+    ) {
+        let mut members = Vec::with_capacity(ids.len());
+        let mut old = std::mem::take(&mut self.members).into_iter().peekable();
+        for (&id, p) in ids.iter().zip(places) {
+            while old.next_if(|&(o, _)| o < id).is_some() {}
+            let kept = old.next_if(|&(o, _)| o == id).map(|(_, m)| m);
+            let leg = || {
+                let lb = lower_bound(truth, p.cell as usize, p.goal as usize, conn);
+                Member::new(p.goal, tick, lb)
+            };
+            let mut m = match kept {
+                Some(m) if m.goal == p.goal => m,
+                Some(m) => Member {
+                    tie: m.tie,
+                    ..leg()
+                },
+                None => leg(),
+            };
+            if m.tie == 0 {
+                m.tie = self.rng.next_u64() | 1;
+            }
+            members.push((id, m));
+        }
+        self.members = members;
+    }
+}
+
+/// Each agent's planner for guidance, when its plan is ready: its group's (`exact_own`: the
+/// algorithm's planners honour exact cells; only the rationed route leaves a compute
+/// unfinished), else crowd mode's own for its goal. `None` for an agent waiting for a plan or
+/// with no path.
+fn guiding_planners<'a>(
+    agents: impl Iterator<Item = &'a Agent>,
+    places: &[AgentCells],
+    groups: &'a BTreeMap<usize, Group>,
+    own: &'a BTreeMap<usize, Box<dyn GoalPlanner>>,
+    exact_own: bool,
+    rationed: bool,
+) -> Vec<Option<&'a dyn GoalPlanner>> {
+    (agents.zip(places))
+        .map(|(a, p)| {
+            if matches!(a.status, AgentStatus::Planning | AgentStatus::NoPath) {
+                return None;
+            }
+            let goal = p.goal as usize;
+            if exact_own {
+                groups
+                    .get(&goal)
+                    .filter(|g| !g.unbuilt && (g.ready || !rationed))
+                    .map(|g| g.planner.get())
+            } else {
+                own.get(&goal).map(|g| &**g)
+            }
+        })
+        .collect()
+}
+
+/// An agent's place in the step's order: guided agents first, then those waiting for a plan,
+/// then arrived ones; within a class, most ticks since the leg began first, then the tie-break.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Priority {
+    class: u8,
+    /// `u64::MAX` less the ticks since the leg began: the longest waiting sort first.
+    fresh: u64,
+    tie: u64,
+    agent: u32,
+}
+
+/// The agents in priority order, highest first ([`Priority`]).
+fn priority_order(
+    members: &[(AgentId, Member)],
+    planners: &[Option<&dyn GoalPlanner>],
+    places: &[AgentCells],
+    tick: u64,
+) -> Vec<u32> {
+    let mut order: Vec<Priority> = (members.iter().zip(planners).zip(places))
+        .enumerate()
+        .map(|(i, (((_, m), planner), p))| Priority {
+            class: match (planner.is_some(), p.cell == p.goal) {
+                (_, true) => 2,
+                (true, false) => 0,
+                (false, false) => 1,
+            },
+            fresh: u64::MAX - (tick - m.leg_start.min(tick)),
+            tie: m.tie,
+            agent: i as u32,
+        })
+        .collect();
+    order.sort_unstable();
+    order.into_iter().map(|o| o.agent).collect()
+}
+
+/// What a step decided: each agent's next cell, its cost there, and whether it was guided.
+struct Outcome<'a> {
+    next: &'a [u32],
+    costs: &'a [Cost],
+    guided: &'a [bool],
+    truth: &'a Grid,
+    tick: u64,
+}
+
+impl Outcome<'_> {
+    /// Moves the agents, in id order, and settles each: an arrival, or its remaining cost and
+    /// status. A status reads the count of agents on the goal as the moves so far left it.
+    fn apply(
+        &self,
+        agents: &mut Agents,
+        members: &mut [(AgentId, Member)],
+        stats: &mut CrowdStats,
+    ) {
+        let (slab, places) = agents.slab.as_mut_slices();
+        for (i, ((a, p), (_, m))) in slab.iter_mut().zip(places).zip(members).enumerate() {
+            let (from, to) = (p.cell as usize, self.next[i] as usize);
+            if from != to {
+                agents.occupied.shift(from, to, 1);
+                p.cell = to as u32;
+                a.pos = self.truth.pos(to);
+            } else if from != p.goal as usize {
+                stats.waited += 1;
+            }
+            a.next = None;
+            a.carried = false;
+            if to == p.goal as usize {
+                self.arrive(a, m, from != to, stats);
+                if a.on_arrival != OnArrival::Stay {
+                    agents.arrived.push(a.id);
+                }
+                continue;
+            }
+            let goal_taken = agents.occupied[p.goal as usize] > 0;
+            self.settle(a, m, (i, from == to, goal_taken), stats);
+        }
+    }
+
+    /// Agent `a` stands on its goal; one that `stepped` there and had not arrived on this leg
+    /// counts an arrival, and its next leg begins next tick.
+    fn arrive(&self, a: &mut Agent, m: &mut Member, stepped: bool, stats: &mut CrowdStats) {
+        a.status = AgentStatus::Arrived;
+        a.remaining = Some(0);
+        if stepped && !m.arrived {
+            m.arrived = true;
+            stats.arrivals += 1;
+            stats.soc += self.tick + 1 - m.leg_start;
+            stats.soc_lb += m.leg_lb;
+            m.leg_start = self.tick + 1;
+            m.best = INFINITY;
+            m.since_better = 0;
+        }
+    }
+
+    /// Agent `i` (`a`, `m`) off its goal: its remaining cost, its best so far, and its status
+    /// (stuck, waiting near its taken goal, no path, or walking). An unguided agent keeps its
+    /// status.
+    fn settle(
+        &self,
+        a: &mut Agent,
+        m: &mut Member,
+        (i, stayed, goal_taken): (usize, bool, bool),
+        stats: &mut CrowdStats,
+    ) {
+        let (cost, guided) = (self.costs[i], self.guided[i]);
+        a.remaining = (cost != u64::MAX && guided).then_some(cost);
+        if guided && cost < m.best {
+            m.best = cost;
+            m.since_better = 0;
+        } else {
+            m.since_better = m.since_better.saturating_add(1);
+        }
+        if !guided {
+            return;
+        }
+        a.status = if m.since_better >= STUCK_TICKS {
+            stats.stuck += 1;
+            AgentStatus::Stuck
+        } else if stayed && goal_taken {
+            AgentStatus::Waiting
+        } else if cost == u64::MAX {
+            AgentStatus::NoPath
+        } else {
+            AgentStatus::Walking
+        };
+    }
+}
+
 impl Simulation {
-    /// Turns crowd mode on or off: [`SimConfig::crowd`](super::SimConfig::crowd).
+    /// Turns crowd mode on or off: [`SimConfig::crowd`](super::SimConfig::crowd). Off, the
+    /// agents still waiting to enter do so at once (agents may share cells then).
     pub(super) fn sync_crowd(&mut self) {
         match (self.config.crowd, self.crowd.is_some()) {
-            (true, false) => self.crowd = Some(CrowdState::new(self.seeded.seed)),
+            (true, false) => self.crowd = Some(CrowdPhase::new(self.seeded.seed)),
             (false, true) => {
-                // Agents still waiting to enter do so now: off, agents may share cells.
-                let crowd = self.crowd.take().expect("on");
-                for (id, start, goal, policy) in crowd.entering {
-                    self.enter(id, start, goal, policy);
-                }
+                self.crowd = None;
+                self.admit(true);
             }
             _ => {}
         }
     }
 
-    /// Places an agent that waited to enter.
-    fn enter(
-        &mut self,
-        id: AgentId,
-        start: (crate::grid::Pos, usize),
-        goal: (crate::grid::Pos, usize),
-        policy: OnArrival,
-    ) {
-        self.agents.insert_as(id, start, goal, policy);
-        if let Some(group) = self.groups.by_goal.get_mut(&goal.1) {
-            group.enter(start.1);
-        }
+    /// Lets in the agents waiting to enter whose start is free (or with `all`, every one), in
+    /// id order, each into its goal's group.
+    fn admit(&mut self, all: bool) {
+        let truth = self.knowledge.truth(&self.grid);
+        let groups = &mut self.groups.by_goal;
+        let passable = |c: usize| truth.weight(c) != 0;
+        self.agents.admit(all, passable, |start, goal| {
+            if let Some(group) = groups.get_mut(&goal) {
+                group.enter(start);
+            }
+        });
     }
 
-    /// Lets in the agents waiting to enter whose start is free, in id order.
-    fn admit(&mut self) {
+    /// The crowd phase's plan part, in a replan after the groups computed: `spent` expansions
+    /// of the planning budget are gone.
+    pub(super) fn plan_crowd(&mut self, search: &mut SearchStats, spent: u64) {
         let Some(crowd) = self.crowd.as_mut() else {
             return;
         };
-        if crowd.entering.is_empty() {
-            return;
-        }
-        let waiting = std::mem::take(&mut crowd.entering);
-        let mut still = Vec::new();
-        for e in waiting {
-            if self.agents.occupied[e.1.1] == 0 && self.grid().weight(e.1.1) != 0 {
-                self.enter(e.0, e.1, e.2, e.3);
-            } else {
-                still.push(e);
-            }
-        }
+        let b = PlanBorrows {
+            grid: &self.grid,
+            changed: &self.changed,
+            config: self.config,
+            places: self.agents.slab.hot(),
+            left: (self.rationing.budget.plan_expansions).map(|b| b.saturating_sub(spent)),
+        };
+        crowd.plan_own_planners(b, search);
+    }
+
+    /// The move phase in crowd mode, after a replan: agents sharing a cell are separated,
+    /// those waiting to enter enter where they can, and every agent moves to a neighbour or
+    /// waits by the crowd's step rule; then arrivals and the dynamic world, as after
+    /// [`advance`](Self::advance).
+    pub(super) fn crowd_advance(&mut self) {
+        self.groups.untrack_all();
+        self.agents.arrived.clear();
+        // Kept paths no longer match where agents go: they plan again next tick.
+        self.from_scratch.paths.clear();
+        let truth = self.knowledge.truth(&self.grid);
+        self.agents.separate(truth, self.config.connectivity);
+        self.admit(false);
+        let rationed = self.rationing.budget.plan_expansions.is_some() || self.memory_tight();
         if let Some(crowd) = self.crowd.as_mut() {
-            crowd.entering = still;
+            crowd.advance(MoveBorrows {
+                truth: self.knowledge.truth(&self.grid),
+                config: self.config,
+                tick: self.tick,
+                groups: &self.groups.by_goal,
+                rationed,
+                agents: &mut self.agents,
+            });
         }
+        self.after_moves();
     }
 
     /// How many agents wait to enter (crowd mode: their start was taken).
     pub fn entering_count(&self) -> usize {
-        self.crowd.as_ref().map_or(0, |c| c.entering.len())
+        self.agents.entering.len()
     }
 
     /// The crowd's figures, while crowd mode is on.
@@ -160,7 +524,7 @@ impl Simulation {
     /// In crowd mode, agent `id`'s candidate cells in its last step, in the order it tried
     /// them, and the agents whose pushes moved it (from the one that chose freely to its own
     /// pusher): what explain shows.
-    pub fn crowd_step_of(&self, id: AgentId) -> Option<(Vec<crate::grid::Pos>, Vec<AgentId>)> {
+    pub fn crowd_step_of(&self, id: AgentId) -> Option<(Vec<Pos>, Vec<AgentId>)> {
         let crowd = self.crowd.as_ref()?;
         let i = crowd.last_ids.binary_search(&id).ok()?;
         let rule = crowd.rule.as_ref()?;
@@ -174,310 +538,18 @@ impl Simulation {
     }
 
     /// In crowd mode, the cost from `cell` to agent `id`'s goal by which its next step ranks
-    /// the cell: its planner's (D\* Lite, D\*) or its goal's guide's (A\*, Dijkstra, MPGAA\*),
-    /// as of the last replan. `None` off crowd mode, or with no planner for its goal yet.
-    pub fn crowd_guidance(&self, id: AgentId, cell: crate::grid::Pos) -> Option<Cost> {
+    /// the cell: its planner's (D\* Lite, D\*) or crowd mode's own planner's for its goal (A\*,
+    /// Dijkstra, MPGAA\*), as of the last replan. `None` off crowd mode, or with no planner for
+    /// its goal yet.
+    pub fn crowd_guidance(&self, id: AgentId, cell: Pos) -> Option<Cost> {
         let crowd = self.crowd.as_ref()?;
         let a = self.agents.slab.get(&id)?;
         let (goal, cell) = (self.grid.index(a.goal).ok()?, self.grid.index(cell).ok()?);
-        match self.config.algorithm {
-            Algorithm::DStarLite | Algorithm::DStar => {
-                let group = self.groups.by_goal.get(&goal)?;
-                (!group.unbuilt).then(|| group.planner.get().cost_to_goal(cell))
-            }
-            _ => Some(crowd.guides.get(&goal)?.cost_to_goal(cell)),
-        }
-    }
-
-    /// Plans the guides of the algorithms whose planners decline exact neighbours, within
-    /// what is left of the tick's planning budget, on the changes of this replan.
-    pub(super) fn plan_guides(&mut self, search: &mut SearchStats, spent: u64) {
-        let Some(crowd) = self.crowd.as_mut() else {
-            return;
-        };
-        if matches!(
-            self.config.algorithm,
-            Algorithm::DStarLite | Algorithm::DStar
-        ) {
-            crowd.guides.clear();
-            return;
-        }
-        let conn = self.config.connectivity;
-        let mut by_goal: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-        for p in self.agents.slab.hot() {
-            by_goal
-                .entry(p.goal as usize)
-                .or_default()
-                .push(p.cell as usize);
-        }
-        crowd.guides.retain(|g, _| by_goal.contains_key(g));
-        let mut left = self
-            .rationing
-            .budget
-            .plan_expansions
-            .map(|b| b.saturating_sub(spent));
-        let mut exact = Vec::new();
-        for (&goal, cells) in &by_goal {
-            let guide = match crowd.guides.entry(goal) {
-                std::collections::btree_map::Entry::Occupied(e) => {
-                    let g = e.into_mut();
-                    g.cells_changed(&self.grid, &self.changed);
-                    g
-                }
-                std::collections::btree_map::Entry::Vacant(e) => {
-                    let pos = self.grid.pos(goal);
-                    let heuristic = self.config.heuristic;
-                    match new_planner(Algorithm::DStarLite, &self.grid, pos, conn, heuristic) {
-                        Ok(p) => e.insert(p),
-                        Err(_) => continue,
-                    }
-                }
-            };
-            let starts: Vec<usize> = cells.iter().copied().filter(|&c| c != goal).collect();
-            guide.set_starts(&self.grid, &starts);
-            let mut all = cells.clone();
-            all.push(goal);
-            around(&self.grid, conn, &all, &mut exact);
-            guide.set_exact(&self.grid, &exact);
-            let max = left.unwrap_or(u64::MAX);
-            let (work, _) = guide.compute_within(&self.grid, max);
-            *search += work;
-            if let Some(l) = left.as_mut() {
-                *l = l.saturating_sub(work.expanded);
-            }
-        }
-    }
-
-    /// The move phase in crowd mode, after a replan: every agent moves to a neighbour or
-    /// waits by the crowd's step rule; then arrivals and the dynamic world, as after
-    /// [`advance`](Self::advance).
-    pub(super) fn crowd_advance(&mut self) {
-        let Some(crowd) = self.crowd.take() else {
-            return self.advance();
-        };
-        self.groups.untrack_all();
-        self.agents.arrived.clear();
-        // Kept paths no longer match where agents go: they plan again next tick.
-        self.from_scratch.paths.clear();
-        self.separate();
-        self.crowd = Some(crowd);
-        self.admit();
-        let mut crowd = self.crowd.take().expect("put back above");
-        let conn = self.config.connectivity;
-        let truth = self.knowledge.truth(&self.grid);
-        if crowd.rule.as_ref().is_none_or(|r| !r.fits(truth)) {
-            crowd.rule = Some(Crowd::new(truth, conn, Rule::default()));
-        }
-        let tick = self.tick;
-        let ids: Vec<AgentId> = self.agents.slab.keys().collect();
-        let places = self.agents.slab.hot();
-        let cur: Vec<u32> = places.iter().map(|p| p.cell).collect();
-        // The members in the agents' order (both by id): the kept ones carried over, agents
-        // that left dropped, new ones made, drawing their tie-break in id order.
-        let mut members = Vec::with_capacity(ids.len());
-        let mut old = std::mem::take(&mut crowd.members).into_iter().peekable();
-        for (i, &id) in ids.iter().enumerate() {
-            let p = places[i];
-            while old.next_if(|&(o, _)| o < id).is_some() {}
-            let kept = old.next_if(|&(o, _)| o == id).map(|(_, m)| m);
-            members.push((
-                id,
-                kept.unwrap_or_else(|| Member {
-                    leg_start: tick,
-                    leg_lb: lower_bound(truth, p.cell as usize, p.goal as usize, conn),
-                    goal: p.goal,
-                    tie: 0,
-                    arrived: false,
-                    best: INFINITY,
-                    since_better: 0,
-                }),
-            ));
-            let m = &mut members[i].1;
-            if m.tie == 0 {
-                m.tie = crowd.rng.next_u64() | 1;
-            }
-            if m.goal != p.goal {
-                // A new goal (drawn on arrival, or set by a caller): a new leg from here.
-                m.goal = p.goal;
-                m.leg_start = tick;
-                m.leg_lb = lower_bound(truth, p.cell as usize, p.goal as usize, conn);
-                m.arrived = false;
-                m.best = INFINITY;
-                m.since_better = 0;
-            }
-        }
-        let began = Instant::now();
-        // Guidance: the planner serving each agent, when its plan is ready (only the rationed
-        // route leaves a compute unfinished).
-        let rationed = self.rationing.budget.plan_expansions.is_some() || self.memory_tight();
-        let agents = self.agents.slab.values().collect::<Vec<_>>();
-        let guides = &crowd.guides;
-        let groups = &self.groups.by_goal;
-        let exact_own = matches!(
-            self.config.algorithm,
-            Algorithm::DStarLite | Algorithm::DStar
-        );
-        let planners: Vec<Option<&dyn GoalPlanner>> = (0..ids.len())
-            .map(|i| {
-                let a = agents[i];
-                if matches!(a.status, AgentStatus::Planning | AgentStatus::NoPath) {
-                    return None;
-                }
-                let goal = places[i].goal as usize;
-                if exact_own {
-                    groups
-                        .get(&goal)
-                        .filter(|g| !g.unbuilt && (g.ready || !rationed))
-                        .map(|g| g.planner.get())
-                } else {
-                    guides.get(&goal).map(|g| &**g)
-                }
-            })
-            .collect();
-        let guide = PlannerGuide {
-            planners: &planners,
-            cur: &cur,
-        };
-        // Priorities: guided agents by ticks since their leg began, then the rest, arrived last.
-        let mut order: Vec<(u8, u64, u64, u32)> = (0..ids.len())
-            .map(|i| {
-                let m = &members[i].1;
-                let class = match (planners[i].is_some(), places[i].cell == places[i].goal) {
-                    (_, true) => 2,
-                    (true, false) => 0,
-                    (false, false) => 1,
-                };
-                (
-                    class,
-                    u64::MAX - (tick - m.leg_start.min(tick)),
-                    m.tie,
-                    i as u32,
-                )
-            })
-            .collect();
-        order.sort_unstable();
-        let order: Vec<u32> = order.into_iter().map(|o| o.3).collect();
-        let rule = crowd.rule.as_mut().expect("made above");
-        let next = match rule.step(truth, &cur, &order, None, &guide, &mut crowd.rng) {
-            Ok(next) => next.to_vec(),
-            // Cannot happen for distinct passable cells; keep everyone where they are.
-            Err(_) => cur.clone(),
-        };
-        let step_nanos = began.elapsed().as_nanos() as u64;
-        let report = rule.report();
-        let pushed = (report.pushed.len() + report.pulled.len()) as u32;
-        // Each agent's cost at its new cell, the loads asked for a few agents ahead.
-        let costs: Vec<Cost> = (0..ids.len())
-            .map(|i| {
-                hint_ahead(i, ids.len(), |j, stage| {
-                    guide.prefetch(j, next[j] as usize, stage)
-                });
-                guide.distance(i, next[i] as usize)
-            })
-            .collect();
-        let guided: Vec<bool> = planners.iter().map(Option::is_some).collect();
-        drop(planners);
-        // Apply the moves.
-        let mut stats = CrowdStats {
-            arrivals_total: crowd.stats.arrivals_total,
-            soc: crowd.stats.soc,
-            soc_lb: crowd.stats.soc_lb,
-            step_nanos,
-            ..CrowdStats::default()
-        };
-        let (agents, places) = self.agents.slab.as_mut_slices();
-        for i in 0..ids.len() {
-            let (a, p) = (&mut agents[i], &mut places[i]);
-            let (from, to) = (p.cell as usize, next[i] as usize);
-            if from != to {
-                self.agents.occupied[from] -= 1;
-                self.agents.occupied[to] += 1;
-                p.cell = to as u32;
-                a.pos = truth.pos(to);
-            } else if from != p.goal as usize {
-                stats.waited += 1;
-            }
-            a.next = None;
-            a.carried = false;
-            let m = &mut members[i].1;
-            if to == p.goal as usize {
-                a.status = AgentStatus::Arrived;
-                a.remaining = Some(0);
-                if from != to && !m.arrived {
-                    m.arrived = true;
-                    stats.arrivals += 1;
-                    stats.soc += tick + 1 - m.leg_start;
-                    stats.soc_lb += m.leg_lb;
-                    m.leg_start = tick + 1;
-                    m.best = INFINITY;
-                    m.since_better = 0;
-                }
-                if a.on_arrival != OnArrival::Stay {
-                    self.agents.arrived.push(a.id);
-                }
-                continue;
-            }
-            let cost = costs[i];
-            a.remaining = (cost != u64::MAX && guided[i]).then_some(cost);
-            if guided[i] && cost < m.best {
-                m.best = cost;
-                m.since_better = 0;
-            } else {
-                m.since_better = m.since_better.saturating_add(1);
-            }
-            a.status = if !guided[i] {
-                a.status
-            } else if m.since_better >= STUCK_TICKS {
-                stats.stuck += 1;
-                AgentStatus::Stuck
-            } else if from == to && self.agents.occupied[p.goal as usize] > 0 {
-                AgentStatus::Waiting
-            } else if cost == u64::MAX {
-                AgentStatus::NoPath
-            } else {
-                AgentStatus::Walking
-            };
-        }
-        stats.pushed = pushed;
-        stats.arrivals_total += stats.arrivals as u64;
-        crowd.stats = stats;
-        crowd.members = members;
-        crowd.last_ids = ids;
-        self.crowd = Some(crowd);
-        self.after_moves();
-    }
-
-    /// Moves all but the first agent (by id) of every shared cell to the nearest free cells.
-    fn separate(&mut self) {
-        let occupied = &self.agents.occupied;
-        if self
-            .agents
-            .slab
-            .hot()
-            .iter()
-            .all(|p| occupied[p.cell as usize] <= 1)
-        {
-            return;
-        }
-        let conn = self.config.connectivity;
-        let truth = self.knowledge.truth(&self.grid);
-        let mut flood = crate::grid::Flood::default();
-        let (agents, places) = self.agents.slab.as_mut_slices();
-        let occupied = &mut self.agents.occupied;
-        for (a, p) in agents.iter_mut().zip(places) {
-            let c = p.cell as usize;
-            if occupied[c] <= 1 {
-                continue;
-            }
-            // The nearest passable cell nobody stands on.
-            let Some(found) = flood.nearest(truth, c, conn, |u| occupied[u] == 0) else {
-                continue;
-            };
-            occupied[c] -= 1;
-            occupied[found] += 1;
-            p.cell = found as u32;
-            a.pos = truth.pos(found);
-            a.next = None;
+        if self.config.algorithm.honours_exact() {
+            let group = self.groups.by_goal.get(&goal)?;
+            (!group.unbuilt).then(|| group.planner.get().cost_to_goal(cell))
+        } else {
+            Some(crowd.own_planners.get(&goal)?.cost_to_goal(cell))
         }
     }
 }

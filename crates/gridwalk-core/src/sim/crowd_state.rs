@@ -1,15 +1,14 @@
-//! Crowd mode's data beside a [`Simulation`](super::Simulation): its figures, each agent as the
-//! crowd sees it, the agents waiting to enter, and the guides. The phase that uses them is
-//! [`crowd_phase`](super::crowd_phase).
+//! Crowd mode's data beside a [`Simulation`](super::Simulation): the step rule, its figures,
+//! each agent as the crowd sees it, and crowd mode's own planners. [`CrowdPhase`] owns them;
+//! its parts, which plan and move, are in `crowd_phase.rs`.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use super::agents::AgentId;
-use super::living::OnArrival;
 use crate::cost::Cost;
-use crate::crowd::Crowd;
+use crate::crowd::StepRule;
 use crate::planner::GoalPlanner;
 use crate::rng::{SeedableRng, SplitMix64};
 
@@ -39,18 +38,10 @@ pub struct CrowdStats {
     /// distance with 8 moves, Manhattan with 4).
     pub soc_lb: u64,
     /// Wall-clock time of this tick's step rule, in nanoseconds: each agent's planner looked
-    /// up, the priorities sorted and [`Crowd::step`]. Not serialized.
+    /// up, the priorities sorted and [`StepRule::step`](crate::crowd::StepRule::step). Not serialized.
     #[serde(skip)]
     pub step_nanos: u64,
 }
-
-/// An agent waiting to enter: id, start, goal (each with its cell) and policy.
-pub(super) type Entering = (
-    AgentId,
-    (crate::grid::Pos, usize),
-    (crate::grid::Pos, usize),
-    OnArrival,
-);
 
 /// One agent as the crowd sees it: the tick its current leg began (it appeared, or drew this
 /// goal), the leg's lower bound in moves, its goal when the leg began, its tie-break among
@@ -64,42 +55,56 @@ pub(super) struct Member {
     pub(super) arrived: bool, pub(super) best: Cost, pub(super) since_better: u32,
 }
 
-/// Crowd mode's state beside a [`Simulation`].
-pub(super) struct CrowdState {
+impl Member {
+    /// A member whose leg to `goal` begins at `tick`, `lb` moves at the fewest; its tie-break
+    /// not drawn yet (0).
+    pub(super) fn new(goal: u32, tick: u64, lb: u64) -> Member {
+        Member {
+            leg_start: tick,
+            leg_lb: lb,
+            goal,
+            tie: 0,
+            arrived: false,
+            best: crate::cost::INFINITY,
+            since_better: 0,
+        }
+    }
+}
+
+/// Crowd mode's phase: its data, which only its parts (the plan of its planners and the
+/// move phase, in `crowd_phase.rs`) touch.
+pub(super) struct CrowdPhase {
     /// The step rule, sized to the map.
-    pub(super) rule: Option<Crowd>,
+    pub(super) rule: Option<StepRule>,
     /// Tie-breaks: its own stream of the simulation's seed.
     pub(super) rng: SplitMix64,
     /// Each agent as the crowd sees it, by id, in id order (the agents' order at the last step).
     pub(super) members: Vec<(AgentId, Member)>,
-    /// D\* Lite guides, by goal cell, for the algorithms whose planners decline
-    /// [`GoalPlanner::set_exact`].
-    pub(super) guides: BTreeMap<usize, Box<dyn GoalPlanner>>,
+    /// Crowd mode's own D\* Lite planners, by goal cell, for the algorithms whose planners
+    /// do not make exact the cells around their agents
+    /// ([`Algorithm::honours_exact`](crate::planner::Algorithm::honours_exact)).
+    pub(super) own_planners: BTreeMap<usize, Box<dyn GoalPlanner>>,
     pub(super) stats: CrowdStats,
     /// The agents of the last step, in the step rule's order (by id), for explain.
     pub(super) last_ids: Vec<AgentId>,
-    /// Agents whose start was taken when they were added, in id order: id, start, goal and
-    /// policy. Each enters as soon as its start is free.
-    pub(super) entering: Vec<Entering>,
 }
 
-impl CrowdState {
-    pub(super) fn new(seed: u64) -> CrowdState {
-        CrowdState {
+impl CrowdPhase {
+    pub(super) fn new(seed: u64) -> CrowdPhase {
+        CrowdPhase {
             rule: None,
             rng: SplitMix64::seed_from_u64(seed ^ CROWD_STREAM),
             members: Vec::new(),
-            guides: BTreeMap::new(),
+            own_planners: BTreeMap::new(),
             stats: CrowdStats::default(),
             last_ids: Vec::new(),
-            entering: Vec::new(),
         }
     }
 
-    /// Bytes held: the guides, and the step rule's per-cell arrays.
+    /// Bytes held: its own planners, and the step rule's per-cell arrays.
     pub(super) fn bytes(&self) -> usize {
-        let guides: usize = self.guides.values().map(|g| g.memory_bytes()).sum();
+        let planners: usize = self.own_planners.values().map(|g| g.memory_bytes()).sum();
         let cells = self.rule.as_ref().map_or(0, |r| r.memory_bytes());
-        guides + cells + self.members.len() * std::mem::size_of::<(AgentId, Member)>()
+        planners + cells + self.members.len() * std::mem::size_of::<(AgentId, Member)>()
     }
 }

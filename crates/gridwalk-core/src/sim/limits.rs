@@ -3,7 +3,7 @@
 //! against them. How a tick keeps to them is in `rationing.rs`.
 
 use super::agents::AgentId;
-pub use crate::planner::DEFAULT_PLANNER_MEMORY;
+use crate::planner::DEFAULT_PLANNER_MEMORY;
 
 /// The smallest planner-memory budget accepted: 1 MiB.
 pub const MIN_PLANNER_MEMORY: usize = 1 << 20;

@@ -201,6 +201,41 @@ pub fn choose_destinations(grid: &Grid, conn: Connectivity, seed: u64, k: usize)
     cells.into_iter().map(|c| grid.pos(c)).collect()
 }
 
+/// In crowd mode, wanderers get at least one destination for this many agents, so that a
+/// crowd does not queue for a few cells (one agent at a time can stand on a goal).
+pub const AGENTS_PER_DESTINATION: usize = 25;
+
+/// The most cells the first searches of crowd mode's extra destinations may cover together:
+/// each destination's planner first settles the costs around all of its agents, about the
+/// whole map, so 5,000 agents' 200 destinations on a 512×512 map would keep a planning budget
+/// of 30,000 expansions a tick busy for minutes before every agent moves. This many cells take
+/// it about 28 s at 10 ticks a second.
+pub const CROWD_PLAN_CELLS: usize = 1 << 23;
+
+/// The crowd-destination rule: how many destinations the wanderers of a crowd of `agents`
+/// agents (those due at tick 0) draw from on a map of `passable` passable cells, when `k` are
+/// asked for. At least one for every [`AGENTS_PER_DESTINATION`] agents, as long as their first
+/// searches stay within [`CROWD_PLAN_CELLS`] cells, never fewer than `k`, and at most
+/// [`MAX_DESTINATIONS`] (unless `k` asks for more); `k` = 0 (any reachable cell) stays 0. The
+/// game and `gridwalk-cli simulate` apply it in crowd mode.
+///
+/// ```
+/// use gridwalk_core::sim::crowd_destinations;
+///
+/// assert_eq!(crowd_destinations(4, 12, 10_000), 4, "a few agents: as asked");
+/// assert_eq!(crowd_destinations(4, 300, 10_000), 12, "one per 25 agents");
+/// assert_eq!(crowd_destinations(4, 5_000, 250_000), 33, "within the searches' cap");
+/// assert_eq!(crowd_destinations(0, 5_000, 10_000), 0, "any cell stays any cell");
+/// ```
+pub fn crowd_destinations(k: usize, agents: usize, passable: usize) -> usize {
+    if k == 0 {
+        return 0;
+    }
+    let affordable = CROWD_PLAN_CELLS / passable.max(1);
+    let wanted = agents.div_ceil(AGENTS_PER_DESTINATION).min(affordable);
+    k.max(wanted.min(MAX_DESTINATIONS))
+}
+
 /// [`choose_destinations`] as flat indices, with the caller's components.
 fn choose_cells(
     grid: &Grid,

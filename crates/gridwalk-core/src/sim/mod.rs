@@ -42,12 +42,16 @@
 //! # The routes of a tick
 //!
 //! Every replan first senses (with a sensor range, see [`knowledge`]); then a tick takes one
-//! of four routes. The plain one is [`replan`](Simulation::replan) then
-//! [`advance`](Simulation::advance) on an incremental algorithm with no budget; each other
-//! route must leave every agent as the plain one would, and a test holds it so:
+//! of five routes. Crowd mode ([`SimConfig::crowd`], the game's default) is first below: its
+//! moves come from the crowd's step rule, not from the plans, so its test holds what it
+//! promises instead (one agent a cell, no swap or crossing, exact guidance). The plain route is
+//! [`replan`](Simulation::replan) then [`advance`](Simulation::advance) on an incremental
+//! algorithm with no budget; each of the three others must leave every agent as the plain one
+//! would, and a test holds it so:
 //!
 //! | route | taken when | replan | moves | held equal by (`tests/it/`) |
 //! |---|---|---|---|---|
+//! | crowd | crowd mode is on (any algorithm, any budget) | the algorithm's route below, each compute told the cells around its agents ([`GoalPlanner::set_exact`](crate::GoalPlanner::set_exact)); then crowd mode's own planners for the algorithms that do not honour it (`crowd_phase.rs`) | `crowd_advance` (`crowd_phase.rs`): separate, admit, the step rule | `crowd.rs` `no_two_agents_share_a_cell_and_guidance_is_exact` (the step rule's invariants, guidance = Dijkstra) |
 //! | plain | `replan` then `advance`; or `step` while a baseline is measured | `replan_incremental` (`replan.rs`): every group computes, then large groups settle in agent order | `advance` | `sim.rs` `every_algorithm_keeps_every_agent_optimal` and `sim_api.rs` (costs = Dijkstra) |
 //! | one pass | `step` and `tick` (the game, `gridwalk-cli simulate`) | the same, but large groups' agents are left unsettled | `settle_and_advance` (`settle.rs`) | `tick_paths.rs` `one_pass_moves_agents_exactly_as_replan_then_advance` (twins identical after every call) |
 //! | rationed | a planning budget is set, or the memory budget is tight | `replan_budgeted` → `serve` (`rationing.rs`): groups in serving order, each settled at once | `advance` | `budgets.rs` `an_exhausted_memory_budget_changes_no_cost` and `plans_are_optimal_under_any_budgets_and_all_end` |
@@ -63,7 +67,10 @@
 //!   drop them, and settles each group's agents right after its compute; taking it with no
 //!   budget would change the order of the computes, and with it the `--trace` lines, and lose
 //!   the large groups' one pass;
-//! - from scratch keeps no planner per goal, so there is no group to serve.
+//! - from scratch keeps no planner per goal, so there is no group to serve;
+//! - crowd and the others: the step rule moves every agent at once (a push moves an agent off
+//!   its plan), so no agent is left unsettled for the move phase, and the crowd's plan part
+//!   follows whichever replan route the algorithm and budgets choose.
 //!
 //! A `Simulation` is the grid, its configuration, the phases of a tick and a few counters,
 //! around owned parts, each with its invariants in its own module. The data of the parts
@@ -72,11 +79,12 @@
 //! replan's scratch, each goal's `group`), `pockets` (who can reach whom), `history` (kept
 //! computes and tracing), `paths` (the from-scratch algorithms' paths and buffers),
 //! [`living`] (arrival policies, seeds and the dynamic world), [`knowledge`] (the sensor
-//! range and the true map while the agents know only what they sensed) and `limits` (the
-//! budgets). The phases lend the parts to each other as disjoint borrows: sensing (in
+//! range and the true map while the agents know only what they sensed), `limits` (the
+//! budgets) and `crowd_state` (crowd mode's data, while it is on). The phases lend the parts to each other as disjoint borrows: sensing (in
 //! `sense.rs`), [`replan`](Simulation::replan) (in `replan.rs`, `rationing.rs` within the
 //! budgets, or `from_scratch.rs` for A* and Dijkstra), then the move phase (in `settle.rs`),
-//! then the arrivals and dynamic world (in `living_phase.rs`). The settings and queries of
+//! or in crowd mode the crowd phase (in `crowd_phase.rs`), then the arrivals and dynamic world
+//! (in `living_phase.rs`). The settings and queries of
 //! kept computes are in `recording.rs`.
 
 use crate::grid::{Grid, Pos, Terrain};
@@ -84,7 +92,7 @@ use crate::planner::CellInfo;
 
 mod agents;
 mod config;
-pub mod crowd_phase;
+mod crowd_phase;
 mod crowd_state;
 mod error;
 mod from_scratch;
@@ -104,20 +112,23 @@ mod recording;
 mod replan;
 mod report;
 mod sense;
+mod separate;
 mod settle;
 mod tracking;
 
 pub use agents::{Agent, AgentId, AgentStatus};
 pub use config::{BASELINE_MAX_AGENTS, SimConfig};
+pub use crowd_state::{CrowdStats, STUCK_TICKS};
 pub use error::SimError;
 pub use history::{HISTORY_BUDGET, MAX_RUN_STEPS, RunSource, SearchRun};
 pub use knowledge::{Discoveries, MAX_SENSOR_RANGE};
-pub use limits::{
-    Budget, DEFAULT_PLANNER_MEMORY, MAX_PLANNER_MEMORY, MIN_PLANNER_MEMORY, format_memory,
-    parse_memory,
+pub use limits::{Budget, MAX_PLANNER_MEMORY, MIN_PLANNER_MEMORY, format_memory, parse_memory};
+pub use living::{
+    AGENTS_PER_DESTINATION, CROWD_PLAN_CELLS, Doors, DynamicWorld, MAX_DESTINATIONS, OnArrival,
+    choose_destinations, crowd_destinations,
 };
-pub use living::{Doors, DynamicWorld, MAX_DESTINATIONS, OnArrival, choose_destinations};
-pub use report::{ComputeRecord, TickReport, TickStats};
+pub use report::{ComputeRecord, TickOutcome, TickStats};
+pub use separate::separate;
 
 /// The most expanded cells a replan keeps for
 /// [`Simulation::last_expanded`](Simulation::last_expanded), its first ones: 4 MiB. A
@@ -133,7 +144,7 @@ fn keep_expanded(list: &mut Vec<u32>, cells: impl IntoIterator<Item = u32>) {
 }
 
 use agents::Agents;
-use crowd_state::CrowdState;
+use crowd_state::CrowdPhase;
 use goal_groups::GoalGroups;
 use group::Group;
 use history::History;
@@ -168,8 +179,8 @@ pub struct Simulation {
     knowledge: Knowledge,
     /// The memory and planning budgets, and where planning stands against them.
     rationing: Rationing,
-    /// Crowd mode's state, while it is on.
-    crowd: Option<CrowdState>,
+    /// Crowd mode's phase and its data, while it is on.
+    crowd: Option<CrowdPhase>,
 }
 
 impl Simulation {
@@ -262,9 +273,7 @@ impl Simulation {
     /// The agents waiting to enter (crowd mode: their start was taken), in id order: id,
     /// start, goal and what each does on arrival. They are not among [`Self::agents`].
     pub fn entering(&self) -> impl Iterator<Item = (AgentId, Pos, Pos, OnArrival)> + '_ {
-        (self.crowd.iter())
-            .flat_map(|c| c.entering.iter())
-            .map(|&(id, start, goal, policy)| (id, start.0, goal.0, policy))
+        (self.agents.entering.iter()).map(|e| (e.id, e.start.0, e.goal.0, e.on_arrival))
     }
 
     /// Number of agents.
@@ -307,7 +316,7 @@ impl Simulation {
     /// Bytes held by all planners, with what each goal keeps beside its planner (the memo of
     /// its moves, its agents per cell, its deferred edits): what the memory budget counts.
     pub fn planner_memory(&self) -> usize {
-        let crowd = self.crowd.as_ref().map_or(0, CrowdState::bytes);
+        let crowd = self.crowd.as_ref().map_or(0, CrowdPhase::bytes);
         self.groups
             .by_goal
             .values()
@@ -339,14 +348,9 @@ impl Simulation {
     ) -> Result<AgentId, SimError> {
         let s = self.check_cell(start)?;
         let g = self.check_cell(goal)?;
-        if let Some(crowd) = self.crowd.as_mut()
-            && self.agents.occupied[s] > 0
-        {
+        if self.crowd.is_some() && self.agents.occupied[s] > 0 {
             // Its start is taken: it enters under this id as soon as the cell is free.
-            let id = self.agents.next_id;
-            self.agents.next_id += 1;
-            crowd.entering.push((id, (start, s), (goal, g), on_arrival));
-            return Ok(id);
+            return Ok((self.agents).wait_to_enter((start, s), (goal, g), on_arrival));
         }
         let id = self.agents.insert((start, s), (goal, g), on_arrival);
         if let Some(group) = self.groups.by_goal.get_mut(&g) {
@@ -357,10 +361,7 @@ impl Simulation {
 
     /// Removes an agent; its goal's planner goes with its last agent.
     pub fn remove_agent(&mut self, id: AgentId) -> Result<(), SimError> {
-        if let Some(crowd) = self.crowd.as_mut()
-            && let Some(i) = crowd.entering.iter().position(|e| e.0 == id)
-        {
-            crowd.entering.remove(i);
+        if self.agents.remove_entering(id) {
             return Ok(());
         }
         let (_, place) = self.agents.remove(id)?;
@@ -375,9 +376,6 @@ impl Simulation {
 
     /// Removes every agent and planner.
     pub fn clear_agents(&mut self) {
-        if let Some(crowd) = self.crowd.as_mut() {
-            crowd.entering.clear();
-        }
         self.agents.clear();
         self.groups.drop_all(&mut self.history);
         self.from_scratch.paths.clear();
@@ -405,14 +403,6 @@ impl Simulation {
     pub fn check_edit(&self, pos: Pos) -> Result<usize, SimError> {
         let i = self.grid.index(pos)?;
         self.agents.check_edit(pos, i)?;
-        for &(agent, (_, start), (_, goal), _) in self.crowd.iter().flat_map(|c| &c.entering) {
-            if start == i {
-                return Err(SimError::Entering { pos, agent });
-            }
-            if goal == i {
-                return Err(SimError::IsGoal { pos, agent });
-            }
-        }
         Ok(i)
     }
 
@@ -471,7 +461,7 @@ impl Simulation {
     }
 
     /// One whole tick after the agents due now were added: apply `edits`, replan, move.
-    pub fn tick(&mut self, edits: &[(Pos, Terrain)]) -> TickReport {
+    pub fn tick(&mut self, edits: &[(Pos, Terrain)]) -> TickOutcome {
         let mut refused = Vec::new();
         for &(pos, terrain) in edits {
             if let Err(e) = self.edit(pos, terrain) {
@@ -479,7 +469,7 @@ impl Simulation {
             }
         }
         let stats = self.step();
-        TickReport { refused, stats }
+        TickOutcome { refused, stats }
     }
 
     /// A tick after its edits: every planner repairs, then every agent with a path moves one
@@ -489,13 +479,9 @@ impl Simulation {
     /// pass over the agents instead of two. The game, `gridwalk-cli simulate` and
     /// [`tick`](Self::tick) all take this path.
     pub fn step(&mut self) -> TickStats {
-        if self.crowd.is_some() {
-            let stats = self.replan_deferring(false);
-            self.crowd_advance();
-            return stats;
-        }
-        // The baseline plans from settled agents: with one due, they are settled first.
-        let stats = self.replan_deferring(!self.baseline_due());
+        // The baseline plans from settled agents: with one due, they are settled first. Crowd
+        // mode moves every agent by its step rule: none is left unsettled.
+        let stats = self.replan_deferring(self.crowd.is_none() && !self.baseline_due());
         match std::mem::take(&mut self.groups.settle_pending) {
             true => self.settle_and_advance(),
             false => self.advance(),

@@ -130,7 +130,7 @@ impl Simulation {
             history: &mut self.history,
             expanded: &mut self.expanded,
             stats,
-            crowd: self.config.crowd.then_some(conn),
+            exact_around: self.config.crowd.then_some(conn),
         };
         let (mut backlog, mut cursor, mut dropped) = (0, None, 0);
         for k in order {

@@ -8,6 +8,7 @@
 use web_time::Instant;
 
 use super::agents::{Agent, AgentStatus, settle};
+use super::crowd_phase::exact_cells;
 use super::goal_groups::NO_SLOT;
 use super::group::{Group, LEARNT, MEMO_MIN_AGENTS, UNKNOWN, forget_moves};
 use super::history::{History, RunSource};
@@ -37,7 +38,7 @@ impl Simulation {
             self.replan_from_scratch(&mut stats);
         }
         let spent = stats.search.expanded;
-        self.plan_guides(&mut stats.search, spent);
+        self.plan_crowd(&mut stats.search, spent);
         stats.micros = started.elapsed().as_micros() as u64;
         self.changed.clear();
         if self.baseline_due() {
@@ -187,7 +188,7 @@ impl Simulation {
             history: &mut self.history,
             expanded: &mut self.expanded,
             stats,
-            crowd: self.config.crowd.then_some(self.config.connectivity),
+            exact_around: self.config.crowd.then_some(self.config.connectivity),
         };
         let goals = &self.agents.goals;
         let scratch = &self.groups.scratch;
@@ -200,7 +201,7 @@ impl Simulation {
         {
             let n = n as usize;
             if n == 0 {
-                if computes.crowd.is_some() && goals[goal] > 0 {
+                if computes.exact_around.is_some() && goals[goal] > 0 {
                     // Crowd mode: its arrived agents may be pushed off the goal, and rank the
                     // goal's neighbours by the planner's costs, which must be exact.
                     computes.run(goal, group, &[], 0, u64::MAX);
@@ -310,8 +311,9 @@ pub(super) struct Computes<'a> {
     pub(super) history: &'a mut History,
     pub(super) expanded: &'a mut Vec<u32>,
     pub(super) stats: &'a mut TickStats,
-    /// Crowd mode's moves, while it is on: the computes make the agents' neighbours exact.
-    pub(super) crowd: Option<crate::grid::Connectivity>,
+    /// Crowd mode's moves, while it is on: the computes make exact the cells around the
+    /// agents and the goal ([`exact_cells`]).
+    pub(super) exact_around: Option<crate::grid::Connectivity>,
 }
 
 impl Computes<'_> {
@@ -354,13 +356,13 @@ impl Computes<'_> {
         group.last_used = self.tick;
         let planner = group.planner.get_mut();
         planner.set_starts(grid, starts);
-        if let Some(conn) = self.crowd {
+        if let Some(conn) = self.exact_around {
             // Crowd mode ranks every neighbour of the agents and of the goal (where the
             // arrived agent stands): they must be exact too.
             let mut cells = starts.to_vec();
             cells.push(goal);
             let mut exact = Vec::new();
-            super::crowd_phase::around(grid, conn, &cells, &mut exact);
+            exact_cells(grid, conn, &cells, &mut exact);
             planner.set_exact(grid, &exact);
         }
         if !group.deferred.is_empty() {

@@ -50,9 +50,11 @@ pub struct TickStats {
 
 add_fields!(TickStats: search, micros, baseline_expanded, baseline_micros, replans, search_nanos);
 
-/// What [`Simulation::tick`](super::Simulation::tick) did.
+/// What [`Simulation::tick`](super::Simulation::tick) did: its refused edits and its
+/// planners' work. (A replay's tick, with its timeline's share, is
+/// [`scenario::TickReport`](crate::scenario::TickReport).)
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TickReport {
+pub struct TickOutcome {
     /// The edits refused, with why.
     pub refused: Vec<(Pos, SimError)>,
     /// The planners' work.

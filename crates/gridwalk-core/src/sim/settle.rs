@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::Simulation;
-use super::agents::{Agent, AgentCells, AgentId, AgentStatus, settle};
+use super::agents::{Agent, AgentCells, AgentId, AgentStatus, Occupancy, settle};
 use super::goal_groups::Scratch;
 use super::group::{
     CUT, DIRECTIONS, EXCLUDED, GENERIC, Group, LEARNT, Move, NO_MOVE, Planned, SKIP, UNKNOWN,
@@ -99,7 +99,7 @@ pub(super) struct AdvanceBorrows<'a> {
     pub(super) conn: Connectivity,
     /// The map has not changed since the replan: every planned step is legal at its cost.
     pub(super) planned: bool,
-    pub(super) occupied: &'a mut [u32],
+    pub(super) occupied: &'a mut Occupancy,
     /// The paths of the from-scratch algorithms, when there are any.
     pub(super) kept_paths: Option<&'a mut Paths>,
     /// Agents on their goal with a wander or patrol policy.
@@ -119,8 +119,7 @@ impl AdvanceBorrows<'_> {
             };
             a.carried = step == Some(a.step_cost);
             if let Some(step) = step {
-                self.occupied[from] -= 1;
-                self.occupied[to] += 1;
+                self.occupied.shift(from, to, 1);
                 a.pos = next;
                 p.cell = to as u32;
                 a.remaining = a.remaining.map(|r| r.saturating_sub(step));
@@ -314,7 +313,7 @@ fn shift_tracked_starts(
     large: &mut [Option<&mut Group>],
     scratch: &mut Scratch,
     listed: &mut [u32],
-    occupied: &mut [u32],
+    occupied: &mut Occupancy,
     base: u32,
     offsets: &[isize; 9],
 ) {
@@ -338,13 +337,12 @@ fn shift_tracked_starts(
         }
         for &(c, _, count) in &scratch.shifts {
             group.here[c as usize] -= count;
-            occupied[c as usize] -= count;
         }
-        for &(_, n, count) in &scratch.shifts {
+        for &(c, n, count) in &scratch.shifts {
             // Listed even if already there: the next listing drops repeats.
             group.spots.push(n);
             group.here[n as usize] += count;
-            occupied[n as usize] += count;
+            occupied.shift(c as usize, n as usize, count);
         }
     }
 }
@@ -381,8 +379,7 @@ fn take_memo_move(
             let n = cell.wrapping_add_signed(offsets[dir as usize]);
             group.leave(n);
             group.enter(cell);
-            mover.occupied[n] -= 1;
-            mover.occupied[cell] += 1;
+            mover.occupied.shift(n, cell, 1);
         }
         a.status = AgentStatus::NoPath;
         a.remaining = None;
@@ -403,8 +400,7 @@ fn take_memo_move(
         a.pos.y.wrapping_add_signed(dy),
     );
     if !tracked {
-        mover.occupied[cell] -= 1;
-        mover.occupied[n] += 1;
+        mover.occupied.shift(cell, n, 1);
     }
     p.cell = n as u32;
     a.next = None;

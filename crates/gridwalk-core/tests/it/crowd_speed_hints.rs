@@ -5,7 +5,7 @@
 
 use std::cell::Cell;
 
-use gridwalk_core::crowd::{Crowd, Guidance, NONE, Rule, StepError};
+use gridwalk_core::crowd::{Guidance, StepError, StepOptions, StepRule};
 use gridwalk_core::rng::{Draw, Rng, SeedableRng, SplitMix64};
 use gridwalk_core::tracks::mapf::DistanceTables;
 use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Terrain, new_planner};
@@ -65,7 +65,7 @@ proptest! {
     #[test]
     fn hints_change_no_move(seed in any::<u64>(), eight in any::<bool>(), traps in any::<bool>()) {
         let conn = if eight { Connectivity::Eight } else { Connectivity::Four };
-        let rule = if traps { Rule::default() } else { Rule::PLAIN };
+        let rule = if traps { StepOptions::default() } else { StepOptions::PLAIN };
         let mut rng = SplitMix64::seed_from_u64(seed);
         let (grid, mut cur, goals) = crowd(&mut rng);
         let n = cur.len();
@@ -78,14 +78,13 @@ proptest! {
             bad: Cell::new(None),
         };
         let plain = |a: usize, c: usize| tables.distance(a, c);
-        let (mut with, mut without) = (Crowd::new(&grid, conn, rule), Crowd::new(&grid, conn, rule));
+        let (mut with, mut without) = (StepRule::new(&grid, conn, rule), StepRule::new(&grid, conn, rule));
         for _ in 0..20 {
             let mut order: Vec<u32> = (0..n as u32).collect();
             for i in (1..n).rev() {
                 order.swap(i, rng.below(i + 1));
             }
-            let fixed: Vec<u32> =
-                cur.iter().map(|&c| if rng.chance(0.05) { c } else { NONE }).collect();
+            let fixed: Vec<Option<u32>> = cur.iter().map(|&c| rng.chance(0.05).then_some(c)).collect();
             let fixed = rng.chance(0.5).then_some(&fixed[..]);
             let s = rng.next_u64();
             let (mut r1, mut r2) = (SplitMix64::seed_from_u64(s), SplitMix64::seed_from_u64(s));

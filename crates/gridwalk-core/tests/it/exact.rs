@@ -1,7 +1,7 @@
 //! `GoalPlanner::set_exact`: after every compute, D\* Lite and D\* give Dijkstra's cost at
 //! every start and at every cell they were told must be exact (here, as crowd mode asks, the
 //! cells one legal move from each start), under random edits and agents that move, whether the
-//! compute runs whole or in budgeted slices. MPGAA\*, which searches forward, declines.
+//! compute runs whole or in budgeted slices. MPGAA\*, which searches forward, ignores the list.
 
 use gridwalk_core::cost::INFINITY;
 use gridwalk_core::search::Storage;
@@ -77,7 +77,8 @@ proptest! {
         for (round, edits) in w.rounds.iter().enumerate() {
             planner.set_starts(&grid, &agents);
             let exact = around(&grid, &agents, w.conn);
-            prop_assert!(planner.set_exact(&grid, &exact));
+            prop_assert!(algorithm.honours_exact());
+            planner.set_exact(&grid, &exact);
             compute(planner.as_mut(), &grid, slice);
             check(planner.as_ref(), &grid, goal, &agents, w.conn)?;
             check(planner.as_ref(), &grid, goal, &exact, w.conn)?;
@@ -107,17 +108,16 @@ proptest! {
 }
 
 #[test]
-fn mpgaa_declines_and_an_empty_list_is_always_honoured() {
+fn mpgaa_does_not_honour_exact_cells() {
+    // Its planner ignores the list: a cell beside the start, unsearched, stays unknown.
     let grid = Grid::new(5, 5).unwrap();
-    let goal = Pos::new(4, 4);
-    let conn = Connectivity::Eight;
+    let (goal, conn) = (Pos::new(4, 4), Connectivity::Eight);
     let h = Heuristic::default_for(conn);
-    let algorithms = [Algorithm::DStarLite, Algorithm::DStar, Algorithm::Mpgaa];
-    for (algorithm, storage) in algorithms.into_iter().zip([Storage::Tiles, Storage::Flat]) {
-        let mut p = new_planner_in(algorithm, &grid, goal, conn, h, storage).unwrap();
-        p.set_starts(&grid, &[0]);
-        assert!(p.set_exact(&grid, &[]), "{algorithm}");
-        let honoured = p.set_exact(&grid, &around(&grid, &[0], conn));
-        assert_eq!(honoured, algorithm != Algorithm::Mpgaa, "{algorithm}");
-    }
+    assert!(!Algorithm::Mpgaa.honours_exact());
+    let mut p = new_planner_in(Algorithm::Mpgaa, &grid, goal, conn, h, Storage::Flat).unwrap();
+    p.set_starts(&grid, &[0]);
+    p.set_exact(&grid, &around(&grid, &[0], conn));
+    p.compute(&grid);
+    let beside = grid.index(Pos::new(0, 4)).unwrap();
+    assert_eq!(p.cost_to_goal(beside), INFINITY);
 }

@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use gridwalk_core::crowd::{Crowd, NONE, Rule, StepError};
+use gridwalk_core::crowd::{StepError, StepOptions, StepRule};
 use gridwalk_core::format::grid_from_rows;
 use gridwalk_core::format::movingai::{load_map, load_scen};
 use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
@@ -103,7 +103,7 @@ fn random_32_official(n: usize) {
     let (solved, soc, makespan) = solve_checked(&problem, &options);
     assert!(solved, "{n} agents");
     assert!(makespan <= 1000);
-    let pibt = solve_pibt(&problem, Rule::PLAIN, 1000, 1).unwrap();
+    let pibt = solve_pibt(&problem, StepOptions::PLAIN, 1000, 1).unwrap();
     if pibt.solved() {
         assert!(
             soc <= pibt.soc,
@@ -330,7 +330,7 @@ proptest! {
             let p = grid.pos(c);
             dist[a].get(&(p.x as i64, p.y as i64)).map_or(u64::MAX, |&d| d)
         };
-        let mut crowd = Crowd::new(&grid, conn, Rule::default());
+        let mut crowd = StepRule::new(&grid, conn, StepOptions::default());
         let xy = |cells: &[u32]| -> Vec<(i64, i64)> {
             cells.iter().map(|&c| { let p = grid.pos(c as usize); (p.x as i64, p.y as i64) }).collect()
         };
@@ -339,7 +339,7 @@ proptest! {
             for i in (1..n).rev() {
                 order.swap(i, rng.below(i + 1));
             }
-            let fixed: Vec<u32> = cur.iter().map(|&c| if rng.chance(0.1) { c } else { NONE }).collect();
+            let fixed: Vec<Option<u32>> = cur.iter().map(|&c| rng.chance(0.1).then_some(c)).collect();
             let next = match crowd.step(&grid, &cur, &order, Some(&fixed), &guide, &mut rng) {
                 Ok(next) => next.to_vec(),
                 Err(StepError::Infeasible) => continue,
@@ -349,8 +349,8 @@ proptest! {
                 panic!("seed {seed}: {e}");
             }
             for a in 0..n {
-                if fixed[a] != NONE {
-                    prop_assert_eq!(next[a], fixed[a]);
+                if fixed[a].is_some() {
+                    prop_assert_eq!(Some(next[a]), fixed[a]);
                 }
             }
             let r = crowd.report();
@@ -387,14 +387,14 @@ fn dead_end() -> Problem {
 fn the_step_rule_passes_in_a_dead_end_where_plain_pibt_livelocks() {
     let problem = dead_end();
     for seed in 0..8 {
-        let ours = solve_pibt(&problem, Rule::default(), 50, seed).unwrap();
+        let ours = solve_pibt(&problem, StepOptions::default(), 50, seed).unwrap();
         assert!(ours.solved(), "seed {seed}");
         let text = ours.result_text(&problem, "dead-end", "pibt", seed);
         let (grid, conn) = (problem.grid(), problem.connectivity());
         check_result(&text, grid, conn, &problem.starts(), &problem.goals());
         assert!(ours.makespan <= 50);
         // Plain PIBT: the one in front is pushed deeper, back and forth, for ever.
-        let plain = solve_pibt(&problem, Rule::PLAIN, 1000, seed).unwrap();
+        let plain = solve_pibt(&problem, StepOptions::PLAIN, 1000, seed).unwrap();
         assert!(!plain.solved(), "seed {seed}");
     }
     // LaCAM solves it too, with either rule inside.
@@ -409,7 +409,7 @@ fn a_push_chain_of_ten_thousand_agents_needs_no_recursion() {
     let cur: Vec<u32> = (0..n).collect();
     let guide = |a: usize, c: usize| (c as i64 - a as i64 - 1).unsigned_abs();
     let order: Vec<u32> = vec![0]; // agent 0 first: it pushes 1, which pushes 2, ...
-    let mut crowd = Crowd::new(&grid, Connectivity::Four, Rule::default());
+    let mut crowd = StepRule::new(&grid, Connectivity::Four, StepOptions::default());
     let mut rng = SplitMix64::seed_from_u64(1);
     // Run on a small stack to be sure no recursion hides in the chain.
     let next = std::thread::Builder::new()
@@ -443,7 +443,7 @@ fn candidates_are_reported_best_first() {
     let grid = Grid::new(5, 1).unwrap();
     let goals = [4i64, 0];
     let guide = |a: usize, c: usize| (c as i64 - goals[a]).unsigned_abs();
-    let mut crowd = Crowd::new(&grid, Connectivity::Four, Rule::default());
+    let mut crowd = StepRule::new(&grid, Connectivity::Four, StepOptions::default());
     let mut rng = SplitMix64::seed_from_u64(3);
     // Agent 0 at x = 1 wants east, agent 1 at x = 2 wants west; agent 0 goes first and pushes.
     let next = crowd

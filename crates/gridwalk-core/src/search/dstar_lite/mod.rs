@@ -42,7 +42,8 @@
 //! block. There is no per-cell `rhs`: queued cells are exactly the inconsistent ones, so a
 //! cell not queued has `rhs = g`, and a queued cell's `rhs` rides in its queue key as a
 //! payload outside the order ([`Key::rhs`]); every write of an `rhs` is a requeue or a drop
-//! (`update_vertex_at`, `requeue`). [`GoalPlanner::memory_bytes`] is the room allocated,
+//! (`update_vertex_at`, `requeue`).
+//! [`GoalPlanner::memory_bytes`](crate::GoalPlanner::memory_bytes) is the room allocated,
 //! from capacities, in O(1). On the compare bench that is 29–31 bytes per touched cell
 //! (table, heap and the last compute's expansions included), against 22 bytes per *map* cell
 //! before.
@@ -97,17 +98,18 @@
 
 use super::bounds::Bounds;
 use super::cells::{Flat, Near, Store, Tiles, grow};
-use super::goal_planner::{CellInfo, GoalPlanner, Progress};
+
 use crate::cost::{Cost, INFINITY, add};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
 use crate::heuristic::Heuristic;
-use crate::path::{Path, descend};
+
 use crate::queue::{CellQueue, IndexedHeap};
 use crate::stats::SearchStats;
 use crate::trace::{Expansion, ExpansionKind, Recorder, Step};
 
 mod changes;
 mod key;
+mod planner;
 mod starts;
 
 pub use key::{DStarLiteTowardStarts, Key};
@@ -143,7 +145,8 @@ pub struct DStarLite<
     /// The starts' box; before any start, a box covering every cell, so that h is 0 there.
     bounds: Bounds,
     starts: Vec<usize>,
-    /// Cells that must be exact besides the starts ([`GoalPlanner::set_exact`]).
+    /// Cells that must be exact besides the starts
+    /// ([`GoalPlanner::set_exact`](crate::GoalPlanner::set_exact)).
     exact: Vec<usize>,
     /// The ids of `starts` and `exact`: the cells the stopping rule settles.
     start_ids: Vec<u32>,
@@ -546,140 +549,6 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool, S: Store> DStarLite<Q, TOWARD
     }
 }
 
-impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool, S: Store> GoalPlanner
-    for DStarLite<Q, TOWARD_STARTS, S>
-{
-    fn goal(&self) -> usize {
-        self.goal
-    }
-
-    fn set_starts(&mut self, grid: &Grid, starts: &[usize]) {
-        self.starts.clear();
-        self.starts.extend_from_slice(starts);
-        self.mark_targets(grid);
-    }
-
-    fn set_exact(&mut self, grid: &Grid, cells: &[usize]) -> bool {
-        self.exact.clear();
-        self.exact.extend_from_slice(cells);
-        self.mark_targets(grid);
-        true
-    }
-
-    fn cells_changed(&mut self, grid: &Grid, cells: &[usize]) {
-        self.update_changed(grid, cells);
-    }
-
-    fn compute(&mut self, grid: &Grid) -> SearchStats {
-        self.compute_within(grid, u64::MAX).0
-    }
-
-    fn compute_within(&mut self, grid: &Grid, max_expansions: u64) -> (SearchStats, Progress) {
-        self.forget_expanded();
-        self.rec.begin();
-        let before = self.queue.stats();
-        let mut stats = SearchStats::default();
-        let mut progress = Progress::Done;
-        self.unsettle_all();
-        while let Some((top, _)) = self.queue.top() {
-            let (settled, kmax) = self.starts_settled(top);
-            if settled {
-                break;
-            }
-            if stats.expanded >= max_expansions {
-                progress = Progress::Pending;
-                break;
-            }
-            let queue = &self.queue;
-            self.rec.snapshot(|out| queue.queued_cells(out));
-            // Expand in a batch while the top key is not above the largest start key and no
-            // start has been expanded, then check the starts again: a start settles either
-            // when the top key passes its key or when it is expanded.
-            while let Some((k_old, u, id)) = self.queue.top_as() {
-                if k_old > kmax || stats.expanded >= max_expansions {
-                    break;
-                }
-                self.expand(grid, u as usize, id, k_old, &mut stats);
-                if self.flags[id as usize] & START != 0 {
-                    break;
-                }
-            }
-        }
-        let after = self.queue.stats();
-        stats.set_queue_work(before, after);
-        (stats, progress)
-    }
-
-    fn cost_to_goal(&self, cell: usize) -> Cost {
-        self.g(cell)
-    }
-
-    #[inline]
-    fn prefetch_cost(&self, cell: usize, stage: u8) {
-        let (x, y) = self.tiles.cell_xy(cell);
-        if stage == 0 {
-            self.tiles.prefetch_id(x, y);
-        } else {
-            crate::prefetch::prefetch(&self.g, self.tiles.id(x, y) as usize);
-        }
-    }
-
-    fn next_move(&self, grid: &Grid, cell: usize) -> Option<(usize, Cost)> {
-        let here = self.g(cell);
-        if cell == self.goal || here == INFINITY {
-            return None;
-        }
-        let (n, total, gn) = self.best_move(grid, cell)?;
-        (gn < here).then(|| (n, total - gn))
-    }
-
-    fn path(&self, grid: &Grid, from: usize) -> Option<Path> {
-        // A path crosses only passable cells: a blocked cell has none, not even to itself
-        // (the goal's g is 0 whatever its terrain).
-        if grid.weight(from) == 0 {
-            return None;
-        }
-        descend(grid, self.conn, from, self.goal, |s| self.g(s))
-    }
-
-    fn last_expanded(&self) -> &[u32] {
-        &self.expanded
-    }
-
-    fn memory_bytes(&self) -> usize {
-        self.g.capacity() * std::mem::size_of::<Cost>()
-            + self.flags.capacity()
-            + self.tiles.memory_bytes()
-            + self.queue.memory_bytes()
-            + (self.expanded.capacity() + self.start_ids.capacity()) * 4
-            + (self.starts.capacity() + self.exact.capacity()) * std::mem::size_of::<usize>()
-            + self.unsettled.capacity() * 4
-    }
-
-    recorder_methods!(rec);
-
-    fn inspect(&self, grid: &Grid, cell: usize) -> Option<CellInfo> {
-        if cell >= grid.len() {
-            return None;
-        }
-        let (x, y) = self.tiles.cell_xy(cell);
-        let id = self.tiles.id(x, y);
-        let key = self.queue.queued_key(id).map(Into::into);
-        Some(CellInfo {
-            g: self.g[id as usize],
-            rhs: Some(self.rhs_at(id)),
-            h: Some(self.h_xy(x, y)),
-            key,
-            queued: key.is_some(),
-            state: None,
-        })
-    }
-
-    fn km(&self) -> Cost {
-        self.km
-    }
-}
-
 impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool, S: Store> DStarLite<Q, TOWARD_STARTS, S> {
     /// Makes this planner anew toward `goal`, exactly as [`DStarLite::with_queue`] would.
     /// Its arrays are made anew too, not kept: they hold the room of the tiles the last goal's
@@ -702,6 +571,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool, S: Store> DStarLite<Q, TOWARD
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::GoalPlanner;
     use crate::grid::Terrain;
     use crate::search::dijkstra;
     use proptest::prelude::*;

@@ -59,7 +59,7 @@ impl SwapPibt {
         &mut self,
         cur: &[u32],
         order: &[u32],
-        fixed: &[u32],
+        fixed: &[Option<u32>],
         dist: &DistanceTables,
         pref: &[u32],
         rng: &mut SplitMix64,
@@ -82,7 +82,7 @@ impl SwapPibt {
         (best < u64::MAX).then_some(&self.best[..])
     }
 
-    /// A successor of `cur` in which the agents of `fixed` (an entry per agent, [`NONE`] for
+    /// A successor of `cur` in which the agents of `fixed` (an entry per agent, `None` for
     /// free ones) take their cells, the others moved by PIBT with swaps in `order`; `None`
     /// when the constraints collide or an agent that must move cannot.
     #[allow(clippy::too_many_arguments)]
@@ -90,7 +90,7 @@ impl SwapPibt {
         &mut self,
         cur: &[u32],
         order: &[u32],
-        fixed: &[u32],
+        fixed: &[Option<u32>],
         dist: &DistanceTables,
         pref: &[u32],
         rng: &mut SplitMix64,
@@ -120,15 +120,13 @@ impl SwapPibt {
 
     /// Marks who stands where and reserves the fixed cells; false when two fixed cells collide
     /// or two fixed agents trade cells.
-    fn place_fixed(&mut self, cur: &[u32], fixed: &[u32]) -> bool {
+    fn place_fixed(&mut self, cur: &[u32], fixed: &[Option<u32>]) -> bool {
         self.next.fill(NONE);
         for (i, &c) in cur.iter().enumerate() {
             self.occ_now[c as usize] = i as u32;
         }
-        for (i, &f) in fixed.iter().enumerate() {
-            if f == NONE {
-                continue;
-            }
+        for (i, f) in fixed.iter().enumerate() {
+            let Some(f) = *f else { continue };
             if self.occ_next[f as usize] != NONE {
                 return false;
             }

@@ -87,13 +87,13 @@ impl Constraints {
     }
 
     /// Writes the cells `c` fixes into `fixed` (indexed by agent).
-    pub(super) fn apply(&self, c: u32, fixed: &mut [u32]) {
-        self.walk(c, |l| fixed[l.who as usize] = l.cell);
+    pub(super) fn apply(&self, c: u32, fixed: &mut [Option<u32>]) {
+        self.walk(c, |l| fixed[l.who as usize] = Some(l.cell));
     }
 
-    /// Undoes [`apply`](Self::apply): the agents `c` fixes back to [`NONE`].
-    pub(super) fn clear(&self, c: u32, fixed: &mut [u32]) {
-        self.walk(c, |l| fixed[l.who as usize] = NONE);
+    /// Undoes [`apply`](Self::apply): the agents `c` fixes back to `None`.
+    pub(super) fn clear(&self, c: u32, fixed: &mut [Option<u32>]) {
+        self.walk(c, |l| fixed[l.who as usize] = None);
     }
 
     /// Calls `f` on each constraint of `c`, from `c` up to (not including) the root.

@@ -95,8 +95,8 @@ struct Scratch {
     cur: Vec<u32>,
     /// Its order.
     order: Vec<u32>,
-    /// The constraints' cells, [`NONE`] for free agents.
-    fixed: Vec<u32>,
+    /// The constraints' cells, `None` for free agents.
+    fixed: Vec<Option<u32>>,
     /// Each agent's next cell on its scatter path, or [`NONE`].
     pref: Vec<u32>,
     /// The successor generated.
@@ -218,7 +218,7 @@ impl Search {
             scratch: Scratch {
                 cur: vec![0; n],
                 order: vec![0; n],
-                fixed: vec![NONE; n],
+                fixed: vec![None; n],
                 pref: vec![NONE; n],
                 next: vec![NONE; n],
             },
