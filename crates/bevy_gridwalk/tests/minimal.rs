@@ -18,8 +18,8 @@ mod minimal;
 fn headless() -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins)
-        .add_plugins(GridwalkPlugin::on_grid(minimal::map()).with_settings(minimal::settings()))
-        .add_systems(Startup, minimal::spawn_agents)
+        .add_plugins(minimal::plugin())
+        .add_systems(Startup, minimal::setup)
         .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
     app
 }
@@ -88,10 +88,16 @@ fn every_agent_arrives_around_a_new_wall() {
     }
 }
 
+/// The example's map.
+fn app_grid() -> gridwalk_core::Grid {
+    let app = headless();
+    app.world().resource::<GridSim>().sim().grid().clone()
+}
+
 #[test]
 fn every_goal_is_reachable_and_every_start_apart() {
     // The example's setup is well posed: starts apart, goals apart, each goal reachable.
-    let grid = minimal::map();
+    let grid = app_grid();
     let mut app = headless();
     app.update(); // the first update starts the clocks: no tick yet
     app.update();
