@@ -282,8 +282,9 @@ done
 sleep 4
 grey() { convert "$1" -crop 14x14+888+68 -colorspace gray -format '%[fx:mean]' info:; }
 import -window "$example_win" "$work/example-before.png"
+xdotool windowfocus "$example_win" 2>/dev/null || true
 xdotool mousemove --window "$example_win" 895 75; sleep 0.3
-xdotool click --window "$example_win" 1; sleep 2
+xdotool click 1; sleep 2
 alive "$work/example.log" "after the click"
 import -window "$example_win" "${E2E_EXAMPLE_SCREENSHOT:-$work/example.png}"
 checks example-wall "$(grey "$work/example-before.png")" "$(grey "${E2E_EXAMPLE_SCREENSHOT:-$work/example.png}")"
