@@ -384,21 +384,26 @@ impl GridSim {
             self.restart_segment("an agent starts where the segment's map had a wall");
         }
         let tick = self.next_tick();
-        let specs: Vec<(Pos, Pos)> = (self.segment.timeline().agents().iter())
-            .map(|a| (a.start, a.goal))
-            .collect();
+        // The starts and goals of the timeline's agents, to match the game's entities to
+        // the agents that appear: only when the game spawned some (the list is long).
+        let specs: Vec<(Pos, Pos)> = match waiting.is_empty() {
+            true => Vec::new(),
+            false => (self.segment.timeline().agents().iter())
+                .map(|a| (a.start, a.goal))
+                .collect(),
+        };
         let (applied, words) = self.segment.play(tick, &mut self.sim);
         let mut played = Played::default();
         for &(i, id) in &applied.appeared {
             let label = self.new_label();
             self.labels.insert(id, label);
-            let own = waiting.get_mut(&specs[i]).and_then(|q| q.pop_front());
+            let own = specs.get(i).and_then(|k| waiting.get_mut(k)?.pop_front());
             if let Some(e) = own {
                 played.adopted.push((id, e));
             }
         }
         for ((i, _), text) in applied.rejected.iter().zip(words) {
-            let entity = waiting.get_mut(&specs[*i]).and_then(|q| q.pop_front());
+            let entity = specs.get(*i).and_then(|k| waiting.get_mut(k)?.pop_front());
             played.refused_agents.push((entity, text));
         }
         played.refused_edits = applied.refused;
