@@ -24,7 +24,8 @@ use crate::world::{GridSim, PendingInput};
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GridPos(pub Pos);
 
-/// The cell an agent walks to. Spawning it with a [`GridPos`] adds an agent at the next tick;
+/// The cell an agent walks to. Spawning it with a [`GridPos`] adds an agent at the next tick
+/// (without one, nothing happens);
 /// changing it sends the agent there at the next tick. The plugin writes it when the agent's
 /// arrival policy picks a new goal (wander, patrol).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,8 +83,8 @@ fn goal_added(mut world: DeferredWorld, ctx: HookContext) {
         return;
     }
     let goal = world.get::<Goal>(e).map(|g| g.0);
+    // Without a GridPos the entity is no agent (see `Goal`).
     let Some(start) = world.get::<GridPos>(e).map(|p| p.0) else {
-        warn!("entity {e} has a Goal but no GridPos: it is no agent");
         return;
     };
     if let (Some(goal), Some(mut joining)) = (goal, world.get_resource_mut::<Joining>()) {

@@ -149,11 +149,9 @@ impl GridwalkPlugin {
 
 impl Plugin for GridwalkPlugin {
     fn build(&self, app: &mut App) {
-        let (mut world, refused) = GridSim::new(self.world.clone(), &self.settings);
+        // The refusals of the starting agents wait in `GridSim::take_start_refusals`.
+        let (mut world, _) = GridSim::new(self.world.clone(), &self.settings);
         world.set_map_name(self.name.clone());
-        for reason in refused {
-            warn!("{reason}");
-        }
         messages::register(app);
         let mut clock = TickClock::new(self.settings.ticks_per_second);
         clock.paused = self.settings.paused;
