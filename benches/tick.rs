@@ -1,5 +1,6 @@
-//! Workload 5, the game's overhead: the game's `FixedUpdate` tick in a headless Bevy App
-//! against the core's own `Simulation::tick`, on the identical scenario, in the same run.
+//! Workload 5, the plugin's overhead: the `bevy_gridwalk` plugin's `FixedUpdate` tick (the
+//! game's tick) in a headless Bevy App against the core's own `Simulation::tick`, on the
+//! identical scenario, in the same run.
 //!
 //! - Map: 110×100, 20 % random walls (seed 42).
 //! - Agents: 1,000 (or `--agents N`), spread evenly over 10 random goals (so 10 shared D* Lite planners), each
@@ -7,9 +8,9 @@
 //! - Edits: 5 per tick, alternately a wall on a random ground cell and the removal of a random
 //!   wall, so the density stays put. The list is drawn once and fed to both sides: to the core
 //!   as `tick(&edits)`, to the game as `TileEdit` messages, the way the mouse sends them.
-//! - The App is `MinimalPlugins` + the game's `SimPlugin`, one fixed step per `update()`, and
+//! - The App is `MinimalPlugins` + `GridwalkPlugin`, one fixed step per `update()`, and
 //!   the time is the whole `update()`: schedules, messages, the tick's four sets and the
-//!   agent entities' sync.
+//!   agent entities' sync (their cells, goals, next cells and statuses written back).
 //!
 //! - Budgets: both sides plan without a per-tick limit (the core's default [`Budget`]), so
 //!   they do the same work; the game's own default limit would leave agents waiting.
@@ -27,10 +28,11 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
+use bevy_gridwalk::GridwalkSystems;
+use bevy_gridwalk::{GridSim, GridwalkPlugin, GridwalkSettings, TileEdit};
 use gridwalk::maps;
-use gridwalk::schedule::SimSystems;
-use gridwalk::sim::{SimPlugin, SimSetup, SimState, TileEdit};
 use gridwalk_core::format::AgentSpec;
+use gridwalk_core::format::Scenario;
 use gridwalk_core::rng::Draw;
 use gridwalk_core::sim::{AgentStatus, Budget, SimConfig, Simulation};
 use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
@@ -169,34 +171,38 @@ fn main() {
     }
     core.replan();
 
-    // The game: the same world through SimPlugin, one fixed step per update.
-    let mut setup = SimSetup::on_grid(grid.clone());
-    setup.measure_baseline = config.measure_baseline;
-    (setup.scenario.planner_memory, setup.scenario.plan_budget) = Budget::default().in_scenario();
-    setup.scenario.agents = (agents.iter())
+    // The game's side: the same world through the plugin, one fixed step per update.
+    let mut scenario = Scenario::from_grid(grid.clone());
+    scenario.agents = (agents.iter())
         .map(|&(s, g)| AgentSpec::new(s, g))
         .collect();
-    assert_eq!(setup.config(), config, "the same planner and moves");
+    let settings = GridwalkSettings {
+        algorithm: config.algorithm,
+        measure_baseline: config.measure_baseline,
+        budget: Budget::default(),
+        ..GridwalkSettings::of_scenario(&scenario)
+    };
+    assert_eq!(settings.config(), config, "the same planner and moves");
     let mut app = App::new();
     app.add_plugins(MinimalPlugins)
-        .add_plugins(SimPlugin { setup })
+        .add_plugins(GridwalkPlugin::from_scenario(scenario).with_settings(settings))
         .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
         .init_resource::<FixedTimer>()
         .add_systems(
             FixedUpdate,
             (
-                fixed_start.before(SimSystems::Gather),
-                fixed_end.after(SimSystems::Sync),
+                fixed_start.before(GridwalkSystems::Gather),
+                fixed_end.after(GridwalkSystems::Sync),
             ),
         );
     // The first update only starts the clocks.
     app.update();
-    assert_eq!(app.world().resource::<SimState>().ticks(), 0);
+    assert_eq!(app.world().resource::<GridSim>().ticks(), 0);
 
     let positions = |sim: &Simulation| -> Vec<Pos> { sim.agents().map(|a| a.pos).collect() };
     assert_eq!(
         positions(&core),
-        positions(app.world().resource::<SimState>().sim())
+        positions(app.world().resource::<GridSim>().sim())
     );
 
     let mut t_core = Vec::with_capacity(o.ticks);
@@ -226,7 +232,7 @@ fn main() {
         retargeted += retarget(&mut core, &goals);
         let _ = retarget(
             app.world_mut()
-                .resource_mut::<SimState>()
+                .resource_mut::<GridSim>()
                 .into_inner()
                 .sim_mut_unrecorded(),
             &goals,
@@ -238,7 +244,7 @@ fn main() {
             run_ecs(&mut app, &mut t_ecs, &mut t_frame);
             expanded += run_core(&mut core, &mut t_core);
         }
-        let game = app.world().resource::<SimState>();
+        let game = app.world().resource::<GridSim>();
         assert_eq!(game.ticks(), tick as u64 + 1, "one tick per update");
         assert_eq!(
             positions(&core),

@@ -25,6 +25,8 @@
 #    game did.
 # 6. the Crowd preset for about 40 seconds: the replay shows no two agents on one cell and no
 #    swap on any tick, and arrivals in every 100 ticks.
+# 7. the plugin's minimal example (crates/bevy_gridwalk/examples/minimal.rs): a real click
+#    on a ground cell; the screenshot shows the cell turned from ground into a wall.
 #
 # The checks are in scripts/e2e_checks.py, beside this file.
 set -euo pipefail
@@ -260,4 +262,32 @@ alive "$work/crowd.log" "in the crowd"
 import -window root "$work/crowd.png"
 quit_and_replay "$work/crowd.log" "$crowd_record" "$work/crowd.jsonl" || exit 1
 checks crowd "$crowd_record" "$work/crowd.jsonl"
+
+# 7. The plugin's minimal example, built by the test command above with the game's Bevy. Its
+#    window is 1280×720 and its camera centred on the 32×20 map of 30-pixel cells, so the
+#    centre of cell (x, y) is at (640 + 30 (x - 16) + 15, 360 + 30 (y - 10) + 15). The click
+#    walls (24, 0), a corner of the top row that no agent stands on (they walk from the left
+#    columns to the right ones, below it), so the edit is never refused: at (895, 75).
+"$target/release/examples/minimal" >"$work/example.log" 2>&1 &
+game_pid=$!
+example_win=""
+for _ in $(seq 300); do
+    alive "$work/example.log" "opening the example"
+    # Bevy's default title, the program's name: the example sets none.
+    example_win=$(xdotool search --onlyvisible --name '^minimal' 2>/dev/null | head -n 1 || true)
+    [ -n "$example_win" ] && break
+    sleep 0.2
+done
+[ -n "$example_win" ] || { cat "$work/example.log"; echo "e2e: no example window"; exit 1; }
+sleep 4
+grey() { convert "$1" -crop 14x14+888+68 -colorspace gray -format '%[fx:mean]' info:; }
+import -window "$example_win" "$work/example-before.png"
+xdotool windowfocus "$example_win" 2>/dev/null || true
+xdotool mousemove --window "$example_win" 895 75; sleep 0.3
+xdotool click 1; sleep 2
+alive "$work/example.log" "after the click"
+import -window "$example_win" "${E2E_EXAMPLE_SCREENSHOT:-$work/example.png}"
+checks example-wall "$(grey "$work/example-before.png")" "$(grey "${E2E_EXAMPLE_SCREENSHOT:-$work/example.png}")"
+kill "$game_pid"; wait "$game_pid" 2>/dev/null || true
+game_pid=""
 echo "e2e: passed"

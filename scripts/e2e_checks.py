@@ -208,6 +208,17 @@ def crowd(record_path, replay_path, window=100):
           f"no shared cell or swap, {total} arrivals")
 
 
+def example_wall(before, after):
+    """The minimal example's clicked cell: ground (light) before the click, a wall (dark)
+    after, and agents (colour) drawn on the map: mean greys and saturation from ImageMagick."""
+    b, a = float(before), float(after)
+    if b < 0.6:
+        fail(f"the example's clicked cell was not light ground before the click (grey {b})")
+    if a > 0.35:
+        fail(f"the example's click added no wall: the cell is still light (grey {a})")
+    print(f"e2e: example: the clicked cell went from grey {b:.2f} to {a:.2f}")
+
+
 def target_dir():
     print(json.load(sys.stdin)["target_directory"])
 
@@ -223,6 +234,7 @@ COMMANDS = {
     "soak-actions": soak_actions,
     "drawn": drawn,
     "crowd": crowd,
+    "example-wall": example_wall,
 }
 
 if __name__ == "__main__":

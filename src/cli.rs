@@ -183,7 +183,7 @@ pub fn setup(args: &Args) -> Result<SimSetup, String> {
     // Crowd mode: no two agents due at tick 0 on one cell (random starts may meet).
     let at_start = scenario.agents.iter_mut().filter(|a| a.tick == 0);
     let grid = &scenario.grid;
-    crate::sim::crowd::separate_cells(grid, conn, at_start.map(|a| &mut a.start));
+    bevy_gridwalk::separate_cells(grid, conn, at_start.map(|a| &mut a.start));
     Ok(SimSetup {
         scenario,
         algorithm: SimConfig::default().algorithm,
@@ -191,7 +191,7 @@ pub fn setup(args: &Args) -> Result<SimSetup, String> {
         on_arrival: policy,
         spawn_seed: seed,
         map_name: name,
-        rate_hz: crate::sim::SimClock::DEFAULT_RATE,
+        rate_hz: crate::sim::TickClock::DEFAULT_RATE,
         paused: false,
     })
 }

@@ -1,16 +1,17 @@
 //! gridwalk, the game: a Bevy tilemap where clicks edit the world and agents replan live.
 //!
-//! The game is thin. Every search, repair and tick rule lives in `gridwalk-core`; this crate
+//! The game is thin. Every search, repair and tick rule lives in `gridwalk-core`, and the
+//! tick, the world resource and the agent entities in the `bevy_gridwalk` plugin; this crate
 //! draws the world, turns mouse and keys into [`sim::TileEdit`] and [`sim::SpawnAgent`]
-//! messages, and runs the core's tick in `FixedUpdate`. One plugin per feature folder, ordered
-//! in one place:
+//! messages and whole-world commands. One plugin per feature folder, ordered in one place:
 //!
-//! - [`schedule`]: every system set and its order, and the tick's executor.
+//! - [`schedule`]: every system set of the frame and its order.
 //! - [`ui_state`]: what the player has selected, shown, brushed and hovered; read by all.
 //! - [`map_frame`]: the map camera, its fit beside the panel, and cell ↔ world.
 //! - [`notices`]: the message log the panel shows.
-//! - [`sim`]: the simulation resource, the messages and the tick.
-//!   Headless: tests and the `tick` benchmark load it alone with `MinimalPlugins`.
+//! - [`sim`]: the game's side of the world: the plugin on the starting setup, the world
+//!   commands, refusals as notices. Headless: tests and the `tick` benchmark load it alone
+//!   with `MinimalPlugins`.
 //! - [`input`]: cursor, mouse and keys into messages.
 //! - [`explain`]: the replay of a planner's recorded repairs (the model and its control).
 //! - [`observe`]: what is derived from the simulation for display: the overlay's data and

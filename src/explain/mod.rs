@@ -22,7 +22,7 @@ pub use model::{CellState, Explain, ReplayFigures, Replayed, Reused, search_stop
 
 use crate::notices::{NoticeKind, Notices};
 use crate::schedule::{self, FrameSystems};
-use crate::sim::{SimClock, SimState};
+use crate::sim::{GridSim, TickClock};
 use crate::ui_state::Selection;
 
 /// What the explain replay should do.
@@ -57,7 +57,7 @@ impl Default for ExplainState {
 pub type ReplayStart = (Replayed, Vec<u32>, (Pos, Pos));
 
 /// The replay of `id`'s planner as the simulation has it now, with the A* ghost.
-pub fn replay_of(state: &SimState, id: AgentId) -> Result<ReplayStart, String> {
+pub fn replay_of(state: &GridSim, id: AgentId) -> Result<ReplayStart, String> {
     let sim = state.sim();
     let a = sim.agent(id).ok_or("explain: that agent is gone")?;
     let ends = (a.pos, a.goal);
@@ -84,7 +84,7 @@ pub fn replay_of(state: &SimState, id: AgentId) -> Result<ReplayStart, String> {
 /// The paths MPGAA\*'s searches in `trace` (the planner's newest compute, so its `next`
 /// pointers are as that compute left them) stopped on, read through the inspector: from each
 /// stop that is not the goal, the `next` chain to the goal. Empty for other planners.
-pub fn reused_paths(state: &SimState, id: AgentId, trace: &Trace) -> Vec<Reused> {
+pub fn reused_paths(state: &GridSim, id: AgentId, trace: &Trace) -> Vec<Reused> {
     let sim = state.sim();
     if sim.config().algorithm != Algorithm::Mpgaa {
         return Vec::new();
@@ -136,9 +136,9 @@ pub fn plugin(app: &mut App) {
 fn control(
     mut controls: MessageReader<ExplainControl>,
     mut ex: ResMut<ExplainState>,
-    state: Res<SimState>,
+    state: Res<GridSim>,
     selection: Res<Selection>,
-    mut clock: ResMut<SimClock>,
+    mut clock: ResMut<TickClock>,
     mut notices: ResMut<Notices>,
 ) {
     for c in controls.read() {

@@ -10,7 +10,7 @@ use bevy_egui::input::EguiWantsInput;
 
 use crate::explain::ExplainState;
 use crate::map_frame::{Frame, MapView, pan_by, panel_left, zoom_at};
-use crate::sim::SimState;
+use crate::sim::GridSim;
 use crate::ui_state::{CursorTile, UiRects};
 
 /// Pixels of a touchpad's smooth scroll that count as one wheel notch.
@@ -26,7 +26,7 @@ pub struct PanDrag {
 }
 
 /// The frame of the view: the map's, the window's and the panel's sizes.
-fn frame_of(window: &Window, state: &SimState, ui: &UiRects) -> Frame {
+fn frame_of(window: &Window, state: &GridSim, ui: &UiRects) -> Frame {
     let grid = state.sim().grid();
     Frame {
         map: Vec2::new(grid.width() as f32, grid.height() as f32),
@@ -40,7 +40,7 @@ fn frame_of(window: &Window, state: &SimState, ui: &UiRects) -> Frame {
 pub fn wheel_zoom(
     scroll: Option<Res<AccumulatedMouseScroll>>,
     window: Single<&Window, With<PrimaryWindow>>,
-    state: Res<SimState>,
+    state: Res<GridSim>,
     ui: Res<UiRects>,
     cursor: Res<CursorTile>,
     wants: Option<Res<EguiWantsInput>>,
@@ -75,7 +75,7 @@ pub fn drag_pan(
     mut buttons: ResMut<ButtonInput<MouseButton>>,
     keys: Res<ButtonInput<KeyCode>>,
     window: Single<&Window, With<PrimaryWindow>>,
-    state: Res<SimState>,
+    state: Res<GridSim>,
     ui: Res<UiRects>,
     cursor: Res<CursorTile>,
     mut drag: ResMut<PanDrag>,
@@ -118,7 +118,7 @@ pub fn camera_keys(
     keys: Res<ButtonInput<KeyCode>>,
     time: Res<Time<Real>>,
     window: Single<&Window, With<PrimaryWindow>>,
-    state: Res<SimState>,
+    state: Res<GridSim>,
     ui: Res<UiRects>,
     explain: Option<Res<ExplainState>>,
     mut view: ResMut<MapView>,

@@ -4,7 +4,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
 use crate::map_frame::{MapCamera, world_to_cell};
-use crate::sim::SimState;
+use crate::sim::GridSim;
 use crate::ui_state::{CursorTile, UiRects};
 
 /// Cursor → world → cell. Needs a window and the map camera; without them (headless tests)
@@ -12,7 +12,7 @@ use crate::ui_state::{CursorTile, UiRects};
 pub fn update_cursor(
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &GlobalTransform), With<MapCamera>>,
-    state: Res<SimState>,
+    state: Res<GridSim>,
     ui: Option<Res<UiRects>>,
     wants: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut cursor: ResMut<CursorTile>,

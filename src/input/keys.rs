@@ -8,7 +8,7 @@ use gridwalk_core::sim::AgentId;
 
 use crate::explain::{ExplainControl, ExplainState};
 use crate::notices::{NoticeKind, Notices};
-use crate::sim::{ClearWalls, SimClock, SimCommand, SimState};
+use crate::sim::{ClearWalls, GridSim, SimCommand, TickClock};
 use crate::ui_state::{Brush, Inspector, Overlays, PendingStart, Selection, WorldSettings};
 
 /// Esc cancels a placed start, or else quits (not in a browser).
@@ -36,9 +36,9 @@ pub fn escape_key(
 #[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource read
 pub fn world_keys(
     keys: Res<ButtonInput<KeyCode>>,
-    state: Res<SimState>,
+    state: Res<GridSim>,
     explaining: Option<Res<ExplainState>>,
-    mut clock: ResMut<SimClock>,
+    mut clock: ResMut<TickClock>,
     mut settings: ResMut<WorldSettings>,
     mut commands: MessageWriter<SimCommand>,
     mut clears: MessageWriter<ClearWalls>,
@@ -108,7 +108,7 @@ pub fn world_keys(
 /// Keys that change what the player sees and paints: brush, selection, inspector, overlays.
 pub fn view_keys(
     keys: Res<ButtonInput<KeyCode>>,
-    state: Res<SimState>,
+    state: Res<GridSim>,
     mut brush: ResMut<Brush>,
     mut selection: ResMut<Selection>,
     mut inspector: ResMut<Inspector>,
@@ -147,7 +147,7 @@ fn digit_weight(key: KeyCode) -> Option<u8> {
 }
 
 /// The agent after `current` in id order, wrapping; the first one when none is selected.
-pub fn next_agent(state: &SimState, current: Option<AgentId>) -> Option<AgentId> {
+pub fn next_agent(state: &GridSim, current: Option<AgentId>) -> Option<AgentId> {
     let sim = state.sim();
     let mut ids = sim.agents().map(|a| a.id);
     match current {

@@ -5,7 +5,7 @@ use gridwalk_core::{Pos, Terrain};
 
 use crate::map_frame::{cell_to_tile, line_cells};
 use crate::notices::{NoticeKind, Notices};
-use crate::sim::{SimState, SpawnAgent, TileEdit};
+use crate::sim::{GridSim, SpawnAgent, TileEdit};
 use crate::ui_state::{Brush, CursorTile, EditPreview, PendingStart, Selection};
 
 /// The longest stroke segment drawn between two cursor samples, in cells.
@@ -20,7 +20,7 @@ pub struct Stroke {
 
 /// Drops the preview once a tick applied it, and a pending start when the world was rebuilt.
 pub(super) fn forget_stale(
-    state: Res<SimState>,
+    state: Res<GridSim>,
     mut preview: ResMut<EditPreview>,
     mut start: ResMut<PendingStart>,
     mut selection: ResMut<Selection>,
@@ -47,7 +47,7 @@ pub fn mouse_input(
     buttons: Res<ButtonInput<MouseButton>>,
     cursor: Res<CursorTile>,
     brush: Res<Brush>,
-    state: Res<SimState>,
+    state: Res<GridSim>,
     mut stroke: ResMut<Stroke>,
     mut start: ResMut<PendingStart>,
     mut preview: ResMut<EditPreview>,

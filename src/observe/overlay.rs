@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use gridwalk_core::cost::INFINITY;
 use gridwalk_core::sim::AgentId;
 
-use crate::sim::SimState;
+use crate::sim::GridSim;
 use crate::ui_state::{Overlays, Selection};
 
 /// Seconds a heat-map cell takes to fade out.
@@ -70,7 +70,7 @@ impl OverlayData {
 /// Heats the cells of each new tick's repairs, cools the warm ones, and reads the selected
 /// agent's g values after each tick.
 pub(super) fn update(
-    state: Res<SimState>,
+    state: Res<GridSim>,
     overlays: Res<Overlays>,
     selection: Res<Selection>,
     time: Res<Time<Real>>,

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use gridwalk_core::Pos;
 use gridwalk_core::sim::AgentId;
 
-use crate::sim::SimState;
+use crate::sim::GridSim;
 use crate::ui_state::{Overlays, Selection};
 
 /// Paths above this many agents are read only for the selected agent.
@@ -28,7 +28,7 @@ pub struct PathCache {
 
 /// Reads the paths of the agents after each tick or rebuild.
 pub(super) fn cache_paths(
-    state: Res<SimState>,
+    state: Res<GridSim>,
     selection: Res<Selection>,
     overlays: Res<Overlays>,
     mut cache: ResMut<PathCache>,

@@ -7,7 +7,7 @@ use bevy_egui::egui;
 use gridwalk_core::sim::{Budget, format_memory};
 
 use super::Actions;
-use crate::sim::{GAME_PLAN_BUDGET, SimCommand, SimState};
+use crate::sim::{GAME_PLAN_BUDGET, GridSim, SimCommand};
 
 /// The memory budgets the panel offers; `--planner-memory` or a file may set others.
 const MEMORY_CHOICES: [usize; 5] = [256 << 20, 512 << 20, 1 << 30, 2 << 30, 4 << 30];
@@ -26,7 +26,7 @@ fn mb(bytes: usize) -> String {
 }
 
 /// The budgets section.
-pub fn budget_ui(ui: &mut egui::Ui, state: &SimState, act: &mut Actions) {
+pub fn budget_ui(ui: &mut egui::Ui, state: &GridSim, act: &mut Actions) {
     let sim = state.sim();
     let budget = sim.budget();
     ui.strong("Budgets");

@@ -11,7 +11,7 @@ use gridwalk_core::{Algorithm, Pos, Terrain};
 use super::{Actions, Controls, swatch};
 use crate::explain::{Explain, ExplainControl, search_stops};
 use crate::platform::clock::micros_text;
-use crate::sim::SimState;
+use crate::sim::GridSim;
 use crate::theme::palette::{
     CLOSED_COLOR, GHOST_COLOR, INCONSISTENT_COLOR, LOWERED_COLOR, OPEN_COLOR, RAISED_COLOR,
 };
@@ -26,7 +26,7 @@ pub fn cost_text(c: Cost) -> String {
 }
 
 /// The explain section: start, scrub, play, step, speed and what the compute did.
-pub fn explain_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, state: &SimState) {
+pub fn explain_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, state: &GridSim) {
     ui.strong("Explain");
     let algorithm = state.sim().config().algorithm;
     if !ctl.explain.active() {
@@ -43,7 +43,7 @@ pub fn explain_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, stat
 /// The selected agent's last crowd step, one line each: its candidate cells in the order the
 /// step rule tried them (the first free one it took), the agents whose pushes moved it, and
 /// the agents it pushed.
-pub fn crowd_step_lines(state: &SimState, id: AgentId) -> Option<Vec<String>> {
+pub fn crowd_step_lines(state: &GridSim, id: AgentId) -> Option<Vec<String>> {
     let sim = state.sim();
     let (cells, pushed_by) = sim.crowd_step_of(id)?;
     let now = sim.agent(id).map(|a| a.pos);
@@ -80,7 +80,7 @@ pub fn crowd_step_lines(state: &SimState, id: AgentId) -> Option<Vec<String>> {
 }
 
 /// Crowd mode's part of explain: the selected agent's last step ([`crowd_step_lines`]).
-fn crowd_step_ui(ui: &mut egui::Ui, state: &SimState, selected: Option<AgentId>) {
+fn crowd_step_ui(ui: &mut egui::Ui, state: &GridSim, selected: Option<AgentId>) {
     let Some(id) = selected else {
         return;
     };
@@ -270,7 +270,7 @@ fn legend_ui(ui: &mut egui::Ui, ex: &Explain, algorithm: Algorithm) {
 }
 
 /// What the inspector shows for `cell`, as lines.
-pub fn inspect_lines(state: &SimState, agent: Option<u32>, cell: Pos) -> Vec<String> {
+pub fn inspect_lines(state: &GridSim, agent: Option<u32>, cell: Pos) -> Vec<String> {
     let sim = state.sim();
     let Ok(terrain) = sim.grid().terrain(cell) else {
         return vec![format!("{cell} is off the map")];
@@ -319,7 +319,7 @@ pub fn inspect_lines(state: &SimState, agent: Option<u32>, cell: Pos) -> Vec<Str
 }
 
 /// The inspector: on with I; hovering a cell shows the selected agent's planner's values.
-pub fn inspector_ui(ui: &mut egui::Ui, ctl: &mut Controls, state: &SimState) {
+pub fn inspector_ui(ui: &mut egui::Ui, ctl: &mut Controls, state: &GridSim) {
     ui.checkbox(
         &mut ctl.inspector.on,
         "inspect the cell under the mouse (I)",

@@ -12,7 +12,7 @@ use gridwalk_core::sim::{DynamicWorld, OnArrival};
 
 use super::Actions;
 use crate::platform::clock::micros_series;
-use crate::sim::{SimCommand, SimState};
+use crate::sim::{GridSim, SimCommand};
 use crate::theme::text::{PLOT_BASELINE, PLOT_MICROS, PLOT_PLANNER};
 
 /// Ticks the plot keeps.
@@ -52,7 +52,7 @@ impl TickPlot {
 }
 
 /// Reads each new tick's figures (once per frame: when several ticks ran, the last).
-pub fn record_ticks(state: Res<SimState>, mut plot: ResMut<TickPlot>) {
+pub fn record_ticks(state: Res<GridSim>, mut plot: ResMut<TickPlot>) {
     let now = (state.ticks(), state.epoch());
     if plot.seen == Some(now) {
         return;
@@ -130,9 +130,11 @@ const DESTINATION_CHOICES: [usize; 6] = [0, 1, 2, 4, 8, 16];
 
 /// How many destinations wanderers draw their goals from: a change chooses them again on the
 /// map as it stands and starts a new segment.
-fn destinations_ui(ui: &mut egui::Ui, state: &SimState, act: &mut Actions) {
+fn destinations_ui(ui: &mut egui::Ui, state: &GridSim, act: &mut Actions) {
     let k = state.sim().destinations();
-    ui.horizontal(|ui| {
+    // The label and seven choices are wider than the panel: they wrap rather than run past
+    // its edge.
+    ui.horizontal_wrapped(|ui| {
         ui.label("wanderers' destinations:")
             .on_hover_text("wanderers draw their next goal from K cells chosen once, so they keep sharing planners; any: every reachable cell");
         for c in DESTINATION_CHOICES {
@@ -148,7 +150,7 @@ fn destinations_ui(ui: &mut egui::Ui, state: &SimState, act: &mut Actions) {
 }
 
 /// What new agents do on arrival, the destinations they share, and the dynamic world.
-pub fn alive_ui(ui: &mut egui::Ui, state: &SimState, act: &mut Actions) {
+pub fn alive_ui(ui: &mut egui::Ui, state: &GridSim, act: &mut Actions) {
     ui.strong("A living world");
     let current = state.on_arrival();
     ui.horizontal(|ui| {

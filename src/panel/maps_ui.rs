@@ -14,7 +14,7 @@ use gridwalk_core::format::Scenario;
 
 use crate::maps;
 use crate::notices::{NoticeKind, Notices};
-use crate::sim::{SimCommand, SimState};
+use crate::sim::{GridSim, SimCommand};
 use crate::theme::text::RED;
 
 /// What the map section remembers between frames.
@@ -47,19 +47,19 @@ impl Default for MapsUi {
 }
 
 /// The current world as a scenario: map, moves, heuristic and every agent at its cell.
-pub fn current_scenario(state: &SimState) -> Scenario {
+pub fn current_scenario(state: &GridSim) -> Scenario {
     state.sim().to_scenario()
 }
 
 /// Saves the current world as `maps/NAME.ron`; returns the path written (desktop only).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn save_current(state: &SimState, name: &str) -> Result<PathBuf, String> {
+pub fn save_current(state: &GridSim, name: &str) -> Result<PathBuf, String> {
     save_current_in(state, &maps::maps_dir(), name)
 }
 
 /// Saves the current world as `DIR/NAME.ron`; returns the path written (desktop only).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn save_current_in(state: &SimState, dir: &Path, name: &str) -> Result<PathBuf, String> {
+pub fn save_current_in(state: &GridSim, dir: &Path, name: &str) -> Result<PathBuf, String> {
     if !maps::valid_map_name(name) {
         return Err(format!(
             "'{name}' is not a map name: use 1–64 letters, digits, '-' or '_'"
@@ -91,7 +91,7 @@ impl MapsUi {
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
-        state: &SimState,
+        state: &GridSim,
         commands: &mut MessageWriter<SimCommand>,
         notices: &mut Notices,
     ) {
@@ -134,7 +134,7 @@ impl MapsUi {
     }
 
     #[cfg(not(target_arch = "wasm32"))]
-    fn save_ui(&mut self, ui: &mut egui::Ui, state: &SimState, notices: &mut Notices) {
+    fn save_ui(&mut self, ui: &mut egui::Ui, state: &GridSim, notices: &mut Notices) {
         ui.horizontal(|ui| {
             ui.label("maps/");
             ui.add(egui::TextEdit::singleline(&mut self.save_name).desired_width(110.0));
@@ -198,7 +198,7 @@ impl MapsUi {
 
     /// In a browser, saving offers the map as a download.
     #[cfg(target_arch = "wasm32")]
-    fn save_ui(&mut self, ui: &mut egui::Ui, state: &SimState, notices: &mut Notices) {
+    fn save_ui(&mut self, ui: &mut egui::Ui, state: &GridSim, notices: &mut Notices) {
         use crate::platform::browser;
         ui.horizontal(|ui| {
             ui.add(egui::TextEdit::singleline(&mut self.save_name).desired_width(110.0));
@@ -252,7 +252,7 @@ impl MapsUi {
 
     /// The browser's recording download, and what the page cannot do.
     #[cfg(target_arch = "wasm32")]
-    fn browser_ui(&mut self, ui: &mut egui::Ui, state: &SimState, notices: &mut Notices) {
+    fn browser_ui(&mut self, ui: &mut egui::Ui, state: &GridSim, notices: &mut Notices) {
         use crate::platform::browser;
         if ui
             .button("Download recording")
@@ -315,7 +315,7 @@ mod tests {
         grid.set(Pos::new(6, 5), Terrain::Weight(7)).unwrap();
         let mut setup = SimSetup::on_grid(grid.clone());
         setup.scenario.agents = vec![AgentSpec::new(Pos::new(0, 0), Pos::new(11, 7))];
-        let (state, refused) = SimState::new(&setup);
+        let (state, refused) = setup.start();
         assert!(refused.is_empty());
         let dir = temp_dir("save");
         let path = save_current_in(&state, &dir, "round_trip").unwrap();

@@ -25,7 +25,7 @@ use crate::notices::{NoticeKind, Notices};
 use crate::observe::PathCache;
 use crate::record::RecordStatus;
 use crate::schedule::FrameSystems;
-use crate::sim::{ClearWalls, Glide, SimClock, SimCommand, SimState};
+use crate::sim::{AgentState, ClearWalls, GridSim, SimCommand, TickClock};
 use crate::theme::text::{AMBER, CANDIDATE_LABEL, INFO, NO_PATH_LABEL, RED, swatch_color};
 use crate::ui_state::{
     Brush, CursorTile, Inspector, Overlays, PendingStart, Selection, Typing, UiRects, WorldSettings,
@@ -41,7 +41,7 @@ pub const PANEL_WIDTH: f32 = 330.0;
 /// Settings the panel edits.
 #[derive(SystemParam)]
 pub struct Controls<'w> {
-    clock: ResMut<'w, SimClock>,
+    clock: ResMut<'w, TickClock>,
     selection: ResMut<'w, Selection>,
     overlays: ResMut<'w, Overlays>,
     brush: ResMut<'w, Brush>,
@@ -83,7 +83,7 @@ fn rich(text: impl Into<String>, color: egui::Color32) -> egui::RichText {
 #[allow(clippy::too_many_arguments)]
 fn panel(
     mut contexts: EguiContexts,
-    state: Res<SimState>,
+    state: Res<GridSim>,
     mut notices: ResMut<Notices>,
     paths: Res<PathCache>,
     record: Option<Res<RecordStatus>>,
@@ -159,7 +159,7 @@ fn panel(
     Ok(())
 }
 
-fn header(ui: &mut egui::Ui, state: &SimState, ctl: &mut Controls) {
+fn header(ui: &mut egui::Ui, state: &GridSim, ctl: &mut Controls) {
     ui.heading("gridwalk");
     ui.label("Incremental pathfinding, live: edit the map and watch every agent repair its path.");
     ui.horizontal(|ui| {
@@ -227,7 +227,7 @@ fn notices_ui(ui: &mut egui::Ui, notices: &mut Notices) {
     }
 }
 
-fn overlays_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, state: &SimState) {
+fn overlays_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, state: &GridSim) {
     ui.strong("Overlays");
     ui.checkbox(
         &mut ctl.overlays.heat,
@@ -353,8 +353,8 @@ fn controls_ui(ui: &mut egui::Ui) {
 fn map_labels(
     mut contexts: EguiContexts,
     camera: Single<(&Camera, &GlobalTransform), With<MapCamera>>,
-    agents: Query<(&Glide, &Transform)>,
-    state: Res<SimState>,
+    agents: Query<(&AgentState, &Transform)>,
+    state: Res<GridSim>,
     selection: Res<Selection>,
     explain: Res<ExplainState>,
 ) -> Result {
@@ -366,7 +366,7 @@ fn map_labels(
     ));
     let mut n = 0;
     for (g, t) in &agents {
-        if g.status != AgentStatus::NoPath {
+        if g.0 != AgentStatus::NoPath {
             continue;
         }
         n += 1;

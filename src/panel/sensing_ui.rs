@@ -7,13 +7,13 @@ use gridwalk_core::sim::{Discoveries, MAX_SENSOR_RANGE, Simulation};
 
 use super::{Actions, Controls, swatch};
 use crate::presets::Preset;
-use crate::sim::{SimCommand, SimState};
+use crate::sim::{GridSim, SimCommand};
 use crate::theme::palette::{FOG_COLOR, UNKNOWN_WALL_COLOR, terrain_color};
 
 /// The last tick whose repair a discovery caused, and what the panel says of it.
 #[derive(Resource, Default, Debug)]
 pub struct LastDiscovery {
-    /// The tick (as [`SimState::ticks`] counts) and the sentence.
+    /// The tick (as [`GridSim::ticks`] counts) and the sentence.
     pub seen: Option<(u64, String)>,
 }
 
@@ -73,7 +73,7 @@ pub fn discovery_text(sim: &Simulation) -> Option<String> {
 
 /// Remembers the last tick that discovered something, so its sentence stays readable while
 /// the ticks go on.
-pub(super) fn note_discoveries(state: Res<SimState>, mut last: ResMut<LastDiscovery>) {
+pub(super) fn note_discoveries(state: Res<GridSim>, mut last: ResMut<LastDiscovery>) {
     let tick = state.ticks();
     if last.seen.as_ref().is_some_and(|(t, _)| *t == tick) {
         return;
@@ -92,7 +92,7 @@ pub(super) fn note_discoveries(state: Res<SimState>, mut last: ResMut<LastDiscov
 /// The section: toggle, range, legend, the last discovery, and the presets.
 pub(super) fn sensing_ui(
     ui: &mut egui::Ui,
-    state: &SimState,
+    state: &GridSim,
     ctl: &mut Controls,
     act: &mut Actions,
 ) {

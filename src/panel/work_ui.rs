@@ -8,10 +8,10 @@ use gridwalk_core::{Algorithm, Connectivity, Heuristic};
 use super::{Actions, Controls, rich};
 use crate::observe::PathCache;
 use crate::platform::clock::micros_text;
-use crate::sim::{SimCommand, SimState};
+use crate::sim::{GridSim, SimCommand};
 use crate::theme::text::{GREEN, RED, agent_color32};
 
-pub(super) fn planner_ui(ui: &mut egui::Ui, state: &SimState, act: &mut Actions) {
+pub(super) fn planner_ui(ui: &mut egui::Ui, state: &GridSim, act: &mut Actions) {
     ui.strong("Planner");
     let old = state.sim().config();
     let mut new: SimConfig = old;
@@ -103,7 +103,7 @@ pub fn ratio_text(s: &TickStats) -> Option<String> {
     })
 }
 
-pub(super) fn stats_ui(ui: &mut egui::Ui, state: &SimState) {
+pub(super) fn stats_ui(ui: &mut egui::Ui, state: &GridSim) {
     let sim = state.sim();
     let measured = sim.config().measure_baseline;
     ui.strong(format!("Work ({})", sim.config().algorithm.label()));
@@ -137,7 +137,7 @@ pub(super) fn stats_ui(ui: &mut egui::Ui, state: &SimState) {
 
 /// Crowd mode's figures: the last tick's waits, pushes and stuck agents, the throughput and
 /// the sum of costs so far against its lower bound, in timesteps.
-pub(super) fn crowd_ui(ui: &mut egui::Ui, state: &SimState) {
+pub(super) fn crowd_ui(ui: &mut egui::Ui, state: &GridSim) {
     let sim = state.sim();
     let Some(c) = sim.crowd_stats() else {
         return;
@@ -186,12 +186,7 @@ pub fn soc_text(soc: u64, lb: u64) -> String {
     )
 }
 
-pub(super) fn agents_ui(
-    ui: &mut egui::Ui,
-    state: &SimState,
-    paths: &PathCache,
-    ctl: &mut Controls,
-) {
+pub(super) fn agents_ui(ui: &mut egui::Ui, state: &GridSim, paths: &PathCache, ctl: &mut Controls) {
     let sim = state.sim();
     ui.strong(format!("Agents ({})", sim.agent_count()));
     let agents: Vec<_> = sim.agents().collect();

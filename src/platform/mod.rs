@@ -17,7 +17,7 @@ use gridwalk_core::{Pos, Terrain};
 
 use crate::map_frame::{MapView, tile_center, world_to_screen};
 use crate::notices::{NoticeKind, Notices};
-use crate::sim::SimState;
+use crate::sim::GridSim;
 
 /// Whether this build runs in a browser.
 pub const IN_BROWSER: bool = cfg!(target_arch = "wasm32");
@@ -98,7 +98,7 @@ fn load_picked(
 /// [`STATUS_ENV`] file on the desktop.
 fn publish_status(
     mut frames: Local<u64>,
-    state: Res<SimState>,
+    state: Res<GridSim>,
     view: Res<MapView>,
     notices: Res<Notices>,
     explain: Option<Res<crate::explain::ExplainState>>,
@@ -164,7 +164,7 @@ fn json_str(out: &mut String, s: &str) {
 /// [`STATUS_AGENTS`] agents with their paths, the notices, and explain's replay (`explain`:
 /// its step and number of steps while it is open, else `null`).
 pub fn status_json(
-    state: &SimState,
+    state: &GridSim,
     view: &MapView,
     window: Vec2,
     notices: &Notices,
@@ -272,7 +272,7 @@ mod tests {
         grid.set(Pos::new(1, 2), Terrain::Weight(5)).unwrap();
         let mut setup = SimSetup::on_grid(grid);
         setup.scenario.agents = vec![AgentSpec::new(Pos::new(0, 0), Pos::new(3, 2))];
-        let (state, _) = SimState::new(&setup);
+        let (state, _) = setup.start();
         let view = MapView {
             scale: 0.1,
             center: Vec2::ZERO,

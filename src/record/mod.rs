@@ -18,7 +18,7 @@ use bevy::prelude::*;
 use gridwalk_core::format::Scenario;
 
 use crate::notices::{NoticeKind, Notices};
-use crate::sim::SimState;
+use crate::sim::GridSim;
 
 /// Seconds between automatic saves.
 pub const AUTOSAVE_SECS: f32 = 3.0;
@@ -82,7 +82,7 @@ fn write(path: &Path, scenario: &Scenario) -> Result<(), String> {
 }
 
 /// Writes finished segments, then the current one if anything new was logged (or `force`).
-fn save(state: &mut SimState, status: &mut RecordStatus, notices: &mut Notices, force: bool) {
+fn save(state: &mut GridSim, status: &mut RecordStatus, notices: &mut Notices, force: bool) {
     for finished in state.take_finished() {
         let p = segment_path(&status.path, status.segments);
         status.segments += 1;
@@ -121,7 +121,7 @@ fn save(state: &mut SimState, status: &mut RecordStatus, notices: &mut Notices, 
 }
 
 fn save_now(
-    mut state: ResMut<SimState>,
+    mut state: ResMut<GridSim>,
     mut status: ResMut<RecordStatus>,
     mut notices: ResMut<Notices>,
 ) {
@@ -130,7 +130,7 @@ fn save_now(
 
 fn autosave(
     time: Res<Time<Real>>,
-    mut state: ResMut<SimState>,
+    mut state: ResMut<GridSim>,
     mut status: ResMut<RecordStatus>,
     mut notices: ResMut<Notices>,
 ) {
@@ -143,7 +143,7 @@ fn autosave(
 
 fn save_on_exit(
     mut exits: MessageReader<AppExit>,
-    mut state: ResMut<SimState>,
+    mut state: ResMut<GridSim>,
     mut status: ResMut<RecordStatus>,
     mut notices: ResMut<Notices>,
 ) {
@@ -158,7 +158,7 @@ fn save_on_exit(
 
 /// `recorded: tick T agents [[x,y],...]`: the segment's last tick as `gridwalk-cli simulate`
 /// numbers it, and each agent's cell in id order.
-pub fn final_line(state: &SimState) -> String {
+pub fn final_line(state: &GridSim) -> String {
     let cells: Vec<String> = state
         .sim()
         .agents()

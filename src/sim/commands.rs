@@ -7,8 +7,7 @@ use gridwalk_core::format::Scenario;
 use gridwalk_core::sim::{Budget, SimConfig, format_memory};
 use gridwalk_core::sim::{DynamicWorld, OnArrival};
 
-use super::messages::{SimCommand, SpawnAgent, TileEdit};
-use super::state::{PendingInput, SimState};
+use super::{GridSim, PendingInput, SimCommand, SpawnAgent, TileEdit};
 use crate::maps::{self, MapRng};
 use crate::notices::{NoticeKind, Notices};
 
@@ -20,7 +19,7 @@ pub struct SimRng(pub MapRng);
 /// tick, and the spawns' generator.
 #[derive(SystemParam)]
 pub(super) struct CommandTarget<'w> {
-    state: ResMut<'w, SimState>,
+    state: ResMut<'w, GridSim>,
     notices: ResMut<'w, Notices>,
     pending: ResMut<'w, PendingInput>,
     edits: ResMut<'w, Messages<TileEdit>>,
@@ -61,8 +60,8 @@ impl CommandTarget<'_> {
     /// A seeded random map of the same size, with fresh random agents.
     fn random_map(&mut self, density: f64, seed: u64, agents: usize) -> Vec<String> {
         let state = &mut *self.state;
-        let config = state.sim.config();
-        let (w, h) = (state.sim.grid().width(), state.sim.grid().height());
+        let config = state.sim().config();
+        let (w, h) = (state.sim().grid().width(), state.sim().grid().height());
         let grid = maps::random_grid(w, h, density, seed);
         let pairs = maps::random_agents(
             &grid,
@@ -72,18 +71,18 @@ impl CommandTarget<'_> {
             true,
             &mut self.rng.0,
         );
-        let policy = state.on_arrival;
+        let policy = state.on_arrival();
         let agents = pairs
             .into_iter()
             .map(|(s, g)| (s, g, None, policy))
             .collect();
         let refused = state.rebuild(grid, config, agents, "new random map");
-        state.map_name = format!(
+        state.set_map_name(format!(
             "random {w}×{h}, {:.0} % walls, seed {seed}",
             density * 100.0
-        );
+        ));
         self.drop_pending();
-        let text = format!("new map: {}", self.state.map_name);
+        let text = format!("new map: {}", self.state.map_name());
         self.notices.push(NoticeKind::Info, text);
         refused
     }
@@ -93,8 +92,8 @@ impl CommandTarget<'_> {
     fn load(&mut self, scenario: &Scenario, name: &str) -> Vec<String> {
         let state = &mut *self.state;
         let mut config = SimConfig {
-            measure_baseline: state.sim.config().measure_baseline,
-            ..scenario.config(state.sim.config().algorithm)
+            measure_baseline: state.sim().config().measure_baseline,
+            ..scenario.config(state.sim().config().algorithm)
         };
         // Crowd mode stays as it is, or comes on for a crowd scenario; it goes off for one
         // whose agents share a start at tick 0, which a crowd recording could not replay.
@@ -102,7 +101,7 @@ impl CommandTarget<'_> {
         let shared = (scenario.agents.iter())
             .filter(|a| a.tick == 0)
             .any(|a| !starts.insert(a.start));
-        let was = state.sim.config().crowd;
+        let was = state.sim().config().crowd;
         config.crowd = scenario.crowd || (was && !shared);
         if was && !config.crowd {
             self.notices.push(
@@ -111,11 +110,11 @@ impl CommandTarget<'_> {
             );
         }
         let mut scenario = scenario.clone();
-        let budget = state.budget;
+        let budget = state.budget();
         scenario.planner_memory = (scenario.planner_memory).or(Some(budget.planner_memory));
         scenario.plan_budget = scenario.plan_budget.or(budget.plan_expansions);
         let refused = state.start_segment(scenario, config, &[], "map loaded");
-        state.map_name = name.to_string();
+        state.set_map_name(name);
         self.drop_pending();
         self.notices
             .push(NoticeKind::Info, format!("loaded {name}"));
@@ -125,9 +124,9 @@ impl CommandTarget<'_> {
     /// The same map with no agents.
     fn clear_agents(&mut self) -> Vec<String> {
         let state = &mut *self.state;
-        let config = state.sim.config();
-        let grid = state.sim.grid().clone();
-        let n = state.sim.agent_count();
+        let config = state.sim().config();
+        let grid = state.sim().grid().clone();
+        let n = state.sim().agent_count();
         state.rebuild(grid, config, Vec::new(), "agents removed");
         self.pending.spawns.clear();
         self.spawns.clear();
@@ -139,18 +138,17 @@ impl CommandTarget<'_> {
     /// Another planner, heuristic or connectivity: every agent replans. A change of the
     /// baseline measurement alone replans nothing.
     fn set_config(&mut self, new: SimConfig) -> Vec<String> {
-        let old = self.state.sim.config();
-        if new.algorithm == old.algorithm
-            && new.connectivity == old.connectivity
-            && new.heuristic == old.heuristic
-            && new.crowd == old.crowd
-        {
+        let old = self.state.sim().config();
+        let same = SimConfig {
+            measure_baseline: new.measure_baseline,
+            ..old
+        };
+        if new == same {
             // Only the baseline measurement changed: no replanning needed.
-            self.state.sim.set_config(new);
-            return Vec::new();
+            return self.state.set_config(new, "baseline measurement changed");
         }
         if new.crowd != old.crowd {
-            let refused = self.state.rebuild_keeping_agents(new, "crowd mode changed");
+            let refused = self.state.set_config(new, "crowd mode changed");
             let text = if new.crowd {
                 "crowd mode on: one agent a cell, moved by the crowd's step rule"
             } else {
@@ -159,7 +157,7 @@ impl CommandTarget<'_> {
             self.notices.push(NoticeKind::Info, text);
             return refused;
         }
-        let refused = self.state.rebuild_keeping_agents(new, "planner changed");
+        let refused = self.state.set_config(new, "planner changed");
         self.notices.push(
             NoticeKind::Info,
             format!(
@@ -174,7 +172,7 @@ impl CommandTarget<'_> {
 
     /// What agents added from now on do on arrival.
     fn set_on_arrival(&mut self, policy: OnArrival) -> Vec<String> {
-        self.state.on_arrival = policy;
+        self.state.set_on_arrival(policy);
         self.notices.push(
             NoticeKind::Info,
             format!("agents added from now on {} on arrival", policy.name()),
@@ -198,7 +196,7 @@ impl CommandTarget<'_> {
 
     /// Unknown terrain on (with a sensor range) or off.
     fn set_sensing(&mut self, range: Option<u32>) -> Vec<String> {
-        let was = self.state.sim.sensor_range();
+        let was = self.state.sim().sensor_range();
         self.state.set_sensing(range);
         let text = match range {
             // A new range while on (the slider) says nothing: the panel shows it.
@@ -238,10 +236,10 @@ impl CommandTarget<'_> {
     /// Random agents that join at the next tick.
     fn spawn_random(&mut self, agents: usize, goals: usize) -> Vec<String> {
         let pairs = maps::random_agents(
-            self.state.sim.grid(),
+            self.state.sim().grid(),
             agents,
             goals,
-            self.state.sim.config().connectivity,
+            self.state.sim().config().connectivity,
             true,
             &mut self.rng.0,
         );
@@ -249,7 +247,7 @@ impl CommandTarget<'_> {
         self.pending.spawns.extend(
             pairs
                 .into_iter()
-                .map(|(start, goal)| SpawnAgent { start, goal }),
+                .map(|(start, goal)| (SpawnAgent { start, goal }, None)),
         );
         self.notices.push(
             NoticeKind::Info,

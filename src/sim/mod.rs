@@ -1,53 +1,183 @@
-//! The simulation as a Bevy feature: the core's
-//! [`Simulation`](gridwalk_core::sim::Simulation) in a resource, the messages that change it,
-//! and its tick in `FixedUpdate`.
+//! The game's side of the world, which the [`bevy_gridwalk`] plugin simulates: the setup the
+//! game starts from, the whole-world [`SimCommand`]s of its panel and keys, and the plugin's
+//! reports turned into [`Notices`].
 //!
-//! Input systems write [`TileEdit`], [`SpawnAgent`] and [`ClearWalls`] messages in `Update`.
-//! Each `FixedUpdate` run first gathers them ([`SimSystems::Gather`]); when the run is a tick
-//! (not paused, or a step was asked for) the chained sets do exactly what
-//! `gridwalk-cli simulate` does for one tick:
-//!
-//! 1. [`SimSystems::ApplyEdits`]: agents and edits asked for since the last tick join the
-//!    current [`Segment`]'s timeline at this tick, which plays the tick's share through
-//!    [`Timeline::apply`](gridwalk_core::scenario::timeline::Timeline::apply) (dynamic world, agents,
-//!    edits, a loaded scenario's first); refusals go to [`Notices`];
-//! 2. [`SimSystems::Step`]: the planners repair, then every agent with a path moves one cell
-//!    ([`Simulation::step`](gridwalk_core::sim::Simulation::step));
-//! 3. [`SimSystems::Sync`]: agent entities follow the simulation.
+//! The plugin owns the tick, the world resource ([`GridSim`]), the agent entities and the
+//! recording of the session ([`Segment`]); this module re-exports what the game uses of it,
+//! so the game's features name one place. Input systems write [`TileEdit`], [`SpawnAgent`]
+//! and [`ClearWalls`] messages in `Update`; the plugin's [`GridwalkSystems`] apply them at
+//! the next tick, exactly as `gridwalk-cli simulate` plays a scenario's tick.
 //!
 //! Whole-world changes (a new map, another planner, removing every agent) arrive as
-//! [`SimCommand`]s in `Update`. Each rebuilds the simulation from the current state and starts
-//! a new [`Segment`], because a scenario file cannot express them; each segment, written out,
-//! replays exactly with `gridwalk-cli simulate`.
+//! [`SimCommand`]s in `Update`. Each rebuilds the world through [`GridSim`]'s methods and
+//! starts a new [`Segment`], because a scenario file cannot express them; each segment,
+//! written out, replays exactly with `gridwalk-cli simulate`.
 
-mod clock;
 mod commands;
-pub(crate) mod crowd;
-mod messages;
-mod segment;
-mod state;
-mod sync;
-mod tick;
 
+use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
+use gridwalk_core::format::Scenario;
+use gridwalk_core::sim::{Budget, DynamicWorld, OnArrival, SimConfig};
+use gridwalk_core::{Algorithm, Grid};
 
-pub use clock::{SimClock, clamp_rate, ticking};
+pub use bevy_gridwalk::{
+    AgentEntities, AgentRefused, AgentState, ClearWalls, EXPLAIN_HISTORY, EditRefused, Goal,
+    GridAgent, GridPos, GridSim, GridwalkPlugin, GridwalkSettings, GridwalkSystems, LastCell,
+    NextCell, PendingInput, Segment, SpawnAgent, TickClock, TileEdit, WallsCleared, clamp_rate,
+    ticking,
+};
 pub use commands::{SimRng, default_goals};
-pub use messages::{ClearWalls, EXPLAIN_HISTORY, SimCommand, SpawnAgent, TileEdit};
-pub use segment::Segment;
-pub use state::{GAME_PLAN_BUDGET, PendingInput, SimSetup, SimState, game_budget};
-pub use sync::{AgentEntities, AgentMarker, Glide};
 
-use clock::apply_rate;
 use commands::apply_commands;
-use sync::{sync_after_rebuild, sync_agents};
-use tick::{apply_edits, gather_input, step};
 
 use crate::maps;
-use crate::notices::{NoticeKind, Notices};
-use crate::schedule::{self, FrameSystems, SimSystems};
+use crate::notices::{NoticeKind, Notices, report_refusals};
+use crate::schedule::{self, FrameSystems};
 
-/// The headless simulation feature. See the module docs.
+/// What the game reads of an agent entity to draw it: its last two cells, goal and status.
+#[derive(QueryData)]
+pub struct Glide {
+    /// Its cell before the last tick.
+    pub from: &'static LastCell,
+    /// Its cell now.
+    pub to: &'static GridPos,
+    /// Its goal.
+    pub goal: &'static Goal,
+    /// What it is doing.
+    pub status: &'static AgentState,
+}
+
+/// Expansions a tick of the game may make unless `--plan-budget` or the map says otherwise.
+/// With 5,000 agents on a 512×512 map, 100,000 took a tick 127 ms on a busy 2-core machine;
+/// D\* Lite spends about 1 µs an expansion, so 30,000 keeps a frame near 30–40 ms.
+pub const GAME_PLAN_BUDGET: u64 = 30_000;
+
+/// The game's budgets unless told otherwise: the default planner memory, and
+/// [`GAME_PLAN_BUDGET`] expansions per tick.
+pub fn game_budget() -> Budget {
+    Budget {
+        plan_expansions: Some(GAME_PLAN_BUDGET),
+        ..Budget::default()
+    }
+}
+
+/// The world the game starts with: a scenario, and what is the game's own.
+#[derive(Clone, Debug)]
+pub struct SimSetup {
+    /// The starting scenario, started as `gridwalk-cli simulate` starts one
+    /// ([`Scenario::start`]): map, moves, seed of wander's goals and the dynamic world,
+    /// destinations, sensor range, budgets, the agents of tick 0 and everything it times.
+    pub scenario: Scenario,
+    /// The planner.
+    pub algorithm: Algorithm,
+    /// Whether each tick also measures A\* from scratch, for the panel's comparison.
+    pub measure_baseline: bool,
+    /// What agents added during the game do on arrival.
+    pub on_arrival: OnArrival,
+    /// Seed of the random agents the game adds later: spawned ones and a new random map's.
+    pub spawn_seed: u64,
+    /// The map's name, for the panel.
+    pub map_name: String,
+    /// Ticks per second.
+    pub rate_hz: f64,
+    /// Start paused.
+    pub paused: bool,
+}
+
+impl SimSetup {
+    /// A setup on `grid` with no agents, default planner and the game's budgets
+    /// ([`game_budget`]), 10 ticks per second.
+    pub fn on_grid(grid: Grid) -> SimSetup {
+        let mut scenario = Scenario::from_grid(grid);
+        (scenario.planner_memory, scenario.plan_budget) = game_budget().in_scenario();
+        SimSetup {
+            scenario,
+            algorithm: SimConfig::default().algorithm,
+            measure_baseline: true,
+            on_arrival: OnArrival::Stay,
+            spawn_seed: maps::DEFAULT_SEED,
+            map_name: "custom".into(),
+            rate_hz: TickClock::DEFAULT_RATE,
+            paused: false,
+        }
+    }
+
+    /// The plugin's settings: the planner, the scenario's moves, crowd mode and budgets, the
+    /// rate, and recording on (the game's sessions replay with `gridwalk-cli simulate`).
+    pub fn settings(&self) -> GridwalkSettings {
+        GridwalkSettings {
+            algorithm: self.algorithm,
+            measure_baseline: self.measure_baseline,
+            on_arrival: self.on_arrival,
+            ticks_per_second: self.rate_hz,
+            paused: self.paused,
+            record: true,
+            ..GridwalkSettings::of_scenario(&self.scenario)
+        }
+    }
+
+    /// The world this setup starts, without an app, and the refusals of its agents.
+    pub fn start(&self) -> (GridSim, Vec<String>) {
+        let (mut world, refused) = GridSim::new(self.scenario.clone(), &self.settings());
+        world.set_map_name(self.map_name.clone());
+        (world, refused)
+    }
+
+    /// The simulation's configuration: the planner, with the scenario's moves.
+    pub fn config(&self) -> SimConfig {
+        SimConfig {
+            measure_baseline: self.measure_baseline,
+            ..self.scenario.config(self.algorithm)
+        }
+    }
+}
+
+/// A whole-world change, applied at once in `Update`.
+#[derive(Message, Clone, Debug)]
+pub enum SimCommand {
+    /// Replace the map by a seeded random one, with fresh random agents.
+    RandomMap {
+        /// Share of walls, 0–1.
+        density: f64,
+        /// The map's seed.
+        seed: u64,
+        /// How many random agents to add to it.
+        agents: usize,
+    },
+    /// Replace the world by a scenario's map, agents and timed events.
+    Load {
+        /// The scenario.
+        scenario: Box<Scenario>,
+        /// Its name, for the panel.
+        name: String,
+    },
+    /// Remove every agent.
+    ClearAgents,
+    /// Switch planner, heuristic or connectivity: every agent is planned again.
+    SetConfig(SimConfig),
+    /// Add random agents at the next tick.
+    SpawnRandom {
+        /// How many agents.
+        agents: usize,
+        /// Over how many new goals.
+        goals: usize,
+    },
+    /// What agents added from now on do on arrival.
+    SetOnArrival(OnArrival),
+    /// Turn the dynamic world on (with a setting) or off, from the next tick on.
+    SetDynamic(Option<DynamicWorld>),
+    /// Wanderers draw their goals from this many destinations (0: any reachable cell).
+    SetDestinations(usize),
+    /// Set the planner-memory and planning budgets.
+    SetBudget(Budget),
+    /// Unknown terrain on (with a sensor range) or off, from the next tick on.
+    SetSensing(Option<u32>),
+}
+
+/// The game's world: the plugin on the setup's scenario, the world commands, and notices of
+/// what the plugin refused. Headless: tests and the `tick` benchmark load it alone with
+/// `MinimalPlugins`.
 pub struct SimPlugin {
     /// The world to start with.
     pub setup: SimSetup,
@@ -55,40 +185,50 @@ pub struct SimPlugin {
 
 impl Plugin for SimPlugin {
     fn build(&self, app: &mut App) {
-        let (state, refused) = SimState::new(&self.setup);
+        let setup = &self.setup;
+        let plugin = GridwalkPlugin {
+            settings: setup.settings(),
+            world: setup.scenario.clone(),
+            name: setup.map_name.clone(),
+        };
+        schedule::ensure(app);
+        app.add_plugins(plugin);
+        // The panel lists the refusals of the starting agents.
+        let refused = app
+            .world_mut()
+            .resource_mut::<GridSim>()
+            .take_start_refusals();
         let mut notices = Notices::default();
         for r in refused {
             notices.push(NoticeKind::Refused, r);
         }
-        schedule::ensure(app);
-        messages::register(app);
-        let mut clock = SimClock::new(self.setup.rate_hz);
-        clock.paused = self.setup.paused;
-        app.insert_resource(state)
+        app.add_message::<SimCommand>()
             .insert_resource(notices)
-            .insert_resource(Time::<Fixed>::from_hz(clock.rate_hz))
-            .insert_resource(clock)
-            .insert_resource(SimRng(maps::rng(
-                self.setup.spawn_seed ^ 0x9e37_79b9_7f4a_7c15,
-            )))
-            .init_resource::<PendingInput>()
-            .init_resource::<AgentEntities>()
+            .insert_resource(SimRng(maps::rng(setup.spawn_seed ^ 0x9e37_79b9_7f4a_7c15)))
             .add_systems(
                 FixedUpdate,
-                (
-                    gather_input.in_set(SimSystems::Gather),
-                    apply_edits.in_set(SimSystems::ApplyEdits).run_if(ticking),
-                    step.in_set(SimSystems::Step).run_if(ticking),
-                    sync_agents.in_set(SimSystems::Sync).run_if(ticking),
-                ),
+                report_refusals_of_tick.after(GridwalkSystems::ApplyEdits),
             )
-            .add_systems(
-                Update,
-                (apply_commands, sync_after_rebuild, apply_rate)
-                    .chain()
-                    .in_set(FrameSystems::Commands),
-            );
+            .add_systems(Update, apply_commands.in_set(FrameSystems::Commands));
     }
+}
+
+/// The plugin's refusals and reports of a tick, as notices: one per refused agent, one for
+/// the tick's refused edits.
+fn report_refusals_of_tick(
+    mut agents: MessageReader<AgentRefused>,
+    mut edits: MessageReader<EditRefused>,
+    mut cleared: MessageReader<WallsCleared>,
+    mut notices: ResMut<Notices>,
+) {
+    for r in agents.read() {
+        notices.push(NoticeKind::Refused, r.reason.clone());
+    }
+    for c in cleared.read() {
+        notices.push(NoticeKind::Info, format!("cleared {} walls", c.count));
+    }
+    let refused: Vec<_> = edits.read().map(|e| (e.pos, e.error.clone())).collect();
+    report_refusals(&refused, &mut notices);
 }
 
 #[cfg(test)]
@@ -97,7 +237,6 @@ mod tests {
     use gridwalk_core::sim::SimError;
 
     use super::*;
-    use crate::notices::report_refusals;
 
     #[test]
     fn rates_are_clamped() {

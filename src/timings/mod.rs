@@ -12,7 +12,7 @@ use web_time::Instant;
 use bevy::app::AppExit;
 use bevy::prelude::*;
 
-use crate::sim::SimState;
+use crate::sim::GridSim;
 
 /// The timings feature.
 pub fn plugin(app: &mut App) {
@@ -94,7 +94,7 @@ fn frame_begins(mut t: ResMut<Timings>) {
     t.frame_start = Some(Instant::now());
 }
 
-fn frame_ends(mut timings: ResMut<Timings>, state: Res<SimState>) {
+fn frame_ends(mut timings: ResMut<Timings>, state: Res<GridSim>) {
     let t = &mut *timings;
     let Some(start) = t.frame_start.take() else {
         return;
@@ -135,7 +135,7 @@ fn tick_ends(mut timings: ResMut<Timings>) {
     }
 }
 
-fn report_on_exit(t: Res<Timings>, state: Res<SimState>, mut exits: MessageReader<AppExit>) {
+fn report_on_exit(t: Res<Timings>, state: Res<GridSim>, mut exits: MessageReader<AppExit>) {
     if exits.read().next().is_some() {
         eprintln!("{}", t.line(state.ticks()));
     }

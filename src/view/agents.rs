@@ -9,13 +9,13 @@
 use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
-use gridwalk_core::Grid;
 use gridwalk_core::sim::AgentStatus;
+use gridwalk_core::{Grid, Pos};
 
 use super::marks;
 use crate::map_frame::tile_center;
 use crate::schedule::FrameSystems;
-use crate::sim::{AgentMarker, Glide, SimState};
+use crate::sim::{Glide, GridAgent, GridSim};
 use crate::theme::palette::{PLANNING_COLOR, RING_DARK, RING_LIGHT, STUCK_COLOR, agent_color};
 use crate::ui_state::{CursorTile, PendingStart};
 
@@ -121,15 +121,15 @@ fn make_disc(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
 fn dress_agents(
     mut commands: Commands,
     disc: Option<Res<Disc>>,
-    state: Res<SimState>,
-    new: Query<(Entity, &AgentMarker, &Glide), Added<AgentMarker>>,
+    state: Res<GridSim>,
+    new: Query<(Entity, &GridAgent, Glide), Added<GridAgent>>,
 ) {
     let Some(disc) = disc else {
         return;
     };
     let grid = state.sim().grid();
     for (e, marker, glide) in &new {
-        let at = tile_center(glide.to, grid.width(), grid.height());
+        let at = tile_center(glide.to.0, grid.width(), grid.height());
         commands.entity(e).insert((
             Sprite {
                 image: disc.walking.clone(),
@@ -146,11 +146,11 @@ fn dress_agents(
 /// agents hollow, agents waiting for their plan as an amber ring, and in crowd mode agents
 /// waiting near a taken goal as a ring of their colour and stuck ones as a magenta ring.
 fn glide_agents(
-    state: Res<SimState>,
+    state: Res<GridSim>,
     time: Res<Time<Fixed>>,
-    clock: Res<crate::sim::SimClock>,
+    clock: Res<crate::sim::TickClock>,
     disc: Option<Res<Disc>>,
-    mut agents: Query<(&AgentMarker, &Glide, &mut Transform, &mut Sprite)>,
+    mut agents: Query<(&GridAgent, Glide, &mut Transform, &mut Sprite)>,
 ) {
     let Some(disc) = disc else {
         return;
@@ -162,11 +162,11 @@ fn glide_agents(
         time.overstep_fraction().clamp(0.0, 1.0)
     };
     for (marker, g, mut transform, mut sprite) in &mut agents {
-        let at = glide_point(g, t, grid);
+        let at = glide_point(g.from.0, g.to.0, t, grid);
         if transform.translation.truncate() != at {
             transform.translation = at.extend(3.0);
         }
-        let (image, color) = match g.status {
+        let (image, color) = match g.status.0 {
             AgentStatus::Arrived => (&disc.arrived, agent_color(marker.label)),
             AgentStatus::Planning => (&disc.planning, PLANNING_COLOR),
             // Crowd mode: waiting near a taken goal is a ring in the agent's colour, stuck a
@@ -183,9 +183,9 @@ fn glide_agents(
 }
 
 /// Where a gliding agent is drawn, `t` of the way from its last cell to its current one.
-pub fn glide_point(g: &Glide, t: f32, grid: &Grid) -> Vec2 {
+pub fn glide_point(from: Pos, to: Pos, t: f32, grid: &Grid) -> Vec2 {
     let (w, h) = (grid.width(), grid.height());
-    tile_center(g.from, w, h).lerp(tile_center(g.to, w, h), t)
+    tile_center(from, w, h).lerp(tile_center(to, w, h), t)
 }
 
 /// The selected agent's path from its gliding disc, its rings, and the pending start.
@@ -194,7 +194,7 @@ fn draw_markers(
     start: Res<PendingStart>,
     cursor: Res<CursorTile>,
     time: Res<Time<Real>>,
-    agents: Query<(&AgentMarker, &Transform)>,
+    agents: Query<(&GridAgent, &Transform)>,
     mut paths: Gizmos<PathGizmos>,
     mut markers: Gizmos<MarkerGizmos>,
 ) {

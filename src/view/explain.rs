@@ -7,7 +7,7 @@ use super::agents::MarkerGizmos;
 use crate::explain::ExplainState;
 use crate::map_frame::tile_center;
 use crate::schedule::FrameSystems;
-use crate::sim::SimState;
+use crate::sim::GridSim;
 use crate::theme::palette::{EXPLAIN_GOAL_COLOR, EXPLAIN_PATH_COLOR, EXPLAIN_START_COLOR};
 
 /// The explain marks feature.
@@ -15,7 +15,7 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Update, draw.in_set(FrameSystems::View));
 }
 
-fn draw(ex: Res<ExplainState>, state: Res<SimState>, mut gizmos: Gizmos<MarkerGizmos>) {
+fn draw(ex: Res<ExplainState>, state: Res<GridSim>, mut gizmos: Gizmos<MarkerGizmos>) {
     if !ex.active() {
         return;
     }

@@ -15,7 +15,7 @@ use super::agents::MarkerGizmos;
 use super::grid_texture::GridTexture;
 use crate::map_frame::tile_center;
 use crate::schedule::FrameSystems;
-use crate::sim::SimState;
+use crate::sim::GridSim;
 use crate::theme::palette::{FOG_COLOR, SENSOR_SQUARE_COLOR, STALE_WALL_COLOR, UNKNOWN_WALL_COLOR};
 use crate::ui_state::Selection;
 
@@ -105,7 +105,7 @@ impl FogTexture {
 /// chunks when sensing turns off.
 fn redraw_fog(
     mut commands: Commands,
-    state: Res<SimState>,
+    state: Res<GridSim>,
     fog: Option<ResMut<FogTexture>>,
     mut images: ResMut<Assets<Image>>,
     mut seen: Local<Option<(u64, u64, Option<u32>)>>,
@@ -137,7 +137,7 @@ fn redraw_fog(
 
 /// Outlines the cells the selected agent senses.
 fn draw_sensor_square(
-    state: Res<SimState>,
+    state: Res<GridSim>,
     selection: Res<Selection>,
     mut gizmos: Gizmos<MarkerGizmos>,
 ) {

@@ -11,7 +11,7 @@ use gridwalk_core::sim::{AgentId, AgentStatus};
 
 use crate::map_frame::tile_center;
 use crate::observe::PathCache;
-use crate::sim::{AgentMarker, Glide, SimState};
+use crate::sim::{Glide, GridAgent, GridSim};
 use crate::theme::palette::{NO_PATH_COLOR, agent_color};
 use crate::ui_state::{Overlays, Selection};
 
@@ -42,7 +42,7 @@ pub(super) fn spawn_layers(mut commands: Commands, mut assets: ResMut<Assets<Giz
 /// What both drawings of paths read: the simulation, the selected agent and the cached paths.
 #[derive(SystemParam)]
 pub(super) struct PathsShown<'w> {
-    pub state: Res<'w, SimState>,
+    pub state: Res<'w, GridSim>,
     pub selection: Res<'w, Selection>,
     pub cache: Res<'w, PathCache>,
 }
@@ -56,7 +56,7 @@ pub(super) fn rebuild_marks(
     shown: PathsShown,
     overlays: Res<Overlays>,
     layers: Option<Res<MarkLayers>>,
-    agents: Query<(&AgentMarker, &Glide)>,
+    agents: Query<(&GridAgent, Glide)>,
     mut assets: ResMut<Assets<GizmoAsset>>,
     mut seen: Local<Option<Shown>>,
 ) {
@@ -91,13 +91,13 @@ pub(super) fn rebuild_marks(
         {
             paths.linestrip_2d(cells.iter().map(|&p| at(p)), color.with_alpha(0.85));
         }
-        if goals.insert(glide.goal) {
-            let g = Isometry2d::from_translation(at(glide.goal));
+        if goals.insert(glide.goal.0) {
+            let g = Isometry2d::from_translation(at(glide.goal.0));
             marks.rect_2d(g, Vec2::splat(0.95), color);
             marks.cross_2d(g, 0.35, color);
         }
-        let here = at(glide.to);
-        match glide.status {
+        let here = at(glide.to.0);
+        match glide.status.0 {
             AgentStatus::NoPath => {
                 let cross = Isometry2d::new(here, Rot2::degrees(45.0));
                 marks.cross_2d(cross, 0.7, NO_PATH_COLOR);

@@ -31,7 +31,7 @@ use bevy::window::PrimaryWindow;
 
 use crate::map_frame::{Frame, MapCamera, MapView, clamp_view, panel_left};
 use crate::schedule::{self, FrameSystems};
-use crate::sim::SimState;
+use crate::sim::GridSim;
 use crate::theme::palette::BACKGROUND;
 use crate::ui_state::UiRects;
 
@@ -63,7 +63,7 @@ fn spawn_camera(mut commands: Commands) {
 fn show_view(
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Projection, &mut Transform), With<MapCamera>>,
-    state: Res<SimState>,
+    state: Res<GridSim>,
     ui: Res<UiRects>,
     mut view: ResMut<MapView>,
     mut map: Local<Vec2>,

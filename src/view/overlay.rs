@@ -13,7 +13,7 @@ use super::grid_texture::GridTexture;
 use crate::explain::{CellState, ExplainState};
 use crate::observe::OverlayData;
 use crate::schedule::FrameSystems;
-use crate::sim::SimState;
+use crate::sim::GridSim;
 use crate::theme::palette::{
     CLOSED_COLOR, GHOST_COLOR, INCONSISTENT_COLOR, LOWERED_COLOR, OPEN_COLOR, RAISED_COLOR, g_color,
 };
@@ -29,7 +29,7 @@ pub fn plugin(app: &mut App) {
         .add_systems(Update, redraw_overlay.in_set(FrameSystems::View));
 }
 
-fn spawn_overlay(mut commands: Commands, mut images: ResMut<Assets<Image>>, state: Res<SimState>) {
+fn spawn_overlay(mut commands: Commands, mut images: ResMut<Assets<Image>>, state: Res<GridSim>) {
     let grid = state.sim().grid();
     let (w, h) = (grid.width(), grid.height());
     let tex = GridTexture::spawn(&mut commands, &mut images, (w, h), [0; 4], 1.0);
@@ -41,7 +41,7 @@ fn spawn_overlay(mut commands: Commands, mut images: ResMut<Assets<Image>>, stat
 #[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource read
 fn redraw_overlay(
     mut commands: Commands,
-    state: Res<SimState>,
+    state: Res<GridSim>,
     overlays: Res<Overlays>,
     explain: Res<ExplainState>,
     data: Res<OverlayData>,

@@ -11,7 +11,7 @@ use gridwalk_core::{Grid, Pos, Terrain};
 
 use super::grid_texture::GridTexture;
 use crate::schedule::FrameSystems;
-use crate::sim::SimState;
+use crate::sim::GridSim;
 use crate::theme::palette::{preview_color, terrain_color};
 use crate::ui_state::EditPreview;
 
@@ -49,7 +49,7 @@ pub fn plugin(app: &mut App) {
         .add_systems(Update, redraw_tiles.in_set(FrameSystems::View));
 }
 
-fn spawn_tiles(mut commands: Commands, mut images: ResMut<Assets<Image>>, state: Res<SimState>) {
+fn spawn_tiles(mut commands: Commands, mut images: ResMut<Assets<Image>>, state: Res<GridSim>) {
     let grid = state.sim().grid();
     let size = (grid.width(), grid.height());
     let fill = terrain_color(Terrain::FREE);
@@ -102,7 +102,7 @@ impl TileTexture {
 /// Redraws the cells that changed since the last drawing, and uploads only their chunks.
 fn redraw_tiles(
     mut commands: Commands,
-    state: Res<SimState>,
+    state: Res<GridSim>,
     preview: Res<EditPreview>,
     tex: Option<ResMut<TileTexture>>,
     mut images: ResMut<Assets<Image>>,

@@ -4,7 +4,7 @@
 //! `gridwalk-cli simulate` plays it.
 
 use bevy::prelude::*;
-use gridwalk::sim::{SimSetup, SimState, TileEdit};
+use gridwalk::sim::{GridSim, SimSetup, TileEdit};
 use gridwalk_core::Connectivity;
 use gridwalk_core::format::AgentSpec;
 use gridwalk_core::rng::Draw;
@@ -35,8 +35,8 @@ fn app() -> App {
     common::headless(setup)
 }
 
-fn state(app: &App) -> &SimState {
-    app.world().resource::<SimState>()
+fn state(app: &App) -> &GridSim {
+    app.world().resource::<GridSim>()
 }
 
 #[test]

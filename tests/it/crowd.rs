@@ -3,9 +3,9 @@
 //! recording says `crowd: true` and replays exactly through the core's `Replay`.
 
 use bevy::prelude::*;
+use bevy_gridwalk::GridwalkSystems;
 use gridwalk::notices::Notices;
-use gridwalk::schedule::SimSystems;
-use gridwalk::sim::{SimSetup, SimState, ticking};
+use gridwalk::sim::{GridSim, SimSetup, ticking};
 use gridwalk::ui_state::CursorTile;
 use gridwalk_core::format::AgentSpec;
 use gridwalk_core::scenario::replay::Replay;
@@ -25,14 +25,14 @@ fn snapshot(sim: &Simulation) -> Snapshot {
 #[derive(Resource, Default)]
 struct Ticks(Vec<Snapshot>);
 
-fn capture(state: Res<SimState>, mut ticks: ResMut<Ticks>) {
+fn capture(state: Res<GridSim>, mut ticks: ResMut<Ticks>) {
     if state.sim().config().crowd {
         ticks.0.push(snapshot(state.sim()));
     }
 }
 
 fn sim(app: &App) -> &Simulation {
-    app.world().resource::<SimState>().sim()
+    app.world().resource::<GridSim>().sim()
 }
 
 /// One update (one tick), with `key` pressed in it.
@@ -78,13 +78,15 @@ fn b_turns_crowd_mode_on_and_the_recording_replays_exactly() {
     setup.scenario.seed = 9;
     let n = setup.scenario.agents.len();
     let mut app = common::headless(setup);
-    app.init_resource::<Ticks>()
-        .add_systems(FixedUpdate, capture.after(SimSystems::Sync).run_if(ticking));
+    app.init_resource::<Ticks>().add_systems(
+        FixedUpdate,
+        capture.after(GridwalkSystems::Sync).run_if(ticking),
+    );
     frame(&mut app, None);
     assert!(shared(&snapshot(sim(&app))), "the agents share a cell");
     frame(&mut app, Some(KeyCode::KeyB));
     assert!(sim(&app).config().crowd, "B turned crowd mode on");
-    let state = app.world().resource::<SimState>();
+    let state = app.world().resource::<GridSim>();
     assert_eq!(state.segment().reason(), "crowd mode changed");
     assert_eq!(sim(&app).agent_count(), n, "no agent lost");
     let tick0 = snapshot(sim(&app));
@@ -120,7 +122,7 @@ fn b_turns_crowd_mode_on_and_the_recording_replays_exactly() {
     let stats = sim(&app).crowd_stats().expect("crowd figures");
     assert!(stats.arrivals_total > 0, "the crowd flows: {stats:?}");
     // The segment since B, written and read back, says crowd and replays every tick.
-    let state = app.world().resource::<SimState>();
+    let state = app.world().resource::<GridSim>();
     let text = state.segment().to_scenario().to_ron();
     assert!(text.contains("crowd: true"), "{text}");
     let read = gridwalk_core::format::Scenario::parse(&text, "crowd.ron").unwrap();
@@ -151,14 +153,14 @@ fn an_agent_waiting_to_enter_survives_a_restart_of_the_segment() {
     for _ in 0..3 {
         frame(&mut app, None);
     }
-    let state = app.world().resource::<SimState>();
+    let state = app.world().resource::<GridSim>();
     let waiting: Vec<_> = state.sim().entering().collect();
     assert_eq!(waiting.len(), 1, "the second agent waits: {waiting:?}");
     let label = state.label(waiting[0].0);
     app.world_mut()
-        .resource_mut::<SimState>()
+        .resource_mut::<GridSim>()
         .restart_segment("test");
-    let state = app.world().resource::<SimState>();
+    let state = app.world().resource::<GridSim>();
     let sim = state.sim();
     assert_eq!(sim.entering().count(), 0, "a rebuild separates it");
     assert_eq!(sim.agent_count(), 2, "no agent lost");

@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 use gridwalk::explain::{CellState, ExplainControl, ExplainState};
 use gridwalk::panel::{cost_text, inspect_lines};
-use gridwalk::sim::{SimClock, SimSetup, SimState, TileEdit};
+use gridwalk::sim::{GridSim, SimSetup, TickClock, TileEdit};
 use gridwalk::ui_state::Selection;
 use gridwalk_core::format::AgentSpec;
 use gridwalk_core::trace::{ExpansionKind, Step};
@@ -46,17 +46,17 @@ fn app_after_a_repair() -> App {
 }
 
 fn states(app: &App) -> Vec<CellState> {
-    let len = app.world().resource::<SimState>().sim().grid().len();
+    let len = app.world().resource::<GridSim>().sim().grid().len();
     app.world().resource::<ExplainState>().cell_states(len)
 }
 
 #[test]
 fn explain_replays_exactly_the_repair_the_core_recorded() {
     let mut app = app_after_a_repair();
-    let edit_tick = app.world().resource::<SimState>().sim().tick_count() - 1;
+    let edit_tick = app.world().resource::<GridSim>().sim().tick_count() - 1;
     control(&mut app, ExplainControl::Start);
     let world = app.world();
-    let sim = world.resource::<SimState>().sim();
+    let sim = world.resource::<GridSim>().sim();
     let recorded = sim.history(0).unwrap().back().unwrap().clone();
     let ex = world.resource::<ExplainState>();
     assert_eq!(
@@ -82,7 +82,7 @@ fn explain_replays_exactly_the_repair_the_core_recorded() {
         .collect();
     assert_eq!(ex.ghost, ghost);
     assert!(
-        world.resource::<SimClock>().paused,
+        world.resource::<TickClock>().paused,
         "explain pauses the world"
     );
 
@@ -141,7 +141,7 @@ fn stepping_back_and_forth_gives_the_same_cell_states() {
 #[test]
 fn the_inspector_reads_the_planners_values() {
     let app = app_after_a_repair();
-    let state = app.world().resource::<SimState>();
+    let state = app.world().resource::<GridSim>();
     let mut inconsistent = 0;
     for cell in [
         Pos::new(14, 5),

@@ -3,8 +3,8 @@
 //! by tick: agents, the known map and the sensed cells.
 
 use bevy::prelude::*;
-use gridwalk::schedule::SimSystems;
-use gridwalk::sim::{SimCommand, SimSetup, SimState, TileEdit, ticking};
+use bevy_gridwalk::GridwalkSystems;
+use gridwalk::sim::{GridSim, SimCommand, SimSetup, TileEdit, ticking};
 use gridwalk::ui_state::WorldSettings;
 use gridwalk_core::format::{AgentSpec, SensingSpec};
 use gridwalk_core::rng::Draw;
@@ -27,12 +27,12 @@ fn snapshot(sim: &Simulation) -> Snapshot {
 #[derive(Resource, Default)]
 struct Ticks(Vec<Snapshot>);
 
-fn capture(state: Res<SimState>, mut ticks: ResMut<Ticks>) {
+fn capture(state: Res<GridSim>, mut ticks: ResMut<Ticks>) {
     ticks.0.push(snapshot(state.sim()));
 }
 
 fn sim(app: &App) -> &Simulation {
-    app.world().resource::<SimState>().sim()
+    app.world().resource::<GridSim>().sim()
 }
 
 /// One update (one tick), with this frame's keys pressed.
@@ -70,8 +70,10 @@ fn toggling_unknown_terrain_records_and_replays_exactly() {
     setup.scenario.seed = 9;
     setup.scenario.sensor_range = Some(2);
     let mut app = common::headless(setup);
-    app.init_resource::<Ticks>()
-        .add_systems(FixedUpdate, capture.after(SimSystems::Sync).run_if(ticking));
+    app.init_resource::<Ticks>().add_systems(
+        FixedUpdate,
+        capture.after(GridwalkSystems::Sync).run_if(ticking),
+    );
     // The first update only starts the clocks: tick 0, sensing from the starts.
     frame(&mut app, &[]);
     assert_eq!(sim(&app).sensor_range(), Some(2));
@@ -107,7 +109,7 @@ fn toggling_unknown_terrain_records_and_replays_exactly() {
         }
     }
     assert!(discovered > 0, "the agents discovered walls as they walked");
-    let state = app.world().resource::<SimState>();
+    let state = app.world().resource::<GridSim>();
     assert_eq!(state.segment().reason(), "start", "one segment");
     let scenario = state.segment().to_scenario();
     let ranges: Vec<SensingSpec> = scenario.sensing.clone();

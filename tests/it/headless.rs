@@ -5,7 +5,9 @@ use bevy::app::AppExit;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use gridwalk::notices::{NoticeKind, Notices};
-use gridwalk::sim::{AgentMarker, Glide, SimClock, SimCommand, SimSetup, SimState, TileEdit};
+use gridwalk::sim::{
+    AgentState, GridAgent, GridPos, GridSim, SimCommand, SimSetup, TickClock, TileEdit,
+};
 use gridwalk::ui_state::{CursorTile, PendingStart};
 use gridwalk_core::format::AgentSpec;
 use gridwalk_core::rng::Draw;
@@ -28,8 +30,8 @@ fn grid(rows: &[&str]) -> Grid {
     gridwalk_core::format::grid_from_rows(rows).unwrap()
 }
 
-fn state(app: &App) -> &SimState {
-    app.world().resource::<SimState>()
+fn state(app: &App) -> &GridSim {
+    app.world().resource::<GridSim>()
 }
 
 fn agent(app: &App, id: AgentId) -> gridwalk_core::sim::Agent {
@@ -225,10 +227,10 @@ fn two_left_clicks_make_a_walking_agent() {
     assert_eq!(a.goal, Pos::new(15, 8));
     assert_ne!(a.pos, Pos::new(1, 1), "it walks at once");
     // Its entity follows it.
-    let mut q = app.world_mut().query::<(&AgentMarker, &Glide)>();
-    let (m, g) = q.single(app.world()).unwrap();
+    let mut q = app.world_mut().query::<(&GridAgent, &GridPos)>();
+    let (m, at) = q.single(app.world()).unwrap();
     assert_eq!(m.id, a.id);
-    assert_eq!(g.to, a.pos);
+    assert_eq!(at.0, a.pos);
 }
 
 #[test]
@@ -281,7 +283,7 @@ fn agents_step_once_per_tick_and_pause_and_step() {
         frame(&mut app);
     }
     assert_eq!(agent(&app, 0).pos.x, x1);
-    assert!(app.world().resource::<SimClock>().paused);
+    assert!(app.world().resource::<TickClock>().paused);
     key(&mut app, KeyCode::KeyN);
     frame(&mut app);
     frame(&mut app);
@@ -293,7 +295,7 @@ fn agents_step_once_per_tick_and_pause_and_step() {
     app.insert_resource(TimeUpdateStrategy::FixedTimesteps(2));
     frame(&mut app);
     assert_eq!(agent(&app, 0).pos.x, x2 + 1, "one tick a frame");
-    app.world_mut().resource_mut::<SimClock>().rate_hz = 40.0;
+    app.world_mut().resource_mut::<TickClock>().rate_hz = 40.0;
     frame(&mut app);
     let x3 = agent(&app, 0).pos.x;
     frame(&mut app);
@@ -378,11 +380,11 @@ fn a_cut_off_agent_waits_and_walks_again_when_a_wall_goes() {
         frame(&mut app);
         assert_eq!(agent(&app, 0).pos, blocked.pos, "it waits");
     }
-    let glide = {
-        let mut q = app.world_mut().query::<&Glide>();
+    let status = {
+        let mut q = app.world_mut().query::<&AgentState>();
         *q.single(app.world()).unwrap()
     };
-    assert_eq!(glide.status, AgentStatus::NoPath);
+    assert_eq!(status.0, AgentStatus::NoPath);
     assert!(blocked.pos.x > x);
     // Erase the wall with a right click: it walks again at the next tick.
     click(&mut app, MouseButton::Right, 8, 1);
@@ -423,7 +425,7 @@ fn world_commands_rebuild_and_respawn_entities() {
     frame(&mut app);
     let count = |app: &mut App| {
         app.world_mut()
-            .query::<&AgentMarker>()
+            .query::<&GridAgent>()
             .iter(app.world())
             .count()
     };
@@ -653,7 +655,7 @@ fn switching_the_planner_replans_every_agent() {
             }
         }
         assert!(walking > 0);
-        let mut q = app.world_mut().query::<&AgentMarker>();
+        let mut q = app.world_mut().query::<&GridAgent>();
         assert_eq!(q.iter(app.world()).count(), 6, "entities respawned");
     }
 }

@@ -11,7 +11,7 @@ use bevy::app::AppExit;
 use bevy::prelude::*;
 use gridwalk::explain::ExplainControl;
 use gridwalk::maps;
-use gridwalk::sim::{SimCommand, SimSetup, SimState};
+use gridwalk::sim::{GridSim, SimCommand, SimSetup};
 use gridwalk::ui_state::CursorTile;
 use gridwalk_core::rng::{Draw, Rng, SeedableRng, SplitMix64};
 use gridwalk_core::scenario::replay::Replay;
@@ -111,9 +111,9 @@ fn poke(
         }
         75..=76 => {
             // A map load through the panel's path: a bad file is an error, the world stays.
-            let before = world.resource::<SimState>().epoch();
+            let before = world.resource::<GridSim>().epoch();
             assert!(maps::load_map_file(bad_file).is_err());
-            assert_eq!(world.resource::<SimState>().epoch(), before);
+            assert_eq!(world.resource::<GridSim>().epoch(), before);
             let scenario = maps::load_map_file(good_file).expect("the good file loads");
             world.write_message(SimCommand::Load {
                 scenario: Box::new(scenario),
@@ -157,7 +157,7 @@ fn poke(
 
 /// The per-frame checks. `exact` when the map has not changed since the last replan.
 fn check(app: &App, r: &mut SplitMix64, exact: bool) -> usize {
-    let sim = app.world().resource::<SimState>().sim();
+    let sim = app.world().resource::<GridSim>().sim();
     let grid = sim.grid();
     if let Some(a) = sim.agents().find(|a| !grid.is_passable(a.pos)) {
         panic!("agent {} stands on {}", a.id, a.pos);
@@ -235,7 +235,7 @@ fn thousands_of_random_frames_keep_the_world_sound_and_replayable() {
         let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
         keys.release_all();
         keys.clear();
-        let exact = !app.world().resource::<SimState>().sim().changes_pending();
+        let exact = !app.world().resource::<GridSim>().sim().changes_pending();
         compared += check(&app, &mut r, exact);
     }
     assert_eq!(exits, 0);
@@ -245,7 +245,7 @@ fn thousands_of_random_frames_keep_the_world_sound_and_replayable() {
     );
 
     // The session's current segment replays through the core to the same cells.
-    let state = app.world().resource::<SimState>();
+    let state = app.world().resource::<GridSim>();
     let scenario = state.segment().to_scenario();
     let last = state.next_tick() - 1;
     let mut replay = Replay::new(scenario, state.sim().config().algorithm);

@@ -87,7 +87,7 @@ enum Command {
         /// The sensor range, 1 to 64: the agent knows the cells within this Chebyshev distance.
         #[arg(long)]
         sensor: u32,
-        /// dstar-lite, dstar, astar or dijkstra.
+        /// dstar-lite, dstar, astar, dijkstra or mpgaa.
         #[arg(long, default_value = "dstar-lite")]
         algo: Algorithm,
         /// Run only the first N problems.

@@ -1,6 +1,8 @@
-//! Crowd mode on the game's side: agents that a rebuild places on one cell are spread to the
-//! nearest free cells first, so that a crowd segment's scenario (`crowd: true`) never has two
-//! agents due at tick 0 on one cell, which `gridwalk-cli simulate` would refuse.
+//! Crowd mode's starts: agents that a rebuild places on one cell are spread to the nearest
+//! free cells first, so that a crowd segment's scenario (`crowd: true`) never has two agents
+//! due at tick 0 on one cell, which `gridwalk-cli simulate` would refuse. The core separates
+//! its agents the same way when crowd mode comes on; this copy goes when the core offers its
+//! rule as a public function.
 
 use gridwalk_core::grid::Flood;
 use gridwalk_core::{Connectivity, Grid, Pos};
@@ -9,7 +11,7 @@ use gridwalk_core::{Connectivity, Grid, Pos};
 /// over `conn`'s moves) none of the others holds, in the same component, so the agent starting
 /// there keeps its goal in reach; as the core separates agents when crowd mode comes on. A cell
 /// with no free cell in reach stays.
-pub(crate) fn separate_cells<'a>(
+pub fn separate_cells<'a>(
     grid: &Grid,
     conn: Connectivity,
     cells: impl IntoIterator<Item = &'a mut Pos>,

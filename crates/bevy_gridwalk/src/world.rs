@@ -1,144 +1,146 @@
-//! The simulation resource and what the game keeps beside it: the session's current
-//! [`Segment`] (what it plays and records), labels, and the setup the game starts from.
+//! The world resource, [`GridSim`]: the core's simulation, and what the plugin keeps beside
+//! it: the session's current [`Segment`] (what it plays and records), the agents' stable
+//! labels, and the input waiting for the next tick.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use bevy::prelude::*;
 use gridwalk_core::format::{AgentSpec, Scenario};
 use gridwalk_core::scenario::timeline::Timeline;
 use gridwalk_core::sim::{AgentId, Budget, SimConfig, SimError, Simulation};
 use gridwalk_core::sim::{DynamicWorld, OnArrival};
-use gridwalk_core::{Algorithm, Grid, Pos, Terrain};
+use gridwalk_core::{Grid, Pos, Terrain};
 
-use super::clock::SimClock;
-use super::messages::{EXPLAIN_HISTORY, SpawnAgent, TileEdit};
-use super::segment::Segment;
-use crate::maps;
+use crate::messages::{SpawnAgent, TileEdit};
+use crate::segment::Segment;
+use crate::settings::GridwalkSettings;
+
+/// How many recent computes each planner keeps for explaining a repair.
+pub const EXPLAIN_HISTORY: usize = 32;
 
 /// Input gathered since the last tick, applied by the next one.
 #[derive(Resource, Default, Debug)]
 pub struct PendingInput {
-    /// Agents to add.
-    pub spawns: Vec<SpawnAgent>,
+    /// Agents to add, each with the entity it was spawned as (`None`: the plugin spawns one).
+    pub spawns: Vec<(SpawnAgent, Option<Entity>)>,
     /// Edits, in the order they were made.
     pub edits: Vec<TileEdit>,
     /// Whether every wall goes at the next tick.
     pub clear_walls: bool,
+    /// Labels of agents whose entity was despawned.
+    pub leaving: Vec<u32>,
+    /// Agents whose entity's [`Goal`](crate::Goal) changed: label and new goal.
+    pub retargets: Vec<(u32, Pos)>,
 }
 
 impl PendingInput {
     /// Whether nothing is waiting.
     pub fn is_empty(&self) -> bool {
-        self.spawns.is_empty() && self.edits.is_empty() && !self.clear_walls
+        self.spawns.is_empty()
+            && self.edits.is_empty()
+            && !self.clear_walls
+            && self.leaving.is_empty()
+            && self.retargets.is_empty()
     }
 }
 
-/// Expansions a tick of the game may make unless `--plan-budget` or the map says otherwise.
-/// With 5,000 agents on a 512×512 map, 100,000 took a tick 127 ms on a busy 2-core machine;
-/// D\* Lite spends about 1 µs an expansion, so 30,000 keeps a frame near 30–40 ms.
-pub const GAME_PLAN_BUDGET: u64 = 30_000;
-
-/// The game's budgets unless told otherwise: the default planner memory, and
-/// [`GAME_PLAN_BUDGET`] expansions per tick.
-pub fn game_budget() -> Budget {
-    Budget {
-        plan_expansions: Some(GAME_PLAN_BUDGET),
-        ..Budget::default()
-    }
-}
-
-/// The world the game starts with: a scenario, and what is the game's own.
-#[derive(Clone, Debug)]
-pub struct SimSetup {
-    /// The starting scenario, started as `gridwalk-cli simulate` starts one
-    /// ([`Scenario::start`]): map, moves, seed of wander's goals and the dynamic world,
-    /// destinations, sensor range, budgets, the agents of tick 0 and everything it times.
-    pub scenario: Scenario,
-    /// The planner.
-    pub algorithm: Algorithm,
-    /// Whether each tick also measures A\* from scratch, for the panel's comparison.
-    pub measure_baseline: bool,
-    /// What agents added during the game do on arrival.
-    pub on_arrival: OnArrival,
-    /// Seed of the random agents the game adds later: spawned ones and a new random map's.
-    pub spawn_seed: u64,
-    /// The map's name, for the panel.
-    pub map_name: String,
-    /// Ticks per second.
-    pub rate_hz: f64,
-    /// Start paused.
-    pub paused: bool,
-}
-
-impl SimSetup {
-    /// A setup on `grid` with no agents, default planner and the game's budgets
-    /// ([`game_budget`]), 10 ticks per second.
-    pub fn on_grid(grid: Grid) -> SimSetup {
-        let mut scenario = Scenario::from_grid(grid);
-        (scenario.planner_memory, scenario.plan_budget) = game_budget().in_scenario();
-        SimSetup {
-            scenario,
-            algorithm: SimConfig::default().algorithm,
-            measure_baseline: true,
-            on_arrival: OnArrival::Stay,
-            spawn_seed: maps::DEFAULT_SEED,
-            map_name: "custom".into(),
-            rate_hz: SimClock::DEFAULT_RATE,
-            paused: false,
-        }
-    }
-
-    /// The simulation's configuration: the planner, with the scenario's moves.
-    pub fn config(&self) -> SimConfig {
-        SimConfig {
-            measure_baseline: self.measure_baseline,
-            ..self.scenario.config(self.algorithm)
-        }
-    }
+/// What the tick's first step did with the input ([`GridSim::play_tick`]).
+#[derive(Default, Debug)]
+pub(crate) struct Played {
+    /// Agents that appeared for an entity spawned by the game.
+    pub(crate) adopted: Vec<(AgentId, Entity)>,
+    /// Agents refused, with their entity if they had one, in words.
+    pub(crate) refused_agents: Vec<(Option<Entity>, String)>,
+    /// Edits refused.
+    pub(crate) refused_edits: Vec<(Pos, SimError)>,
 }
 
 /// An agent a rebuild keeps or places: start, goal, label (`None`: a new one) and arrival
 /// policy.
-pub(super) type Placed = (Pos, Pos, Option<u32>, OnArrival);
+pub type Placed = (Pos, Pos, Option<u32>, OnArrival);
 
-/// The simulation, with what the game keeps beside it.
+/// The world: the core's [`Simulation`] (grid, agents, planners) and what the plugin keeps
+/// beside it. Read it with [`GridSim::sim`]; change it through the plugin's messages and
+/// components, or through this type's methods, which record what they do in the current
+/// [`Segment`] so the session replays with `gridwalk-cli simulate`.
 #[derive(Resource)]
-pub struct SimState {
-    pub(super) sim: Simulation,
-    pub(super) segment: Segment,
-    pub(super) finished: Vec<Scenario>,
-    pub(super) labels: BTreeMap<AgentId, u32>,
-    pub(super) next_label: u32,
-    pub(super) map_name: String,
-    pub(super) epoch: u64,
-    pub(super) ticks: u64,
-    pub(super) on_arrival: OnArrival,
-    pub(super) world_seed: u64,
-    pub(super) budget: Budget,
+pub struct GridSim {
+    sim: Simulation,
+    segment: Segment,
+    finished: Vec<Scenario>,
+    labels: BTreeMap<AgentId, u32>,
+    next_label: u32,
+    map_name: String,
+    epoch: u64,
+    ticks: u64,
+    on_arrival: OnArrival,
+    world_seed: u64,
+    budget: Budget,
+    record: bool,
+    start_refusals: Vec<String>,
 }
 
-impl SimState {
-    /// A simulation of `setup`, planned once (tick 0 of the session), and the refusals of
-    /// its agents.
-    pub fn new(setup: &SimSetup) -> (SimState, Vec<String>) {
-        let scenario = setup.scenario.clone();
+impl GridSim {
+    /// The world `scenario` starts with `settings` (which give its moves, crowd mode and
+    /// budgets), planned once (tick 0 of the session), and the refusals of its agents.
+    pub fn new(scenario: Scenario, settings: &GridwalkSettings) -> (GridSim, Vec<String>) {
+        let scenario = settings.apply_to(scenario);
         let (world_seed, budget) = (scenario.seed, scenario.budget());
-        let (segment, sim) = Segment::start(scenario, setup.config(), "start");
-        let mut s = SimState {
+        let (segment, sim) = Segment::start(scenario, settings.config(), "start");
+        let mut s = GridSim {
             sim,
             segment,
             finished: Vec::new(),
             labels: BTreeMap::new(),
             next_label: 0,
-            map_name: setup.map_name.clone(),
+            map_name: String::from("custom"),
             epoch: 0,
             ticks: 0,
-            on_arrival: setup.on_arrival,
+            on_arrival: settings.on_arrival,
             world_seed,
             budget,
+            record: settings.record,
+            start_refusals: Vec::new(),
         };
         let refused = s.play_start(&[]);
+        s.start_refusals.clone_from(&refused);
         (s, refused)
+    }
+
+    /// The planner-memory and planning budgets.
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// Sets what agents added from now on do on arrival.
+    pub fn set_on_arrival(&mut self, policy: OnArrival) {
+        self.on_arrival = policy;
+    }
+
+    /// Another configuration. A change of the planner, moves, heuristic or crowd mode
+    /// rebuilds the world with its agents (a new segment, `reason`); a change of the
+    /// baseline measurement alone replans nothing. Returns the refusals of agents.
+    pub fn set_config(&mut self, new: SimConfig, reason: &str) -> Vec<String> {
+        let old = self.sim.config();
+        let same = SimConfig {
+            measure_baseline: new.measure_baseline,
+            ..old
+        };
+        if new == same {
+            self.sim.set_config(new);
+            return Vec::new();
+        }
+        self.rebuild_keeping_agents(new, reason)
+    }
+
+    /// The refusals of the agents the world started with, in words; taken once.
+    pub fn take_start_refusals(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.start_refusals)
+    }
+
+    /// Names the map, for display.
+    pub fn set_map_name(&mut self, name: impl Into<String>) {
+        self.map_name = name.into();
     }
 
     /// The core simulation.
@@ -208,7 +210,7 @@ impl SimState {
     }
 
     /// [`Self::rebuild_playing`] with nothing scripted.
-    pub(super) fn rebuild(
+    pub fn rebuild(
         &mut self,
         grid: Grid,
         config: SimConfig,
@@ -222,7 +224,7 @@ impl SimState {
     /// the sensor range, the seed, the budgets and the destinations (chosen again on `grid`):
     /// a new segment starts ([`Self::start_segment`]) that plays `agents` at its tick 0, then
     /// `script`. Returns the refusals of agents.
-    pub(super) fn rebuild_playing(
+    pub fn rebuild_playing(
         &mut self,
         grid: Grid,
         config: SimConfig,
@@ -232,7 +234,7 @@ impl SimState {
     ) -> Vec<String> {
         if config.crowd {
             let starts = agents.iter_mut().map(|a| &mut a.0);
-            super::crowd::separate_cells(&grid, config.connectivity, starts);
+            crate::separate::separate_cells(&grid, config.connectivity, starts);
         }
         let mut timeline = Timeline::default();
         let dynamic = self.sim.dynamic();
@@ -264,7 +266,7 @@ impl SimState {
     /// starts `scenario` with `config` as the next one, the way the first one started: its
     /// seed and budgets hold from now on. `kept[i]` is the label the scenario's agent `i`
     /// keeps (`None`, or past the end: a new one). Returns the refusals of agents.
-    pub(super) fn start_segment(
+    pub fn start_segment(
         &mut self,
         scenario: Scenario,
         config: SimConfig,
@@ -302,11 +304,7 @@ impl SimState {
 
     /// [`Self::rebuild_playing`] on the current grid with the current agents, keeping the
     /// segment's events still to come (renumbered for the new segment).
-    pub(super) fn rebuild_keeping_agents(
-        &mut self,
-        config: SimConfig,
-        reason: &str,
-    ) -> Vec<String> {
+    pub fn rebuild_keeping_agents(&mut self, config: SimConfig, reason: &str) -> Vec<String> {
         let grid = self.sim.grid().clone();
         let agents = self.current_agents();
         let script = self.segment.take_future(self.next_tick());
@@ -314,7 +312,7 @@ impl SimState {
     }
 
     /// The next label never given in this session.
-    pub(super) fn new_label(&mut self) -> u32 {
+    pub(crate) fn new_label(&mut self) -> u32 {
         let l = self.next_label;
         self.next_label += 1;
         l
@@ -323,7 +321,7 @@ impl SimState {
     /// The current agents as (cell, goal, label, policy), for a rebuild that keeps them,
     /// then those still waiting to enter (crowd mode), at their starts: a crowd rebuild
     /// separates them to the nearest free cells, so none is lost.
-    pub(super) fn current_agents(&self) -> Vec<Placed> {
+    pub fn current_agents(&self) -> Vec<Placed> {
         let placed = (self.sim.agents()).map(|a| (a.pos, a.goal, a.id, a.on_arrival));
         let entering = (self.sim.entering()).map(|(id, start, goal, on)| (start, goal, id, on));
         (placed.chain(entering))
@@ -355,22 +353,27 @@ impl SimState {
     /// The tick's first step: pushes the asked-for agents (with the current arrival policy)
     /// and edits into the segment's timeline at the next tick, then plays that tick's share:
     /// its dynamic-world settings, its agents (scripted ones first), its edits (scripted ones
-    /// first). Returns the refusals of agents, in words, and of edits.
-    pub(super) fn play_tick(
+    /// first). Each agent asked for with an entity is matched to the agent that appeared
+    /// for it.
+    pub(crate) fn play_tick(
         &mut self,
-        spawns: impl IntoIterator<Item = SpawnAgent>,
+        spawns: impl IntoIterator<Item = (SpawnAgent, Option<Entity>)>,
         edits: impl IntoIterator<Item = TileEdit>,
-    ) -> (Vec<String>, Vec<(Pos, SimError)>) {
+    ) -> Played {
         let tick = self.next_tick();
         let on_arrival = self.on_arrival;
         let timeline = self.segment.timeline_mut();
-        for SpawnAgent { start, goal } in spawns {
+        let mut waiting: HashMap<(Pos, Pos), VecDeque<Entity>> = HashMap::new();
+        for (SpawnAgent { start, goal }, entity) in spawns {
             timeline.push_agent(AgentSpec {
                 start,
                 goal,
                 tick,
                 on_arrival,
             });
+            if let Some(e) = entity {
+                waiting.entry((start, goal)).or_default().push_back(e);
+            }
         }
         for e in edits {
             timeline.push_edit(tick, e.pos, e.terrain);
@@ -381,12 +384,66 @@ impl SimState {
             self.restart_segment("an agent starts where the segment's map had a wall");
         }
         let tick = self.next_tick();
-        let (applied, refused) = self.segment.play(tick, &mut self.sim);
-        for &(_, id) in &applied.appeared {
+        // The starts and goals of the timeline's agents, to match the game's entities to
+        // the agents that appear: only when the game spawned some (the list is long).
+        let specs: Vec<(Pos, Pos)> = match waiting.is_empty() {
+            true => Vec::new(),
+            false => (self.segment.timeline().agents().iter())
+                .map(|a| (a.start, a.goal))
+                .collect(),
+        };
+        let (applied, words) = self.segment.play(tick, &mut self.sim);
+        let mut played = Played::default();
+        for &(i, id) in &applied.appeared {
             let label = self.new_label();
             self.labels.insert(id, label);
+            let own = specs.get(i).and_then(|k| waiting.get_mut(k)?.pop_front());
+            if let Some(e) = own {
+                played.adopted.push((id, e));
+            }
         }
-        (refused, applied.refused)
+        for ((i, _), text) in applied.rejected.iter().zip(words) {
+            let entity = specs.get(*i).and_then(|k| waiting.get_mut(k)?.pop_front());
+            played.refused_agents.push((entity, text));
+        }
+        played.refused_edits = applied.refused;
+        played
+    }
+
+    /// Removes the agents labelled `leaving` and sends those of `retargets` to their new
+    /// goals, at once. While recording, a new segment then starts, since a scenario cannot
+    /// say either. Returns the refusals of new goals.
+    pub(crate) fn apply_untimed(
+        &mut self,
+        leaving: &[u32],
+        retargets: &[(u32, Pos)],
+    ) -> Vec<(u32, SimError)> {
+        if leaving.is_empty() && retargets.is_empty() {
+            return Vec::new();
+        }
+        let by_label: HashMap<u32, AgentId> = self.labels.iter().map(|(&i, &l)| (l, i)).collect();
+        let mut changed = false;
+        for id in leaving.iter().filter_map(|l| by_label.get(l)) {
+            changed |= self.sim.remove_agent(*id).is_ok();
+            self.labels.remove(id);
+        }
+        let mut refused = Vec::new();
+        for &(label, goal) in retargets {
+            let Some(&id) = by_label.get(&label) else {
+                continue;
+            };
+            if self.sim.agent(id).is_none_or(|a| a.goal == goal) {
+                continue;
+            }
+            match self.sim.set_goal(id, goal) {
+                Ok(()) => changed = true,
+                Err(e) => refused.push((label, e)),
+            }
+        }
+        if changed && self.record {
+            self.restart_segment("agents removed or sent to new goals");
+        }
+        refused
     }
 
     /// Turns every wall into plain ground, after the tick's share, and records the cells at
@@ -415,7 +472,7 @@ impl SimState {
     /// Whether adding an agent here would put it on a cell that was a wall when the segment
     /// began: the scenario format checks agents against the starting map, so the segment must
     /// restart first.
-    pub(super) fn needs_restart_for(&self, start: Pos, goal: Pos) -> bool {
+    pub fn needs_restart_for(&self, start: Pos, goal: Pos) -> bool {
         let base = self.segment.base();
         let now = self.sim.grid();
         [start, goal]

@@ -1,4 +1,4 @@
-//! The simulation clock: pause, steps and ticks per second.
+//! The tick clock: pause, single steps and ticks per second.
 
 use std::time::Duration;
 
@@ -6,17 +6,17 @@ use bevy::prelude::*;
 
 /// Whether the simulation runs, and how fast.
 #[derive(Resource, Debug, Clone)]
-pub struct SimClock {
+pub struct TickClock {
     /// Paused: `FixedUpdate` still runs, but only steps asked for are ticks.
     pub paused: bool,
     /// Ticks asked for while paused.
     pub steps: u32,
     /// Ticks per second, 1–60.
     pub rate_hz: f64,
-    pub(super) ticking: bool,
+    pub(crate) ticking: bool,
 }
 
-impl SimClock {
+impl TickClock {
     /// Slowest rate.
     pub const MIN_RATE: f64 = 1.0;
     /// Fastest rate.
@@ -25,8 +25,8 @@ impl SimClock {
     pub const DEFAULT_RATE: f64 = 10.0;
 
     /// A running clock at `rate_hz` (clamped to 1–60).
-    pub fn new(rate_hz: f64) -> SimClock {
-        SimClock {
+    pub fn new(rate_hz: f64) -> TickClock {
+        TickClock {
             paused: false,
             steps: 0,
             rate_hz: clamp_rate(rate_hz),
@@ -46,23 +46,23 @@ impl SimClock {
     }
 }
 
-impl Default for SimClock {
+impl Default for TickClock {
     fn default() -> Self {
-        SimClock::new(SimClock::DEFAULT_RATE)
+        TickClock::new(TickClock::DEFAULT_RATE)
     }
 }
 
 /// `rate` clamped to 1–60 ticks per second; NaN becomes the default.
 pub fn clamp_rate(rate: f64) -> f64 {
     if rate.is_nan() {
-        SimClock::DEFAULT_RATE
+        TickClock::DEFAULT_RATE
     } else {
-        rate.clamp(SimClock::MIN_RATE, SimClock::MAX_RATE)
+        rate.clamp(TickClock::MIN_RATE, TickClock::MAX_RATE)
     }
 }
 
 /// Run condition: this `FixedUpdate` run is a tick.
-pub fn ticking(clock: Res<SimClock>) -> bool {
+pub fn ticking(clock: Res<TickClock>) -> bool {
     clock.ticking
 }
 
@@ -74,8 +74,8 @@ const MIN_FRAME_ADVANCE_SECS: f64 = 0.05;
 
 /// Keeps the fixed timestep at the clock's rate, and a frame's advance of game time within
 /// one tick (see [`MIN_FRAME_ADVANCE_SECS`]).
-pub(super) fn apply_rate(
-    clock: Res<SimClock>,
+pub(crate) fn apply_rate(
+    clock: Res<TickClock>,
     mut fixed: ResMut<Time<Fixed>>,
     mut virt: ResMut<Time<Virtual>>,
 ) {

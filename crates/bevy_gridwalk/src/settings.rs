@@ -1,0 +1,104 @@
+//! The plugin's settings: the planner, the moves, crowd mode, the tick rate and the budgets,
+//! in one value the plugin is built from.
+
+use gridwalk_core::format::Scenario;
+use gridwalk_core::sim::{Budget, OnArrival, SimConfig};
+use gridwalk_core::{Algorithm, Connectivity, Heuristic};
+
+/// How the plugin plans and ticks. Build one with [`Default`] and change what you need:
+///
+/// ```
+/// use bevy_gridwalk::GridwalkSettings;
+/// use gridwalk_core::{Algorithm, Connectivity};
+///
+/// let settings = GridwalkSettings {
+///     algorithm: Algorithm::DStarLite,
+///     connectivity: Connectivity::Four,
+///     crowd: true,
+///     ticks_per_second: 20.0,
+///     ..Default::default()
+/// };
+/// assert_eq!(settings.config().connectivity, Connectivity::Four);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct GridwalkSettings {
+    /// The planner: D\* Lite by default (one repairing search per goal, shared by every
+    /// agent heading there).
+    pub algorithm: Algorithm,
+    /// Four moves, or eight (no corner cutting).
+    pub connectivity: Connectivity,
+    /// The heuristic of D\* Lite, A\* and MPGAA\*; `None`: the best admissible one for the
+    /// moves (Manhattan or octile).
+    pub heuristic: Option<Heuristic>,
+    /// Crowd mode: no two agents share a cell, swap or cross, and every move comes from the
+    /// crowd's step rule on the planners' exact costs. Off: agents walk through each other.
+    pub crowd: bool,
+    /// Ticks per second, 1–60: the rate of `FixedUpdate`, where the tick runs.
+    pub ticks_per_second: f64,
+    /// The planner-memory budget (least recently used planners are dropped past it) and the
+    /// planning budget (expansions a tick; agents whose plan is not ready wait).
+    pub budget: Budget,
+    /// What agents added after the start do on arrival: stay, wander or patrol.
+    pub on_arrival: OnArrival,
+    /// Also run A\* from scratch each tick (up to 256 walking agents), to compare the
+    /// repair's work with it.
+    pub measure_baseline: bool,
+    /// Start paused ([`TickClock`](crate::TickClock) resumes).
+    pub paused: bool,
+    /// Keep the session replayable: a new goal or a despawn, which a scenario cannot say,
+    /// starts a new [`Segment`](crate::Segment) (every agent replans). Off, they apply at once
+    /// and the current segment no longer replays the session.
+    pub record: bool,
+}
+
+impl Default for GridwalkSettings {
+    fn default() -> Self {
+        let config = SimConfig::default();
+        GridwalkSettings {
+            algorithm: config.algorithm,
+            connectivity: config.connectivity,
+            heuristic: None,
+            crowd: false,
+            ticks_per_second: crate::TickClock::DEFAULT_RATE,
+            budget: Budget::default(),
+            on_arrival: OnArrival::Stay,
+            measure_baseline: false,
+            paused: false,
+            record: false,
+        }
+    }
+}
+
+impl GridwalkSettings {
+    /// The settings a scenario gives (its moves, heuristic, crowd mode and budgets), the
+    /// defaults for the rest.
+    pub fn of_scenario(scenario: &Scenario) -> GridwalkSettings {
+        GridwalkSettings {
+            connectivity: scenario.connectivity,
+            heuristic: scenario.heuristic,
+            crowd: scenario.crowd,
+            budget: scenario.budget(),
+            ..GridwalkSettings::default()
+        }
+    }
+
+    /// The core simulation's configuration these settings give.
+    pub fn config(&self) -> SimConfig {
+        SimConfig {
+            algorithm: self.algorithm,
+            connectivity: self.connectivity,
+            heuristic: (self.heuristic).unwrap_or(Heuristic::default_for(self.connectivity)),
+            measure_baseline: self.measure_baseline,
+            crowd: self.crowd,
+        }
+    }
+
+    /// `scenario` with these settings' moves, heuristic, crowd mode and budgets.
+    pub fn apply_to(&self, mut scenario: Scenario) -> Scenario {
+        scenario.connectivity = self.connectivity;
+        scenario.heuristic = self.heuristic;
+        scenario.crowd = self.crowd;
+        (scenario.planner_memory, scenario.plan_budget) = self.budget.in_scenario();
+        scenario
+    }
+}

@@ -1,0 +1,152 @@
+//! The minimal example's setup, headless: `MinimalPlugins`, one fixed tick per update. Every
+//! agent arrives, a wall added on the agents' way is never stood on again, and no path
+//! crosses it; the entities follow the simulation; despawning and retargeting work.
+
+use std::collections::HashSet;
+
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_gridwalk::prelude::*;
+use gridwalk_core::grid::Flood;
+use gridwalk_core::{Pos, Terrain};
+
+#[allow(dead_code)]
+#[path = "../examples/minimal.rs"]
+mod minimal;
+
+/// The example's world and agents on `MinimalPlugins`.
+fn headless() -> App {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .add_plugins(minimal::plugin())
+        .add_systems(Startup, minimal::setup)
+        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    app
+}
+
+fn agents(app: &mut App) -> Vec<(Entity, Pos, Pos, AgentStatus)> {
+    let mut q = app
+        .world_mut()
+        .query::<(Entity, &GridPos, &Goal, &AgentState)>();
+    q.iter(app.world())
+        .map(|(e, p, g, s)| (e, p.0, g.0, s.0))
+        .collect()
+}
+
+#[test]
+fn every_agent_arrives_around_a_new_wall() {
+    let mut app = headless();
+    app.update();
+    app.update();
+    assert_eq!(agents(&mut app).len(), 50);
+    assert_eq!(app.world().resource::<GridSim>().sim().agent_count(), 50);
+    // The wall goes on a gap of the middle wall that some agent's path passes through.
+    let through = |app: &App, gap: Pos| {
+        let sim = app.world().resource::<GridSim>().sim();
+        (sim.agents()).any(|a| sim.path(a.id).is_some_and(|p| p.cells.contains(&gap)))
+    };
+    let gaps = [3, 10, 16].map(|y| Pos::new(minimal::SIZE.0 / 2, y));
+    let gap = *gaps
+        .iter()
+        .find(|&&g| through(&app, g))
+        .expect("a path through a gap");
+    let goals: HashSet<Pos> = agents(&mut app).iter().map(|a| a.2).collect();
+    assert!(!goals.contains(&gap));
+    let through = |app: &App| through(app, gap);
+    app.world_mut().write_message(TileEdit {
+        pos: gap,
+        terrain: Terrain::Wall,
+    });
+    app.update();
+    let sim = app.world().resource::<GridSim>().sim();
+    assert!(!sim.grid().is_passable(gap), "the wall was refused");
+    assert!(!through(&app), "a path still crosses the new wall");
+    let mut arrived = HashSet::new();
+    for _ in 0..400 {
+        app.update();
+        for (e, at, goal, status) in agents(&mut app) {
+            assert_ne!(at, gap, "an agent stands on the new wall");
+            if status == AgentStatus::Arrived {
+                assert_eq!(at, goal);
+                arrived.insert(e);
+            }
+        }
+        assert!(!through(&app), "a path crosses the new wall");
+        let reads = app.world().resource::<Messages<Arrived>>();
+        arrived.extend(reads.iter_current_update_messages().map(|a| a.entity));
+        if arrived.len() == 50 {
+            break;
+        }
+    }
+    assert_eq!(arrived.len(), 50, "every agent arrives");
+    // The entities agree with the simulation, agent by agent.
+    let mut q = app.world_mut().query::<(&GridAgent, &GridPos, &NextCell)>();
+    let sim = app.world().resource::<GridSim>().sim();
+    for (agent, pos, next) in q.iter(app.world()) {
+        let a = sim.agent(agent.id).unwrap();
+        assert_eq!((pos.0, next.0), (a.pos, a.next));
+    }
+}
+
+/// The example's map.
+fn app_grid() -> gridwalk_core::Grid {
+    let app = headless();
+    app.world().resource::<GridSim>().sim().grid().clone()
+}
+
+#[test]
+fn every_goal_is_reachable_and_every_start_apart() {
+    // The example's setup is well posed: starts apart, goals apart, each goal reachable.
+    let grid = app_grid();
+    let mut app = headless();
+    app.update(); // the first update starts the clocks: no tick yet
+    app.update();
+    let list = agents(&mut app);
+    let starts: HashSet<Pos> = list.iter().map(|a| a.1).collect();
+    let goals: HashSet<Pos> = list.iter().map(|a| a.2).collect();
+    assert_eq!((starts.len(), goals.len()), (50, 50));
+    let mut flood = Flood::default();
+    let start = grid.index(list[0].1).unwrap();
+    for (_, _, goal, _) in list {
+        let g = grid.index(goal).unwrap();
+        let found = flood.nearest(&grid, start, gridwalk_core::Connectivity::Eight, |c| c == g);
+        assert_eq!(found, Some(g), "{goal} unreachable");
+    }
+}
+
+#[test]
+fn despawning_removes_and_a_new_goal_retargets() {
+    let mut app = headless();
+    app.update();
+    app.update();
+    let list = agents(&mut app);
+    let (gone, moved) = (list[0].0, list[1].0);
+    app.world_mut().despawn(gone);
+    let target = list[0].1; // the despawned agent's cell, free next tick
+    app.world_mut().get_mut::<Goal>(moved).unwrap().0 = target;
+    app.update();
+    let sim = app.world().resource::<GridSim>().sim();
+    assert_eq!(sim.agent_count(), 49);
+    let id = app.world().get::<GridAgent>(moved).unwrap().id;
+    assert_eq!(sim.agent(id).unwrap().goal, target);
+    assert_eq!(app.world().get::<Goal>(moved).unwrap().0, target);
+}
+
+#[test]
+fn an_agent_on_a_wall_is_refused_with_its_entity() {
+    let mut app = headless();
+    app.update();
+    app.update();
+    let wall = Pos::new(minimal::SIZE.0 / 2, 0);
+    let e = app
+        .world_mut()
+        .spawn((GridPos(wall), Goal(Pos::new(0, 0))))
+        .id();
+    app.update();
+    let refused = app.world().resource::<Messages<AgentRefused>>();
+    let r: Vec<_> = refused.iter_current_update_messages().collect();
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].entity, Some(e));
+    assert!(r[0].reason.contains("wall"), "{}", r[0].reason);
+    assert!(app.world().get::<GridAgent>(e).is_none());
+}
