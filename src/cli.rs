@@ -183,7 +183,7 @@ pub fn setup(args: &Args) -> Result<SimSetup, String> {
     // Crowd mode: no two agents due at tick 0 on one cell (random starts may meet).
     let at_start = scenario.agents.iter_mut().filter(|a| a.tick == 0);
     let grid = &scenario.grid;
-    bevy_gridwalk::separate_cells(grid, conn, at_start.map(|a| &mut a.start));
+    gridwalk_core::sim::separate(grid, conn, at_start.map(|a| &mut a.start));
     Ok(SimSetup {
         scenario,
         algorithm: SimConfig::default().algorithm,

@@ -45,7 +45,6 @@ mod clock;
 mod debug;
 mod messages;
 mod segment;
-mod separate;
 pub mod settings;
 mod tick;
 mod world;
@@ -62,7 +61,6 @@ pub use debug::{GridwalkDebugPlugin, RepairGizmos};
 pub use messages::WallsCleared;
 pub use messages::{AgentRefused, Arrived, ClearWalls, EditRefused, SpawnAgent, TileEdit};
 pub use segment::Segment;
-pub use separate::separate_cells;
 pub use settings::GridwalkSettings;
 pub use world::{EXPLAIN_HISTORY, GridSim, PendingInput, Placed};
 

@@ -234,7 +234,7 @@ impl GridSim {
     ) -> Vec<String> {
         if config.crowd {
             let starts = agents.iter_mut().map(|a| &mut a.0);
-            crate::separate::separate_cells(&grid, config.connectivity, starts);
+            gridwalk_core::sim::separate(&grid, config.connectivity, starts);
         }
         let mut timeline = Timeline::default();
         let dynamic = self.sim.dynamic();
