@@ -29,28 +29,8 @@ pub const CROWD_AGENTS: usize = 300;
 /// The Crowd preset's destinations: [`CROWD_AGENTS`] / [`AGENTS_PER_DESTINATION`].
 pub const CROWD_DESTINATIONS: usize = CROWD_AGENTS / AGENTS_PER_DESTINATION;
 
-/// In crowd mode, wanderers get at least one destination for this many agents, so a crowd
-/// does not queue for a few cells (only one agent can stand on a goal at a time).
-pub const AGENTS_PER_DESTINATION: usize = 25;
-
-/// The most cells the first searches of crowd mode's extra destinations may cover together:
-/// each destination's planner first settles the costs around all of its agents, about the
-/// whole map, so 5,000 agents' 200 destinations on a 512×512 map would keep the game's
-/// planning budget (30,000 expansions a tick) busy for minutes before every agent moves.
-/// This many cells take it about 28 s at 10 ticks a second.
-pub const CROWD_PLAN_CELLS: usize = 1 << 23;
-
-/// The destinations wanderers of `agents` agents draw from in crowd mode on a map of
-/// `passable` cells, `k` asked for: at least one for every [`AGENTS_PER_DESTINATION`] agents
-/// while their first searches stay within [`CROWD_PLAN_CELLS`], never fewer than `k`; 0 (any
-/// reachable cell) stays 0.
-pub fn crowd_destinations(k: usize, agents: usize, passable: usize) -> usize {
-    if k == 0 {
-        return 0;
-    }
-    let affordable = CROWD_PLAN_CELLS / passable.max(1);
-    k.max(agents.div_ceil(AGENTS_PER_DESTINATION).min(affordable))
-}
+/// The crowd-destination rule is the core's, so the game and `gridwalk-cli simulate` agree.
+pub use gridwalk_core::sim::{AGENTS_PER_DESTINATION, CROWD_PLAN_CELLS, crowd_destinations};
 
 impl Preset {
     /// Every preset, in the panel's order.
