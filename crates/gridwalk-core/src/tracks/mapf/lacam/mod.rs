@@ -22,7 +22,7 @@ use constraint::Constraints;
 
 use super::dist::DistanceTables;
 use super::scatter::{self, Guide, Scatter};
-use crate::crowd::{Crowd, NONE, Rule, StepError};
+use crate::crowd::{Crowd, Guidance, NONE, Rule, StepError};
 use crate::grid::{Connectivity, Grid};
 use crate::rng::{Draw, SeedableRng, SplitMix64};
 
@@ -200,6 +200,59 @@ impl Search {
         }
     }
 
+    /// A search from `starts` to `goals` (flat cells of `grid`, one per agent, each list
+    /// distinct; the caller checks them) with no scatter and no tick limit, for a guidance
+    /// other than distance tables: `to_go` ranks the agents for the first priorities (larger
+    /// first, as distances to go; only their order and their size against the number of
+    /// agents matter), and the nodes, constraints and stack may take at most `memory` bytes.
+    /// This is the search the real-time engine keeps across ticks.
+    pub fn rooted(
+        (grid, conn): (&Grid, Connectivity),
+        (starts, goals): (&[u32], &[u32]),
+        to_go: &[u32],
+        seed: u64,
+        memory: usize,
+    ) -> Search {
+        let n = starts.len();
+        let mut arena = Arena::new(n);
+        let root = arena.push_root(starts, goals, to_go);
+        Search {
+            conn,
+            goals: goals.to_vec(),
+            max_ticks: None,
+            memory,
+            rng: SplitMix64::seed_from_u64(seed),
+            pibt: Crowd::new(grid, conn, Rule::default()),
+            paths: None,
+            arena,
+            constraints: Constraints::new(),
+            open: vec![root],
+            scratch: Scratch {
+                cur: vec![0; n],
+                order: vec![0; n],
+                fixed: vec![NONE; n],
+                pref: vec![NONE; n],
+            },
+        }
+    }
+
+    /// The node on top of the depth-first stack: the one the next try expands (none once the
+    /// search is exhausted).
+    pub fn top(&self) -> Option<u32> {
+        self.open.last().copied()
+    }
+
+    /// The node node `id` was first reached from (none for the root). Every kept node is
+    /// reached from the root along these links, each a legal step of all agents.
+    pub fn parent(&self, id: u32) -> Option<u32> {
+        Some(self.arena.node(id).parent).filter(|&p| p != NONE)
+    }
+
+    /// Node `id`'s configuration: each agent's cell, a flat index of the grid.
+    pub fn config(&self, id: u32) -> &[u32] {
+        self.arena.config(id)
+    }
+
     /// The bytes the search's nodes, constraints and stack take now.
     pub fn bytes(&self) -> usize {
         bytes(&self.arena, &self.constraints, &self.open)
@@ -211,9 +264,10 @@ impl Search {
     }
 
     /// Goes on with the search for at most `budget` tries (each takes one constraint set from
-    /// the node on top of the stack and asks PIBT for a successor), on the grid and tables it
-    /// was made with. A budget of 0 does nothing and returns [`Progress::Open`].
-    pub fn expand(&mut self, grid: &Grid, dist: &DistanceTables, budget: usize) -> Progress {
+    /// the node on top of the stack and asks PIBT for a successor), on the grid and guidance it
+    /// was made with (its distance tables, or for [`rooted`](Self::rooted) any guidance). A
+    /// budget of 0 does nothing and returns [`Progress::Open`].
+    pub fn expand<G: Guidance>(&mut self, grid: &Grid, dist: &G, budget: usize) -> Progress {
         for _ in 0..budget {
             let Some(&h) = self.open.last() else {
                 return Progress::Failed(Unsolved::Exhausted);
@@ -260,7 +314,7 @@ impl Search {
     /// Asks PIBT for a successor of node `h` (in the scratch buffers) that obeys constraint
     /// `c`, and keeps it (or, if known, sometimes searches on from it again); false when the
     /// memory cap is passed.
-    fn try_successor(&mut self, grid: &Grid, dist: &DistanceTables, h: u32, c: u32) -> bool {
+    fn try_successor<G: Guidance>(&mut self, grid: &Grid, dist: &G, h: u32, c: u32) -> bool {
         let s = &mut self.scratch;
         self.constraints.apply(c, &mut s.fixed);
         let next = match &self.paths {
