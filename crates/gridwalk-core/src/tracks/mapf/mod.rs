@@ -42,6 +42,7 @@
 mod dist;
 mod lacam;
 mod pibt;
+mod realtime;
 mod result;
 mod scatter;
 
@@ -51,6 +52,9 @@ use web_time::Instant;
 
 pub use dist::{DistanceTables, UNREACHABLE};
 pub use lacam::{Progress, Search, Unsolved};
+pub use realtime::{
+    DEFAULT_BUDGET, DEFAULT_RT_MEMORY_CAP, Phase, RealTime, RealTimeOptions, Rooted, Tick,
+};
 
 use crate::crowd::Rule;
 use crate::format::FormatError;
