@@ -53,7 +53,8 @@ use web_time::Instant;
 pub use dist::{DistanceTables, UNREACHABLE};
 pub use lacam::{Progress, Search, Unsolved};
 pub use realtime::{
-    DEFAULT_BUDGET, DEFAULT_RT_MEMORY_CAP, Phase, RealTime, RealTimeOptions, Rooted, Tick,
+    DEFAULT_BUDGET, DEFAULT_RT_MEMORY_CAP, DEFAULT_SCATTER_TIME, Phase, RealTime, RealTimeOptions,
+    Rooted, Tick,
 };
 
 use crate::crowd::Rule;

@@ -33,12 +33,18 @@
 //! [`RealTime::reroot`]. On a world that stops changing, with a cap the search does not reach,
 //! every agent of a solvable one-shot crowd reaches its goal.
 //!
-//! **Guidance** is any [`Guidance`]: the MAPF track's distance tables, or a simulation's exact
-//! costs per agent and cell. It must stay the same between two roots.
+//! **Guidance** is any [`Guidance`] ([`RealTime::new`]): a simulation's exact costs per agent
+//! and cell, say, with [`RealTimeOptions::unit`] the cost of one move. It must stay the same
+//! between two roots. With distance tables ([`RealTime::with_tables`]) a root also gets the
+//! one-shot search's initial paths (lacam3's scatter), and with the same seed and a scatter
+//! that ends before [`RealTimeOptions::scatter_time`], the search is exactly the one
+//! [`solve`](super::solve) runs: the crowd then walks `solve`'s first plan, plus the detours it
+//! took while the search was still looking.
 //!
 //! **Cost per tick.** At most `budget` tries, each at most one PIBT step of every agent; then
 //! one walk up the tree from the target (its depth in links, [`Tick::walk`]) and a copy of one
-//! configuration.
+//! configuration. A root costs the scatter's paths once, at most `scatter_time`, outside the
+//! ticks' budget.
 //!
 //! ```
 //! use gridwalk_core::grid::Connectivity;
@@ -61,7 +67,10 @@
 //! assert_eq!(rt.cells(), &[b, a]);
 //! ```
 
-use super::{ProblemError, Search};
+use std::time::Duration;
+
+use super::lacam::Limits;
+use super::{DistanceTables, ProblemError, Search};
 use crate::crowd::Guidance;
 use crate::grid::{Connectivity, Grid};
 use crate::tracks::mapf::Progress;
@@ -88,7 +97,18 @@ pub struct RealTimeOptions {
     /// simulation gives its planners' fixed-point cost): the first priorities need the agents'
     /// costs to go in moves.
     pub unit: u64,
+    /// LaCAM's initial paths (lacam3's scatter, as [`super::Options::scatter_margin`]), for
+    /// searches rooted with distance tables ([`RealTime::with_tables`]): each agent's path at
+    /// most this many moves longer than its shortest. 10 by default; `None` turns them off.
+    pub scatter_margin: Option<u32>,
+    /// The most time a root's scatter may take ([`DEFAULT_SCATTER_TIME`]). Its paths are
+    /// computed once per root, before the first tick and outside the ticks' budget; the longer
+    /// they are refined, the fewer detours the crowd makes (see docs/benchmarks.md).
+    pub scatter_time: Duration,
 }
+
+/// The default time a root's scatter may take ([`RealTimeOptions::scatter_time`]).
+pub const DEFAULT_SCATTER_TIME: Duration = Duration::from_millis(100);
 
 impl Default for RealTimeOptions {
     fn default() -> Self {
@@ -97,6 +117,8 @@ impl Default for RealTimeOptions {
             memory_cap: DEFAULT_RT_MEMORY_CAP,
             seed: 0,
             unit: 1,
+            scatter_margin: Some(10),
+            scatter_time: DEFAULT_SCATTER_TIME,
         }
     }
 }
@@ -173,16 +195,41 @@ impl RealTime {
         guide: &G,
         options: RealTimeOptions,
     ) -> Result<RealTime, ProblemError> {
+        RealTime::make((grid, conn), (cells, goals), guide, None, options)
+    }
+
+    /// As [`new`](Self::new), guided by distance tables (`dist`, for `goals` in this order),
+    /// which lets the search start from the scatter's paths, as the one-shot
+    /// [`solve`](super::solve) does ([`RealTimeOptions::scatter_margin`]); with the same seed
+    /// the search is the one `solve` runs. Ticks must then be given `dist` as their guidance.
+    pub fn with_tables(
+        grid: &Grid,
+        conn: Connectivity,
+        cells: &[u32],
+        goals: &[u32],
+        dist: &DistanceTables,
+        options: RealTimeOptions,
+    ) -> Result<RealTime, ProblemError> {
+        RealTime::make((grid, conn), (cells, goals), dist, Some(dist), options)
+    }
+
+    fn make<G: Guidance>(
+        (grid, conn): (&Grid, Connectivity),
+        (cells, goals): (&[u32], &[u32]),
+        guide: &G,
+        tables: Option<&DistanceTables>,
+        options: RealTimeOptions,
+    ) -> Result<RealTime, ProblemError> {
         check(grid, cells, goals, guide)?;
-        let search = root((grid, conn), (cells, goals), guide, options.seed, options);
+        let (search, at) = root((grid, conn), (cells, goals), (guide, tables), options, 0);
         Ok(RealTime {
             conn,
             options,
             size: (grid.width(), grid.len()),
             goals: goals.to_vec(),
             cells: cells.to_vec(),
-            search: search.0,
-            at: search.1,
+            search,
+            at,
             solved: None,
             exhausted: false,
             roots: 1,
@@ -200,19 +247,47 @@ impl RealTime {
         goals: &[u32],
         guide: &G,
     ) -> Result<(), ProblemError> {
+        self.reroot_with(grid, (cells, goals), guide, None)
+    }
+
+    /// As [`reroot`](Self::reroot), with distance tables for `goals`, as
+    /// [`with_tables`](Self::with_tables).
+    pub fn reroot_with_tables(
+        &mut self,
+        grid: &Grid,
+        cells: &[u32],
+        goals: &[u32],
+        dist: &DistanceTables,
+    ) -> Result<(), ProblemError> {
+        self.reroot_with(grid, (cells, goals), dist, Some(dist))
+    }
+
+    fn reroot_with<G: Guidance>(
+        &mut self,
+        grid: &Grid,
+        (cells, goals): (&[u32], &[u32]),
+        guide: &G,
+        tables: Option<&DistanceTables>,
+    ) -> Result<(), ProblemError> {
         check(grid, cells, goals, guide)?;
         self.size = (grid.width(), grid.len());
         self.goals = goals.to_vec();
         self.cells = cells.to_vec();
-        self.root_here(grid, guide);
+        self.root_here(grid, guide, tables);
         Ok(())
     }
 
     /// Roots a new search at the agents' configuration.
-    fn root_here<G: Guidance>(&mut self, grid: &Grid, guide: &G) {
-        let seed = self.options.seed ^ (self.roots as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    fn root_here<G: Guidance>(&mut self, grid: &Grid, guide: &G, tables: Option<&DistanceTables>) {
         let at = (grid, self.conn);
-        let (search, at) = root(at, (&self.cells, &self.goals), guide, seed, self.options);
+        let (cells, goals) = (&self.cells[..], &self.goals[..]);
+        let (search, at) = root(
+            at,
+            (cells, goals),
+            (guide, tables),
+            self.options,
+            self.roots,
+        );
         self.search = search;
         self.at = at;
         self.solved = None;
@@ -282,7 +357,8 @@ impl RealTime {
                 }
                 Progress::Failed(super::Unsolved::MemoryCap) => {
                     self.memory_roots += 1;
-                    self.root_here(grid, guide);
+                    // Without tables the new root has no scatter.
+                    self.root_here(grid, guide, None);
                     return (tries + 1, Some(Rooted::MemoryCap));
                 }
                 Progress::Failed(_) => {
@@ -349,18 +425,35 @@ impl RealTime {
     }
 }
 
-/// A new search rooted at `cells`, and its root's node. The first priorities are LaCAM's:
+/// A new search rooted at `cells`, and its root's node: with the scatter when there are
+/// tables and a margin (the one-shot search's), else [`Search::rooted`] (the number of roots
+/// so far varies the seed). The first priorities are LaCAM's:
 /// each agent's cost to go in moves ([`RealTimeOptions::unit`]) over the number of agents.
 /// (Ranks instead of moves made the search several times slower on small random instances:
 /// a far agent's head start of a few steps matters.)
 fn root<G: Guidance>(
     (grid, conn): (&Grid, Connectivity),
     (cells, goals): (&[u32], &[u32]),
-    guide: &G,
-    seed: u64,
+    (guide, tables): (&G, Option<&DistanceTables>),
     options: RealTimeOptions,
+    roots: usize,
 ) -> (Search, u32) {
+    let seed = options.seed ^ (roots as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let n = cells.len();
+    if let (Some(dist), Some(margin)) = (tables, options.scatter_margin) {
+        let limits = Limits {
+            time: 2 * options.scatter_time,
+            max_ticks: None,
+            memory: options.memory_cap,
+            seed,
+            scatter: Some(margin),
+        };
+        let search = Search::with_limits((grid, conn), cells, goals, dist, limits);
+        let root = search
+            .top()
+            .expect("a new search has its root on the stack");
+        return (search, root);
+    }
     let unit = options.unit.max(1);
     let to_go: Vec<u32> = (0..n)
         .map(|a| (guide.distance(a, cells[a] as usize) / unit).min(u32::MAX as u64 - 1) as u32)
