@@ -17,7 +17,8 @@
 pub use rand_core::{Rng, SeedableRng};
 pub use rand_xoshiro::SplitMix64;
 
-/// The project's draws over any generator, each taking exactly one 64-bit draw.
+/// The project's draws over any generator, each taking exactly one 64-bit draw (a shuffle
+/// one per item after the first).
 pub trait Draw: Rng {
     /// A number in `0..n` (by multiply and shift); 0 when `n` is 0.
     fn below(&mut self, n: usize) -> usize {
@@ -40,6 +41,16 @@ pub trait Draw: Rng {
     /// `true` with probability `p`: always for `p >= 1`, never for `p <= 0`.
     fn chance(&mut self, p: f64) -> bool {
         self.unit() < p
+    }
+
+    /// Shuffles `items` in place (Fisher and Yates, from the back): for each position `i`
+    /// from the last down to 1, one draw modulo `i + 1` picks the item swapped into it. The
+    /// modulo (not [`below`](Self::below)) is what the MAPF track's plans were made with.
+    fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = (self.next_u64() % (i as u64 + 1)) as usize;
+            items.swap(i, j);
+        }
     }
 }
 
@@ -102,5 +113,33 @@ mod tests {
         assert!((0..100).all(|_| !r.chance(0.0)));
         let hits = (0..4000).filter(|_| r.chance(0.25)).count();
         assert!((800..1200).contains(&hits), "{hits}");
+    }
+
+    #[test]
+    fn shuffles_permute_with_one_draw_per_swap() {
+        let mut r = SplitMix64::seed_from_u64(3);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..200 {
+            let mut v = [0, 1, 2, 3];
+            r.shuffle(&mut v);
+            let mut sorted = v;
+            sorted.sort_unstable();
+            assert_eq!(sorted, [0, 1, 2, 3]);
+            seen.insert(v);
+        }
+        // All 24 orders turn up in 200 shuffles.
+        assert_eq!(seen.len(), 24);
+        // The arithmetic: position 2 of three takes item `draw % 3`.
+        let mut a = SplitMix64::seed_from_u64(9);
+        let mut b = SplitMix64::seed_from_u64(9);
+        let mut v = [10, 11, 12];
+        a.shuffle(&mut v[..]);
+        let j = (b.next_u64() % 3) as usize;
+        let mut w = [10, 11, 12];
+        w.swap(2, j);
+        w.swap(1, (b.next_u64() % 2) as usize);
+        assert_eq!(v, w);
+        let mut empty: [u8; 0] = [];
+        a.shuffle(&mut empty);
     }
 }

@@ -19,6 +19,7 @@ mod movingai_format;
 mod mpgaa;
 mod navigate;
 mod pockets;
+mod realtime;
 mod scenario_format;
 mod sensing;
 mod sim;

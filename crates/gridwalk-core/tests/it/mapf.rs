@@ -4,6 +4,7 @@
 //! livelocks; a 10,000-agent push chain; and the MAPF benchmark's random-32-32-20 and
 //! warehouse maps, generated and official (random-1) scenarios.
 
+mod search;
 mod validate;
 
 use std::collections::{HashMap, HashSet, VecDeque};

@@ -99,6 +99,11 @@ impl DistanceTables {
         }
     }
 
+    /// The tables of `problem`'s goals.
+    pub fn of(problem: &super::Problem) -> DistanceTables {
+        DistanceTables::new(&problem.grid, problem.conn, &problem.goals)
+    }
+
     /// The move graph the tables were searched on.
     pub(super) fn moves(&self) -> &Moves {
         &self.moves

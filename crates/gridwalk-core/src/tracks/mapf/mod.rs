@@ -42,6 +42,7 @@
 mod dist;
 mod lacam;
 mod pibt;
+mod realtime;
 mod result;
 mod scatter;
 
@@ -50,7 +51,11 @@ use std::time::Duration;
 use web_time::Instant;
 
 pub use dist::{DistanceTables, UNREACHABLE};
-pub use lacam::Unsolved;
+pub use lacam::{Progress, Search, Unsolved};
+pub use realtime::{
+    DEFAULT_BUDGET, DEFAULT_RT_MEMORY_CAP, DEFAULT_SCATTER_TIME, Phase, RealTime, RealTimeOptions,
+    Rooted, Tick,
+};
 
 use crate::crowd::Rule;
 use crate::format::FormatError;

@@ -3,12 +3,10 @@
 //! fraction), until every agent stands on its goal or the tick limit passes. Incomplete: it
 //! can oscillate for ever, which is why [`solve`](super::solve) searches with LaCAM.
 
-use rand_core::{Rng, SeedableRng};
-use rand_xoshiro::SplitMix64;
-
 use super::Problem;
 use super::dist::DistanceTables;
 use crate::crowd::{Crowd, Rule};
+use crate::rng::{Draw, SeedableRng, SplitMix64};
 
 /// Runs PIBT (with `rule`) from the problem's starts for at most `max_ticks` steps; the configurations
 /// from timestep 0, and whether the last has every agent on its goal.
@@ -24,9 +22,7 @@ pub(super) fn run(
     let n = starts.len();
     let mut rng = SplitMix64::seed_from_u64(seed);
     let mut crowd = Crowd::new(grid, conn, rule);
-    let mut prio: Vec<f64> = (0..n)
-        .map(|_| (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
-        .collect();
+    let mut prio: Vec<f64> = (0..n).map(|_| rng.unit()).collect();
     let mut order: Vec<u32> = (0..n as u32).collect();
     let mut plan = vec![starts.to_vec()];
     for _ in 0..max_ticks {

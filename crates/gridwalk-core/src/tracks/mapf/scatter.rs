@@ -11,11 +11,10 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use web_time::Instant;
 
-use rand_core::Rng;
-
 use super::dist::{DistanceTables, Moves, UNREACHABLE};
 use crate::crowd::{Guidance, NONE};
 use crate::grid::Grid;
+use crate::rng::Draw;
 
 /// Each agent's path as (cell, next cell) pairs sorted by cell.
 pub(super) struct Scatter {
@@ -127,7 +126,7 @@ impl Collisions {
 /// those whose paths collide), at least two, and on while a round lowers the collision count
 /// (none left, or `deadline`, ends it). The round with the fewest collisions is kept.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn build<R: Rng + ?Sized>(
+pub(super) fn build<R: Draw + ?Sized>(
     grid: &Grid,
     starts: &[u32],
     goals: &[u32],
@@ -151,10 +150,7 @@ pub(super) fn build<R: Rng + ?Sized>(
     'rounds: while rounds < 2 || table.count < last {
         rounds += 1;
         last = table.count;
-        for a in (1..n).rev() {
-            let b = (rng.next_u64() % (a as u64 + 1)) as usize;
-            order.swap(a, b);
-        }
+        rng.shuffle(&mut order);
         for &i in &order {
             if Instant::now() >= deadline {
                 break 'rounds;
@@ -299,30 +295,32 @@ fn entry(collisions: u64, estimate: u32, to_go: u32, node: u32) -> u128 {
     c << 96 | (estimate as u128) << 64 | (to_go as u128) << 32 | node as u128
 }
 
-/// LaCAM's guidance with the scatter: an agent's distance table, except that the next cell of
-/// its path from where it stands comes before every other candidate. Values are tripled so
-/// that room is left below them: the path's next cell gets three times the agent's distance
-/// less two, every other cell three times its own plus two, and the goal 0.
-pub(super) struct Guide<'a> {
-    pub dist: &'a DistanceTables,
+/// LaCAM's guidance with the scatter: an agent's guidance (its distance table, or any
+/// [`Guidance`] in moves), except that the next cell of its path from where it stands comes
+/// before every other candidate. Values are tripled so that room is left below them: the
+/// path's next cell gets three times the agent's distance less two, every other cell three
+/// times its own plus two, and the goal 0.
+pub(super) struct Guide<'a, G: Guidance = DistanceTables> {
+    pub dist: &'a G,
     /// Each agent's cell now.
     pub cur: &'a [u32],
     /// Each agent's path cell after its cell now, or [`NONE`].
     pub pref: &'a [u32],
 }
 
-impl Guidance for Guide<'_> {
+impl<G: Guidance> Guidance for Guide<'_, G> {
     #[inline]
     fn distance(&self, agent: usize, cell: usize) -> u64 {
-        let d = self.dist.get(agent, cell);
-        if d == UNREACHABLE {
+        let d = self.dist.distance(agent, cell);
+        if d == u64::MAX {
             u64::MAX
         } else if d == 0 {
             0
         } else if self.pref[agent] == cell as u32 {
-            3 * self.dist.get(agent, self.cur[agent] as usize) as u64 - 2
+            let here = self.dist.distance(agent, self.cur[agent] as usize);
+            here.saturating_mul(3).saturating_sub(2)
         } else {
-            3 * d as u64 + 2
+            d.saturating_mul(3).saturating_add(2)
         }
     }
 }
@@ -331,8 +329,7 @@ impl Guidance for Guide<'_> {
 mod tests {
     use super::*;
     use crate::grid::Connectivity;
-    use rand_core::SeedableRng;
-    use rand_xoshiro::SplitMix64;
+    use crate::rng::{SeedableRng, SplitMix64};
 
     /// Collisions counted pair by pair from the paths: two agents on one cell at one timestep,
     /// a swap, or an agent on another's goal after that one arrived for good.
@@ -382,9 +379,7 @@ mod tests {
         for seed in 0..20u64 {
             let mut rng = SplitMix64::seed_from_u64(seed);
             let mut cells = free.clone();
-            for a in (1..cells.len()).rev() {
-                cells.swap(a, (rng.next_u64() % (a as u64 + 1)) as usize);
-            }
+            rng.shuffle(&mut cells);
             let n = 30;
             let starts = &cells[..n];
             let mut goals = cells[n..2 * n].to_vec();

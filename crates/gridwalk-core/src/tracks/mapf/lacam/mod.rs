@@ -1,0 +1,405 @@
+//! LaCAM (Okumura, AAAI 2023): a depth-first search over configurations whose successors are
+//! generated lazily, one at a time, by PIBT under constraints. See the [module doc](super) for
+//! why it is complete.
+//!
+//! The pieces follow the reference's: high-level nodes in an [`arena`] (each with its
+//! priorities and order), the low-level [`constraint`] nodes and their branching, and
+//! [`Search`], whose [`expand`](Search::expand) takes one constraint from the node on top of
+//! the stack and asks PIBT for a successor that obeys it. The search is resumable: `expand`
+//! does at most a given number of those tries and returns, and a later call goes on where it
+//! stopped. This is what lets a caller give the search a budget at a time, as crowd mode's
+//! real-time search will, keeping one search alive across ticks; [`search`] is the one-shot
+//! run on top of it.
+
+mod arena;
+mod constraint;
+
+use std::time::Duration;
+use web_time::Instant;
+
+use arena::Arena;
+use constraint::Constraints;
+
+use super::dist::DistanceTables;
+use super::scatter::{self, Guide, Scatter};
+use crate::crowd::{Crowd, Guidance, NONE, Rule, StepError};
+use crate::grid::{Connectivity, Grid};
+use crate::rng::{Draw, SeedableRng, SplitMix64};
+
+/// How a search ended without a solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unsolved {
+    /// The time limit passed.
+    TimeLimit,
+    /// The memory cap was reached: too many configurations kept.
+    MemoryCap,
+    /// Every configuration within the tick limit was explored (with no tick limit: the
+    /// instance has no solution).
+    Exhausted,
+}
+
+/// A search's limits and seed.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Limits {
+    pub time: Duration,
+    pub max_ticks: Option<u32>,
+    pub memory: usize,
+    pub seed: u64,
+    /// The scatter's margin over each agent's shortest path; `None` for no scatter.
+    pub scatter: Option<u32>,
+}
+
+/// The search's outcome: the configurations from start to goal, or why there are none; and the
+/// number of configurations kept.
+pub(super) struct Outcome {
+    pub plan: Result<Vec<Vec<u32>>, Unsolved>,
+    pub configurations: usize,
+}
+
+/// Where a resumable search stands after [`Search::expand`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// The budget ran out; call again to go on.
+    Open,
+    /// The configuration of this node has every agent on its goal.
+    Solved(u32),
+    /// The search ended without a solution ([`Unsolved::TimeLimit`] is never returned here:
+    /// time is the caller's to keep).
+    Failed(Unsolved),
+}
+
+/// The chance that a successor already kept is searched on again from the top of the stack
+/// (lacam2 and lacam3 always do; the original LaCAM never does). On random-32-32-20 one time
+/// in ten was both faster than either and as good as always (see docs/benchmarks.md, "Design
+/// choices measured").
+const REVISIT: f64 = 0.1;
+
+/// How many tries the one-shot run makes between looks at the clock.
+const TRIES_PER_CLOCK: usize = 64;
+
+/// Per-try buffers, indexed by agent.
+struct Scratch {
+    /// The configuration being expanded.
+    cur: Vec<u32>,
+    /// Its order.
+    order: Vec<u32>,
+    /// The constraints' cells, `None` for free agents.
+    fixed: Vec<Option<u32>>,
+    /// Each agent's next cell on its scatter path, or [`NONE`].
+    pref: Vec<u32>,
+}
+
+/// A LaCAM search that can be run a budget at a time: [`expand`](Self::expand) makes at most
+/// a given number of tries and returns, and the next call goes on from there. It owns its
+/// state; the grid and the distance tables it was made with are passed again to each call.
+///
+/// This is the search crowd mode is to keep alive across ticks (issue 33's real-time LaCAM):
+/// each tick spends a budget of tries, and the search resumes on the next. The one-shot
+/// [`solve`](super::solve) runs it to the end, 64 tries between looks at the clock, so a
+/// search driven a try at a time finds the same plan.
+///
+/// ```
+/// use gridwalk_core::grid::{Connectivity, Pos};
+/// use gridwalk_core::tracks::mapf::{DistanceTables, Options, Problem, Progress, Search};
+///
+/// let grid = gridwalk_core::format::grid_from_rows(&["#####", "#...#", "##.##"]).unwrap();
+/// let (a, b) = (Pos::new(1, 1), Pos::new(3, 1));
+/// let problem = Problem::new(grid, Connectivity::Four, vec![a, b], vec![b, a]).unwrap();
+/// let dist = DistanceTables::of(&problem);
+/// let mut search = Search::new(&problem, &dist, &Options::default());
+/// let plan = loop {
+///     match search.expand(problem.grid(), &dist, 1) {
+///         Progress::Open => continue,
+///         Progress::Solved(goal) => break search.plan(goal),
+///         Progress::Failed(why) => panic!("{why:?}"),
+///     }
+/// };
+/// assert_eq!(plan.first().unwrap(), &[6, 8]);
+/// assert_eq!(plan.last().unwrap(), &[8, 6]);
+/// ```
+pub struct Search {
+    conn: Connectivity,
+    goals: Vec<u32>,
+    max_ticks: Option<u32>,
+    /// The most bytes the arena, the constraints and the stack may take.
+    memory: usize,
+    rng: SplitMix64,
+    pibt: Crowd,
+    paths: Option<Scatter>,
+    arena: Arena,
+    constraints: Constraints,
+    /// The depth-first stack of node ids.
+    open: Vec<u32>,
+    scratch: Scratch,
+}
+
+impl Search {
+    /// A search of `problem`, guided by `dist` (its tables, [`DistanceTables::of`]), with
+    /// `options`' seed, tick limit, memory cap (less the tables') and scatter; its scatter
+    /// takes at most half the time limit. The time limit itself is the caller's to keep.
+    pub fn new(
+        problem: &super::Problem,
+        dist: &DistanceTables,
+        options: &super::Options,
+    ) -> Search {
+        let table_bytes = DistanceTables::bytes_needed(problem.grid.len(), &problem.goals);
+        let limits = Limits {
+            time: options.time_limit,
+            max_ticks: options.max_ticks,
+            memory: options.memory_cap.saturating_sub(table_bytes),
+            seed: options.seed,
+            scatter: options.scatter_margin,
+        };
+        let at = (&problem.grid, problem.conn);
+        Search::with_limits(at, &problem.starts, &problem.goals, dist, limits)
+    }
+
+    /// A search from `starts` to `goals` (flat cells, one per agent, distinct) on `grid`. It
+    /// computes the scatter's paths first (with at most half of `limits.time`, as lacam3, and
+    /// not when their memory would not fit in half of `limits.memory`).
+    pub(super) fn with_limits(
+        (grid, conn): (&Grid, Connectivity),
+        starts: &[u32],
+        goals: &[u32],
+        dist: &DistanceTables,
+        limits: Limits,
+    ) -> Search {
+        let began = Instant::now();
+        let n = starts.len();
+        let mut rng = SplitMix64::seed_from_u64(limits.seed);
+        let mut memory = limits.memory;
+        let paths = limits.scatter.and_then(|margin| {
+            let moves = (0..n).map(|i| (dist.get(i, starts[i] as usize) + margin + 1) as usize);
+            let need = Scatter::bytes_needed(grid.len(), moves.sum());
+            (need < memory / 2).then(|| {
+                memory -= need;
+                let deadline = began + limits.time / 2;
+                scatter::build(grid, starts, goals, dist, margin, deadline, &mut rng)
+            })
+        });
+        let mut arena = Arena::new(n);
+        let to_go: Vec<u32> = (0..n).map(|i| dist.get(i, starts[i] as usize)).collect();
+        let root = arena.push_root(starts, goals, &to_go);
+        Search {
+            conn,
+            goals: goals.to_vec(),
+            max_ticks: limits.max_ticks,
+            memory,
+            rng,
+            pibt: Crowd::new(grid, conn, Rule::default()),
+            paths,
+            arena,
+            constraints: Constraints::new(),
+            open: vec![root],
+            scratch: Scratch {
+                cur: vec![0; n],
+                order: vec![0; n],
+                fixed: vec![None; n],
+                pref: vec![NONE; n],
+            },
+        }
+    }
+
+    /// A search from `starts` to `goals` (flat cells of `grid`, one per agent, each list
+    /// distinct; the caller checks them) with no scatter and no tick limit, for a guidance
+    /// other than distance tables: `to_go` ranks the agents for the first priorities (larger
+    /// first, as distances to go; only their order and their size against the number of
+    /// agents matter), and the nodes, constraints and stack may take at most `memory` bytes.
+    /// This is the search the real-time engine keeps across ticks.
+    pub fn rooted(
+        (grid, conn): (&Grid, Connectivity),
+        (starts, goals): (&[u32], &[u32]),
+        to_go: &[u32],
+        seed: u64,
+        memory: usize,
+    ) -> Search {
+        let n = starts.len();
+        let mut arena = Arena::new(n);
+        let root = arena.push_root(starts, goals, to_go);
+        Search {
+            conn,
+            goals: goals.to_vec(),
+            max_ticks: None,
+            memory,
+            rng: SplitMix64::seed_from_u64(seed),
+            pibt: Crowd::new(grid, conn, Rule::default()),
+            paths: None,
+            arena,
+            constraints: Constraints::new(),
+            open: vec![root],
+            scratch: Scratch {
+                cur: vec![0; n],
+                order: vec![0; n],
+                fixed: vec![None; n],
+                pref: vec![NONE; n],
+            },
+        }
+    }
+
+    /// The node on top of the depth-first stack: the one the next try expands (none once the
+    /// search is exhausted).
+    pub fn top(&self) -> Option<u32> {
+        self.open.last().copied()
+    }
+
+    /// The node node `id` was first reached from (none for the root). Every kept node is
+    /// reached from the root along these links, each a legal step of all agents.
+    pub fn parent(&self, id: u32) -> Option<u32> {
+        Some(self.arena.node(id).parent).filter(|&p| p != NONE)
+    }
+
+    /// Node `id`'s configuration: each agent's cell, a flat index of the grid.
+    pub fn config(&self, id: u32) -> &[u32] {
+        self.arena.config(id)
+    }
+
+    /// The bytes the search's nodes, constraints and stack take now.
+    pub fn bytes(&self) -> usize {
+        bytes(&self.arena, &self.constraints, &self.open)
+    }
+
+    /// The configurations kept.
+    pub fn configurations(&self) -> usize {
+        self.arena.len()
+    }
+
+    /// Goes on with the search for at most `budget` tries (each takes one constraint set from
+    /// the node on top of the stack and asks PIBT for a successor), on the grid and guidance it
+    /// was made with (its distance tables, or for [`rooted`](Self::rooted) any guidance). A
+    /// budget of 0 does nothing and returns [`Progress::Open`].
+    pub fn expand<G: Guidance>(&mut self, grid: &Grid, dist: &G, budget: usize) -> Progress {
+        for _ in 0..budget {
+            let Some(&h) = self.open.last() else {
+                return Progress::Failed(Unsolved::Exhausted);
+            };
+            let node = self.arena.node(h);
+            if node.at_goal as usize == self.goals.len() {
+                return Progress::Solved(h);
+            }
+            if self.max_ticks.is_some_and(|m| node.depth >= m) {
+                self.open.pop();
+                continue;
+            }
+            let Some(c) = self.arena.node_mut(h).low.pop_front() else {
+                self.open.pop();
+                continue;
+            };
+            self.scratch.cur.copy_from_slice(self.arena.config(h));
+            self.scratch.order.copy_from_slice(self.arena.order(h));
+            if self.constraints.depth(c) < self.goals.len() && !self.branch(grid, h, c) {
+                return Progress::Failed(Unsolved::MemoryCap);
+            }
+            if !self.try_successor(grid, dist, h, c) {
+                return Progress::Failed(Unsolved::MemoryCap);
+            }
+        }
+        Progress::Open
+    }
+
+    /// Queues the children of constraint `c` at node `h` (whose configuration and order are in
+    /// the scratch buffers); false when the memory cap is passed.
+    fn branch(&mut self, grid: &Grid, h: u32, c: u32) -> bool {
+        let queue = &mut self.arena.node_mut(h).low;
+        let s = &self.scratch;
+        self.constraints.branch(
+            c,
+            (grid, self.conn),
+            (&s.cur, &s.order),
+            &mut self.rng,
+            |id| queue.push_back(id),
+        );
+        self.bytes() <= self.memory
+    }
+
+    /// Asks PIBT for a successor of node `h` (in the scratch buffers) that obeys constraint
+    /// `c`, and keeps it (or, if known, sometimes searches on from it again); false when the
+    /// memory cap is passed.
+    fn try_successor<G: Guidance>(&mut self, grid: &Grid, dist: &G, h: u32, c: u32) -> bool {
+        let s = &mut self.scratch;
+        self.constraints.apply(c, &mut s.fixed);
+        let next = match &self.paths {
+            Some(paths) => {
+                for (i, p) in s.pref.iter_mut().enumerate() {
+                    *p = paths.next(i, s.cur[i]);
+                }
+                let guide = Guide {
+                    dist,
+                    cur: &s.cur,
+                    pref: &s.pref,
+                };
+                let fixed = Some(&s.fixed[..]);
+                self.pibt
+                    .step(grid, &s.cur, &s.order, fixed, &guide, &mut self.rng)
+            }
+            None => {
+                let fixed = Some(&s.fixed[..]);
+                self.pibt
+                    .step(grid, &s.cur, &s.order, fixed, dist, &mut self.rng)
+            }
+        };
+        self.constraints.clear(c, &mut s.fixed);
+        let next = match next {
+            Ok(next) => next,
+            Err(StepError::Infeasible) => return true,
+            Err(StepError::BadInput(why)) => unreachable!("LaCAM's own step input: {why}"),
+        };
+        if let Some(old) = self.arena.find(next) {
+            if self.rng.chance(REVISIT) {
+                self.open.push(old);
+                return bytes(&self.arena, &self.constraints, &self.open) <= self.memory;
+            }
+            return true;
+        }
+        let used = bytes(&self.arena, &self.constraints, &self.open);
+        if used + Arena::node_bytes(self.goals.len()) > self.memory {
+            return false;
+        }
+        let id = self.arena.push_child(h, next, &self.goals);
+        self.open.push(id);
+        true
+    }
+
+    /// The configurations from the start to node `id` (as [`Progress::Solved`] names it),
+    /// along the search's parents: each agent's cell, a flat index of the grid.
+    pub fn plan(&self, id: u32) -> Vec<Vec<u32>> {
+        let mut plan = Vec::new();
+        let mut at = id;
+        while at != NONE {
+            plan.push(self.arena.config(at).to_vec());
+            at = self.arena.node(at).parent;
+        }
+        plan.reverse();
+        plan
+    }
+}
+
+/// The bytes a search's nodes, constraints and stack take.
+fn bytes(arena: &Arena, constraints: &Constraints, open: &[u32]) -> usize {
+    arena.bytes() + constraints.bytes() + std::mem::size_of_val(open)
+}
+
+/// Runs LaCAM from `starts` to `goals` (flat cells, one per agent, distinct) on `grid` until a
+/// solution, the end of the search, or a limit.
+pub(super) fn search(
+    grid: &Grid,
+    conn: Connectivity,
+    starts: &[u32],
+    goals: &[u32],
+    dist: &DistanceTables,
+    limits: Limits,
+) -> Outcome {
+    let began = Instant::now();
+    let mut search = Search::with_limits((grid, conn), starts, goals, dist, limits);
+    let plan = loop {
+        match search.expand(grid, dist, TRIES_PER_CLOCK) {
+            Progress::Open if began.elapsed() >= limits.time => break Err(Unsolved::TimeLimit),
+            Progress::Open => {}
+            Progress::Solved(id) => break Ok(search.plan(id)),
+            Progress::Failed(why) => break Err(why),
+        }
+    };
+    Outcome {
+        plan,
+        configurations: search.configurations(),
+    }
+}
