@@ -20,6 +20,8 @@
 //! agent has arrived, when the crowd stops qualifying, and when it has exhausted its root (then
 //! PIBT steps again, and the search waits for the world to change before it tries again).
 
+use std::time::Duration;
+
 use super::agents::AgentId;
 use crate::grid::{Connectivity, Grid};
 use crate::tracks::mapf::{
@@ -28,6 +30,12 @@ use crate::tracks::mapf::{
 
 /// Ticks without coming closer to its goal after which an agent makes the search engage.
 pub const ENGAGE_TICKS: u32 = 20;
+
+/// The most time a root's initial paths (the scatter) may take. It usually ends on its own
+/// well before (then the search is the one-shot `mapf`'s, and runs replay exactly); cut
+/// short by a loaded machine at 100 ms, the engine's default, the crowd's sum of costs on
+/// warehouse-10-20-10-2-1 with 400 agents went from 1.14× to 1.38× `mapf`'s first.
+const SCATTER_TIME: Duration = Duration::from_secs(1);
 
 /// The search while it is engaged: the engine, its tables and the agents it was built for.
 struct Engaged {
@@ -139,6 +147,7 @@ impl CrowdSearch {
         let options = RealTimeOptions {
             budget: self.budget,
             seed: self.seed,
+            scatter_time: SCATTER_TIME,
             ..RealTimeOptions::default()
         };
         match RealTime::with_tables(v.truth, v.conn, v.cur, v.goals, &tables, options) {

@@ -1,7 +1,8 @@
 //! Crowd mode's real-time search, through the simulation: on the MAPF benchmark's dense
 //! instances (4 moves, agents staying on arrival), where PIBT alone leaves agents stuck for
 //! ever, every agent arrives, every tick passes the MAPF validator's step check, and the sum of
-//! costs is within 1.3× of `mapf`'s first solution.
+//! costs is within 1.3× of `mapf`'s first solution; on small random instances, every one that
+//! `mapf` solves arrives.
 
 // The MAPF validator, private to the `mapf` tests' module, included again here.
 #[allow(clippy::duplicate_mod)]
@@ -11,10 +12,11 @@ mod validate;
 use std::path::PathBuf;
 
 use gridwalk_core::format::movingai::{load_map, load_scen};
+use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
 use gridwalk_core::sim::{SimConfig, Simulation};
 use gridwalk_core::tracks::mapf::{Options, Problem, solve};
-use gridwalk_core::{Algorithm, Connectivity, Heuristic, Pos};
-use validate::check_step;
+use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
+use validate::{bfs, check_step};
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -139,4 +141,60 @@ fn a_dense_warehouse_crowd_arrives_within_the_soc_goal() {
         400,
         3_000,
     );
+}
+
+/// A small random 4-move instance (walls 25 %, up to 16 agents, each goal reachable from its
+/// start), or `None`.
+fn random_instance(seed: u64) -> Option<Problem> {
+    let mut rng = SplitMix64::seed_from_u64(seed);
+    let (w, h) = (rng.range(4..9) as u32, rng.range(4..9) as u32);
+    let mut grid = Grid::new(w, h).unwrap();
+    for i in 0..grid.len() {
+        if rng.chance(0.25) {
+            grid.set(grid.pos(i), Terrain::Wall).unwrap();
+        }
+    }
+    let free: Vec<Pos> = (0..grid.len())
+        .map(|i| grid.pos(i))
+        .filter(|&p| grid.is_passable(p))
+        .collect();
+    let n = rng.range(2..17).min(free.len() / 2);
+    let mut pick = || -> Vec<Pos> {
+        let mut v = free.clone();
+        for i in (1..v.len()).rev() {
+            v.swap(i, rng.below(i + 1));
+        }
+        v.truncate(n);
+        v
+    };
+    let (starts, goals) = (pick(), pick());
+    let at = |p: Pos| (p.x as i64, p.y as i64);
+    for (s, g) in starts.iter().zip(&goals) {
+        if !bfs(&grid, Connectivity::Four, at(*g)).contains_key(&at(*s)) {
+            return None;
+        }
+    }
+    Problem::new(grid, Connectivity::Four, starts, goals).ok()
+}
+
+#[test]
+fn every_small_instance_mapf_solves_arrives() {
+    let (mut solved, mut searched) = (0, 0);
+    for seed in 0..100 {
+        let Some(problem) = random_instance(seed) else {
+            continue;
+        };
+        if !solve(&problem, &Options::default()).unwrap().solved() {
+            continue;
+        }
+        solved += 1;
+        let run = play(&problem, 5_000);
+        assert!(
+            run.arrived,
+            "seed {seed}: mapf solves it, the crowd did not arrive"
+        );
+        searched += usize::from(run.searched_ticks > 0);
+    }
+    println!("{solved} solved instances, {searched} of them needed the search");
+    assert!(solved >= 50 && searched > 0, "{solved} {searched}");
 }

@@ -558,5 +558,10 @@ fn crowd_budget_is_optional_round_trips_and_refuses_zero() {
     assert_eq!(start.sim.crowd_budget(), 3);
     assert_eq!(start.sim.to_scenario().crowd_budget, Some(3));
     let zero = Scenario::parse("(\n rows: [\"..\"],\n crowd_budget: 0,\n)", "c.ron");
-    check_error(&zero.unwrap_err(), "c.ron", 3, &["crowd_budget", "at least 1"]);
+    check_error(
+        &zero.unwrap_err(),
+        "c.ron",
+        3,
+        &["crowd_budget", "at least 1"],
+    );
 }
