@@ -56,6 +56,10 @@ enum Command {
         /// (default: the scenario's `crowd`, else off).
         #[arg(long)]
         crowd: bool,
+        /// Tries a tick of crowd mode's real-time search may make once it takes over from the
+        /// step rule (default: the scenario's `crowd_budget`, else 16).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        crowd_budget: Option<u64>,
     },
     /// Solve every problem of a Moving AI scenario and check the optimal lengths.
     Movingai {
@@ -135,11 +139,13 @@ fn main() -> ExitCode {
             planner_memory,
             plan_budget,
             crowd,
+            crowd_budget,
         } => {
             let budgets = simulate::BudgetFlags {
                 planner_memory,
                 plan_budget,
                 crowd,
+                crowd_budget: crowd_budget.map(|b| b as usize),
             };
             simulate::run(&file, algo, ticks, trace, budgets)
         }

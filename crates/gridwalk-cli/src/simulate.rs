@@ -21,6 +21,8 @@ pub struct BudgetFlags {
     pub plan_budget: Option<u64>,
     /// Crowd mode (`--crowd`), whatever the scenario says.
     pub crowd: bool,
+    /// Tries a tick of crowd mode's real-time search makes (`--crowd-budget`).
+    pub crowd_budget: Option<usize>,
 }
 
 /// The destinations a crowd's wanderers draw from: the core's crowd-destination rule
@@ -53,6 +55,7 @@ pub fn run(
     }
     scenario.planner_memory = budgets.planner_memory.or(scenario.planner_memory);
     scenario.plan_budget = budgets.plan_budget.or(scenario.plan_budget);
+    scenario.crowd_budget = budgets.crowd_budget.or(scenario.crowd_budget);
     let heuristic = scenario.effective_heuristic();
     if !heuristic.is_admissible(scenario.connectivity) {
         eprintln!(

@@ -5,6 +5,8 @@
 //!   again when needed.
 //! - `plan_budget` (default none): the expansions a tick's planning may make, at least 1;
 //!   agents whose plan is not ready wait as `planning`.
+//! - `crowd_budget` (default [`DEFAULT_BUDGET`]): the most tries a tick of crowd mode's
+//!   real-time search makes when it takes over from the step rule, at least 1.
 //!
 //! ```
 //! use gridwalk_core::format::Scenario;
@@ -19,6 +21,7 @@
 use std::fmt::Write as _;
 
 use crate::sim::{format_memory, parse_memory};
+use crate::tracks::mapf::DEFAULT_BUDGET;
 
 /// The `planner_memory` field's bytes, if given.
 pub(super) fn read_memory(text: Option<&str>) -> Result<Option<usize>, String> {
@@ -27,9 +30,26 @@ pub(super) fn read_memory(text: Option<&str>) -> Result<Option<usize>, String> {
 }
 
 /// Checks the `plan_budget` field.
-pub(super) fn check_plan_budget(n: Option<u64>) -> Result<(), String> {
+fn check_plan_budget(n: Option<u64>) -> Result<(), String> {
     match n {
         Some(0) => Err("plan_budget: 0 expansions would never plan; give at least 1".into()),
+        _ => Ok(()),
+    }
+}
+
+/// Checks the `plan_budget` and `crowd_budget` fields: the field that is wrong, and why.
+pub(super) fn check_budgets(
+    plan: Option<u64>,
+    crowd: Option<usize>,
+) -> Result<(), (&'static str, String)> {
+    check_plan_budget(plan).map_err(|e| ("plan_budget", e))?;
+    match crowd {
+        Some(0) => Err((
+            "crowd_budget",
+            format!(
+                "crowd_budget: 0 tries would never search; give at least 1 (default {DEFAULT_BUDGET})"
+            ),
+        )),
         _ => Ok(()),
     }
 }
@@ -39,11 +59,15 @@ pub(super) fn write_budgets(
     out: &mut String,
     planner_memory: Option<usize>,
     plan_budget: Option<u64>,
+    crowd_budget: Option<usize>,
 ) {
     if let Some(bytes) = planner_memory {
         let _ = writeln!(out, "    planner_memory: \"{}\",", format_memory(bytes));
     }
     if let Some(n) = plan_budget {
         let _ = writeln!(out, "    plan_budget: {n},");
+    }
+    if let Some(n) = crowd_budget {
+        let _ = writeln!(out, "    crowd_budget: {n},");
     }
 }

@@ -16,6 +16,7 @@ use std::path::Path;
 
 mod atomic;
 pub mod budgets;
+mod from_sim;
 pub mod gppc;
 mod locate;
 pub mod movingai;

@@ -54,8 +54,9 @@
 //!   from every reachable cell. See [`crate::sim::living`].
 //!
 //! - `sensor_range`, `sensing`: unknown terrain, see [`super::sensing`].
-//! - `planner_memory` (default `"2G"`) and `plan_budget` (default none): the budgets, see
-//!   [`super::budgets`].
+//! - `planner_memory` (default `"2G"`), `plan_budget` (default none) and `crowd_budget`
+//!   (default [`DEFAULT_BUDGET`](crate::tracks::mapf::DEFAULT_BUDGET) tries): the budgets,
+//!   see [`super::budgets`].
 //!
 //! A file without the last six fields means what it always meant: agents stay, the world
 //! only changes by `edits`.
@@ -73,14 +74,14 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::atomic::write_atomically;
-use super::budgets::{check_plan_budget, read_memory, write_budgets};
+use super::budgets::{check_budgets, read_memory, write_budgets};
 use super::locate::Locator;
 use super::rows::{cell_char, parse_rows};
 use super::sensing::{self, SensingSpec};
 use super::{FormatError, display_name, read_text, strip_bom};
 use crate::grid::{Connectivity, Grid, Pos, Terrain};
 use crate::heuristic::Heuristic;
-use crate::sim::{Budget, DynamicWorld, MAX_DESTINATIONS, OnArrival, Simulation};
+use crate::sim::{Budget, DynamicWorld, MAX_DESTINATIONS, OnArrival};
 
 /// What an edit makes its cells: exactly a wall, plain ground, or ground of a weight.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -237,6 +238,8 @@ pub struct Scenario {
     /// Crowd mode ([`SimConfig::crowd`](crate::sim::SimConfig::crowd)): no two agents share a
     /// cell. Two agents due at tick 0 on one cell are then an error.
     pub crowd: bool,
+    /// The tries a tick of crowd mode's real-time search makes, or `None` for the default.
+    pub crowd_budget: Option<usize>,
 }
 
 /// The file's shape, as serde reads it, before validation.
@@ -267,6 +270,8 @@ struct RawScenario {
     plan_budget: Option<u64>,
     #[serde(default)]
     crowd: bool,
+    #[serde(default)]
+    crowd_budget: Option<usize>,
 }
 
 /// Where in the file a semantic error is, to be turned into a line by a [`Locator`].
@@ -331,6 +336,7 @@ impl Scenario {
             planner_memory: None,
             plan_budget: None,
             crowd: false,
+            crowd_budget: None,
         }
     }
 
@@ -453,7 +459,12 @@ impl Scenario {
             let _ = writeln!(out, "    destinations: {},", self.destinations);
         }
         sensing::write(&mut out, self.sensor_range, &self.sensing);
-        write_budgets(&mut out, self.planner_memory, self.plan_budget);
+        write_budgets(
+            &mut out,
+            self.planner_memory,
+            self.plan_budget,
+            self.crowd_budget,
+        );
         if self.crowd {
             out.push_str("    crowd: true,\n");
         }
@@ -520,6 +531,7 @@ impl Scenario {
                 .map_err(|e| (Site::Field("planner_memory"), e))?,
             plan_budget: raw.plan_budget,
             crowd: raw.crowd,
+            crowd_budget: raw.crowd_budget,
         };
         scenario.check()?;
         Ok(scenario)
@@ -568,7 +580,7 @@ impl Scenario {
                 ));
             }
         }
-        check_plan_budget(self.plan_budget).map_err(|e| (Site::Field("plan_budget"), e))?;
+        check_budgets(self.plan_budget, self.crowd_budget).map_err(|(f, e)| (Site::Field(f), e))?;
         if self.crowd {
             self.check_crowd_starts()?;
         }
@@ -668,33 +680,4 @@ fn next_token(text: &str, line: usize, col: usize) -> Option<(usize, usize)> {
     let line = 1 + before.matches('\n').count();
     let col = 1 + before.rsplit('\n').next().map_or(0, |l| l.chars().count());
     Some((line, col))
-}
-
-/// Here, not in `sim`, so that the simulation does not depend on its file format.
-impl Simulation {
-    /// The world as it stands, as a scenario that starts now: the map, moves, heuristic, seed,
-    /// dynamic world and destinations (chosen again on this map when loaded), and every agent on its cell heading to its goal with its policy.
-    /// Saved and loaded, it starts the same world (planners start afresh).
-    pub fn to_scenario(&self) -> Scenario {
-        let mut s = Scenario::with_moves(
-            self.grid().clone(),
-            self.config().connectivity,
-            Some(self.config().heuristic),
-        );
-        s.agents = (self.agents())
-            .map(|a| AgentSpec {
-                on_arrival: a.on_arrival,
-                ..AgentSpec::new(a.pos, a.goal)
-            })
-            .collect();
-        s.seed = self.seed();
-        if let Some(d) = self.dynamic() {
-            s.dynamic = vec![DynamicSpec::new(0, Some(d))];
-        }
-        s.destinations = self.destinations();
-        s.sensor_range = self.sensor_range();
-        (s.planner_memory, s.plan_budget) = self.budget().in_scenario();
-        s.crowd = self.config().crowd;
-        s
-    }
 }

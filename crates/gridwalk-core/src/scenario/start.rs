@@ -6,6 +6,7 @@
 use crate::format::Scenario;
 use crate::planner::Algorithm;
 use crate::sim::{SimConfig, Simulation};
+use crate::tracks::mapf::DEFAULT_BUDGET;
 
 use super::timeline::Timeline;
 
@@ -51,6 +52,7 @@ impl Scenario {
         sim.set_destinations(self.destinations);
         sim.set_sensor_range(self.sensor_range);
         sim.set_budget(self.budget());
+        sim.set_crowd_budget(self.crowd_budget.unwrap_or(DEFAULT_BUDGET));
         Start {
             sim,
             timeline: Timeline::of(self),

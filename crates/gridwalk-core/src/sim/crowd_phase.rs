@@ -58,7 +58,9 @@ use crate::rng::Rng;
 use crate::stats::SearchStats;
 use web_time::Instant;
 
+use super::crowd_search::{CrowdView, ENGAGE_TICKS};
 use super::crowd_state::{CrowdStats, STUCK_TICKS};
+use crate::rng::SplitMix64;
 
 /// The fewest moves from `a` to `b` on an empty map.
 fn lower_bound(grid: &Grid, a: usize, b: usize, conn: Connectivity) -> u64 {
@@ -207,16 +209,30 @@ impl CrowdPhase {
             planners: &planners,
             cur: &cur,
         };
-        let order = priority_order(&self.members, &planners, places, b.tick);
-        let rule = self.rule.as_mut().expect("made above");
-        let next = match rule.step(truth, &cur, &order, None, &guidance, &mut self.rng) {
-            Ok(next) => next.to_vec(),
-            // Cannot happen for distinct passable cells; keep everyone where they are.
-            Err(_) => cur.clone(),
+        let guided: Vec<bool> = planners.iter().map(Option::is_some).collect();
+        let goals: Vec<u32> = places.iter().map(|p| p.goal).collect();
+        let view = CrowdView {
+            truth,
+            conn,
+            ids: &ids,
+            one_shot: (b.agents.slab.values()).all(|a| a.on_arrival == OnArrival::Stay),
+            cur: &cur,
+            goals: &goals,
+            guided: &guided,
+            stalled: (self.members.iter()).any(|(_, m)| m.since_better >= ENGAGE_TICKS),
+            entering: !b.agents.entering.is_empty(),
+        };
+        let searched = self.search.next(&view);
+        let was_searched = searched.is_some();
+        let (next, pushed) = match searched {
+            Some(next) => (next, 0),
+            None => {
+                let order = priority_order(&self.members, &planners, places, b.tick);
+                let rule = self.rule.as_mut().expect("made above");
+                pibt_step(truth, rule, &mut self.rng, (&cur, &order), &guidance)
+            }
         };
         let step_nanos = began.elapsed().as_nanos() as u64;
-        let report = rule.report();
-        let pushed = (report.pushed.len() + report.pulled.len()) as u32;
         // Each agent's cost at its new cell, the loads asked for a few agents ahead.
         let costs: Vec<Cost> = (0..ids.len())
             .map(|i| {
@@ -226,13 +242,14 @@ impl CrowdPhase {
                 guidance.distance(i, next[i] as usize)
             })
             .collect();
-        let guided: Vec<bool> = planners.iter().map(Option::is_some).collect();
         let mut stats = CrowdStats {
             arrivals_total: self.stats.arrivals_total,
             soc: self.stats.soc,
             soc_lb: self.stats.soc_lb,
             step_nanos,
             pushed,
+            searched: was_searched,
+            configurations: self.search.configurations() as u64,
             ..CrowdStats::default()
         };
         let outcome = Outcome {
@@ -283,6 +300,23 @@ impl CrowdPhase {
         }
         self.members = members;
     }
+}
+
+/// The step rule's move of every agent on `cur`, in `order`, and how many were pushed.
+fn pibt_step(
+    truth: &Grid,
+    rule: &mut StepRule,
+    rng: &mut SplitMix64,
+    (cur, order): (&[u32], &[u32]),
+    guidance: &PlannerGuidance,
+) -> (Vec<u32>, u32) {
+    let next = match rule.step(truth, cur, order, None, guidance, rng) {
+        Ok(next) => next.to_vec(),
+        // Cannot happen for distinct passable cells; keep everyone where they are.
+        Err(_) => cur.to_vec(),
+    };
+    let report = rule.report();
+    (next, (report.pushed.len() + report.pulled.len()) as u32)
 }
 
 /// Each agent's planner for guidance, when its plan is ready: its group's (`exact_own`: the
@@ -447,7 +481,11 @@ impl Simulation {
     /// agents still waiting to enter do so at once (agents may share cells then).
     pub(super) fn sync_crowd(&mut self) {
         match (self.config.crowd, self.crowd.is_some()) {
-            (true, false) => self.crowd = Some(CrowdPhase::new(self.seeded.seed)),
+            (true, false) => {
+                let mut crowd = CrowdPhase::new(self.seeded.seed);
+                crowd.search.budget = self.crowd_budget;
+                self.crowd = Some(crowd);
+            }
             (false, true) => {
                 self.crowd = None;
                 self.admit(true);
@@ -475,6 +513,8 @@ impl Simulation {
         let Some(crowd) = self.crowd.as_mut() else {
             return;
         };
+        // The real-time search roots again on the changed map.
+        crowd.search.changed |= !self.changed.is_empty();
         let b = PlanBorrows {
             grid: &self.grid,
             changed: &self.changed,
@@ -511,6 +551,21 @@ impl Simulation {
         self.after_moves();
     }
 
+    /// The most tries a tick of crowd mode's real-time search makes (`crowd_search.rs`); at
+    /// least 1.
+    pub fn crowd_budget(&self) -> usize {
+        self.crowd_budget
+    }
+
+    /// Sets [`crowd_budget`](Self::crowd_budget) (0 counts as 1); an engaged search takes it
+    /// from its next root.
+    pub fn set_crowd_budget(&mut self, tries: usize) {
+        self.crowd_budget = tries.max(1);
+        if let Some(crowd) = self.crowd.as_mut() {
+            crowd.search.budget = self.crowd_budget;
+        }
+    }
+
     /// How many agents wait to enter (crowd mode: their start was taken).
     pub fn entering_count(&self) -> usize {
         self.agents.entering.len()
@@ -523,9 +578,10 @@ impl Simulation {
 
     /// In crowd mode, agent `id`'s candidate cells in its last step, in the order it tried
     /// them, and the agents whose pushes moved it (from the one that chose freely to its own
-    /// pusher): what explain shows.
+    /// pusher): what explain shows. `None` when the real-time search moved the agents
+    /// ([`CrowdStats::searched`]).
     pub fn crowd_step_of(&self, id: AgentId) -> Option<(Vec<Pos>, Vec<AgentId>)> {
-        let crowd = self.crowd.as_ref()?;
+        let crowd = self.crowd.as_ref().filter(|c| !c.stats.searched)?;
         let i = crowd.last_ids.binary_search(&id).ok()?;
         let rule = crowd.rule.as_ref()?;
         let cells = rule

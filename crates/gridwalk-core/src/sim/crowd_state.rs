@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::agents::AgentId;
+use super::crowd_search::CrowdSearch;
 use crate::cost::Cost;
 use crate::crowd::StepRule;
 use crate::planner::GoalPlanner;
@@ -41,6 +42,18 @@ pub struct CrowdStats {
     /// up, the priorities sorted and [`StepRule::step`](crate::crowd::StepRule::step). Not serialized.
     #[serde(skip)]
     pub step_nanos: u64,
+    /// Whether the real-time search, not the step rule, moved the agents this tick
+    /// (`crowd_search.rs`). Serialized only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub searched: bool,
+    /// Configurations the real-time search keeps, while it moves the agents. Serialized only
+    /// when not 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub configurations: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// One agent as the crowd sees it: the tick its current leg began (it appeared, or drew this
@@ -87,6 +100,8 @@ pub(super) struct CrowdPhase {
     pub(super) stats: CrowdStats,
     /// The agents of the last step, in the step rule's order (by id), for explain.
     pub(super) last_ids: Vec<AgentId>,
+    /// The real-time search that takes over from the step rule when the crowd stalls.
+    pub(super) search: CrowdSearch,
 }
 
 impl CrowdPhase {
@@ -98,6 +113,7 @@ impl CrowdPhase {
             own_planners: BTreeMap::new(),
             stats: CrowdStats::default(),
             last_ids: Vec::new(),
+            search: CrowdSearch::new(seed),
         }
     }
 
@@ -105,6 +121,7 @@ impl CrowdPhase {
     pub(super) fn bytes(&self) -> usize {
         let planners: usize = self.own_planners.values().map(|g| g.memory_bytes()).sum();
         let cells = self.rule.as_ref().map_or(0, |r| r.memory_bytes());
-        planners + cells + self.members.len() * std::mem::size_of::<(AgentId, Member)>()
+        let search = self.search.bytes();
+        planners + cells + search + self.members.len() * std::mem::size_of::<(AgentId, Member)>()
     }
 }

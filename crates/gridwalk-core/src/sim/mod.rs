@@ -93,6 +93,7 @@ use crate::planner::CellInfo;
 mod agents;
 mod config;
 mod crowd_phase;
+mod crowd_search;
 mod crowd_state;
 mod error;
 mod from_scratch;
@@ -118,6 +119,7 @@ mod tracking;
 
 pub use agents::{Agent, AgentId, AgentStatus};
 pub use config::{BASELINE_MAX_AGENTS, SimConfig};
+pub use crowd_search::ENGAGE_TICKS;
 pub use crowd_state::{CrowdStats, STUCK_TICKS};
 pub use error::SimError;
 pub use history::{HISTORY_BUDGET, MAX_RUN_STEPS, RunSource, SearchRun};
@@ -181,6 +183,8 @@ pub struct Simulation {
     rationing: Rationing,
     /// Crowd mode's phase and its data, while it is on.
     crowd: Option<CrowdPhase>,
+    /// The most tries a tick of crowd mode's real-time search makes.
+    crowd_budget: usize,
 }
 
 impl Simulation {
@@ -203,6 +207,7 @@ impl Simulation {
             knowledge: Knowledge::default(),
             rationing: Rationing::default(),
             crowd: None,
+            crowd_budget: crate::tracks::mapf::DEFAULT_BUDGET,
         }
         .with_crowd_synced()
     }

@@ -6,6 +6,7 @@
 mod common;
 mod budgets;
 mod crowd;
+mod crowd_search;
 mod crowd_speed_hints;
 mod default_map;
 mod destinations;
@@ -19,6 +20,7 @@ mod movingai_format;
 mod mpgaa;
 mod navigate;
 mod pockets;
+mod realtime;
 mod scenario_format;
 mod sensing;
 mod sim;

@@ -410,6 +410,7 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                         planner_memory: None,
                         plan_budget: None,
                         crowd: false,
+                        crowd_budget: (seed % 3 == 1).then_some(1 + (seed % 40) as usize),
                     }
                 },
             )
@@ -539,4 +540,28 @@ proptest! {
             assert_consistent(&s);
         }
     }
+}
+
+#[test]
+fn crowd_budget_is_optional_round_trips_and_refuses_zero() {
+    let plain = Scenario::parse(r#"(rows: ["...."])"#, "c.ron").unwrap();
+    assert_eq!(plain.crowd_budget, None);
+    assert!(!plain.to_ron().contains("crowd_budget"));
+    let start = plain.start(plain.config(gridwalk_core::Algorithm::DStarLite));
+    let default = gridwalk_core::tracks::mapf::DEFAULT_BUDGET;
+    assert_eq!(start.sim.crowd_budget(), default);
+    let set = Scenario::parse(r#"(rows: ["...."], crowd_budget: 3)"#, "c.ron").unwrap();
+    assert_eq!(set.crowd_budget, Some(3));
+    let again = Scenario::parse(&set.to_ron(), "c.ron").unwrap();
+    assert_eq!(again, set);
+    let start = set.start(set.config(gridwalk_core::Algorithm::DStarLite));
+    assert_eq!(start.sim.crowd_budget(), 3);
+    assert_eq!(start.sim.to_scenario().crowd_budget, Some(3));
+    let zero = Scenario::parse("(\n rows: [\"..\"],\n crowd_budget: 0,\n)", "c.ron");
+    check_error(
+        &zero.unwrap_err(),
+        "c.ron",
+        3,
+        &["crowd_budget", "at least 1"],
+    );
 }

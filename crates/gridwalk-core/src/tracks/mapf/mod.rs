@@ -47,6 +47,7 @@
 mod dist;
 mod lacam;
 mod pibt;
+mod realtime;
 mod refine;
 mod result;
 mod scatter;
@@ -58,6 +59,10 @@ use web_time::Instant;
 
 pub use dist::{DistanceTables, UNREACHABLE};
 pub use lacam::{Progress, Search, Unsolved};
+pub use realtime::{
+    DEFAULT_BUDGET, DEFAULT_RT_MEMORY_CAP, DEFAULT_SCATTER_TIME, Phase, RealTime, RealTimeOptions,
+    Rooted, Tick,
+};
 
 use crate::crowd::Rule;
 use crate::format::FormatError;

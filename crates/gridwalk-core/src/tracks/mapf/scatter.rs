@@ -295,30 +295,32 @@ fn entry(collisions: u64, estimate: u32, to_go: u32, node: u32) -> u128 {
     c << 96 | (estimate as u128) << 64 | (to_go as u128) << 32 | node as u128
 }
 
-/// LaCAM's guidance with the scatter: an agent's distance table, except that the next cell of
-/// its path from where it stands comes before every other candidate. Values are tripled so
-/// that room is left below them: the path's next cell gets three times the agent's distance
-/// less two, every other cell three times its own plus two, and the goal 0.
-pub(super) struct Guide<'a> {
-    pub dist: &'a DistanceTables,
+/// LaCAM's guidance with the scatter: an agent's guidance (its distance table, or any
+/// [`Guidance`] in moves), except that the next cell of its path from where it stands comes
+/// before every other candidate. Values are tripled so that room is left below them: the
+/// path's next cell gets three times the agent's distance less two, every other cell three
+/// times its own plus two, and the goal 0.
+pub(super) struct Guide<'a, G: Guidance = DistanceTables> {
+    pub dist: &'a G,
     /// Each agent's cell now.
     pub cur: &'a [u32],
     /// Each agent's path cell after its cell now, or [`NONE`].
     pub pref: &'a [u32],
 }
 
-impl Guidance for Guide<'_> {
+impl<G: Guidance> Guidance for Guide<'_, G> {
     #[inline]
     fn distance(&self, agent: usize, cell: usize) -> u64 {
-        let d = self.dist.get(agent, cell);
-        if d == UNREACHABLE {
+        let d = self.dist.distance(agent, cell);
+        if d == u64::MAX {
             u64::MAX
         } else if d == 0 {
             0
         } else if self.pref[agent] == cell as u32 {
-            3 * self.dist.get(agent, self.cur[agent] as usize) as u64 - 2
+            let here = self.dist.distance(agent, self.cur[agent] as usize);
+            here.saturating_mul(3).saturating_sub(2)
         } else {
-            3 * d as u64 + 2
+            d.saturating_mul(3).saturating_add(2)
         }
     }
 }

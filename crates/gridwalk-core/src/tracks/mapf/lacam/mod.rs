@@ -24,7 +24,7 @@ use super::dist::DistanceTables;
 use super::refine::Refiner;
 use super::scatter::{self, Guide, Scatter};
 use super::swap::SwapPibt;
-use crate::crowd::{Crowd, NONE, Rule, StepError};
+use crate::crowd::{Crowd, Guidance, NONE, Rule, StepError};
 use crate::grid::{Connectivity, Grid};
 use crate::rng::{Draw, SeedableRng, SplitMix64};
 
@@ -139,8 +139,9 @@ pub struct Search {
     memory: usize,
     rng: SplitMix64,
     pibt: Crowd,
-    /// PIBT with swaps, the generator of dense instances ([`super::Options::dense_from`]).
-    swap: Option<SwapPibt>,
+    /// PIBT with swaps, the generator of dense instances ([`super::Options::dense_from`]),
+    /// with its own copy of the distance tables it ranks moves by.
+    swap: Option<(SwapPibt, DistanceTables)>,
     paths: Option<Scatter>,
     arena: Arena,
     constraints: Constraints,
@@ -209,7 +210,9 @@ impl Search {
             memory,
             rng,
             pibt: Crowd::new(grid, conn, Rule::default()),
-            swap: limits.swap.then(|| SwapPibt::new(grid.len(), goals)),
+            swap: limits
+                .swap
+                .then(|| (SwapPibt::new(grid.len(), goals), dist.clone())),
             paths,
             arena,
             constraints: Constraints::new(),
@@ -223,6 +226,62 @@ impl Search {
                 next: vec![NONE; n],
             },
         }
+    }
+
+    /// A search from `starts` to `goals` (flat cells of `grid`, one per agent, each list
+    /// distinct; the caller checks them) with no scatter and no tick limit, for a guidance
+    /// other than distance tables: `to_go` ranks the agents for the first priorities (larger
+    /// first, as distances to go; only their order and their size against the number of
+    /// agents matter), and the nodes, constraints and stack may take at most `memory` bytes.
+    /// This is the search the real-time engine keeps across ticks.
+    pub fn rooted(
+        (grid, conn): (&Grid, Connectivity),
+        (starts, goals): (&[u32], &[u32]),
+        to_go: &[u32],
+        seed: u64,
+        memory: usize,
+    ) -> Search {
+        let n = starts.len();
+        let mut arena = Arena::new(n);
+        let root = arena.push_root(starts, goals, to_go);
+        Search {
+            conn,
+            goals: goals.to_vec(),
+            max_ticks: None,
+            memory,
+            rng: SplitMix64::seed_from_u64(seed),
+            pibt: Crowd::new(grid, conn, Rule::default()),
+            swap: None,
+            paths: None,
+            arena,
+            constraints: Constraints::new(),
+            open: vec![root],
+            goal: None,
+            scratch: Scratch {
+                cur: vec![0; n],
+                order: vec![0; n],
+                fixed: vec![None; n],
+                pref: vec![NONE; n],
+                next: vec![NONE; n],
+            },
+        }
+    }
+
+    /// The node on top of the depth-first stack: the one the next try expands (none once the
+    /// search is exhausted).
+    pub fn top(&self) -> Option<u32> {
+        self.open.last().copied()
+    }
+
+    /// The node node `id` was first reached from (none for the root). Every kept node is
+    /// reached from the root along these links, each a legal step of all agents.
+    pub fn parent(&self, id: u32) -> Option<u32> {
+        Some(self.arena.node(id).parent).filter(|&p| p != NONE)
+    }
+
+    /// Node `id`'s configuration: each agent's cell, a flat index of the grid.
+    pub fn config(&self, id: u32) -> &[u32] {
+        self.arena.config(id)
     }
 
     /// The bytes the search's nodes, constraints and stack take now.
@@ -243,14 +302,15 @@ impl Search {
     }
 
     /// Goes on with the search for at most `budget` tries (each takes one constraint set from
-    /// the node on top of the stack and asks PIBT for a successor), on the grid and tables it
-    /// was made with. A budget of 0 does nothing and returns [`Progress::Open`].
+    /// the node on top of the stack and asks PIBT for a successor), on the grid and guidance it
+    /// was made with (its distance tables, or for [`rooted`](Self::rooted) any guidance). A
+    /// budget of 0 does nothing and returns [`Progress::Open`].
     ///
     /// After the first solution the search goes on as LaCAM\* (Okumura, IJCAI 2023): nodes
     /// whose cost plus estimate reach the best plan's cost are dropped, and a transition found
     /// to a known node passes a cheaper way on (the arena's rewiring); the goal's node then holds
     /// the best plan known ([`goal`](Self::goal), [`plan`](Self::plan)).
-    pub fn expand(&mut self, grid: &Grid, dist: &DistanceTables, budget: usize) -> Progress {
+    pub fn expand<G: Guidance>(&mut self, grid: &Grid, dist: &G, budget: usize) -> Progress {
         if let Some((goal, false)) = self.goal {
             self.arena.rewire_all(&self.goals);
             self.goal = Some((goal, true));
@@ -312,7 +372,7 @@ impl Search {
     /// Asks PIBT for a successor of node `h` (in the scratch buffers) that obeys constraint
     /// `c`, and keeps it (or, if known, sometimes searches on from it again); false when the
     /// memory cap is passed.
-    fn try_successor(&mut self, grid: &Grid, dist: &DistanceTables, h: u32, c: u32) -> bool {
+    fn try_successor<G: Guidance>(&mut self, grid: &Grid, dist: &G, h: u32, c: u32) -> bool {
         let s = &mut self.scratch;
         self.constraints.apply(c, &mut s.fixed);
         if let Some(paths) = &self.paths {
@@ -327,12 +387,12 @@ impl Search {
 
     /// Writes into `scratch.next` a successor of `scratch.cur` under `scratch.fixed`, by the
     /// search's generator; false when there is none.
-    fn generate(&mut self, grid: &Grid, dist: &DistanceTables) -> bool {
+    fn generate<G: Guidance>(&mut self, grid: &Grid, dist: &G) -> bool {
         let s = &mut self.scratch;
         let fixed = Some(&s.fixed[..]);
         let next = match (&mut self.swap, &self.paths) {
-            (Some(swap), _) => swap
-                .best_step(&s.cur, &s.order, &s.fixed, dist, &s.pref, &mut self.rng)
+            (Some((swap, tables)), _) => swap
+                .best_step(&s.cur, &s.order, &s.fixed, tables, &s.pref, &mut self.rng)
                 .ok_or(StepError::Infeasible),
             (None, Some(_)) => {
                 let guide = Guide {
@@ -359,7 +419,7 @@ impl Search {
 
     /// Keeps `scratch.next`, a successor of node `h` (or, if known, sometimes searches on from
     /// it again); false when the memory cap is passed.
-    fn keep(&mut self, h: u32, dist: &DistanceTables) -> bool {
+    fn keep<G: Guidance>(&mut self, h: u32, dist: &G) -> bool {
         let next = &self.scratch.next;
         if let Some(old) = self.arena.find(next) {
             self.arena.link(h, old);
@@ -383,7 +443,10 @@ impl Search {
             return false;
         }
         let to_go = next.iter().enumerate();
-        let estimate = to_go.map(|(i, &c)| dist.get(i, c as usize) as u64).sum();
+        // As the tables' `get`: an unreachable cell counts `u32::MAX`, so the sum cannot overflow.
+        let estimate = to_go
+            .map(|(i, &c)| dist.distance(i, c as usize).min(u32::MAX as u64))
+            .sum();
         let id = self.arena.push_child(h, next, &self.goals, estimate);
         self.open.push(id);
         true

@@ -1,0 +1,200 @@
+//! Crowd mode's real-time search, through the simulation: on the MAPF benchmark's dense
+//! instances (4 moves, agents staying on arrival), where PIBT alone leaves agents stuck for
+//! ever, every agent arrives, every tick passes the MAPF validator's step check, and the sum of
+//! costs is within 1.3× of `mapf`'s first solution; on small random instances, every one that
+//! `mapf` solves arrives.
+
+// The MAPF validator, private to the `mapf` tests' module, included again here.
+#[allow(clippy::duplicate_mod)]
+#[path = "mapf/validate.rs"]
+mod validate;
+
+use std::path::PathBuf;
+
+use gridwalk_core::format::movingai::{load_map, load_scen};
+use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
+use gridwalk_core::sim::{SimConfig, Simulation};
+use gridwalk_core::tracks::mapf::{Options, Problem, solve};
+use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
+use validate::{bfs, check_step};
+
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/mapf")
+        .join(name)
+}
+
+/// The sum of costs of a plan (configurations by tick, agents in one order): per agent, the
+/// first tick from which it stays on its goal.
+fn soc<T: PartialEq>(plan: &[Vec<T>], goals: &[T]) -> u64 {
+    (0..goals.len())
+        .map(|a| {
+            let last_off = plan.iter().rposition(|c| c[a] != goals[a]);
+            last_off.map_or(0, |t| t as u64 + 1)
+        })
+        .sum()
+}
+
+/// What a crowd run did: its configurations by tick (agents in id order), whether every agent
+/// stood on its goal at the end, and the most configurations the search kept.
+struct Run {
+    plan: Vec<Vec<(i64, i64)>>,
+    arrived: bool,
+    most_kept: u64,
+    searched_ticks: u64,
+}
+
+/// Plays `problem` in crowd mode (D* Lite guidance, 4 moves, `Stay`) for at most `limit`
+/// ticks, checking every tick's step with the validator.
+fn play(problem: &Problem, limit: u64) -> Run {
+    let grid = problem.grid().clone();
+    let config = SimConfig {
+        algorithm: Algorithm::DStarLite,
+        connectivity: Connectivity::Four,
+        heuristic: Heuristic::Manhattan,
+        measure_baseline: false,
+        crowd: true,
+    };
+    let mut sim = Simulation::new(grid.clone(), config);
+    let goals: Vec<Pos> = problem.goals();
+    for (&s, &g) in problem.starts().iter().zip(&goals) {
+        sim.add_agent(s, g).unwrap();
+    }
+    let xy = |p: Pos| (p.x as i64, p.y as i64);
+    let now = |sim: &Simulation| sim.agents().map(|a| xy(a.pos)).collect::<Vec<_>>();
+    let goal_xy: Vec<(i64, i64)> = goals.iter().map(|&g| xy(g)).collect();
+    let mut run = Run {
+        plan: vec![now(&sim)],
+        arrived: false,
+        most_kept: 0,
+        searched_ticks: 0,
+    };
+    for _ in 0..limit {
+        sim.step();
+        let cells = now(&sim);
+        let last = run.plan.last().unwrap();
+        if let Err(why) = check_step(&grid, Connectivity::Four, last, &cells) {
+            panic!("tick {}: {why}", run.plan.len());
+        }
+        let stats = sim.crowd_stats().unwrap();
+        run.most_kept = run.most_kept.max(stats.configurations);
+        run.searched_ticks += u64::from(stats.searched);
+        run.plan.push(cells);
+        if run.plan.last().unwrap() == &goal_xy {
+            run.arrived = true;
+            break;
+        }
+    }
+    run
+}
+
+/// One benchmark instance against `mapf`'s first solution.
+fn arrives_within_the_soc_goal(map: &str, scen: &str, agents: usize, limit: u64) {
+    let grid = load_map(&data(map)).unwrap();
+    let problems = load_scen(&data(scen)).unwrap();
+    let problem = Problem::from_scen(grid, Connectivity::Four, &problems, agents, scen).unwrap();
+    let first = solve(&problem, &Options::default()).unwrap();
+    let reference = first.plan.as_ref().expect("mapf solves it");
+    let goal_cells: Vec<u32> = (problem.goals().iter())
+        .map(|&g| problem.grid().index(g).unwrap() as u32)
+        .collect();
+    let reference_soc = soc(reference, &goal_cells);
+    let run = play(&problem, limit);
+    let goals: Vec<(i64, i64)> = (problem.goals().iter())
+        .map(|g| (g.x as i64, g.y as i64))
+        .collect();
+    let got = soc(&run.plan, &goals);
+    println!(
+        "{scen} {agents}: arrived {} in {} ticks ({} searched, at most {} configurations kept), \
+         soc {got} vs mapf first {reference_soc} ({:.3}x)",
+        run.arrived,
+        run.plan.len() - 1,
+        run.searched_ticks,
+        run.most_kept,
+        got as f64 / reference_soc as f64,
+    );
+    assert!(
+        run.arrived,
+        "{scen}: not every agent arrived in {limit} ticks"
+    );
+    assert!(
+        got as f64 <= 1.3 * reference_soc as f64,
+        "{scen}: soc {got} vs mapf's first {reference_soc}"
+    );
+}
+
+#[test]
+fn a_dense_random_crowd_arrives_within_the_soc_goal() {
+    arrives_within_the_soc_goal(
+        "random-32-32-20.map",
+        "random-32-32-20-random-1.scen",
+        400,
+        3_000,
+    );
+}
+
+#[test]
+fn a_dense_warehouse_crowd_arrives_within_the_soc_goal() {
+    arrives_within_the_soc_goal(
+        "warehouse-10-20-10-2-1.map",
+        "warehouse-10-20-10-2-1-gen-1.scen",
+        400,
+        3_000,
+    );
+}
+
+/// A small random 4-move instance (walls 25 %, up to 16 agents, each goal reachable from its
+/// start), or `None`.
+fn random_instance(seed: u64) -> Option<Problem> {
+    let mut rng = SplitMix64::seed_from_u64(seed);
+    let (w, h) = (rng.range(4..9) as u32, rng.range(4..9) as u32);
+    let mut grid = Grid::new(w, h).unwrap();
+    for i in 0..grid.len() {
+        if rng.chance(0.25) {
+            grid.set(grid.pos(i), Terrain::Wall).unwrap();
+        }
+    }
+    let free: Vec<Pos> = (0..grid.len())
+        .map(|i| grid.pos(i))
+        .filter(|&p| grid.is_passable(p))
+        .collect();
+    let n = rng.range(2..17).min(free.len() / 2);
+    let mut pick = || -> Vec<Pos> {
+        let mut v = free.clone();
+        for i in (1..v.len()).rev() {
+            v.swap(i, rng.below(i + 1));
+        }
+        v.truncate(n);
+        v
+    };
+    let (starts, goals) = (pick(), pick());
+    let at = |p: Pos| (p.x as i64, p.y as i64);
+    for (s, g) in starts.iter().zip(&goals) {
+        if !bfs(&grid, Connectivity::Four, at(*g)).contains_key(&at(*s)) {
+            return None;
+        }
+    }
+    Problem::new(grid, Connectivity::Four, starts, goals).ok()
+}
+
+#[test]
+fn every_small_instance_mapf_solves_arrives() {
+    let (mut solved, mut searched) = (0, 0);
+    for seed in 0..100 {
+        let Some(problem) = random_instance(seed) else {
+            continue;
+        };
+        if !solve(&problem, &Options::default()).unwrap().solved() {
+            continue;
+        }
+        solved += 1;
+        let run = play(&problem, 5_000);
+        assert!(
+            run.arrived,
+            "seed {seed}: mapf solves it, the crowd did not arrive"
+        );
+        searched += usize::from(run.searched_ticks > 0);
+    }
+    println!("{solved} solved instances, {searched} of them needed the search");
+    assert!(solved >= 50 && searched > 0, "{solved} {searched}");
+}

@@ -1,0 +1,500 @@
+//! Real-time LaCAM ([`RealTime`]): on random small instances every tick's step passes the MAPF
+//! validator's step check (`mapf/validate.rs`), no tick makes more tries than its budget, and
+//! whenever `mapf::solve` (the reference) solves an instance the real-time loop brings every
+//! agent to its goal, while one that `solve` proves unsolvable ends exhausted; re-rooting
+//! mid-way still arrives; bad input is an error. An ignored test measures the benchmark's
+//! dense instances against `mapf`'s first solution.
+
+// The MAPF validator, private to the `mapf` tests' module, included again here.
+#[allow(clippy::duplicate_mod)]
+#[path = "mapf/validate.rs"]
+mod validate;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use gridwalk_core::format::grid_from_rows;
+use gridwalk_core::format::movingai::{load_map, load_scen};
+use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
+use gridwalk_core::tracks::mapf::{
+    DistanceTables, Options, Phase, Problem, RealTime, RealTimeOptions, Rooted, Unsolved, solve,
+};
+use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
+use proptest::prelude::*;
+
+use validate::{bfs, check_plan, check_step};
+
+/// Flat cells as the validator's (x, y).
+fn xy(grid: &Grid, cells: &[u32]) -> Vec<(i64, i64)> {
+    cells
+        .iter()
+        .map(|&c| {
+            let p = grid.pos(c as usize);
+            (p.x as i64, p.y as i64)
+        })
+        .collect()
+}
+
+/// A random instance from `seed`: a map of 4–9 by 4–9 cells, about a fifth walls (or two
+/// fifths), and 1 to 20 agents (at most a third of the free cells, or half) with distinct
+/// starts and goals, each goal reachable from its start by the validator's own search.
+fn random_instance(seed: u64, conn: Connectivity) -> Option<Problem> {
+    let mut rng = SplitMix64::seed_from_u64(seed);
+    let (w, h) = (rng.range(4..10) as u32, rng.range(4..10) as u32);
+    // One map in three is a maze of corridors, where many instances have no solution.
+    let (walls, crowd) = if rng.chance(1.0 / 3.0) {
+        (0.4, 2)
+    } else {
+        (0.2, 3)
+    };
+    let mut grid = Grid::new(w, h).unwrap();
+    for y in 0..h {
+        for x in 0..w {
+            if rng.chance(walls) {
+                grid.set(Pos::new(x, y), Terrain::Wall).unwrap();
+            }
+        }
+    }
+    let free: Vec<Pos> = (0..grid.len())
+        .map(|i| grid.pos(i))
+        .filter(|&p| grid.is_passable(p))
+        .collect();
+    let n = rng.range(1..21).min(free.len() / crowd);
+    if n == 0 {
+        return None;
+    }
+    let mut pick = || -> Vec<Pos> {
+        let mut v = free.clone();
+        for i in (1..v.len()).rev() {
+            v.swap(i, rng.below(i + 1));
+        }
+        v.truncate(n);
+        v
+    };
+    let (starts, goals) = (pick(), pick());
+    let at = |p: Pos| (p.x as i64, p.y as i64);
+    for (s, g) in starts.iter().zip(&goals) {
+        if !bfs(&grid, conn, at(*g)).contains_key(&at(*s)) {
+            return None;
+        }
+    }
+    Problem::new(grid, conn, starts, goals).ok()
+}
+
+/// Flat cells of positions.
+fn flat(grid: &Grid, ps: &[Pos]) -> Vec<u32> {
+    ps.iter().map(|&p| grid.index(p).unwrap() as u32).collect()
+}
+
+/// What a run of the real-time loop gave.
+struct Run {
+    /// The configurations from the start, one per tick.
+    plan: Vec<Vec<u32>>,
+    arrived: bool,
+    exhausted: bool,
+    /// The most tries in one tick, and the most links walked.
+    max_tries: usize,
+    max_walk: usize,
+    /// Searches rooted because of the memory cap.
+    memory_roots: usize,
+}
+
+/// Ticks `rt` until every agent arrives, the search is exhausted, or `max_ticks` pass;
+/// checks every step with the validator and every tick's tries against the budget, and that
+/// once the goal configuration is known the agents reach it within the kept tree's size.
+fn run(
+    rt: &mut RealTime,
+    grid: &Grid,
+    conn: Connectivity,
+    dist: &DistanceTables,
+    max_ticks: usize,
+) -> Run {
+    let budget = rt.options().budget.max(1);
+    let mut plan = vec![rt.cells().to_vec()];
+    let (mut max_tries, mut max_walk, mut memory_roots) = (0, 0, 0);
+    let mut following_since: Option<(usize, usize)> = None;
+    let mut exhausted = false;
+    for t in 0..max_ticks {
+        if rt.arrived() {
+            break;
+        }
+        let kept_before = rt.configurations();
+        let tick = rt.tick(grid, dist).unwrap();
+        assert!(
+            tick.tries <= budget,
+            "tick {t}: {} tries, budget {budget}",
+            tick.tries
+        );
+        if tick.rooted == Some(Rooted::MemoryCap) {
+            memory_roots += 1;
+        } else {
+            assert!(
+                tick.configurations <= kept_before + budget,
+                "tick {t}: {kept_before} configurations, then {}",
+                tick.configurations
+            );
+        }
+        max_tries = max_tries.max(tick.tries);
+        max_walk = max_walk.max(tick.walk);
+        let (a, b) = (xy(grid, plan.last().unwrap()), xy(grid, rt.cells()));
+        check_step(grid, conn, &a, &b).unwrap_or_else(|e| panic!("tick {t}: {e}"));
+        assert_eq!(tick.moved, a != b);
+        plan.push(rt.cells().to_vec());
+        if tick.phase == Phase::Following && following_since.is_none() {
+            following_since = Some((t, tick.configurations));
+        }
+        if let Some((t0, kept)) = following_since {
+            assert!(
+                t - t0 <= 2 * kept,
+                "following for {} ticks, {kept} kept",
+                t - t0
+            );
+        }
+        if tick.phase == Phase::Exhausted {
+            exhausted = true;
+            break;
+        }
+    }
+    Run {
+        arrived: rt.arrived(),
+        plan,
+        exhausted,
+        max_tries,
+        max_walk,
+        memory_roots,
+    }
+}
+
+/// The reference's verdict: `Some(true)` solved, `Some(false)` proved unsolvable, `None`
+/// undecided within its limits.
+fn reference(problem: &Problem) -> Option<bool> {
+    let options = Options {
+        time_limit: Duration::from_secs(5),
+        ..Options::default()
+    };
+    match solve(problem, &options).unwrap().plan {
+        Ok(_) => Some(true),
+        Err(Unsolved::Exhausted) => Some(false),
+        Err(_) => None,
+    }
+}
+
+/// Runs the real-time loop on `problem` with `budget` and checks it against the reference;
+/// returns the reference's verdict.
+fn check_instance(problem: &Problem, budget: usize, seed: u64) -> Option<bool> {
+    let (grid, conn) = (problem.grid(), problem.connectivity());
+    let (starts, goals) = (flat(grid, &problem.starts()), flat(grid, &problem.goals()));
+    let dist = DistanceTables::of(problem);
+    let options = RealTimeOptions {
+        budget,
+        seed,
+        ..RealTimeOptions::default()
+    };
+    // Odd seeds root with the tables and the scatter, even ones with the tables as any guidance.
+    let mut rt = if seed % 2 == 1 {
+        RealTime::with_tables(grid, conn, &starts, &goals, &dist, options).unwrap()
+    } else {
+        RealTime::new(grid, conn, &starts, &goals, &dist, options).unwrap()
+    };
+    let r = run(&mut rt, grid, conn, &dist, 200_000);
+    assert_eq!(r.memory_roots, 0);
+    assert!(r.max_tries <= budget);
+    let verdict = reference(problem);
+    match verdict {
+        Some(true) => {
+            assert!(
+                r.arrived,
+                "solve solved it; the real-time loop did not arrive"
+            );
+            let plan: Vec<_> = r.plan.iter().map(|c| xy(grid, c)).collect();
+            check_plan(grid, conn, &plan[0], &xy(grid, &goals), &plan).unwrap();
+        }
+        Some(false) => assert!(r.exhausted && !r.arrived, "solve proved it unsolvable"),
+        None => {}
+    }
+    verdict
+}
+
+#[test]
+fn the_random_instances_are_many_and_crowded() {
+    // The property tests are only as good as their instances: count what 300 seeds give.
+    let (mut solved, mut agents) = (0, 0);
+    for seed in 0..300 {
+        let conn = if seed % 2 == 0 {
+            Connectivity::Four
+        } else {
+            Connectivity::Eight
+        };
+        if let Some(problem) = random_instance(seed, conn)
+            && check_instance(&problem, 1 + seed as usize % 7, seed) == Some(true)
+        {
+            solved += 1;
+            agents = agents.max(problem.agents());
+        }
+    }
+    println!("{solved} solved, up to {agents} agents");
+    assert!(solved >= 150 && agents >= 12, "{solved} {agents}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(120))]
+
+    #[test]
+    fn every_step_is_legal_and_every_solvable_crowd_arrives(
+        seed in any::<u64>(),
+        budget in 1usize..8,
+        eight in any::<bool>(),
+    ) {
+        let conn = if eight { Connectivity::Eight } else { Connectivity::Four };
+        if let Some(problem) = random_instance(seed, conn) {
+            check_instance(&problem, budget, seed);
+        }
+    }
+
+    #[test]
+    fn rerooting_mid_way_still_arrives(
+        seed in any::<u64>(),
+        after in 0usize..12,
+        new_goals in any::<bool>(),
+    ) {
+        let conn = Connectivity::Four;
+        let Some(problem) = random_instance(seed, conn) else { return Ok(()) };
+        let grid = problem.grid();
+        let starts = flat(grid, &problem.starts());
+        let goals = flat(grid, &problem.goals());
+        let dist = DistanceTables::of(&problem);
+        let options = RealTimeOptions { budget: 8, seed, ..RealTimeOptions::default() };
+        let mut rt = RealTime::new(grid, conn, &starts, &goals, &dist, options).unwrap();
+        let first = run(&mut rt, grid, conn, &dist, after);
+        // Root again where the agents stand: for the same goals, or for the starts as goals.
+        let cells = rt.cells().to_vec();
+        let goals = if new_goals { starts.clone() } else { goals };
+        let dist = DistanceTables::new(grid, conn, &goals);
+        if seed % 2 == 1 {
+            rt.reroot_with_tables(grid, &cells, &goals, &dist).unwrap();
+        } else {
+            rt.reroot(grid, &cells, &goals, &dist).unwrap();
+        }
+        prop_assert_eq!(rt.roots(), (2, 0));
+        let second = run(&mut rt, grid, conn, &dist, 200_000);
+        let again = Problem::new(grid.clone(), conn, problem_cells(grid, &cells), problem_cells(grid, &goals)).unwrap();
+        match reference(&again) {
+            Some(true) => prop_assert!(second.arrived),
+            Some(false) => prop_assert!(second.exhausted),
+            None => {}
+        }
+        prop_assert_eq!(second.plan.first(), first.plan.last());
+    }
+}
+
+/// Positions of flat cells.
+fn problem_cells(grid: &Grid, cells: &[u32]) -> Vec<Pos> {
+    cells.iter().map(|&c| grid.pos(c as usize)).collect()
+}
+
+#[test]
+fn an_unsolvable_crowd_ends_exhausted_as_the_reference_proves() {
+    // Two agents swap ends of a dead-end corridor, and a third must pass them in a loop.
+    for (rows, starts, goals) in [
+        (
+            &["#####", "#...#", "#####"][..],
+            &[(1, 1), (3, 1)][..],
+            &[(3, 1), (1, 1)][..],
+        ),
+        (
+            &["######", "#....#", "#.##.#", "#....#", "######"][..],
+            &[(1, 1), (2, 1), (3, 1)][..],
+            &[(3, 1), (2, 1), (1, 1)][..],
+        ),
+    ] {
+        let grid = grid_from_rows(rows).unwrap();
+        let pos = |v: &[(u32, u32)]| v.iter().map(|&(x, y)| Pos::new(x, y)).collect::<Vec<_>>();
+        let conn = Connectivity::Four;
+        let problem = Problem::new(grid, conn, pos(starts), pos(goals)).unwrap();
+        let verdict = check_instance(&problem, 3, 7);
+        assert_eq!(
+            verdict,
+            Some(false),
+            "the reference proves {rows:?} unsolvable"
+        );
+    }
+}
+
+#[test]
+fn a_tiny_memory_cap_roots_again_and_says_so_and_steps_stay_legal() {
+    let grid = grid_from_rows(&["#######", "#.....#", "#.#.#.#", "#.....#", "#######"]).unwrap();
+    let conn = Connectivity::Four;
+    let cells = [8, 9, 10, 11];
+    let goals = [26, 25, 24, 23];
+    let dist = DistanceTables::new(&grid, conn, &goals);
+    let options = RealTimeOptions {
+        budget: 4,
+        memory_cap: 2_000,
+        seed: 1,
+        unit: 1,
+        scatter_margin: None,
+        ..RealTimeOptions::default()
+    };
+    let mut rt = RealTime::new(&grid, conn, &cells, &goals, &dist, options).unwrap();
+    let r = run(&mut rt, &grid, conn, &dist, 2_000);
+    assert!(r.memory_roots > 0);
+    assert_eq!(rt.roots().1, r.memory_roots);
+    assert!(rt.bytes() <= 2_000 + 1_000, "{} bytes kept", rt.bytes());
+}
+
+#[test]
+fn bad_input_is_named() {
+    let grid = grid_from_rows(&["#####", "#...#", "##.##"]).unwrap();
+    let conn = Connectivity::Four;
+    let dist = DistanceTables::new(&grid, conn, &[8, 6]);
+    let new = |cells: &[u32], goals: &[u32]| {
+        RealTime::new(&grid, conn, cells, goals, &dist, RealTimeOptions::default())
+            .err()
+            .map(|e| e.to_string())
+    };
+    let cases: [(&[u32], &[u32], &str); 6] = [
+        (&[6], &[8, 6], "1 cells and 2 goals"),
+        (&[], &[], "0 cells and 0 goals"),
+        (&[6, 99], &[8, 6], "agent 1: cell 99 is off the grid"),
+        (&[6, 0], &[8, 6], "agent 1: cell (0, 0) is not a passable"),
+        (
+            &[6, 6],
+            &[8, 6],
+            "agent 1: cell (1, 1) is also agent 0's cell",
+        ),
+        (
+            &[6, 7],
+            &[8, 8],
+            "agent 1: goal (3, 1) is also agent 0's goal",
+        ),
+    ];
+    for (cells, goals, want) in cases {
+        let got = new(cells, goals).unwrap_or_else(|| panic!("{cells:?} {goals:?} accepted"));
+        assert!(got.contains(want), "{got:?} lacks {want:?}");
+    }
+    // A goal the guidance cannot reach from the agent's cell.
+    let split = grid_from_rows(&["#####", "#.#.#", "#####"]).unwrap();
+    let d = DistanceTables::new(&split, conn, &[8]);
+    let e = RealTime::new(&split, conn, &[6], &[8], &d, RealTimeOptions::default());
+    assert!(e.err().unwrap().to_string().contains("cannot be reached"));
+    // A grid of another size at a tick.
+    let mut rt = RealTime::new(
+        &grid,
+        conn,
+        &[6, 8],
+        &[8, 6],
+        &dist,
+        RealTimeOptions::default(),
+    )
+    .unwrap();
+    let other = Grid::new(6, 3).unwrap();
+    assert!(rt.tick(&other, &dist).is_err());
+    // A failed reroot leaves the engine as it was.
+    assert!(rt.reroot(&grid, &[6], &[8, 6], &dist).is_err());
+    assert_eq!(rt.cells(), &[6, 8]);
+}
+
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/mapf")
+        .join(name)
+}
+
+/// The sum of costs of a plan: per agent, the first tick from which it stays on its goal.
+fn soc(plan: &[Vec<u32>], goals: &[u32]) -> u64 {
+    (0..goals.len())
+        .map(|a| {
+            let last_off = plan.iter().rposition(|c| c[a] != goals[a]);
+            last_off.map_or(0, |t| t as u64 + 1)
+        })
+        .sum()
+}
+
+/// The benchmark's dense instances, 4 moves, agents staying on arrival: the real-time loop
+/// against `mapf`'s first solution. The scatter may take up to 1 s, so that it ends on its own
+/// as `mapf`'s does and the run is deterministic; set `RT_SCATTER_MS` for less (the default
+/// engine's is `mapf::DEFAULT_SCATTER_TIME`), `RT_SCATTER=0` to root without it, `RT_BUDGET` for
+/// another budget. Prints the figures.
+#[test]
+#[ignore = "a measurement: run with --ignored --nocapture"]
+fn dense_benchmark_instances_arrive_within_the_soc_goal() {
+    let budget = std::env::var("RT_BUDGET")
+        .ok()
+        .and_then(|b| b.parse().ok())
+        .unwrap_or(gridwalk_core::tracks::mapf::DEFAULT_BUDGET);
+    // `RT_EXTRA=map,scen,n` adds an instance, measured without the goal's assertions.
+    let extra: Option<(String, String, usize)> = std::env::var("RT_EXTRA").ok().map(|v| {
+        let f: Vec<&str> = v.split(',').collect();
+        (f[0].into(), f[1].into(), f[2].parse().unwrap())
+    });
+    let fixed = [
+        ("random-32-32-20.map", "random-32-32-20-random-1.scen", 400),
+        (
+            "warehouse-10-20-10-2-1.map",
+            "warehouse-10-20-10-2-1-gen-1.scen",
+            400,
+        ),
+    ];
+    let mut instances: Vec<(String, String, usize)> = fixed
+        .iter()
+        .map(|&(m, s, n)| (m.to_string(), s.to_string(), n))
+        .collect();
+    instances.extend(extra.clone());
+    for (map, scen, n) in instances {
+        let (map, scen) = (map.as_str(), scen.as_str());
+        let goal = extra.as_ref().is_none_or(|e| e.1 != scen || e.2 != n);
+        let grid = load_map(&data(map)).unwrap();
+        let problems = load_scen(&data(scen)).unwrap();
+        let conn = Connectivity::Four;
+        let problem = Problem::from_scen(grid, conn, &problems, n, scen).unwrap();
+        let first = solve(&problem, &Options::default()).unwrap();
+        assert!(first.solved(), "{scen}: mapf did not solve it");
+        let grid = problem.grid();
+        let (starts, goals) = (flat(grid, &problem.starts()), flat(grid, &problem.goals()));
+        let dist = DistanceTables::of(&problem);
+        let scatter_ms = std::env::var("RT_SCATTER_MS")
+            .ok()
+            .and_then(|v| v.parse().ok());
+        let options = RealTimeOptions {
+            budget,
+            scatter_time: Duration::from_millis(scatter_ms.unwrap_or(1_000)),
+            ..RealTimeOptions::default()
+        };
+        let scatter = std::env::var("RT_SCATTER").map_or(true, |v| v != "0");
+        let mut rt = if scatter {
+            RealTime::with_tables(grid, conn, &starts, &goals, &dist, options).unwrap()
+        } else {
+            RealTime::new(grid, conn, &starts, &goals, &dist, options).unwrap()
+        };
+        let r = run(&mut rt, grid, conn, &dist, 20_000);
+        let got = soc(&r.plan, &goals);
+        println!(
+            "{scen} {n} agents, budget {budget}, scatter {scatter} {:?}: arrived {} in {} ticks, soc {got} vs mapf first {} \
+             ({:.3}x), makespan {} vs {}, max tries/tick {} (budget {budget}), max walk {}, \
+             kept {} configurations ({} KiB), mapf kept {} in {} ms, memory roots {}",
+            options.scatter_time,
+            r.arrived,
+            r.plan.len() - 1,
+            first.soc,
+            got as f64 / first.soc as f64,
+            r.plan.len() - 1,
+            first.makespan,
+            r.max_tries,
+            r.max_walk,
+            rt.configurations(),
+            rt.bytes() / 1024,
+            first.configurations,
+            first.millis,
+            r.memory_roots,
+        );
+        if !goal {
+            continue;
+        }
+        assert!(r.arrived, "{scen}: not every agent arrived");
+        assert!(
+            got as f64 <= 1.3 * first.soc as f64,
+            "{scen}: soc {got} vs {}",
+            first.soc
+        );
+    }
+}
