@@ -29,6 +29,7 @@ use std::path::Path;
 use super::scenario::{AgentSpec, Scenario};
 use super::{FormatError, display_name, read_text, strip_bom};
 use crate::grid::{Connectivity, Grid, GridError, Pos, Terrain};
+use crate::tracks::mapf::Problem;
 
 /// One problem of a `.scen` file.
 #[derive(Clone, Debug, PartialEq)]
@@ -402,6 +403,38 @@ pub fn import(map: &Path, scen: Option<&Path>, max_agents: usize) -> Result<Scen
             to_scenario(grid, &problems[..take], &display_name(path))
         }
         None => Ok(Scenario::from_grid(grid)),
+    }
+}
+
+/// A MAPF benchmark instance read from a `.scen` file: the file format's side of
+/// [`Problem`], kept here so that `tracks::mapf` reads no file format.
+impl Problem {
+    /// The instance of the first `agents` problems of a `.scen` file (read from `scen_file`)
+    /// on `grid`. Errors name the file and line.
+    pub fn from_scen(
+        grid: Grid,
+        conn: Connectivity,
+        problems: &[ScenProblem],
+        agents: usize,
+        scen_file: &str,
+    ) -> Result<Problem, FormatError> {
+        if agents == 0 || agents > problems.len() {
+            return Err(FormatError::whole(
+                scen_file,
+                format!(
+                    "{agents} agents asked, but the file has {} problems (one per agent)",
+                    problems.len()
+                ),
+            ));
+        }
+        let problems = &problems[..agents];
+        check_scen(problems, &grid, scen_file)?;
+        let starts = problems.iter().map(|p| p.start).collect();
+        let goals = problems.iter().map(|p| p.goal).collect();
+        Problem::new(grid, conn, starts, goals).map_err(|e| match e.agent {
+            Some(a) => FormatError::at(scen_file, problems[a].line, e.message),
+            None => FormatError::whole(scen_file, e.message),
+        })
     }
 }
 

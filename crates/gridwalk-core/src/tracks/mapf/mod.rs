@@ -65,8 +65,6 @@ pub use realtime::{
 };
 
 use crate::crowd::Rule;
-use crate::format::FormatError;
-use crate::format::movingai::{ScenProblem, check_scen};
 use crate::grid::{Connectivity, Grid, Pos};
 
 /// The default memory cap of a search, in bytes ([`Options::memory_cap`]): 4 GiB.
@@ -143,34 +141,6 @@ impl Problem {
             conn,
             starts,
             goals,
-        })
-    }
-
-    /// The instance of the first `agents` problems of a `.scen` file (read from `scen_file`)
-    /// on `grid`. Errors name the file and line.
-    pub fn from_scen(
-        grid: Grid,
-        conn: Connectivity,
-        problems: &[ScenProblem],
-        agents: usize,
-        scen_file: &str,
-    ) -> Result<Problem, FormatError> {
-        if agents == 0 || agents > problems.len() {
-            return Err(FormatError::whole(
-                scen_file,
-                format!(
-                    "{agents} agents asked, but the file has {} problems (one per agent)",
-                    problems.len()
-                ),
-            ));
-        }
-        let problems = &problems[..agents];
-        check_scen(problems, &grid, scen_file)?;
-        let starts = problems.iter().map(|p| p.start).collect();
-        let goals = problems.iter().map(|p| p.goal).collect();
-        Problem::new(grid, conn, starts, goals).map_err(|e| match e.agent {
-            Some(a) => FormatError::at(scen_file, problems[a].line, e.message),
-            None => FormatError::whole(scen_file, e.message),
         })
     }
 
