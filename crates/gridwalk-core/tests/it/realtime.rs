@@ -416,7 +416,6 @@ fn soc(plan: &[Vec<u32>], goals: &[u32]) -> u64 {
 /// engine's is `mapf::DEFAULT_SCATTER_TIME`), `RT_SCATTER=0` to root without it, `RT_BUDGET` for
 /// another budget. Prints the figures.
 #[test]
-#[ignore = "a measurement: run with --ignored --nocapture"]
 fn dense_benchmark_instances_arrive_within_the_soc_goal() {
     let budget = std::env::var("RT_BUDGET")
         .ok()
