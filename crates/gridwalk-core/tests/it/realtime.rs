@@ -237,7 +237,7 @@ fn the_random_instances_are_many_and_crowded() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(120))]
+    #![proptest_config(crate::common::proptest_cases(120))]
 
     #[test]
     fn every_step_is_legal_and_every_solvable_crowd_arrives(
