@@ -1,5 +1,5 @@
 //! `gridwalk-cli mapf MAP SCEN --agents N`: the one-shot MAPF benchmark, solved by the core's
-//! LaCAM ([`gridwalk_core::tracks::mapf`]). The first N rows of the `.scen` file are the
+//! LaCAM ([`gridwalk_core::mapf`]). The first N rows of the `.scen` file are the
 //! agents. It improves its first solution until the time limit (LaCAM\*), or stops there with
 //! `--first`. With `--out FILE` it writes lacam3's result format there; it prints one summary
 //! line last and exits 1 when the instance was not solved.
@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use gridwalk_core::Connectivity;
 use gridwalk_core::format::movingai::{load_map, load_scen};
-use gridwalk_core::tracks::mapf::{Options, Problem, Unsolved, solve};
+use gridwalk_core::mapf::{Options, Problem, Unsolved, solve};
 
 /// The solver's name in result files.
 const SOLVER: &str = "gridwalk-lacam";

@@ -10,6 +10,9 @@
 //! - [`search`]: A*, Dijkstra, greedy best-first, D* Lite, D* and MPGAA*.
 //! - [`crowd`]: the crowd's step rule (PIBT with trap handling), which moves many agents at
 //!   once with no two on a cell: crowd mode's moves and the MAPF solver's successors.
+//! - [`mapf`]: multi-agent path finding, LaCAM over the crowd's step rule: the one-shot and
+//!   anytime solver of `gridwalk-cli mapf`, and the real-time search that crowd mode keeps
+//!   across ticks when a crowd stalls.
 //! - [`trace`]: recorded search steps, for `--trace` and the game's explain mode.
 //! - [`sim`]: agents, goals shared by groups, edits and ticks: the semantics of the game and
 //!   of `gridwalk-cli simulate`.
@@ -18,9 +21,8 @@
 //! Programs that drive a simulation:
 //! - [`scenario`]: a scenario's starting world, its timeline by tick, and its replay (the engine
 //!   of `gridwalk-cli simulate` and of recordings).
-//! - [`tracks`]: the benchmark tracks: the GPPC dynamic track, navigation in unknown terrain
-//!   (the D* Lite papers' experiment), and [`mapf`](tracks::mapf): one-shot multi-agent path
-//!   finding on the MAPF benchmark (LaCAM over the crowd's step rule).
+//! - [`tracks`]: the benchmark tracks: the GPPC dynamic track and navigation in unknown terrain
+//!   (the D* Lite papers' experiment).
 #![warn(missing_docs)]
 
 #[macro_use]
@@ -31,6 +33,7 @@ pub mod crowd;
 pub mod format;
 pub mod grid;
 pub mod heuristic;
+pub mod mapf;
 pub mod path;
 pub mod planner;
 mod prefetch;

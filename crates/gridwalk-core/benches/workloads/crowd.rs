@@ -4,9 +4,9 @@
 //!
 //! - *One-shot*: agents that stay on arrival, from a scenario's first N rows (on the 512×512
 //!   map, seeded random distinct cells), until every agent stands on its goal or a tick limit
-//!   passes; success, soc/lb and makespan/lb in timesteps as `tracks/mapf` counts them (soc: per
+//!   passes; success, soc/lb and makespan/lb in timesteps as `mapf/` counts them (soc: per
 //!   agent the first timestep from which it stays on its goal; lb: its breadth-first distance),
-//!   and ms a tick. LaCAM (`tracks/mapf`) on the same instance beside it.
+//!   and ms a tick. LaCAM (`mapf/`) on the same instance beside it.
 //! - *Lifelong*: wanderers with 100 shared destinations; arrivals a tick and ms a tick after the
 //!   planners' first computes.
 //! - *The step rule alone*: `crowd_step_10000_ms`, the step rule's own time a tick (each
@@ -20,9 +20,9 @@ use std::time::{Duration, Instant};
 
 use gridwalk_core::crowd::{Guidance, StepOptions, StepRule};
 use gridwalk_core::format::movingai;
+use gridwalk_core::mapf::{self, DistanceTables, UNREACHABLE};
 use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
 use gridwalk_core::sim::{OnArrival, SimConfig, Simulation};
-use gridwalk_core::tracks::mapf::{self, DistanceTables, UNREACHABLE};
 use gridwalk_core::{Connectivity, Grid, Pos};
 
 use super::{Config, Goal, Report, Samples, Series, components, load_movingai, movingai_dir};
@@ -137,7 +137,7 @@ fn one_shot_run(
     })
 }
 
-/// The sum and the largest of the agents' breadth-first distances, `tracks/mapf`'s bounds.
+/// The sum and the largest of the agents' breadth-first distances, `mapf/`'s bounds.
 fn lower_bounds(
     grid: &Grid,
     conn: Connectivity,
@@ -474,7 +474,7 @@ pub fn crowd(cfg: &Config) -> Result<Report, String> {
     }
     step_10000(cfg, &mut report)?;
     report.notes.push(format!(
-        "one-shot: agents stay on arrival (D* Lite guidance), first N rows of the -gen-1 scenarios; on {BIG_MAP} seeded random distinct cells; soc and makespan in timesteps over the agents' breadth-first distances, as tracks/mapf counts them. Lifelong: wanderers with {DESTINATIONS} shared destinations, arrivals a tick over the timed ticks"
+        "one-shot: agents stay on arrival (D* Lite guidance), first N rows of the -gen-1 scenarios; on {BIG_MAP} seeded random distinct cells; soc and makespan in timesteps over the agents' breadth-first distances, as mapf/ counts them. Lifelong: wanderers with {DESTINATIONS} shared destinations, arrivals a tick over the timed ticks"
     ));
     Ok(report)
 }

@@ -1,6 +1,6 @@
 //! The crowd's step rule, [`StepRule`]: PIBT (priority inheritance with backtracking, Okumura
 //! et al., IJCAI 2019 and AIJ 2022) with trap handling for corridors and dead ends, shared by the
-//! MAPF solver ([`crate::tracks::mapf`], as LaCAM's successor generator) and by a simulation's
+//! MAPF solver ([`crate::mapf`], as LaCAM's successor generator) and by a simulation's
 //! crowd mode. Its options are [`StepOptions`]; an agent's cost-to-goal that ranks its cells is
 //! its *guidance* ([`Guidance`]).
 //!
@@ -51,11 +51,11 @@ mod traps;
 
 pub use pibt::{StepError, StepReport, StepRule};
 
-/// The step rule's former name, kept only while `tracks::mapf` moves to [`StepRule`].
+/// The step rule's former name, kept only while `mapf` moves to [`StepRule`].
 #[doc(hidden)]
 pub type Crowd = StepRule;
 
-/// The step options' former name, kept only while `tracks::mapf` moves to [`StepOptions`].
+/// The step options' former name, kept only while `mapf` moves to [`StepOptions`].
 #[doc(hidden)]
 pub type Rule = StepOptions;
 

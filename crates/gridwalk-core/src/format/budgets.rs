@@ -20,8 +20,8 @@
 
 use std::fmt::Write as _;
 
+use crate::mapf::DEFAULT_BUDGET;
 use crate::sim::{format_memory, parse_memory};
-use crate::tracks::mapf::DEFAULT_BUDGET;
 
 /// The `planner_memory` field's bytes, if given.
 pub(super) fn read_memory(text: Option<&str>) -> Result<Option<usize>, String> {

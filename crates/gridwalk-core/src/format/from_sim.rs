@@ -2,8 +2,8 @@
 //! [`super::scenario`].
 
 use super::scenario::{AgentSpec, DynamicSpec, Scenario};
+use crate::mapf::DEFAULT_BUDGET;
 use crate::sim::Simulation;
-use crate::tracks::mapf::DEFAULT_BUDGET;
 
 /// Here, not in `sim`, so that the simulation does not depend on its file format.
 impl Simulation {

@@ -29,7 +29,7 @@ use std::path::Path;
 use super::scenario::{AgentSpec, Scenario};
 use super::{FormatError, display_name, read_text, strip_bom};
 use crate::grid::{Connectivity, Grid, GridError, Pos, Terrain};
-use crate::tracks::mapf::Problem;
+use crate::mapf::Problem;
 
 /// One problem of a `.scen` file.
 #[derive(Clone, Debug, PartialEq)]
@@ -407,7 +407,7 @@ pub fn import(map: &Path, scen: Option<&Path>, max_agents: usize) -> Result<Scen
 }
 
 /// A MAPF benchmark instance read from a `.scen` file: the file format's side of
-/// [`Problem`], kept here so that `tracks::mapf` reads no file format.
+/// [`Problem`], kept here so that `mapf` reads no file format.
 impl Problem {
     /// The instance of the first `agents` problems of a `.scen` file (read from `scen_file`)
     /// on `grid`. Errors name the file and line.

@@ -55,7 +55,7 @@
 //!
 //! - `sensor_range`, `sensing`: unknown terrain, see [`super::sensing`].
 //! - `planner_memory` (default `"2G"`), `plan_budget` (default none) and `crowd_budget`
-//!   (default [`DEFAULT_BUDGET`](crate::tracks::mapf::DEFAULT_BUDGET) tries): the budgets,
+//!   (default [`DEFAULT_BUDGET`](crate::mapf::DEFAULT_BUDGET) tries): the budgets,
 //!   see [`super::budgets`].
 //!
 //! A file without the last six fields means what it always meant: agents stay, the world

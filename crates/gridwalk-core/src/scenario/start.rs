@@ -4,9 +4,9 @@
 //! start here.
 
 use crate::format::Scenario;
+use crate::mapf::DEFAULT_BUDGET;
 use crate::planner::Algorithm;
 use crate::sim::{SimConfig, Simulation};
-use crate::tracks::mapf::DEFAULT_BUDGET;
 
 use super::timeline::Timeline;
 

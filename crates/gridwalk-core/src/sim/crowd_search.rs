@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use super::agents::AgentId;
 use crate::grid::{Connectivity, Grid};
-use crate::tracks::mapf::{
+use crate::mapf::{
     DEFAULT_BUDGET, DEFAULT_RT_MEMORY_CAP, DistanceTables, Phase, RealTime, RealTimeOptions,
 };
 

@@ -207,7 +207,7 @@ impl Simulation {
             knowledge: Knowledge::default(),
             rationing: Rationing::default(),
             crowd: None,
-            crowd_budget: crate::tracks::mapf::DEFAULT_BUDGET,
+            crowd_budget: crate::mapf::DEFAULT_BUDGET,
         }
         .with_crowd_synced()
     }

@@ -2,5 +2,4 @@
 //! ([`gppc_dynamic`]) and navigation in unknown terrain ([`navigate`]).
 
 pub mod gppc_dynamic;
-pub mod mapf;
 pub mod navigate;

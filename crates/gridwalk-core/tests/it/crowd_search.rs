@@ -12,9 +12,9 @@ mod validate;
 use std::path::PathBuf;
 
 use gridwalk_core::format::movingai::{load_map, load_scen};
+use gridwalk_core::mapf::{Options, Problem, solve};
 use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
 use gridwalk_core::sim::{SimConfig, Simulation};
-use gridwalk_core::tracks::mapf::{Options, Problem, solve};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
 use validate::{bfs, check_step};
 

@@ -6,8 +6,8 @@
 use std::cell::Cell;
 
 use gridwalk_core::crowd::{Guidance, StepError, StepOptions, StepRule};
+use gridwalk_core::mapf::DistanceTables;
 use gridwalk_core::rng::{Draw, Rng, SeedableRng, SplitMix64};
-use gridwalk_core::tracks::mapf::DistanceTables;
 use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Terrain, new_planner};
 use proptest::prelude::*;
 

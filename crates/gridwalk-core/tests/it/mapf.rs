@@ -14,8 +14,8 @@ use std::time::Duration;
 use gridwalk_core::crowd::{StepError, StepOptions, StepRule};
 use gridwalk_core::format::grid_from_rows;
 use gridwalk_core::format::movingai::{load_map, load_scen};
+use gridwalk_core::mapf::{Options, Problem, Solution, Unsolved, solve, solve_pibt};
 use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
-use gridwalk_core::tracks::mapf::{Options, Problem, Solution, Unsolved, solve, solve_pibt};
 use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
 use proptest::prelude::*;
 

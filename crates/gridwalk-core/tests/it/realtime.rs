@@ -15,10 +15,10 @@ use std::time::Duration;
 
 use gridwalk_core::format::grid_from_rows;
 use gridwalk_core::format::movingai::{load_map, load_scen};
-use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
-use gridwalk_core::tracks::mapf::{
+use gridwalk_core::mapf::{
     DistanceTables, Options, Phase, Problem, RealTime, RealTimeOptions, Rooted, Unsolved, solve,
 };
+use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
 use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
 use proptest::prelude::*;
 
@@ -420,7 +420,7 @@ fn dense_benchmark_instances_arrive_within_the_soc_goal() {
     let budget = std::env::var("RT_BUDGET")
         .ok()
         .and_then(|b| b.parse().ok())
-        .unwrap_or(gridwalk_core::tracks::mapf::DEFAULT_BUDGET);
+        .unwrap_or(gridwalk_core::mapf::DEFAULT_BUDGET);
     // `RT_EXTRA=map,scen,n` adds an instance, measured without the goal's assertions.
     let extra: Option<(String, String, usize)> = std::env::var("RT_EXTRA").ok().map(|v| {
         let f: Vec<&str> = v.split(',').collect();

@@ -548,7 +548,7 @@ fn crowd_budget_is_optional_round_trips_and_refuses_zero() {
     assert_eq!(plain.crowd_budget, None);
     assert!(!plain.to_ron().contains("crowd_budget"));
     let start = plain.start(plain.config(gridwalk_core::Algorithm::DStarLite));
-    let default = gridwalk_core::tracks::mapf::DEFAULT_BUDGET;
+    let default = gridwalk_core::mapf::DEFAULT_BUDGET;
     assert_eq!(start.sim.crowd_budget(), default);
     let set = Scenario::parse(r#"(rows: ["...."], crowd_budget: 3)"#, "c.ron").unwrap();
     assert_eq!(set.crowd_budget, Some(3));

@@ -1,7 +1,7 @@
 //! LaCAM as a resumable search: driven a budget at a time, it finds the plan the one-shot
 //! `solve` finds.
 
-use gridwalk_core::tracks::mapf::{DistanceTables, Progress, Search};
+use gridwalk_core::mapf::{DistanceTables, Progress, Search};
 
 use super::{Options, benchmark, solution_checked};
 use gridwalk_core::Connectivity;
@@ -9,7 +9,7 @@ use gridwalk_core::Connectivity;
 /// Runs `search` with `budget` tries a call to its end; the plan, and how many calls it took.
 fn drive(
     search: &mut Search,
-    problem: &gridwalk_core::tracks::mapf::Problem,
+    problem: &gridwalk_core::mapf::Problem,
     dist: &DistanceTables,
     budget: usize,
 ) -> (Vec<Vec<u32>>, usize) {

@@ -114,7 +114,7 @@ struct Scratch {
 ///
 /// ```
 /// use gridwalk_core::grid::{Connectivity, Pos};
-/// use gridwalk_core::tracks::mapf::{DistanceTables, Options, Problem, Progress, Search};
+/// use gridwalk_core::mapf::{DistanceTables, Options, Problem, Progress, Search};
 ///
 /// let grid = gridwalk_core::format::grid_from_rows(&["#####", "#...#", "##.##"]).unwrap();
 /// let (a, b) = (Pos::new(1, 1), Pos::new(3, 1));

@@ -32,7 +32,7 @@
 //!
 //! ```
 //! use gridwalk_core::grid::{Connectivity, Grid, Pos};
-//! use gridwalk_core::tracks::mapf::{Options, Problem, solve};
+//! use gridwalk_core::mapf::{Options, Problem, solve};
 //!
 //! // Two agents swap ends of a corridor with one side pocket.
 //! let grid = gridwalk_core::format::grid_from_rows(&["#####", "#...#", "##.##"]).unwrap();

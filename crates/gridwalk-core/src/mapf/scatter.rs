@@ -328,7 +328,7 @@ impl<G: Guidance> Guidance for Guide<'_, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Connectivity;
+    use crate::grid::{Connectivity, Pos, Terrain};
     use crate::rng::{SeedableRng, SplitMix64};
 
     /// Collisions counted pair by pair from the paths: two agents on one cell at one timestep,
@@ -357,21 +357,12 @@ mod tests {
 
     #[test]
     fn paths_are_short_simple_walks_and_their_collisions_add_up() {
-        let rows: Vec<String> = (0..12)
-            .map(|y| {
-                (0..12)
-                    .map(|x| {
-                        if (x * 7 + y * 5) % 6 == 0 && x % 11 != 0 {
-                            '#'
-                        } else {
-                            '.'
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let rows: Vec<&str> = rows.iter().map(|r| r.as_str()).collect();
-        let grid = crate::format::grid_from_rows(&rows).unwrap();
+        let mut grid = Grid::new(12, 12).unwrap();
+        for (x, y) in (0..12).flat_map(|y| (0..12).map(move |x| (x, y))) {
+            if (x * 7 + y * 5) % 6 == 0 && x % 11 != 0 {
+                grid.set(Pos::new(x, y), Terrain::Wall).unwrap();
+            }
+        }
         let free: Vec<u32> = (0..grid.len() as u32)
             .filter(|&c| grid.weight(c as usize) != 0)
             .collect();

@@ -48,7 +48,7 @@
 //!
 //! ```
 //! use gridwalk_core::grid::Connectivity;
-//! use gridwalk_core::tracks::mapf::{DistanceTables, RealTime, RealTimeOptions};
+//! use gridwalk_core::mapf::{DistanceTables, RealTime, RealTimeOptions};
 //!
 //! // Two agents swap ends of a corridor with one side pocket.
 //! let grid = gridwalk_core::format::grid_from_rows(&["#####", "#...#", "##.##"]).unwrap();
@@ -73,7 +73,7 @@ use super::lacam::Limits;
 use super::{DistanceTables, ProblemError, Search};
 use crate::crowd::Guidance;
 use crate::grid::{Connectivity, Grid};
-use crate::tracks::mapf::Progress;
+use crate::mapf::Progress;
 
 /// The default budget of a tick, in tries ([`RealTimeOptions::budget`]).
 pub const DEFAULT_BUDGET: usize = 16;
