@@ -51,14 +51,6 @@ mod traps;
 
 pub use pibt::{StepError, StepReport, StepRule};
 
-/// The step rule's former name, kept only while `mapf` moves to [`StepRule`].
-#[doc(hidden)]
-pub type Crowd = StepRule;
-
-/// The step options' former name, kept only while `mapf` moves to [`StepOptions`].
-#[doc(hidden)]
-pub type Rule = StepOptions;
-
 /// No agent or no cell: the "none" value of the step rule's flat arrays, and of the MAPF
 /// solver's.
 pub const NONE: u32 = u32::MAX;

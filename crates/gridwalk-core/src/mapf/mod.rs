@@ -64,7 +64,7 @@ pub use realtime::{
     Rooted, Tick,
 };
 
-use crate::crowd::Rule;
+use crate::crowd::StepOptions;
 use crate::grid::{Connectivity, Grid, Pos};
 
 /// The default memory cap of a search, in bytes ([`Options::memory_cap`]): 4 GiB.
@@ -314,12 +314,12 @@ pub fn solve(problem: &Problem, options: &Options) -> Result<Solution, ProblemEr
     })
 }
 
-/// PIBT alone ([`crate::crowd`]'s step rule with `rule`, PIBT's priorities), step after step
+/// PIBT alone ([`crate::crowd`]'s step rule with `options`, PIBT's priorities), step after step
 /// until every agent stands on its goal or `max_ticks` steps pass: the baseline LaCAM is
 /// compared with. Unsolved means it did not settle in time ([`Unsolved::Exhausted`]).
 pub fn solve_pibt(
     problem: &Problem,
-    rule: Rule,
+    options: StepOptions,
     max_ticks: u32,
     seed: u64,
 ) -> Result<Solution, ProblemError> {
@@ -327,7 +327,7 @@ pub fn solve_pibt(
     let (grid, conn) = (&problem.grid, problem.conn);
     let dist = DistanceTables::new(grid, conn, &problem.goals);
     let (soc_lb, makespan_lb) = lower_bounds(problem, &dist)?;
-    let (plan, done) = pibt::run(problem, &dist, rule, max_ticks, seed);
+    let (plan, done) = pibt::run(problem, &dist, options, max_ticks, seed);
     let m = result::Metrics::of(&plan, &problem.goals);
     Ok(Solution {
         plan: if done {

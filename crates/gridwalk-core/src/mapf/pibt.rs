@@ -5,15 +5,15 @@
 
 use super::Problem;
 use super::dist::DistanceTables;
-use crate::crowd::{Crowd, Rule};
+use crate::crowd::{StepOptions, StepRule};
 use crate::rng::{Draw, SeedableRng, SplitMix64};
 
-/// Runs PIBT (with `rule`) from the problem's starts for at most `max_ticks` steps; the configurations
+/// Runs PIBT (with `options`) from the problem's starts for at most `max_ticks` steps; the configurations
 /// from timestep 0, and whether the last has every agent on its goal.
 pub(super) fn run(
     problem: &Problem,
     dist: &DistanceTables,
-    rule: Rule,
+    options: StepOptions,
     max_ticks: u32,
     seed: u64,
 ) -> (Vec<Vec<u32>>, bool) {
@@ -21,7 +21,7 @@ pub(super) fn run(
     let (starts, goals) = (&problem.starts[..], &problem.goals[..]);
     let n = starts.len();
     let mut rng = SplitMix64::seed_from_u64(seed);
-    let mut crowd = Crowd::new(grid, conn, rule);
+    let mut rule = StepRule::new(grid, conn, options);
     let mut prio: Vec<f64> = (0..n).map(|_| rng.unit()).collect();
     let mut order: Vec<u32> = (0..n as u32).collect();
     let mut plan = vec![starts.to_vec()];
@@ -31,7 +31,7 @@ pub(super) fn run(
             return (plan, true);
         }
         order.sort_by(|&a, &b| prio[b as usize].total_cmp(&prio[a as usize]));
-        let next = match crowd.step(grid, cur, &order, None, dist, &mut rng) {
+        let next = match rule.step(grid, cur, &order, None, dist, &mut rng) {
             Ok(next) => next.to_vec(),
             Err(_) => break,
         };

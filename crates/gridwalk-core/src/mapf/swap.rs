@@ -6,7 +6,7 @@
 //! with a third way out where they can pass; a pusher likewise clears the way for an agent
 //! behind it that needs to get past.
 //!
-//! The generator takes one configuration to a successor, as [`crate::crowd::Crowd::step`]
+//! The generator takes one configuration to a successor, as [`crate::crowd::StepRule::step`]
 //! does, under the same constraints (cells fixed for some agents): no two agents on a cell, no
 //! two agents trading cells. It works with 4 moves only (no diagonals to keep from crossing).
 

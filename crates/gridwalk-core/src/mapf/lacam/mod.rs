@@ -24,7 +24,7 @@ use super::dist::DistanceTables;
 use super::refine::Refiner;
 use super::scatter::{self, Guide, Scatter};
 use super::swap::SwapPibt;
-use crate::crowd::{Crowd, Guidance, NONE, Rule, StepError};
+use crate::crowd::{Guidance, NONE, StepError, StepOptions, StepRule};
 use crate::grid::{Connectivity, Grid};
 use crate::rng::{Draw, SeedableRng, SplitMix64};
 
@@ -138,7 +138,7 @@ pub struct Search {
     /// The most bytes the arena, the constraints and the stack may take.
     memory: usize,
     rng: SplitMix64,
-    pibt: Crowd,
+    pibt: StepRule,
     /// PIBT with swaps, the generator of dense instances ([`super::Options::dense_from`]),
     /// with its own copy of the distance tables it ranks moves by.
     swap: Option<(SwapPibt, DistanceTables)>,
@@ -209,7 +209,7 @@ impl Search {
             max_ticks: limits.max_ticks,
             memory,
             rng,
-            pibt: Crowd::new(grid, conn, Rule::default()),
+            pibt: StepRule::new(grid, conn, StepOptions::default()),
             swap: limits
                 .swap
                 .then(|| (SwapPibt::new(grid.len(), goals), dist.clone())),
@@ -250,7 +250,7 @@ impl Search {
             max_ticks: None,
             memory,
             rng: SplitMix64::seed_from_u64(seed),
-            pibt: Crowd::new(grid, conn, Rule::default()),
+            pibt: StepRule::new(grid, conn, StepOptions::default()),
             swap: None,
             paths: None,
             arena,
