@@ -54,7 +54,6 @@ impl SwapPibt {
     /// The best of [`DRAWS`] successors ([`step`](Self::step), each with its own random
     /// tie-breaks), as lacam3 picks: the fewest moves off the goals this step plus the sum of
     /// the agents' distances after it. `None` when no draw finds one.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn best_step(
         &mut self,
         cur: &[u32],
@@ -64,9 +63,15 @@ impl SwapPibt {
         pref: &[u32],
         rng: &mut SplitMix64,
     ) -> Option<&[u32]> {
+        let view = View {
+            cur,
+            moves: dist.moves(),
+            dist,
+            pref,
+        };
         let mut best = u64::MAX;
         for _ in 0..DRAWS {
-            if self.step(cur, order, fixed, dist, pref, rng).is_none() {
+            if !self.step(&view, order, fixed, rng) {
                 continue;
             }
             let mut f = 0u64;
@@ -82,29 +87,22 @@ impl SwapPibt {
         (best < u64::MAX).then_some(&self.best[..])
     }
 
-    /// A successor of `cur` in which the agents of `fixed` (an entry per agent, `None` for
-    /// free ones) take their cells, the others moved by PIBT with swaps in `order`; `None`
-    /// when the constraints collide or an agent that must move cannot.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn step(
+    /// Sets `next` to a successor of `view.cur` in which the agents of `fixed` (an entry per
+    /// agent, `None` for free ones) take their cells, the others moved by PIBT with swaps in
+    /// `order`; false (and `next` cleared) when the constraints collide or an agent that must
+    /// move cannot.
+    fn step(
         &mut self,
-        cur: &[u32],
+        view: &View,
         order: &[u32],
         fixed: &[Option<u32>],
-        dist: &DistanceTables,
-        pref: &[u32],
         rng: &mut SplitMix64,
-    ) -> Option<&[u32]> {
-        let view = View {
-            cur,
-            moves: dist.moves(),
-            dist,
-            pref,
-        };
+    ) -> bool {
+        let cur = view.cur;
         let ok = self.place_fixed(cur, fixed)
             && order
                 .iter()
-                .all(|&i| self.next[i as usize] != NONE || self.push(&view, i, rng));
+                .all(|&i| self.next[i as usize] != NONE || self.push(view, i, rng));
         for (i, &c) in cur.iter().enumerate() {
             self.occ_now[c as usize] = NONE;
             if self.next[i] != NONE {
@@ -113,9 +111,8 @@ impl SwapPibt {
         }
         if !ok {
             self.next.fill(NONE);
-            return None;
         }
-        Some(&self.next)
+        ok
     }
 
     /// Marks who stands where and reserves the fixed cells; false when two fixed cells collide
