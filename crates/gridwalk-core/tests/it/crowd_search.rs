@@ -4,19 +4,15 @@
 //! costs is within 1.3× of `mapf`'s first solution; on small random instances, every one that
 //! `mapf` solves arrives.
 
-// The MAPF validator, private to the `mapf` tests' module, included again here.
-#[allow(clippy::duplicate_mod)]
-#[path = "mapf/validate.rs"]
-mod validate;
-
 use std::path::PathBuf;
 
+use crate::mapf::instances::{place_agents, walled_grid};
+use crate::mapf::validate::check_step;
 use gridwalk_core::format::movingai::{load_map, load_scen};
 use gridwalk_core::mapf::{Options, Problem, solve};
 use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
 use gridwalk_core::sim::{SimConfig, Simulation};
-use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
-use validate::{bfs, check_step};
+use gridwalk_core::{Algorithm, Connectivity, Heuristic, Pos};
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -148,33 +144,10 @@ fn a_dense_warehouse_crowd_arrives_within_the_soc_goal() {
 fn random_instance(seed: u64) -> Option<Problem> {
     let mut rng = SplitMix64::seed_from_u64(seed);
     let (w, h) = (rng.range(4..9) as u32, rng.range(4..9) as u32);
-    let mut grid = Grid::new(w, h).unwrap();
-    for i in 0..grid.len() {
-        if rng.chance(0.25) {
-            grid.set(grid.pos(i), Terrain::Wall).unwrap();
-        }
-    }
-    let free: Vec<Pos> = (0..grid.len())
-        .map(|i| grid.pos(i))
-        .filter(|&p| grid.is_passable(p))
-        .collect();
-    let n = rng.range(2..17).min(free.len() / 2);
-    let mut pick = || -> Vec<Pos> {
-        let mut v = free.clone();
-        for i in (1..v.len()).rev() {
-            v.swap(i, rng.below(i + 1));
-        }
-        v.truncate(n);
-        v
-    };
-    let (starts, goals) = (pick(), pick());
-    let at = |p: Pos| (p.x as i64, p.y as i64);
-    for (s, g) in starts.iter().zip(&goals) {
-        if !bfs(&grid, Connectivity::Four, at(*g)).contains_key(&at(*s)) {
-            return None;
-        }
-    }
-    Problem::new(grid, Connectivity::Four, starts, goals).ok()
+    let grid = walled_grid(&mut rng, w, h, 0.25);
+    place_agents(grid, Connectivity::Four, &mut rng, |rng, free| {
+        rng.range(2..17).min(free / 2)
+    })
 }
 
 #[test]

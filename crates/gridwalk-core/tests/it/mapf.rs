@@ -4,8 +4,9 @@
 //! livelocks; a 10,000-agent push chain; and the MAPF benchmark's random-32-32-20 and
 //! warehouse maps, generated and official (random-1) scenarios.
 
+pub mod instances;
 mod search;
-mod validate;
+pub mod validate;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::PathBuf;
@@ -19,6 +20,7 @@ use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
 use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
 use proptest::prelude::*;
 
+use instances::{place_agents, walled_grid};
 use validate::{bfs, check_result, check_step};
 
 fn data(name: &str) -> PathBuf {
@@ -152,40 +154,8 @@ fn warehouse_400_with_and_without_the_scatter() {
 fn small_instance(seed: u64, conn: Connectivity) -> Option<Problem> {
     let mut rng = SplitMix64::seed_from_u64(seed);
     let (w, h) = (rng.range(3..6) as u32, rng.range(3..6) as u32);
-    let mut grid = Grid::new(w, h).unwrap();
-    for y in 0..h {
-        for x in 0..w {
-            if rng.chance(0.2) {
-                grid.set(Pos::new(x, y), Terrain::Wall).unwrap();
-            }
-        }
-    }
-    let mut free: Vec<Pos> = (0..grid.len())
-        .map(|i| grid.pos(i))
-        .filter(|&p| grid.is_passable(p))
-        .collect();
-    let n = rng.range(1..4).min(free.len());
-    if n == 0 {
-        return None;
-    }
-    let mut pick = |free: &mut Vec<Pos>| -> Vec<Pos> {
-        let mut v = free.clone();
-        for i in (1..v.len()).rev() {
-            v.swap(i, rng.below(i + 1));
-        }
-        v.truncate(n);
-        v
-    };
-    let starts = pick(&mut free);
-    let goals = pick(&mut free);
-    // Unreachable goals are refused by `solve`; keep only instances where each can be reached.
-    let xy = |p: Pos| (p.x as i64, p.y as i64);
-    for (s, g) in starts.iter().zip(&goals) {
-        if !bfs(&grid, conn, xy(*g)).contains_key(&xy(*s)) {
-            return None;
-        }
-    }
-    Problem::new(grid, conn, starts, goals).ok()
+    let grid = walled_grid(&mut rng, w, h, 0.2);
+    place_agents(grid, conn, &mut rng, |rng, free| rng.range(1..4).min(free))
 }
 
 /// The fewest timesteps to bring every agent to its goal, by breadth-first search over joint
@@ -244,6 +214,23 @@ fn brute_force_makespan(problem: &Problem) -> Option<u64> {
     None
 }
 
+/// LaCAM with `options` solves `problem` exactly when the brute force finds a plan, and its
+/// validated plan is no shorter than the brute-force optimum.
+fn check_complete(problem: &Problem, options: &Options) -> Result<(), TestCaseError> {
+    let best = brute_force_makespan(problem);
+    let (solved, _, makespan) = solve_checked(problem, options);
+    prop_assert_eq!(solved, best.is_some(), "seed {}", options.seed);
+    if let Some(best) = best {
+        prop_assert!(
+            makespan >= best,
+            "makespan {} below the optimum {}",
+            makespan,
+            best
+        );
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(crate::common::proptest_cases(96))]
 
@@ -253,13 +240,8 @@ proptest! {
     fn lacam_is_complete_on_small_maps(seed in any::<u64>(), eight in any::<bool>()) {
         let conn = if eight { Connectivity::Eight } else { Connectivity::Four };
         if let Some(problem) = small_instance(seed, conn) {
-            let best = brute_force_makespan(&problem);
             let options = Options { time_limit: Duration::from_secs(20), seed, ..Options::default() };
-            let (solved, _, makespan) = solve_checked(&problem, &options);
-            prop_assert_eq!(solved, best.is_some(), "seed {}", seed);
-            if let Some(best) = best {
-                prop_assert!(makespan >= best);
-            }
+            check_complete(&problem, &options)?;
         }
     }
 
@@ -286,18 +268,13 @@ proptest! {
     #[test]
     fn lacam_with_swaps_is_complete_on_small_maps(seed in any::<u64>()) {
         if let Some(problem) = small_instance(seed, Connectivity::Four) {
-            let best = brute_force_makespan(&problem);
             let options = Options {
                 time_limit: Duration::from_secs(20),
                 seed,
                 dense_from: 0.0,
                 ..Options::default()
             };
-            let (solved, _, makespan) = solve_checked(&problem, &options);
-            prop_assert_eq!(solved, best.is_some(), "seed {}", seed);
-            if let Some(best) = best {
-                prop_assert!(makespan >= best);
-            }
+            check_complete(&problem, &options)?;
         }
     }
 
@@ -309,12 +286,7 @@ proptest! {
         let conn = if eight { Connectivity::Eight } else { Connectivity::Four };
         let mut rng = SplitMix64::seed_from_u64(seed);
         let (w, h) = (rng.range(4..14) as u32, rng.range(4..14) as u32);
-        let mut grid = Grid::new(w, h).unwrap();
-        for i in 0..grid.len() {
-            if rng.chance(0.25) {
-                grid.set(grid.pos(i), Terrain::Wall).unwrap();
-            }
-        }
+        let grid = walled_grid(&mut rng, w, h, 0.25);
         let mut free: Vec<usize> = (0..grid.len()).filter(|&i| grid.weight(i) != 0).collect();
         for i in (1..free.len()).rev() {
             free.swap(i, rng.below(i + 1));

@@ -5,11 +5,6 @@
 //! mid-way still arrives; bad input is an error. An ignored test measures the benchmark's
 //! dense instances against `mapf`'s first solution.
 
-// The MAPF validator, private to the `mapf` tests' module, included again here.
-#[allow(clippy::duplicate_mod)]
-#[path = "mapf/validate.rs"]
-mod validate;
-
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -19,10 +14,11 @@ use gridwalk_core::mapf::{
     DistanceTables, Options, Phase, Problem, RealTime, RealTimeOptions, Rooted, Unsolved, solve,
 };
 use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
-use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
+use gridwalk_core::{Connectivity, Grid, Pos};
 use proptest::prelude::*;
 
-use validate::{bfs, check_plan, check_step};
+use crate::mapf::instances::{place_agents, walled_grid};
+use crate::mapf::validate::{check_plan, check_step};
 
 /// Flat cells as the validator's (x, y).
 fn xy(grid: &Grid, cells: &[u32]) -> Vec<(i64, i64)> {
@@ -47,38 +43,10 @@ fn random_instance(seed: u64, conn: Connectivity) -> Option<Problem> {
     } else {
         (0.2, 3)
     };
-    let mut grid = Grid::new(w, h).unwrap();
-    for y in 0..h {
-        for x in 0..w {
-            if rng.chance(walls) {
-                grid.set(Pos::new(x, y), Terrain::Wall).unwrap();
-            }
-        }
-    }
-    let free: Vec<Pos> = (0..grid.len())
-        .map(|i| grid.pos(i))
-        .filter(|&p| grid.is_passable(p))
-        .collect();
-    let n = rng.range(1..21).min(free.len() / crowd);
-    if n == 0 {
-        return None;
-    }
-    let mut pick = || -> Vec<Pos> {
-        let mut v = free.clone();
-        for i in (1..v.len()).rev() {
-            v.swap(i, rng.below(i + 1));
-        }
-        v.truncate(n);
-        v
-    };
-    let (starts, goals) = (pick(), pick());
-    let at = |p: Pos| (p.x as i64, p.y as i64);
-    for (s, g) in starts.iter().zip(&goals) {
-        if !bfs(&grid, conn, at(*g)).contains_key(&at(*s)) {
-            return None;
-        }
-    }
-    Problem::new(grid, conn, starts, goals).ok()
+    let grid = walled_grid(&mut rng, w, h, walls);
+    place_agents(grid, conn, &mut rng, |rng, free| {
+        rng.range(1..21).min(free / crowd)
+    })
 }
 
 /// Flat cells of positions.
