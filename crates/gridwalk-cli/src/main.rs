@@ -99,33 +99,7 @@ enum Command {
         limit: Option<usize>,
     },
     /// Solve a one-shot MAPF instance: the first N rows of a benchmark .scen, with LaCAM.
-    Mapf {
-        /// The map (.map).
-        map: PathBuf,
-        /// The MAPF scenario (.scen); row k is agent k.
-        scen: PathBuf,
-        /// How many agents: the first N rows of the scenario.
-        #[arg(long)]
-        agents: usize,
-        /// 4 (the benchmark's model, the default) or 8 (diagonals, no corner cutting).
-        #[arg(long, default_value = "4", value_parser = mapf::parse_moves)]
-        moves: gridwalk_core::Connectivity,
-        /// Search only plans of at most T timesteps.
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
-        max_ticks: Option<u32>,
-        /// Improve the plan until S seconds pass (give up after S without one).
-        #[arg(long, default_value = "60", value_parser = mapf::parse_seconds)]
-        time_limit: f64,
-        /// Stop at the first solution instead of improving it.
-        #[arg(long)]
-        first: bool,
-        /// The seed of the tie-breaks.
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        /// Write lacam3's result format to FILE.
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
+    Mapf(mapf::MapfArgs),
 }
 
 fn main() -> ExitCode {
@@ -158,27 +132,7 @@ fn main() -> ExitCode {
             algo,
             limit,
         } => navigate::run(&map, &scen, sensor, algo, limit),
-        Command::Mapf {
-            map,
-            scen,
-            agents,
-            moves,
-            max_ticks,
-            time_limit,
-            first,
-            seed,
-            out,
-        } => mapf::run(&mapf::MapfArgs {
-            map: &map,
-            scen: &scen,
-            agents,
-            moves,
-            max_ticks,
-            time_limit,
-            first,
-            seed,
-            out: out.as_deref(),
-        }),
+        Command::Mapf(args) => mapf::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -4,7 +4,7 @@
 //! `--first`. With `--out FILE` it writes lacam3's result format there; it prints one summary
 //! line last and exits 1 when the instance was not solved.
 
-use std::path::Path;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -15,27 +15,35 @@ use gridwalk_core::mapf::{Options, Problem, Unsolved, solve};
 /// The solver's name in result files.
 const SOLVER: &str = "gridwalk-lacam";
 
-/// What `mapf` runs: the instance's files and size, the moves and the limits.
-#[derive(Clone, Debug)]
-pub struct MapfArgs<'a> {
-    /// The `.map` file.
-    pub map: &'a Path,
-    /// The `.scen` file.
-    pub scen: &'a Path,
-    /// How many agents: the first rows of `scen`.
+/// What `mapf` runs, as its command line gives it: the instance's files and size, the moves
+/// and the limits.
+#[derive(Clone, Debug, clap::Args)]
+pub struct MapfArgs {
+    /// The map (.map).
+    pub map: PathBuf,
+    /// The MAPF scenario (.scen); row k is agent k.
+    pub scen: PathBuf,
+    /// How many agents: the first N rows of the scenario.
+    #[arg(long)]
     pub agents: usize,
-    /// 4 or 8 moves.
+    /// 4 (the benchmark's model, the default) or 8 (diagonals, no corner cutting).
+    #[arg(long, default_value = "4", value_parser = parse_moves)]
     pub moves: Connectivity,
-    /// The longest plan searched for, in timesteps.
+    /// Search only plans of at most T timesteps.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_ticks: Option<u32>,
-    /// Seconds of improving (before giving up, without a solution).
+    /// Improve the plan until S seconds pass (give up after S without one).
+    #[arg(long, default_value = "60", value_parser = parse_seconds)]
     pub time_limit: f64,
-    /// Stop at the first solution.
+    /// Stop at the first solution instead of improving it.
+    #[arg(long)]
     pub first: bool,
-    /// The tie-breaks' seed.
+    /// The seed of the tie-breaks.
+    #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Where to write the result file.
-    pub out: Option<&'a Path>,
+    /// Write lacam3's result format to FILE.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }
 
 /// Parses `--moves`: 4 or 8.
@@ -58,8 +66,8 @@ pub fn parse_seconds(s: &str) -> Result<f64, String> {
 /// Solves the instance; prints the summary line. Exit code 1 when unsolved; bad input is an
 /// `Err` with its `file:line: problem`.
 pub fn run(args: &MapfArgs) -> Result<ExitCode, String> {
-    let grid = load_map(args.map).map_err(|e| e.to_string())?;
-    let problems = load_scen(args.scen).map_err(|e| e.to_string())?;
+    let grid = load_map(&args.map).map_err(|e| e.to_string())?;
+    let problems = load_scen(&args.scen).map_err(|e| e.to_string())?;
     let scen_name = args.scen.display().to_string();
     let problem = Problem::from_scen(grid, args.moves, &problems, args.agents, &scen_name)
         .map_err(|e| e.to_string())?;
@@ -74,7 +82,7 @@ pub fn run(args: &MapfArgs) -> Result<ExitCode, String> {
         Some(a) => format!("{scen_name}:{}: {}", problems[a].line, e.message),
         None => format!("{scen_name}: {}", e.message),
     })?;
-    if let Some(out) = args.out {
+    if let Some(out) = &args.out {
         let map_name = args.map.file_name().map_or_else(
             || args.map.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
