@@ -526,10 +526,6 @@ impl<Q: CellQueue<Key> + Send + Sync> GoalPlanner for DStar<Q> {
         }
     }
 
-    fn compute(&mut self, grid: &Grid) -> SearchStats {
-        self.compute_within(grid, u64::MAX).0
-    }
-
     fn compute_within(&mut self, grid: &Grid, max_expansions: u64) -> (SearchStats, Progress) {
         self.sync(grid);
         self.expanded.clear();

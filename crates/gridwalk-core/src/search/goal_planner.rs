@@ -62,8 +62,11 @@ pub trait GoalPlanner: Send + Sync {
     fn cells_changed(&mut self, grid: &Grid, cells: &[usize]);
 
     /// Repairs (or on the first call, computes) until the cost of every start, and of every
-    /// cell given to [`set_exact`](Self::set_exact), is exact.
-    fn compute(&mut self, grid: &Grid) -> SearchStats;
+    /// cell given to [`set_exact`](Self::set_exact), is exact:
+    /// [`compute_within`](Self::compute_within) without a limit.
+    fn compute(&mut self, grid: &Grid) -> SearchStats {
+        self.compute_within(grid, u64::MAX).0
+    }
 
     /// [`compute`](Self::compute) that stops after `max_expansions` expansions: returns its
     /// work and [`Progress::Pending`] when it stopped with a start not yet exact. The next
@@ -71,11 +74,8 @@ pub trait GoalPlanner: Send + Sync {
     /// [`cells_changed`](Self::cells_changed)) continues where it stopped, so a search spread
     /// over many calls ends exactly as one [`compute`](Self::compute) would. With
     /// `max_expansions` 0 it only says whether the starts are exact already. A planner that
-    /// cannot stop early computes fully (this default).
-    fn compute_within(&mut self, grid: &Grid, max_expansions: u64) -> (SearchStats, Progress) {
-        let _ = max_expansions;
-        (self.compute(grid), Progress::Done)
-    }
+    /// cannot stop early computes fully and returns [`Progress::Done`].
+    fn compute_within(&mut self, grid: &Grid, max_expansions: u64) -> (SearchStats, Progress);
 
     /// The planner's current cost from `cell` to the goal; [`crate::cost::INFINITY`] when
     /// unknown or unreachable. Exact for the starts and the cells given to

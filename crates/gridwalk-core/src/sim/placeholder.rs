@@ -4,7 +4,7 @@
 use crate::cost::{Cost, INFINITY};
 use crate::grid::Grid;
 use crate::path::Path;
-use crate::planner::{CellInfo, GoalPlanner};
+use crate::planner::{CellInfo, GoalPlanner, Progress};
 use crate::stats::SearchStats;
 use crate::trace::Trace;
 
@@ -24,8 +24,8 @@ impl GoalPlanner for PlaceholderPlanner {
 
     fn cells_changed(&mut self, _grid: &Grid, _cells: &[usize]) {}
 
-    fn compute(&mut self, _grid: &Grid) -> SearchStats {
-        SearchStats::default()
+    fn compute_within(&mut self, _grid: &Grid, _max: u64) -> (SearchStats, Progress) {
+        (SearchStats::default(), Progress::Done)
     }
 
     fn cost_to_goal(&self, _cell: usize) -> Cost {

@@ -33,10 +33,6 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool, S: Store> GoalP
         self.update_changed(grid, cells);
     }
 
-    fn compute(&mut self, grid: &Grid) -> SearchStats {
-        self.compute_within(grid, u64::MAX).0
-    }
-
     fn compute_within(&mut self, grid: &Grid, max_expansions: u64) -> (SearchStats, Progress) {
         self.forget_expanded();
         self.rec.begin();

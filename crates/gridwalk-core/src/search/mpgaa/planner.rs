@@ -63,10 +63,6 @@ impl<S: Store> GoalPlanner for Mpgaa<S> {
         }
     }
 
-    fn compute(&mut self, grid: &Grid) -> SearchStats {
-        self.compute_within(grid, u64::MAX).0
-    }
-
     /// The consistency pass, then a search from each start not yet known to be on a tight
     /// chain, until `max` expansions: a search the budget stops goes on at the next call
     /// (before the other starts), unless cells changed or its start left in between.
