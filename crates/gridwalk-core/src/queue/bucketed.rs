@@ -375,10 +375,7 @@ impl<K: Leading> CellQueue<K> for BucketedHeap<K> {
     }
 
     fn grow(&mut self, capacity: usize) {
-        if self.loc.len() < capacity {
-            super::reserve_ahead(&mut self.loc, capacity);
-            self.loc.resize(capacity, NOWHERE);
-        }
+        super::grow(&mut self.loc, capacity, NOWHERE);
     }
 
     #[inline]

@@ -73,11 +73,8 @@ impl<K: Ord + Copy, const D: usize> CellQueue<K> for IndexedHeap<K, D> {
     }
 
     fn grow(&mut self, capacity: usize) {
-        if self.slot.len() < capacity {
-            // As the planner's own arrays grow, rather than doubling.
-            super::reserve_ahead(&mut self.slot, capacity);
-            self.slot.resize(capacity, NONE);
-        }
+        // As the planner's own arrays grow, rather than doubling.
+        super::grow(&mut self.slot, capacity, NONE);
     }
 
     #[inline]

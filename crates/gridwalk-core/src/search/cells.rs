@@ -14,7 +14,7 @@
 //!   cell reads as untouched.
 //! - Every write goes to an id returned by [`Store::claim`], which gives the tile a block if it
 //!   has none. After a claim that added a block ([`Store::ids`] grew) the owner grows each of
-//!   its per-id arrays to `ids()`, filled with the untouched state (see [`grow`]).
+//!   its per-id arrays to `ids()`, filled with the untouched state (see [`grow`](crate::queue::grow)).
 //! - Ids are stable until the owner starts over (a new store); an id maps back to its cell
 //!   without a division ([`Store::xy`]).
 //! - [`Flat`] keeps the same contract trivially: every id is owned from the start (its
@@ -24,7 +24,7 @@
 //! Hold `tiles: S` and per-id arrays (`g: Vec<Cost>` ... of length `tiles.ids()`, block 0
 //! untouched). Read a cell's state at `tiles.id(x, y)`; its neighbours' at
 //! `tiles.around(x, y).near(dir)`, a lookup each. Before writing, `let id = tiles.claim(x, y)`,
-//! and if `tiles.ids()` grew, [`grow`] every array and the queue (`queue.grow(tiles.ids())`).
+//! and if `tiles.ids()` grew, [`grow`](crate::queue::grow) every array and the queue (`queue.grow(tiles.ids())`).
 //! A queue over ids uses [`crate::queue::CellQueue`]'s `*_as` calls: the id for its slots, the
 //! cell for ties, so pop order is the flat layout's whatever the store. State only queued
 //! cells need can ride in their keys as a payload outside the order, as D\* Lite's `rhs` does
@@ -47,7 +47,6 @@
 //! budget and those loads are pure overhead. [`Storage::by_size`] is the rule that picks.
 
 use crate::grid::Grid;
-use crate::queue::reserve_ahead;
 
 /// log2 of a tile's side.
 const SIDE_BITS: u32 = 2;
@@ -548,16 +547,6 @@ impl Storage {
             Storage::Tiles
         }
     }
-}
-
-/// Grows `v` to `n` items of `fill`, reserving a quarter again ahead rather than doubling as
-/// `Vec` does: the room held stays within 1.25 times the room used (about 1.1 on average),
-/// and growing copies each item about five times, a few microseconds for a planner's first
-/// plan. Queues' handle arrays grow by the same rule ([`reserve_ahead`]).
-#[inline]
-pub(crate) fn grow<T: Copy>(v: &mut Vec<T>, n: usize, fill: T) {
-    reserve_ahead(v, n);
-    v.resize(n, fill);
 }
 
 #[cfg(test)]

@@ -97,7 +97,8 @@
 //! ```
 
 use super::bounds::Bounds;
-use super::cells::{Flat, Near, Store, Tiles, grow};
+use super::cells::{Flat, Near, Store, Tiles};
+use crate::queue::grow;
 
 use crate::cost::{Cost, INFINITY, add};
 use crate::grid::{Connectivity, Grid, GridError, Pos};

@@ -12,7 +12,8 @@
 
 use crate::cost::{Cost, step_cost};
 use crate::grid::{Connectivity, Grid};
-use crate::search::cells::{Store, grow};
+use crate::queue::grow;
+use crate::search::cells::Store;
 
 /// No direction: no `next` pointer, no parent.
 pub(super) const NO_DIR: u8 = u8::MAX;
