@@ -421,24 +421,6 @@ pub fn load_map(path: &Path) -> Result<Grid, FormatError> {
     parse_map(&read_text(path)?, &display_name(path))
 }
 
-/// A whole number from 0 to `below - 1` (`below` = `None`: any `u32`), or an error naming it.
-fn field(
-    lines: &Lines,
-    n: usize,
-    name: &str,
-    value: &str,
-    below: Option<u32>,
-) -> Result<u32, FormatError> {
-    let limit = below.map_or(u32::MAX as u64, |b| b as u64 - 1);
-    match value.parse::<u32>() {
-        Ok(v) if v as u64 <= limit => Ok(v),
-        _ => Err(lines.err(
-            n,
-            format!("{name} {value:?} is not a whole number from 0 to {limit}"),
-        )),
-    }
-}
-
 /// A query's length and its tolerance (see [`Query::tolerance`]); `None` for a bad one.
 fn parse_length(s: &str) -> Option<(Option<f64>, f64)> {
     if s.starts_with('-') {
@@ -532,6 +514,49 @@ struct CommandShape {
     octile: usize,
 }
 
+/// One command line being read: its number, for errors, and the shape its fields are checked
+/// against.
+struct CommandLine<'a, 'f> {
+    lines: &'a Lines<'f>,
+    n: usize,
+    shape: &'a CommandShape,
+}
+
+impl CommandLine<'_, '_> {
+    /// An error on this line.
+    fn err(&self, message: impl Into<String>) -> FormatError {
+        self.lines.err(self.n, message)
+    }
+
+    /// A whole number from 0 to `below - 1` (`below` = `None`: any `u32`), or an error naming
+    /// it.
+    fn field(&self, name: &str, value: &str, below: Option<u32>) -> Result<u32, FormatError> {
+        let limit = below.map_or(u32::MAX as u64, |b| b as u64 - 1);
+        match value.parse::<u32>() {
+            Ok(v) if v as u64 <= limit => Ok(v),
+            _ => Err(self.err(format!(
+                "{name} {value:?} is not a whole number from 0 to {limit}"
+            ))),
+        }
+    }
+
+    /// A cell of the map from its fields `x` and `y`, named `names` in errors.
+    fn cell(&self, names: [&str; 2], x: &str, y: &str) -> Result<Pos, FormatError> {
+        Ok(Pos::new(
+            self.field(names[0], x, Some(self.shape.width))?,
+            self.field(names[1], y, Some(self.shape.height))?,
+        ))
+    }
+
+    /// The error of a command with the wrong number of fields after its letter.
+    fn miscounted(&self, expected: &str, rest: &[&str], letter: &str) -> FormatError {
+        let found = rest.len();
+        self.err(format!(
+            "expected {expected}, found {found} fields after {letter}"
+        ))
+    }
+}
+
 /// The command on line `n`.
 fn command(
     lines: &Lines,
@@ -539,79 +564,51 @@ fn command(
     line: &str,
     shape: &CommandShape,
 ) -> Result<Command, FormatError> {
+    let at = CommandLine { lines, n, shape };
     let words: Vec<&str> = line.split_whitespace().collect();
     match words.as_slice() {
-        ["P", rest @ ..] => patch_command(lines, n, rest, shape),
-        ["Q", rest @ ..] => query_command(lines, n, rest, shape),
-        _ => Err(lines.err(
-            n,
-            format!("expected a command 'P …' or 'Q …', found {:?}", line.trim()),
-        )),
+        ["P", rest @ ..] => patch_command(&at, rest),
+        ["Q", rest @ ..] => query_command(&at, rest),
+        _ => Err(at.err(format!(
+            "expected a command 'P …' or 'Q …', found {:?}",
+            line.trim()
+        ))),
     }
 }
 
-/// A command line with the wrong number of fields after its letter.
-fn miscounted(lines: &Lines, n: usize, expected: &str, rest: &[&str], letter: &str) -> FormatError {
-    let found = rest.len();
-    lines.err(
-        n,
-        format!("expected {expected}, found {found} fields after {letter}"),
-    )
-}
-
 /// `P bucket patch x y`, from the fields after `P`.
-fn patch_command(
-    lines: &Lines,
-    n: usize,
-    rest: &[&str],
-    shape: &CommandShape,
-) -> Result<Command, FormatError> {
+fn patch_command(at: &CommandLine, rest: &[&str]) -> Result<Command, FormatError> {
     let [bucket, patch, x, y] = rest else {
-        return Err(miscounted(lines, n, "'P bucket patch x y'", rest, "P"));
+        return Err(at.miscounted("'P bucket patch x y'", rest, "P"));
     };
     Ok(Command::Patch(PatchAt {
-        bucket: field(lines, n, "bucket", bucket, None)?,
-        patch: field(lines, n, "patch", patch, None)? as usize,
-        at: Pos::new(
-            field(lines, n, "x", x, Some(shape.width))?,
-            field(lines, n, "y", y, Some(shape.height))?,
-        ),
-        line: n,
+        bucket: at.field("bucket", bucket, None)?,
+        patch: at.field("patch", patch, None)? as usize,
+        at: at.cell(["x", "y"], x, y)?,
+        line: at.n,
     }))
 }
 
 /// `Q bucket sx sy gx gy` and the lengths, from the fields after `Q`.
-fn query_command(
-    lines: &Lines,
-    n: usize,
-    rest: &[&str],
-    shape: &CommandShape,
-) -> Result<Command, FormatError> {
-    let (costs, width, height) = (shape.costs, shape.width, shape.height);
+fn query_command(at: &CommandLine, rest: &[&str]) -> Result<Command, FormatError> {
+    let (costs, octile) = (at.shape.costs, at.shape.octile);
     if rest.len() != 5 + costs {
         let expected = format!("'Q bucket sx sy gx gy' and {costs} length(s)");
-        return Err(miscounted(lines, n, &expected, rest, "Q"));
+        return Err(at.miscounted(&expected, rest, "Q"));
     }
-    let printed = rest[5 + shape.octile];
+    let printed = rest[5 + octile];
     let Some((length, tolerance)) = parse_length(printed) else {
-        return Err(lines.err(
-            n,
-            format!("length {printed:?} is neither -1 (no path) nor a decimal number ≥ 0"),
-        ));
+        return Err(at.err(format!(
+            "length {printed:?} is neither -1 (no path) nor a decimal number ≥ 0"
+        )));
     };
     Ok(Command::Query(Query {
-        bucket: field(lines, n, "bucket", rest[0], None)?,
-        start: Pos::new(
-            field(lines, n, "sx", rest[1], Some(width))?,
-            field(lines, n, "sy", rest[2], Some(height))?,
-        ),
-        goal: Pos::new(
-            field(lines, n, "gx", rest[3], Some(width))?,
-            field(lines, n, "gy", rest[4], Some(height))?,
-        ),
+        bucket: at.field("bucket", rest[0], None)?,
+        start: at.cell(["sx", "sy"], rest[1], rest[2])?,
+        goal: at.cell(["gx", "gy"], rest[3], rest[4])?,
         length,
         tolerance,
-        line: n,
+        line: at.n,
     }))
 }
 
