@@ -642,17 +642,32 @@ mod tests {
         })
     }
 
+    /// A grid from [`grid`], 4 or 8 moves, and `pairs` (start, goal) pairs of its cells.
+    fn grid_and_ends(
+        pairs: std::ops::Range<usize>,
+    ) -> impl Strategy<Value = (Grid, Connectivity, Vec<(Pos, Pos)>)> {
+        let index = any::<prop::sample::Index>;
+        let ends = prop::collection::vec((index(), index()), pairs);
+        (grid(), any::<bool>(), ends).prop_map(|(grid, eight, ends)| {
+            let conn = if eight {
+                Connectivity::Eight
+            } else {
+                Connectivity::Four
+            };
+            let cell = |i: &prop::sample::Index| grid.pos(i.index(grid.len()));
+            let ends = ends.iter().map(|(a, b)| (cell(a), cell(b))).collect();
+            (grid, conn, ends)
+        })
+    }
+
     proptest! {
         /// The bucket queue and the indexed heap expand the same cells in the same order and
         /// give the same path, for Dijkstra and A* with every consistent heuristic.
         #[test]
         fn bucket_queue_and_indexed_heap_expand_alike(
-            grid in grid(),
-            ends in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..6),
-            eight in any::<bool>(),
+            (grid, conn, ends) in grid_and_ends(1..6),
             pick in 0usize..6,
         ) {
-            let conn = if eight { Connectivity::Eight } else { Connectivity::Four };
             // 5: Dijkstra; an inadmissible pick is run as Dijkstra too.
             let heuristic = Heuristic::ALL[pick.min(4)];
             let mode = if pick < 5 && heuristic.is_admissible(conn) {
@@ -662,9 +677,7 @@ mod tests {
             };
             // One space for each queue, reused across searches as the real ones are.
             let (mut bucket_space, mut heap_space) = (SearchSpace::new(), SearchSpace::new());
-            for (a, b) in ends {
-                let start = grid.pos(a.index(grid.len()));
-                let goal = grid.pos(b.index(grid.len()));
+            for (start, goal) in ends {
                 let req = SearchRequest { start, goal, mode, connectivity: conn, heuristic };
                 // The public entry point takes the bucket queue for this request.
                 prop_assert!(monotone(&req));
@@ -683,20 +696,15 @@ mod tests {
         /// `forget_paused` in between starts it over.
         #[test]
         fn a_search_in_parts_is_the_whole_search(
-            grid in grid(),
-            ends in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..4),
-            eight in any::<bool>(),
+            (grid, connectivity, ends) in grid_and_ends(1..4),
             pick in 0usize..5,
             mode in 0usize..3,
             part in 1u64..40,
         ) {
-            let connectivity = if eight { Connectivity::Eight } else { Connectivity::Four };
             let heuristic = Heuristic::ALL[pick];
             let mode = [Mode::AStar, Mode::Dijkstra, Mode::Greedy][mode];
             let (mut whole, mut parts) = (SearchSpace::new(), SearchSpace::new());
-            for (a, b) in ends {
-                let start = grid.pos(a.index(grid.len()));
-                let goal = grid.pos(b.index(grid.len()));
+            for (start, goal) in ends {
                 let req = SearchRequest { start, goal, mode, connectivity, heuristic };
                 let mut trace = Trace::default();
                 let want = whole.search(&grid, &req, Some(&mut trace)).unwrap();
