@@ -1,7 +1,7 @@
 //! LaCAM as a resumable search: driven a budget at a time, it finds the plan the one-shot
 //! `solve` finds.
 
-use gridwalk_core::mapf::{DistanceTables, Progress, Search};
+use gridwalk_core::mapf::{DistanceTables, Problem, Progress, Search};
 
 use super::{Options, benchmark, solution_checked};
 use gridwalk_core::Connectivity;
@@ -9,7 +9,7 @@ use gridwalk_core::Connectivity;
 /// Runs `search` with `budget` tries a call to its end; the plan, and how many calls it took.
 fn drive(
     search: &mut Search,
-    problem: &gridwalk_core::mapf::Problem,
+    problem: &Problem,
     dist: &DistanceTables,
     budget: usize,
 ) -> (Vec<Vec<u32>>, usize) {
@@ -23,14 +23,31 @@ fn drive(
     unreachable!()
 }
 
+/// The benchmark's 4-move instances of `n` agents (`(map, scen, n)`), each named for messages.
+fn four_moves(instances: &[(&str, &str, usize)]) -> Vec<(String, Problem)> {
+    let name = |map: &str, n| format!("{map} {n}");
+    instances
+        .iter()
+        .map(|&(map, scen, n)| (name(map, n), benchmark(map, scen, n, Connectivity::Four)))
+        .collect()
+}
+
+/// Mid-sized instances: 200 and 100 agents on 32×32 maps.
+const MID_SIZED: [(&str, &str, usize); 2] = [
+    ("random-32-32-20.map", "random-32-32-20-gen-1.scen", 200),
+    ("room-32-32-4.map", "room-32-32-4-gen-1.scen", 100),
+];
+
+/// The densest instances: 98 % of the free cells taken.
+const DENSEST: [(&str, &str, usize); 2] = [
+    ("random-32-32-20.map", "random-32-32-20-gen-1.scen", 800),
+    ("empty-32-32.map", "empty-32-32-gen-1.scen", 1000),
+];
+
 #[test]
 fn a_search_resumed_a_budget_at_a_time_finds_the_one_shot_plan() {
-    for (map, scen, n) in [
-        ("random-32-32-20.map", "random-32-32-20-gen-1.scen", 200),
-        ("room-32-32-4.map", "room-32-32-4-gen-1.scen", 100),
-    ] {
-        let problem = benchmark(map, scen, n, Connectivity::Four);
-        let options = Options::default();
+    let options = Options::default();
+    for (name, problem) in four_moves(&MID_SIZED) {
         let one_shot = solution_checked(&problem, &options);
         let want = one_shot.plan.as_ref().expect("solved");
         let dist = DistanceTables::of(&problem);
@@ -38,7 +55,7 @@ fn a_search_resumed_a_budget_at_a_time_finds_the_one_shot_plan() {
             let mut search = Search::new(&problem, &dist, &options);
             assert_eq!(search.expand(problem.grid(), &dist, 0), Progress::Open);
             let (plan, calls) = drive(&mut search, &problem, &dist, budget);
-            assert_eq!(&plan, want, "{map} {n}, budget {budget}");
+            assert_eq!(&plan, want, "{name}, budget {budget}");
             assert!(search.configurations() >= plan.len());
             assert!(search.bytes() > 0);
             if budget == 1 {
@@ -53,19 +70,15 @@ fn a_search_resumed_a_budget_at_a_time_finds_the_one_shot_plan() {
     }
 }
 
-/// The densest instances (98 % of the free cells taken): LaCAM with PIBT's swaps solves them,
-/// and the validator passes the plans.
+/// The densest instances: LaCAM with PIBT's swaps solves them, and the validator passes the
+/// plans.
 #[test]
 fn the_densest_instances_are_solved() {
-    for (map, scen, n) in [
-        ("random-32-32-20.map", "random-32-32-20-gen-1.scen", 800),
-        ("empty-32-32.map", "empty-32-32-gen-1.scen", 1000),
-    ] {
-        let problem = benchmark(map, scen, n, Connectivity::Four);
-        let options = Options::default();
-        assert!(problem.dense(&options), "{map} {n}");
+    let options = Options::default();
+    for (name, problem) in four_moves(&DENSEST) {
+        assert!(problem.dense(&options), "{name}");
         let s = solution_checked(&problem, &options);
-        assert!(s.solved(), "{map} {n}: {:?}", s.plan.err());
+        assert!(s.solved(), "{name}: {:?}", s.plan.err());
     }
 }
 
