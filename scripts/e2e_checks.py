@@ -20,7 +20,7 @@ usage: python3 scripts/e2e_checks.py COMMAND ARGS...
                                  of a MAPF benchmark .scen on its .map, 4 moves, crowd mode
   dense-wait STATUS SECS         8: waits (at most SECS) until every agent of the game stands
                                  on its goal (the status's `arrived`); prints the tick
-  dense-points STATUS            8: the window pixels of the listed agents' cells, X,Y each
+  dense-points STATUS            8: a window pixel inside each listed agent's cell, X,Y each
   dense-shot STATUS SATURATIONS  8: the screenshot shows an agent (colour) on each listed cell
   dense RECORD REPLAY            8: the dense crowd: one a cell, no swap, every agent on its
                                  goal and none stuck at the end, the real-time search engaged
@@ -262,21 +262,24 @@ def dense_wait(path, secs):
 
 
 def dense_points(path):
+    """A point of each listed agent's cell, a third of a cell right of and below its centre:
+    on the ring an agent is drawn with, but inside the square and off the cross of a goal's
+    marker, where the ground shows when no agent stands on the goal."""
     s = status(path)
     v = s["view"]
     for a in s["list"]:
         x, y = a["pos"]
-        print(f"{round(v['x0'] + x * v['dx'])},{round(v['y0'] + y * v['dy'])}")
+        print(f"{round(v['x0'] + (x + 0.33) * v['dx'])},{round(v['y0'] + (y + 0.33) * v['dy'])}")
 
 
 def dense_shot(path, saturations):
-    """Each listed agent's cell, sampled on the screenshot, has colour (an agent's disc);
-    ground and walls are grey."""
+    """Each listed agent's cell, sampled on the screenshot, has colour (HSB saturation 0.6
+    to 0.95 on an agent's ring); ground (about 0.07) and walls (about 0.3) have little."""
     sats = [float(x) for x in saturations.split()]
     listed = status(path)["list"]
     if len(sats) != len(listed) or not sats:
         fail(f"{len(sats)} samples for {len(listed)} listed agents")
-    grey = [a["pos"] for a, s in zip(listed, sats) if s < 0.25]
+    grey = [a["pos"] for a, s in zip(listed, sats) if s < 0.45]
     if grey:
         fail(f"no agent drawn on the cells {grey} of the dense crowd's screenshot: {sats}")
     print(f"e2e: dense: the screenshot shows an agent on each of the {len(sats)} listed goal "
