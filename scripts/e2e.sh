@@ -27,6 +27,11 @@
 #    swap on any tick, and arrivals in every 100 ticks.
 # 7. the plugin's minimal example (crates/bevy_gridwalk/examples/minimal.rs): a real click
 #    on a ground cell; the screenshot shows the cell turned from ground into a wall.
+# 8. a dense one-shot crowd: 400 agents of the MAPF benchmark's random-32-32-20 `random-1`
+#    scenario (4 moves, staying on arrival) until every one stands on its goal; the screenshot
+#    shows an agent on each goal cell the status lists, and the replay has every agent on its
+#    goal and none stuck, with the real-time search having moved the crowd
+#    ($E2E_DENSE_SCREENSHOT, if set, keeps the screenshot).
 #
 # The checks are in scripts/e2e_checks.py, beside this file.
 set -euo pipefail
@@ -252,7 +257,8 @@ checks drawn "$mean" >/dev/null ||
 quit_and_replay "$work/big.log" "$big_record" "$work/big.jsonl" || exit 1
 
 # 6. The Crowd preset, untouched for about 40 s: the replay shows no two agents on one cell
-#    and no swap on any tick, and arrivals in every 100 ticks (a crowd that flows).
+#    and no swap on any tick, arrivals in every 100 ticks (a crowd that flows), and no agent
+#    stuck at its end.
 crowd_record="$work/crowd.ron"
 crowd_secs="${E2E_CROWD_SECS:-40}"
 launch "$work/crowd.log" --preset crowd --record "$crowd_record"
@@ -290,4 +296,34 @@ import -window "$example_win" "${E2E_EXAMPLE_SCREENSHOT:-$work/example.png}"
 checks example-wall "$(grey "$work/example-before.png")" "$(grey "${E2E_EXAMPLE_SCREENSHOT:-$work/example.png}")"
 kill "$game_pid"; wait "$game_pid" 2>/dev/null || true
 game_pid=""
+
+# 8. A dense one-shot crowd, where the step rule alone leaves agents stuck for ever and the
+#    real-time search takes over: the game plays until its status says every agent stands on
+#    its goal (at most $E2E_DENSE_SECS), then the screenshot is sampled inside the listed
+#    agents' cells (an agent's disc has colour; ground and walls have little) and the replay
+#    checked.
+dense_map=crates/gridwalk-core/tests/data/mapf/random-32-32-20.map
+dense_scen="$work/dense.ron"
+checks dense-scenario "$dense_map" "${dense_map%.map}-random-1.scen" 400 "$dense_scen"
+dense_record="$work/dense-session.ron"
+dense_status="$work/dense-status.json"
+dense_shot="${E2E_DENSE_SCREENSHOT:-$work/dense.png}"
+GRIDWALK_STATUS="$dense_status" launch "$work/dense.log" --map "$dense_scen" --record "$dense_record"
+echo "e2e: dense one-shot crowd of 400 agents, until every one arrives"
+arrived_at=$(checks dense-wait "$dense_status" "${E2E_DENSE_SECS:-120}") ||
+    { echo "$arrived_at"; tail -20 "$work/dense.log"; exit 1; }
+sleep 1
+alive "$work/dense.log" "in the dense crowd"
+import -window "$win" "$dense_shot"
+sats=""
+for p in $(checks dense-points "$dense_status"); do
+    x=${p%,*} y=${p#*,}
+    sats="$sats $(convert "$dense_shot" -crop "3x3+$((x - 1))+$((y - 1))" -colorspace HSB \
+        -channel G -separate -format '%[fx:mean]' info:)"
+done
+checks dense-shot "$dense_status" "$sats"
+echo "e2e: dense: every agent stood on its goal at the game's tick $arrived_at"
+quit_and_replay "$work/dense.log" "$dense_record" "$work/dense.jsonl" || exit 1
+checks dense "$dense_record" "$work/dense.jsonl"
+
 echo "e2e: passed"

@@ -14,7 +14,16 @@ usage: python3 scripts/e2e_checks.py COMMAND ARGS...
   soak-actions SECS              4: the soak's random input, one action a line
   drawn MEAN                     5: the big world's map is drawn (its mean grey above 0.1)
   crowd RECORD REPLAY            6: the Crowd preset: crowd mode recorded, no two agents on
-                                 one cell and no swap on any tick, arrivals in every 100 ticks
+                                 one cell and no swap on any tick, arrivals in every 100 ticks,
+                                 no agent stuck at the end
+  dense-scenario MAP SCEN N OUT  8: writes OUT, a one-shot crowd scenario: the first N agents
+                                 of a MAPF benchmark .scen on its .map, 4 moves, crowd mode
+  dense-wait STATUS SECS         8: waits (at most SECS) until every agent of the game stands
+                                 on its goal (the status's `arrived`); prints the tick
+  dense-points STATUS            8: a window pixel inside each listed agent's cell, X,Y each
+  dense-shot STATUS SATURATIONS  8: the screenshot shows an agent (colour) on each listed cell
+  dense RECORD REPLAY            8: the dense crowd: one a cell, no swap, every agent on its
+                                 goal and none stuck at the end, the real-time search engaged
 """
 
 import json
@@ -179,12 +188,8 @@ def drawn(mean):
         fail(f"the map is still black (mean grey {mean})")
 
 
-def crowd(record_path, replay_path, window=100):
-    if not re.search(r"^\s*crowd: true,", open(record_path).read(), re.M):
-        fail("the Crowd preset's recording does not say crowd: true")
-    ticks = jsonl(replay_path)
-    if len(ticks) <= window:
-        fail(f"the Crowd preset played only {len(ticks)} ticks (want more than {window})")
+def one_a_cell(ticks):
+    """Fails on a tick where two agents share a cell or two agents swap cells."""
     before = {}
     for t in ticks:
         now = {a["id"]: tuple(a["pos"]) for a in t["agents"]}
@@ -199,13 +204,105 @@ def crowd(record_path, replay_path, window=100):
             if j is not None and j != i and i in before and now.get(j) == before[i]:
                 fail(f"tick {t['tick']}: agents {i} and {j} swapped cells")
         before = now
+
+
+def crowd(record_path, replay_path, window=100):
+    if not re.search(r"^\s*crowd: true,", open(record_path).read(), re.M):
+        fail("the Crowd preset's recording does not say crowd: true")
+    ticks = jsonl(replay_path)
+    if len(ticks) <= window:
+        fail(f"the Crowd preset played only {len(ticks)} ticks (want more than {window})")
+    one_a_cell(ticks)
     arrivals = [t["crowd"]["arrivals"] for t in ticks[1:]]
     for w in range(0, len(arrivals) - window + 1, window):
         if sum(arrivals[w : w + window]) == 0:
             fail(f"no arrival in ticks {w + 1}-{w + window}: the crowd is gridlocked")
+    stuck = ticks[-1]["crowd"]["stuck"]
+    if stuck != 0:
+        fail(f"{stuck} agents of the Crowd preset are stuck at tick {ticks[-1]['tick']}")
     total = ticks[-1]["crowd"]["arrivals_total"]
     print(f"e2e: crowd: {len(ticks)} ticks, {len(ticks[-1]['agents'])} agents, "
-          f"no shared cell or swap, {total} arrivals")
+          f"no shared cell or swap, {total} arrivals, 0 stuck at the end")
+
+
+def dense_scenario(map_path, scen_path, n, out):
+    """The Moving AI map's rows (`#` for anything not passable) and the .scen's first N
+    rows' starts and goals (column 4, 5 and 6, 7), as a crowd-mode scenario with 4 moves."""
+    lines = open(map_path).read().splitlines()
+    height = int(lines[1].split()[1])
+    rows = ["".join("." if c in ".GS" else "#" for c in r) for r in lines[4 : 4 + height]]
+    agents = [l.split("\t") for l in open(scen_path).read().splitlines()[1:] if l.strip()]
+    if len(agents) < int(n):
+        fail(f"{scen_path} has {len(agents)} agents, not {n}")
+    with open(out, "w") as f:
+        f.write("(\n    rows: [\n")
+        f.writelines(f'        "{r}",\n' for r in rows)
+        f.write("    ],\n    connectivity: Four,\n    crowd: true,\n    agents: [\n")
+        for a in agents[: int(n)]:
+            f.write(f"        (start: ({a[4]}, {a[5]}), goal: ({a[6]}, {a[7]})),\n")
+        f.write("    ],\n)\n")
+
+
+def arrived_all(tick):
+    return all(a["pos"] == a["goal"] for a in tick["agents"])
+
+
+def dense_wait(path, secs):
+    """Waits until every agent of the game stands arrived on its goal; prints the tick."""
+    end = time.time() + float(secs)
+    while True:
+        s = status(path)
+        if s["agents"] > 0 and s["arrived"] == s["agents"]:
+            print(s["tick"])
+            return
+        if time.time() > end:
+            fail(f"after {secs} s (tick {s['tick']}), {s['arrived']} of the dense crowd's "
+                 f"{s['agents']} agents stand on their goal")
+        time.sleep(0.5)
+
+
+def dense_points(path):
+    """A point of each listed agent's cell, a third of a cell right of and below its centre:
+    on the ring an agent is drawn with, but inside the square and off the cross of a goal's
+    marker, where the ground shows when no agent stands on the goal."""
+    s = status(path)
+    v = s["view"]
+    for a in s["list"]:
+        x, y = a["pos"]
+        print(f"{round(v['x0'] + (x + 0.33) * v['dx'])},{round(v['y0'] + (y + 0.33) * v['dy'])}")
+
+
+def dense_shot(path, saturations):
+    """Each listed agent's cell, sampled on the screenshot, has colour (HSB saturation 0.6
+    to 0.95 on an agent's ring); ground (about 0.07) and walls (about 0.3) have little."""
+    sats = [float(x) for x in saturations.split()]
+    listed = status(path)["list"]
+    if len(sats) != len(listed) or not sats:
+        fail(f"{len(sats)} samples for {len(listed)} listed agents")
+    grey = [a["pos"] for a, s in zip(listed, sats) if s < 0.45]
+    if grey:
+        fail(f"no agent drawn on the cells {grey} of the dense crowd's screenshot: {sats}")
+    print(f"e2e: dense: the screenshot shows an agent on each of the {len(sats)} listed goal "
+          f"cells (saturation {min(sats):.2f} at least)")
+
+
+def dense(record_path, replay_path):
+    if not re.search(r"^\s*crowd: true,", open(record_path).read(), re.M):
+        fail("the dense crowd's recording does not say crowd: true")
+    ticks = jsonl(replay_path)
+    one_a_cell(ticks)
+    last = ticks[-1]
+    if not arrived_all(last):
+        off = [a["id"] for a in last["agents"] if a["pos"] != a["goal"]]
+        fail(f"at tick {last['tick']}, {len(off)} agents of the dense crowd are off their goal: {off[:20]}")
+    if last["crowd"]["stuck"] != 0:
+        fail(f"{last['crowd']['stuck']} agents of the dense crowd are stuck at the end")
+    searched = sum(1 for t in ticks if t["crowd"].get("searched"))
+    if searched == 0:
+        fail("the real-time search never moved the dense crowd: choose a denser instance")
+    arrived = next(t["tick"] for t in ticks if arrived_all(t))
+    print(f"e2e: dense: {len(last['agents'])} agents all on their goal from tick {arrived} "
+          f"({searched} ticks moved by the real-time search), no shared cell or swap")
 
 
 def example_wall(before, after):
@@ -234,6 +331,11 @@ COMMANDS = {
     "soak-actions": soak_actions,
     "drawn": drawn,
     "crowd": crowd,
+    "dense-scenario": dense_scenario,
+    "dense-wait": dense_wait,
+    "dense-points": dense_points,
+    "dense-shot": dense_shot,
+    "dense": dense,
     "example-wall": example_wall,
 }
 

@@ -4,7 +4,7 @@
 use bevy_egui::egui;
 use gridwalk_core::cost::{Cost, INFINITY, to_f64};
 use gridwalk_core::search::mpgaa::next_direction;
-use gridwalk_core::sim::AgentId;
+use gridwalk_core::sim::{AgentId, Went};
 use gridwalk_core::trace::ExpansionKind;
 use gridwalk_core::{Algorithm, Pos, Terrain};
 
@@ -79,7 +79,43 @@ pub fn crowd_step_lines(state: &GridSim, id: AgentId) -> Option<Vec<String>> {
     Some(lines)
 }
 
-/// Crowd mode's part of explain: the selected agent's last step ([`crowd_step_lines`]).
+/// The selected agent's last step when crowd mode's real-time search made it, one line each:
+/// the configuration the agents moved to (its number and depth in the search's tree, and how
+/// many agents stand on their goal in it), which way along the tree they went and why, the
+/// agent's move in it, and the tick's work.
+pub fn search_step_lines(state: &GridSim, id: AgentId) -> Option<Vec<String>> {
+    let s = state.sim().crowd_search_step(id)?;
+    let way = match (s.went, s.following) {
+        (Went::Down, true) => "down its tree, along the path to the goal configuration",
+        (Went::Down, false) => "down its tree, towards the configuration it is extending",
+        (Went::Up, true) => "up its tree, towards the branch that leads to the goal configuration",
+        (Went::Up, false) => "up its tree, towards the branch it is extending",
+        (Went::Stayed, _) => "nowhere: they stand on the configuration it aims at",
+    };
+    let moved = match s.from == s.to {
+        true => format!("#{} stayed on {}", state.label(id), s.to),
+        false => format!("#{} moved {} → {}", state.label(id), s.from, s.to),
+    };
+    Some(vec![
+        format!(
+            "last step of #{}: made by the real-time search",
+            state.label(id)
+        ),
+        format!(
+            "  configuration {} at depth {} ({} of {} agents on their goal)",
+            s.node, s.depth, s.on_goal, s.agents
+        ),
+        format!("  the agents went {way}"),
+        format!("  {moved}"),
+        format!(
+            "  {} of {} tries this tick · {} configurations kept",
+            s.tries, s.budget, s.configurations
+        ),
+    ])
+}
+
+/// Crowd mode's part of explain: the selected agent's last step, by the step rule
+/// ([`crowd_step_lines`]) or by the real-time search ([`search_step_lines`]).
 fn crowd_step_ui(ui: &mut egui::Ui, state: &GridSim, selected: Option<AgentId>) {
     let Some(id) = selected else {
         return;
@@ -89,7 +125,7 @@ fn crowd_step_ui(ui: &mut egui::Ui, state: &GridSim, selected: Option<AgentId>) 
     }
     ui.separator();
     ui.strong("Crowd step");
-    match crowd_step_lines(state, id) {
+    match crowd_step_lines(state, id).or_else(|| search_step_lines(state, id)) {
         Some(lines) => {
             for l in lines {
                 ui.label(egui::RichText::new(l).monospace());

@@ -31,7 +31,7 @@ use crate::ui_state::{
     Brush, CursorTile, Inspector, Overlays, PendingStart, Selection, Typing, UiRects, WorldSettings,
 };
 
-pub use explain_ui::{cost_text, inspect_lines};
+pub use explain_ui::{cost_text, crowd_step_lines, inspect_lines, search_step_lines};
 pub use maps_ui::MapsUi;
 pub use sensing_ui::{LastDiscovery, discovery_text, thousands};
 
@@ -117,7 +117,7 @@ fn panel(
                 work_ui::planner_ui(ui, &state, &mut act);
                 ui.separator();
                 work_ui::stats_ui(ui, &state);
-                work_ui::crowd_ui(ui, &state);
+                work_ui::crowd_ui(ui, &state, &mut act);
                 live_ui::plot_ui(ui, &mut ctl.plot);
                 ui.separator();
                 live_ui::alive_ui(ui, &state, &mut act);

@@ -2,7 +2,7 @@
 
 use bevy_egui::egui;
 use gridwalk_core::cost::to_f64;
-use gridwalk_core::sim::{AgentStatus, BASELINE_MAX_AGENTS, SimConfig, TickStats};
+use gridwalk_core::sim::{AgentStatus, BASELINE_MAX_AGENTS, ENGAGE_TICKS, SimConfig, TickStats};
 use gridwalk_core::{Algorithm, Connectivity, Heuristic};
 
 use super::{Actions, Controls, rich};
@@ -135,9 +135,13 @@ pub(super) fn stats_ui(ui: &mut egui::Ui, state: &GridSim) {
     ));
 }
 
-/// Crowd mode's figures: the last tick's waits, pushes and stuck agents, the throughput and
-/// the sum of costs so far against its lower bound, in timesteps.
-pub(super) fn crowd_ui(ui: &mut egui::Ui, state: &GridSim) {
+/// The search budgets the panel offers, in tries a tick; a scenario may set others.
+const CROWD_BUDGET_CHOICES: [usize; 4] = [4, 16, 64, 256];
+
+/// Crowd mode's figures: the last tick's waits, pushes and stuck agents, whether the
+/// real-time search moved the crowd and the choice of its budget, the throughput and the sum
+/// of costs so far against its lower bound, in timesteps.
+pub(super) fn crowd_ui(ui: &mut egui::Ui, state: &GridSim, act: &mut Actions) {
     let sim = state.sim();
     let Some(c) = sim.crowd_stats() else {
         return;
@@ -147,6 +151,23 @@ pub(super) fn crowd_ui(ui: &mut egui::Ui, state: &GridSim) {
         "last tick: {} waited · {} pushed · {} stuck",
         c.waited, c.pushed, c.stuck
     ));
+    let since = sim.crowd_search_since().filter(|_| c.searched);
+    let text = search_text(since, c.configurations, c.tries, sim.crowd_budget());
+    ui.label(match since {
+        Some(_) => rich(text, GREEN),
+        None => egui::RichText::new(text).weak(),
+    });
+    ui.horizontal(|ui| {
+        ui.label("search tries a tick:").on_hover_text(
+            "the real-time search's work per tick once it moves the crowd; more finds the way sooner",
+        );
+        let budget = sim.crowd_budget();
+        for n in CROWD_BUDGET_CHOICES {
+            if ui.selectable_label(budget == n, n.to_string()).clicked() && n != budget {
+                act.commands.write(SimCommand::SetCrowdBudget(n));
+            }
+        }
+    });
     if c.stuck > 0 {
         ui.label(rich(
             format!(
@@ -163,6 +184,21 @@ pub(super) fn crowd_ui(ui: &mut egui::Ui, state: &GridSim) {
         ui.label(format!(
             "{entering} agents wait for their start cell to be free"
         ));
+    }
+}
+
+/// Who moved the crowd on the last tick: the real-time search (rooted at tick `since`, with
+/// the configurations it keeps and the tries it made of its budget), or the step rule.
+pub fn search_text(since: Option<u64>, kept: u64, tries: u64, budget: usize) -> String {
+    match since {
+        Some(t) => format!(
+            "real-time search moves the crowd (took over at tick {t}): \
+             {kept} configurations kept, {tries} of {budget} tries this tick"
+        ),
+        None => format!(
+            "step rule moves the crowd; the real-time search takes over when a one-shot \
+             crowd stalls for {ENGAGE_TICKS} ticks"
+        ),
     }
 }
 
@@ -266,5 +302,17 @@ mod tests {
             "sum of costs: 150 against a lower bound of 100 (1.50×)"
         );
         assert!(soc_text(0, 0).contains("no leg"));
+    }
+
+    #[test]
+    fn the_search_line_names_who_moved_the_crowd() {
+        assert_eq!(
+            search_text(Some(40), 1234, 16, 16),
+            "real-time search moves the crowd (took over at tick 40): \
+             1234 configurations kept, 16 of 16 tries this tick"
+        );
+        let idle = search_text(None, 0, 0, 16);
+        assert!(idle.starts_with("step rule moves the crowd"), "{idle}");
+        assert!(idle.contains(&format!("{ENGAGE_TICKS} ticks")), "{idle}");
     }
 }

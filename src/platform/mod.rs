@@ -13,6 +13,7 @@ pub mod clock;
 use std::fmt::Write;
 
 use bevy::prelude::*;
+use gridwalk_core::sim::AgentStatus;
 use gridwalk_core::{Pos, Terrain};
 
 use crate::map_frame::{MapView, tile_center, world_to_screen};
@@ -160,9 +161,10 @@ fn json_str(out: &mut String, s: &str) {
 
 /// The game's state as JSON, for a test driving the page: the tick, the map's rows (`#` wall,
 /// `.` ground, `2`–`9` weights; empty past [`STATUS_MAX_CELLS`]), where cells are on the page
-/// (`view`: the centre of cell (0, 0) and the step between cells, in CSS pixels), the first
-/// [`STATUS_AGENTS`] agents with their paths, the notices, and explain's replay (`explain`:
-/// its step and number of steps while it is open, else `null`).
+/// (`view`: the centre of cell (0, 0) and the step between cells, in CSS pixels), how many
+/// agents stand arrived on their goal (`arrived`), the first [`STATUS_AGENTS`] agents with
+/// their paths, the notices, and explain's replay (`explain`: its step and number of steps
+/// while it is open, else `null`).
 pub fn status_json(
     state: &GridSim,
     view: &MapView,
@@ -180,11 +182,14 @@ pub fn status_json(
     let _ = write!(
         s,
         "{{\"frame\":{frame},\"tick\":{},\"epoch\":{},\"width\":{w},\"height\":{h},\
-         \"agents\":{},\"walls\":{},\"connectivity\":\"{:?}\",\"clock_step_us\":{},\
+         \"agents\":{},\"arrived\":{},\"walls\":{},\"connectivity\":\"{:?}\",\"clock_step_us\":{},\
          \"view\":{{\"x0\":{},\"y0\":{},\"dx\":{},\"dy\":{}}},\"map\":",
         state.ticks(),
         state.epoch(),
         sim.agent_count(),
+        (sim.agents())
+            .filter(|a| a.status == AgentStatus::Arrived)
+            .count(),
         grid.wall_count(),
         sim.config().connectivity,
         clock::resolution_micros(),
@@ -288,6 +293,7 @@ mod tests {
             "{s}"
         );
         assert!(s.contains("\"pos\":[0,0],\"goal\":[3,2]"), "{s}");
+        assert!(s.contains("\"agents\":1,\"arrived\":0,"), "{s}");
         assert!(s.contains("[\"error\",\"a \\\"quoted\\\" name\"]"), "{s}");
         assert!(s.starts_with("{\"frame\":7,\"tick\":0"), "{s}");
         assert!(s.contains("\"explain\":null"), "{s}");

@@ -47,6 +47,7 @@ pub(super) fn apply_commands(
             SimCommand::SpawnRandom { agents, goals } => target.spawn_random(*agents, *goals),
             SimCommand::SetDestinations(k) => target.set_destinations(*k),
             SimCommand::SetBudget(b) => target.set_budget(*b),
+            SimCommand::SetCrowdBudget(n) => target.set_crowd_budget(*n),
             SimCommand::SetSensing(range) => target.set_sensing(*range),
         };
         for r in refused {
@@ -215,6 +216,14 @@ impl CommandTarget<'_> {
             0 => "wanderers head to any reachable cell".to_string(),
             k => format!("wanderers head to {k} destinations"),
         };
+        self.notices.push(NoticeKind::Info, text);
+        Vec::new()
+    }
+
+    /// The tries a tick of crowd mode's real-time search makes.
+    fn set_crowd_budget(&mut self, tries: usize) -> Vec<String> {
+        self.state.set_crowd_budget(tries);
+        let text = format!("crowd search budget: {} tries a tick", tries.max(1));
         self.notices.push(NoticeKind::Info, text);
         Vec::new()
     }

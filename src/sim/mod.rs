@@ -171,6 +171,8 @@ pub enum SimCommand {
     SetDestinations(usize),
     /// Set the planner-memory and planning budgets.
     SetBudget(Budget),
+    /// Set the tries a tick of crowd mode's real-time search makes.
+    SetCrowdBudget(usize),
     /// Unknown terrain on (with a sensor range) or off, from the next tick on.
     SetSensing(Option<u32>),
 }

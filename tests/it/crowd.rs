@@ -1,6 +1,8 @@
 //! Crowd mode in a headless App: B turns it on and spreads agents that shared a cell, no two
 //! agents share a cell on any tick after, a left click on a held cell is refused, and the
-//! recording says `crowd: true` and replays exactly through the core's `Replay`.
+//! recording says `crowd: true` and replays exactly through the core's `Replay`. A stalled
+//! one-shot crowd is moved by the real-time search, which explain describes, and the crowd's
+//! search budget holds across the segments a budget change starts.
 
 use bevy::prelude::*;
 use bevy_gridwalk::GridwalkSystems;
@@ -168,4 +170,57 @@ fn an_agent_waiting_to_enter_survives_a_restart_of_the_segment() {
     let moved = (sim.agents()).find(|a| a.goal == goal).expect("it entered");
     assert_eq!(state.label(moved.id), label, "it keeps its label");
     assert!(moved.pos.x.abs_diff(held.x) <= 1 && moved.pos.y.abs_diff(held.y) <= 1);
+}
+
+#[test]
+fn explain_describes_the_search_and_its_budget_survives_a_new_segment() {
+    let data = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/crates/gridwalk-core/tests/data/mapf/"
+    );
+    let at = |name: &str| std::path::PathBuf::from(format!("{data}{name}"));
+    let grid = gridwalk_core::format::movingai::load_map(&at("random-32-32-20.map")).unwrap();
+    let scen = gridwalk_core::format::movingai::load_scen(&at("random-32-32-20-random-1.scen"));
+    let mut setup = SimSetup::on_grid(grid);
+    (setup.scenario.crowd, setup.scenario.connectivity) = (true, Connectivity::Four);
+    setup.scenario.crowd_budget = Some(64);
+    setup.scenario.agents = (scen.unwrap().iter().take(400))
+        .map(|p| AgentSpec::new(p.start, p.goal))
+        .collect();
+    let (mut state, refused) = setup.start();
+    assert!(refused.is_empty(), "{refused:?}");
+    assert_eq!(state.crowd_budget(), 64, "the scenario's budget");
+    // The step rule alone leaves some of these 400 agents stuck: the search takes over.
+    let mut searched = None;
+    for _ in 0..1_000 {
+        state.step();
+        let c = state.sim().crowd_stats().unwrap();
+        if c.searched {
+            searched = Some(c);
+            break;
+        }
+    }
+    let c = searched.expect("the real-time search took over");
+    assert!(c.tries <= 64 && c.configurations >= 1, "{c:?}");
+    let since = state
+        .sim()
+        .crowd_search_since()
+        .expect("it moves the crowd");
+    assert!(since <= state.sim().tick_count(), "{since}");
+    let a = state.sim().agents().next().unwrap();
+    let lines = gridwalk::panel::search_step_lines(&state, a.id).expect("a searched step");
+    assert!(lines[0].contains("real-time search"), "{lines:?}");
+    let cell = format!("{}", a.pos);
+    assert!(
+        lines.iter().any(|l| l.contains(&cell)),
+        "its cell {cell}: {lines:?}"
+    );
+    assert!(gridwalk::panel::crowd_step_lines(&state, a.id).is_none());
+    // A new budget starts a segment that says so; a later rebuild keeps it.
+    state.set_crowd_budget(4);
+    assert_eq!(state.crowd_budget(), 4);
+    assert_eq!(state.segment().to_scenario().crowd_budget, Some(4));
+    state.restart_segment("test");
+    assert_eq!(state.crowd_budget(), 4);
+    assert_eq!(state.segment().to_scenario().crowd_budget, Some(4));
 }

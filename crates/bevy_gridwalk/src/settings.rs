@@ -2,6 +2,7 @@
 //! in one value the plugin is built from.
 
 use gridwalk_core::format::Scenario;
+use gridwalk_core::mapf::DEFAULT_BUDGET;
 use gridwalk_core::sim::{Budget, OnArrival, SimConfig};
 use gridwalk_core::{Algorithm, Connectivity, Heuristic};
 
@@ -38,6 +39,10 @@ pub struct GridwalkSettings {
     /// The planner-memory budget (least recently used planners are dropped past it) and the
     /// planning budget (expansions a tick; agents whose plan is not ready wait).
     pub budget: Budget,
+    /// The most tries a tick of crowd mode's real-time search makes, once it takes over from
+    /// the step rule for a stalled one-shot crowd ([`DEFAULT_BUDGET`] by default; 0 counts as
+    /// 1). More tries find the crowd's way sooner and cost more a tick.
+    pub crowd_budget: usize,
     /// What agents added after the start do on arrival: stay, wander or patrol.
     pub on_arrival: OnArrival,
     /// Also run A\* from scratch each tick (up to 256 walking agents), to compare the
@@ -61,6 +66,7 @@ impl Default for GridwalkSettings {
             crowd: false,
             ticks_per_second: crate::TickClock::DEFAULT_RATE,
             budget: Budget::default(),
+            crowd_budget: DEFAULT_BUDGET,
             on_arrival: OnArrival::Stay,
             measure_baseline: false,
             paused: false,
@@ -78,6 +84,7 @@ impl GridwalkSettings {
             heuristic: scenario.heuristic,
             crowd: scenario.crowd,
             budget: scenario.budget(),
+            crowd_budget: scenario.crowd_budget.unwrap_or(DEFAULT_BUDGET),
             ..GridwalkSettings::default()
         }
     }
@@ -99,6 +106,7 @@ impl GridwalkSettings {
         scenario.heuristic = self.heuristic;
         scenario.crowd = self.crowd;
         (scenario.planner_memory, scenario.plan_budget) = self.budget.in_scenario();
+        scenario.crowd_budget = Some(self.crowd_budget.max(1)).filter(|&b| b != DEFAULT_BUDGET);
         scenario
     }
 }

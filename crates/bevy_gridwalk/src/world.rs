@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use bevy::prelude::*;
 use gridwalk_core::format::{AgentSpec, Scenario};
+use gridwalk_core::mapf::DEFAULT_BUDGET;
 use gridwalk_core::scenario::timeline::Timeline;
 use gridwalk_core::sim::{AgentId, Budget, SimConfig, SimError, Simulation};
 use gridwalk_core::sim::{DynamicWorld, OnArrival};
@@ -250,12 +251,14 @@ impl GridSim {
         }
         timeline.append(script);
         let (planner_memory, plan_budget) = self.budget.in_scenario();
+        let crowd_budget = self.sim.crowd_budget();
         let base = Scenario {
             seed: self.world_seed,
             destinations: self.sim.destinations(),
             sensor_range: self.sim.sensor_range(),
             planner_memory,
             plan_budget,
+            crowd_budget: Some(crowd_budget).filter(|&b| b != DEFAULT_BUDGET),
             ..Scenario::from_grid(grid)
         };
         let kept: Vec<_> = agents.iter().map(|a| a.2).collect();
@@ -341,6 +344,19 @@ impl GridSim {
     pub fn set_budget(&mut self, budget: Budget) {
         self.budget = budget;
         self.restart_segment("budgets changed");
+    }
+
+    /// The most tries a tick of crowd mode's real-time search makes
+    /// ([`GridwalkSettings::crowd_budget`]).
+    pub fn crowd_budget(&self) -> usize {
+        self.sim.crowd_budget()
+    }
+
+    /// Sets [`Self::crowd_budget`] (0 counts as 1): a new segment starts, whose scenario says
+    /// so, as [`Self::set_budget`] does.
+    pub fn set_crowd_budget(&mut self, tries: usize) {
+        self.sim.set_crowd_budget(tries);
+        self.restart_segment("crowd budget changed");
     }
 
     /// Rebuilds on the current grid and agents: the planners start over, as they would in

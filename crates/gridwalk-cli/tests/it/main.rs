@@ -1,6 +1,7 @@
 //! The CLI's integration tests, linked as one test binary: the command line's contract
 //! (`cli`), the budgets' flags and the `planning` status (`budget`), every Moving AI reference
-//! length solved as `gridwalk-cli movingai` does (`movingai`), the GPPC instance run by
+//! length solved as `gridwalk-cli movingai` does (`movingai`), a dense crowd that arrives
+//! through `simulate --crowd` (`crowd_arrives`), the GPPC instance run by
 //! `gridwalk-cli gppc` (`gppc`), MPGAA*'s living worlds (`mpgaa`), and the MAPF benchmark
 //! solved by `gridwalk-cli mapf` (`mapf`).
 
@@ -11,6 +12,7 @@ mod common;
 
 mod budget;
 mod cli;
+mod crowd_arrives;
 mod docs;
 mod gppc;
 mod mapf;

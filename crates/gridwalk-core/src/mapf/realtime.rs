@@ -155,6 +155,9 @@ pub struct Tick {
     pub walk: usize,
     /// Whether the agents moved (some agent changed cell).
     pub moved: bool,
+    /// Whether they moved up the tree, back towards the root (to reach another branch of
+    /// it), rather than down towards the target.
+    pub up: bool,
     /// Configurations kept after the tick.
     pub configurations: usize,
     /// Where the search stands.
@@ -311,6 +314,7 @@ impl RealTime {
         };
         let (next, walk) = self.step_towards(target);
         let moved = next != self.at;
+        let up = moved && self.search.parent(self.at) == Some(next);
         if moved {
             let config = self.search.config(next);
             if let Some(&c) = config.iter().find(|&&c| !passable(grid, c)) {
@@ -335,6 +339,7 @@ impl RealTime {
             tries,
             walk,
             moved,
+            up,
             configurations: self.search.configurations(),
             phase,
             rooted,
@@ -403,6 +408,22 @@ impl RealTime {
     /// Whether every agent stands on its goal.
     pub fn arrived(&self) -> bool {
         self.cells == self.goals
+    }
+
+    /// The search's node of the agents' configuration: a number that stays the same while
+    /// the search is kept, so two ticks on the same node stood on the same configuration.
+    pub fn node(&self) -> u32 {
+        self.at
+    }
+
+    /// The depth of the agents' configuration in the search's tree: the links from the root
+    /// (where the search was last rooted) to it. Walks them, so it costs the depth.
+    pub fn depth(&self) -> usize {
+        let (mut u, mut d) = (self.at, 0);
+        while let Some(p) = self.search.parent(u) {
+            (u, d) = (p, d + 1);
+        }
+        d
     }
 
     /// Configurations the kept search holds.

@@ -221,6 +221,7 @@ impl CrowdPhase {
             guided: &guided,
             stalled: (self.members.iter()).any(|(_, m)| m.since_better >= ENGAGE_TICKS),
             entering: !b.agents.entering.is_empty(),
+            tick: b.tick,
         };
         let searched = self.search.next(&view);
         let was_searched = searched.is_some();
@@ -250,6 +251,7 @@ impl CrowdPhase {
             pushed,
             searched: was_searched,
             configurations: self.search.configurations() as u64,
+            tries: self.search.tries() as u64,
             ..CrowdStats::default()
         };
         let outcome = Outcome {
@@ -579,7 +581,7 @@ impl Simulation {
     /// In crowd mode, agent `id`'s candidate cells in its last step, in the order it tried
     /// them, and the agents whose pushes moved it (from the one that chose freely to its own
     /// pusher): what explain shows. `None` when the real-time search moved the agents
-    /// ([`CrowdStats::searched`]).
+    /// ([`CrowdStats::searched`]; [`crowd_search_step`](Self::crowd_search_step) explains).
     pub fn crowd_step_of(&self, id: AgentId) -> Option<(Vec<Pos>, Vec<AgentId>)> {
         let crowd = self.crowd.as_ref().filter(|c| !c.stats.searched)?;
         let i = crowd.last_ids.binary_search(&id).ok()?;

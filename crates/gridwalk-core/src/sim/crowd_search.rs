@@ -19,13 +19,18 @@
 //! a goal changes, or an agent stands elsewhere than the search put it. It ends when every
 //! agent has arrived, when the crowd stops qualifying, and when it has exhausted its root (then
 //! PIBT steps again, and the search waits for the world to change before it tries again).
+//!
+//! **Explain.** A searched tick's decision, for one agent, is [`SearchStep`]
+//! ([`Simulation::crowd_search_step`]): the configuration the agents moved to, its depth in
+//! the search's tree, which way they went, and the agent's cells.
 
 use std::time::Duration;
 
+use super::Simulation;
 use super::agents::AgentId;
-use crate::grid::{Connectivity, Grid};
+use crate::grid::{Connectivity, Grid, Pos};
 use crate::mapf::{
-    DEFAULT_BUDGET, DEFAULT_RT_MEMORY_CAP, DistanceTables, Phase, RealTime, RealTimeOptions,
+    DEFAULT_BUDGET, DEFAULT_RT_MEMORY_CAP, DistanceTables, Phase, RealTime, RealTimeOptions, Tick,
 };
 
 /// Ticks without coming closer to its goal after which an agent makes the search engage.
@@ -43,6 +48,8 @@ struct Engaged {
     tables: DistanceTables,
     table_bytes: usize,
     ids: Vec<AgentId>,
+    /// The tick it was rooted at.
+    since: u64,
 }
 
 /// Crowd mode's real-time search and its settings.
@@ -57,6 +64,53 @@ pub(super) struct CrowdSearch {
     /// The agents and goals of a crowd whose root exhausted (or that the engine refused): no
     /// new root until the world or the crowd changes.
     gave_up: Option<(Vec<AgentId>, Vec<u32>)>,
+    /// The last tick's figures when the search moved the agents, and their cells before it
+    /// (a buffer kept across ticks).
+    last: Option<Tick>,
+    before: Vec<u32>,
+}
+
+/// Which way a searched tick moved the agents along the search's tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Went {
+    /// Down: one step towards the configuration the search is extending, or towards the goal
+    /// configuration once it is known.
+    Down,
+    /// Up: one step back towards the root, to reach another branch.
+    Up,
+    /// Nowhere: the agents already stood on the target configuration.
+    Stayed,
+}
+
+/// How crowd mode's real-time search moved one agent on the last tick (explain's view of a
+/// searched tick): every agent moved one edge of the search's tree, from one kept
+/// configuration to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchStep {
+    /// The search's number of the configuration the agents moved to (the same number on two
+    /// ticks means the same configuration, while the search is kept).
+    pub node: u32,
+    /// Its depth in the tree: configurations between it and the search's root.
+    pub depth: usize,
+    /// Which way the agents went.
+    pub went: Went,
+    /// Whether the search knew a configuration with every agent on its goal (the agents
+    /// follow the tree's path to it), rather than still looking (they follow its frontier).
+    pub following: bool,
+    /// Tries the tick made, and the budget it had.
+    pub tries: usize,
+    /// The crowd's budget of tries a tick.
+    pub budget: usize,
+    /// Configurations the search keeps.
+    pub configurations: usize,
+    /// The agent's cell in the configuration before the tick, and in the one it moved to.
+    pub from: Pos,
+    /// See `from`.
+    pub to: Pos,
+    /// Agents in the configuration, and how many of them stand on their goal in it.
+    pub agents: usize,
+    /// See `agents`.
+    pub on_goal: usize,
 }
 
 /// What the crowd looks like this tick, for the search to decide.
@@ -74,6 +128,8 @@ pub(super) struct CrowdView<'a> {
     pub(super) stalled: bool,
     /// Whether agents wait to enter.
     pub(super) entering: bool,
+    /// The tick being played.
+    pub(super) tick: u64,
 }
 
 impl CrowdSearch {
@@ -84,7 +140,14 @@ impl CrowdSearch {
             engaged: None,
             changed: false,
             gave_up: None,
+            last: None,
+            before: Vec::new(),
         }
+    }
+
+    /// Tries the last tick's search made (0 when it did not move the agents).
+    pub(super) fn tries(&self) -> usize {
+        self.last.map_or(0, |t| t.tries)
     }
 
     /// Configurations the engaged search keeps (0 when it is not engaged).
@@ -100,6 +163,7 @@ impl CrowdSearch {
 
     /// This tick's cells from the search, or `None` for the step rule to move the agents.
     pub(super) fn next(&mut self, v: &CrowdView) -> Option<Vec<u32>> {
+        self.last = None;
         let changed = std::mem::take(&mut self.changed);
         let moved_on = |ids: &[AgentId], cells: &[u32], goals: &[u32]| {
             ids != v.ids || cells != v.cur || goals != v.goals
@@ -126,7 +190,12 @@ impl CrowdSearch {
         }
         let e = self.engaged.as_mut()?;
         match e.rt.tick(v.truth, &e.tables) {
-            Ok(t) if t.phase != Phase::Exhausted => Some(e.rt.cells().to_vec()),
+            Ok(t) if t.phase != Phase::Exhausted => {
+                self.last = Some(t);
+                self.before.clear();
+                self.before.extend_from_slice(v.cur);
+                Some(e.rt.cells().to_vec())
+            }
             _ => {
                 self.engaged = None;
                 self.give_up(v);
@@ -156,12 +225,53 @@ impl CrowdSearch {
                 table_bytes: DistanceTables::bytes_needed(v.truth.len(), v.goals),
                 tables,
                 ids: v.ids.to_vec(),
+                since: v.tick,
             }),
             Err(_) => {
                 self.give_up(v);
                 None
             }
         }
+    }
+}
+
+impl Simulation {
+    /// The tick at which crowd mode's real-time search took over from the step rule (its
+    /// latest root), while it moves the agents; `None` otherwise.
+    pub fn crowd_search_since(&self) -> Option<u64> {
+        let search = &self.crowd.as_ref()?.search;
+        search.last?;
+        Some(search.engaged.as_ref()?.since)
+    }
+
+    /// How crowd mode's real-time search moved agent `id` on the last tick, when it did
+    /// ([`CrowdStats::searched`](super::CrowdStats::searched)); `None` when the step rule moved
+    /// the agents (then [`crowd_step_of`](Self::crowd_step_of) explains the step), off crowd
+    /// mode, or for an agent that was not in the step. Costs the configuration's depth.
+    pub fn crowd_search_step(&self, id: AgentId) -> Option<SearchStep> {
+        let search = &self.crowd.as_ref()?.search;
+        let (tick, e) = (search.last?, search.engaged.as_ref()?);
+        let i = e.ids.binary_search(&id).ok()?;
+        let (cells, goals) = (e.rt.cells(), e.rt.goals());
+        let cell = |c: u32| self.grid.pos(c as usize);
+        let went = match (tick.moved, tick.up) {
+            (false, _) => Went::Stayed,
+            (true, true) => Went::Up,
+            (true, false) => Went::Down,
+        };
+        Some(SearchStep {
+            node: e.rt.node(),
+            depth: e.rt.depth(),
+            went,
+            following: matches!(tick.phase, Phase::Following | Phase::Arrived),
+            tries: tick.tries,
+            budget: search.budget,
+            configurations: tick.configurations,
+            from: cell(*search.before.get(i)?),
+            to: cell(cells[i]),
+            agents: cells.len(),
+            on_goal: cells.iter().zip(goals).filter(|(c, g)| c == g).count(),
+        })
     }
 }
 

@@ -50,6 +50,11 @@ pub struct CrowdStats {
     /// when not 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub configurations: u64,
+    /// Tries the real-time search made this tick, at most the crowd's budget
+    /// ([`Simulation::crowd_budget`](super::Simulation::crowd_budget)). Serialized only when
+    /// not 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub tries: u64,
 }
 
 fn is_zero(n: &u64) -> bool {

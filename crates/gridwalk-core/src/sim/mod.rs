@@ -119,7 +119,7 @@ mod tracking;
 
 pub use agents::{Agent, AgentId, AgentStatus};
 pub use config::{BASELINE_MAX_AGENTS, SimConfig};
-pub use crowd_search::ENGAGE_TICKS;
+pub use crowd_search::{ENGAGE_TICKS, SearchStep, Went};
 pub use crowd_state::{CrowdStats, STUCK_TICKS};
 pub use error::SimError;
 pub use history::{HISTORY_BUDGET, MAX_RUN_STEPS, RunSource, SearchRun};

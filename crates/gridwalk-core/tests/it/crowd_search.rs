@@ -11,7 +11,7 @@ use crate::mapf::validate::check_step;
 use gridwalk_core::format::movingai::{load_map, load_scen};
 use gridwalk_core::mapf::{Options, Problem, solve};
 use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
-use gridwalk_core::sim::{SimConfig, Simulation};
+use gridwalk_core::sim::{AgentId, SearchStep, SimConfig, Simulation, Went};
 use gridwalk_core::{Algorithm, Connectivity, Heuristic, Pos};
 
 fn data(name: &str) -> PathBuf {
@@ -38,6 +38,44 @@ struct Run {
     arrived: bool,
     most_kept: u64,
     searched_ticks: u64,
+    /// The explanation of the last tick's step for the first agent, when it was searched.
+    last_explained: Option<SearchStep>,
+}
+
+/// Checks explain's view of a tick against the cells the agents had before it and have now:
+/// a searched tick explains every sampled agent's move from the search (and none from the
+/// step rule), another tick the reverse. Returns the first agent's explanation.
+fn check_explain(
+    sim: &Simulation,
+    before: &[(i64, i64)],
+    now: &[(i64, i64)],
+    searched: bool,
+    goals: &[(i64, i64)],
+) -> Option<SearchStep> {
+    let ids: Vec<AgentId> = sim.agents().map(|a| a.id).collect();
+    let on_goal = now.iter().zip(goals).filter(|(c, g)| c == g).count();
+    let xy = |p: gridwalk_core::Pos| (p.x as i64, p.y as i64);
+    let sample = [0, ids.len() / 2, ids.len() - 1];
+    for &k in &sample {
+        let step = sim.crowd_search_step(ids[k]);
+        assert_eq!(step.is_some(), searched, "agent {k}: {step:?}");
+        assert_eq!(sim.crowd_step_of(ids[k]).is_some(), !searched, "agent {k}");
+        let Some(step) = step else {
+            continue;
+        };
+        assert_eq!(
+            (xy(step.from), xy(step.to)),
+            (before[k], now[k]),
+            "agent {k}"
+        );
+        assert_eq!((step.agents, step.on_goal), (ids.len(), on_goal));
+        assert_eq!(step.went == Went::Stayed, before == now, "{step:?}");
+        assert!(
+            step.tries <= step.budget && step.configurations >= 1,
+            "{step:?}"
+        );
+    }
+    searched.then(|| sim.crowd_search_step(ids[0]).unwrap())
 }
 
 /// Plays `problem` in crowd mode (D* Lite guidance, 4 moves, `Stay`) for at most `limit`
@@ -64,6 +102,7 @@ fn play(problem: &Problem, limit: u64) -> Run {
         arrived: false,
         most_kept: 0,
         searched_ticks: 0,
+        last_explained: None,
     };
     for _ in 0..limit {
         sim.step();
@@ -73,6 +112,20 @@ fn play(problem: &Problem, limit: u64) -> Run {
             panic!("tick {}: {why}", run.plan.len());
         }
         let stats = sim.crowd_stats().unwrap();
+        assert!(stats.tries <= sim.crowd_budget() as u64, "{stats:?}");
+        let explained = check_explain(&sim, last, &cells, stats.searched, &goal_xy);
+        // Consecutive searched ticks of one root: the depth follows the way they went.
+        if let (Some(now), Some(before)) = (explained, run.last_explained)
+            && now.configurations >= before.configurations
+        {
+            let depth = match now.went {
+                Went::Down => before.depth + 1,
+                Went::Up => before.depth - 1,
+                Went::Stayed => before.depth,
+            };
+            assert_eq!(now.depth, depth, "tick {}: {now:?}", run.plan.len());
+        }
+        run.last_explained = explained;
         run.most_kept = run.most_kept.max(stats.configurations);
         run.searched_ticks += u64::from(stats.searched);
         run.plan.push(cells);
