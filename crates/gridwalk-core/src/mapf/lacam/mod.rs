@@ -555,7 +555,7 @@ impl Best {
         }
         self.soc = Some(soc);
         self.history.push((began.elapsed().as_millis() as u64, soc));
-        self.refiner = cells.map(|cells| Refiner::new(&plan, goals, cells));
+        self.refiner = cells.and_then(|cells| Refiner::new(&plan, goals, cells));
         self.refined = false;
         self.plan = plan;
     }
