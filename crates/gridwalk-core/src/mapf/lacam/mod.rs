@@ -22,7 +22,7 @@ use constraint::Constraints;
 
 use super::dist::DistanceTables;
 use super::refine::Refiner;
-use super::scatter::{self, Guide, Scatter};
+use super::scatter::{self, Guide, Scatter, Stop};
 use super::swap::SwapPibt;
 use crate::crowd::{Crowd, Guidance, NONE, Rule, StepError};
 use crate::grid::{Connectivity, Grid};
@@ -54,6 +54,9 @@ pub(super) struct Limits {
     pub swap: bool,
     /// Stop at the first solution (else go on as LaCAM\* until the time limit).
     pub first: bool,
+    /// Bounds the scatter by its expansions instead of by half the time limit, so that a
+    /// search cut short there still replays.
+    pub scatter_work: Option<u64>,
 }
 
 /// The search's outcome: the configurations from start to goal, or why there are none; and the
@@ -171,14 +174,17 @@ impl Search {
             scatter: options.scatter_margin,
             swap: problem.dense(options),
             first: !options.anytime,
+            scatter_work: None,
         };
         let at = (&problem.grid, problem.conn);
         Search::with_limits(at, &problem.starts, &problem.goals, dist, limits)
     }
 
-    /// A search from `starts` to `goals` (flat cells, one per agent, distinct) on `grid`. It
-    /// computes the scatter's paths first (with at most half of `limits.time`, as lacam3, and
-    /// not when their memory would not fit in half of `limits.memory`).
+    /// A search from `starts` to `goals` (flat cells, one per agent, distinct) on `grid`: the
+    /// [`rooted`](Self::rooted) search with the tables' distances as the first priorities, a
+    /// tick limit, PIBT with swaps when `limits.swap`, and otherwise the scatter's paths,
+    /// computed first (bounded by `limits.scatter_work`, or else by half of `limits.time` as
+    /// lacam3; not when their memory would not fit in half of `limits.memory`).
     pub(super) fn with_limits(
         (grid, conn): (&Grid, Connectivity),
         starts: &[u32],
@@ -196,36 +202,22 @@ impl Search {
             let need = Scatter::bytes_needed(grid.len(), moves.sum());
             (need < memory / 2).then(|| {
                 memory -= need;
-                let deadline = began + limits.time / 2;
-                scatter::build(grid, starts, goals, dist, margin, deadline, &mut rng)
+                let stop = match limits.scatter_work {
+                    Some(work) => Stop::Work(work),
+                    None => Stop::Deadline(began + limits.time / 2),
+                };
+                scatter::build(grid, starts, goals, dist, margin, stop, &mut rng)
             })
         });
-        let mut arena = Arena::new(n);
         let to_go: Vec<u32> = (0..n).map(|i| dist.get(i, starts[i] as usize)).collect();
-        let root = arena.push_root(starts, goals, &to_go);
-        Search {
-            conn,
-            goals: goals.to_vec(),
-            max_ticks: limits.max_ticks,
-            memory,
-            rng,
-            pibt: Crowd::new(grid, conn, Rule::default()),
-            swap: limits
-                .swap
-                .then(|| (SwapPibt::new(grid.len(), goals), dist.clone())),
-            paths,
-            arena,
-            constraints: Constraints::new(),
-            open: vec![root],
-            goal: None,
-            scratch: Scratch {
-                cur: vec![0; n],
-                order: vec![0; n],
-                fixed: vec![None; n],
-                pref: vec![NONE; n],
-                next: vec![NONE; n],
-            },
-        }
+        let mut search = Search::rooted((grid, conn), (starts, goals), &to_go, 0, memory);
+        search.rng = rng;
+        search.max_ticks = limits.max_ticks;
+        search.swap = limits
+            .swap
+            .then(|| (SwapPibt::new(grid.len(), goals), dist.clone()));
+        search.paths = paths;
+        search
     }
 
     /// A search from `starts` to `goals` (flat cells of `grid`, one per agent, each list
