@@ -11,17 +11,18 @@
 //! real-time search will, keeping one search alive across ticks; [`search`] is the one-shot
 //! run on top of it.
 
+mod anytime;
 mod arena;
 mod constraint;
 
 use std::time::Duration;
 use web_time::Instant;
 
+use anytime::{Best, REFINER_SEED, Run, TRIES_BESIDE_REFINER};
 use arena::Arena;
 use constraint::Constraints;
 
 use super::dist::DistanceTables;
-use super::refine::Refiner;
 use super::scatter::{self, Guide, Scatter, Stop};
 use super::swap::SwapPibt;
 use crate::crowd::{Crowd, Guidance, NONE, Rule, StepError};
@@ -479,6 +480,13 @@ pub(super) fn search(
     let refines = conn == Connectivity::Four && limits.max_ticks.is_none();
     let mut rng = SplitMix64::seed_from_u64(limits.seed ^ REFINER_SEED);
     let mut best = Best::default();
+    let run = Run {
+        at: (grid, conn),
+        goals,
+        dist,
+        limits,
+        began,
+    };
     let mut cost = u64::MAX;
     let ended = loop {
         let tries = match best.soc {
@@ -505,73 +513,12 @@ pub(super) fn search(
             Progress::Complete => break None,
             Progress::Failed(why) => break Some(why),
         }
-        best.refine(dist, &mut rng, began);
+        best.refine(&run, &mut rng);
     };
     let history = std::mem::take(&mut best.history);
     Outcome {
         plan: best.plan().ok_or(ended.unwrap_or(Unsolved::Exhausted)),
         configurations: search.configurations(),
         history,
-    }
-}
-
-/// The seed of the refiner's draws, beside the search's own (so that the search's stream, and
-/// its first solution, do not depend on refinement).
-const REFINER_SEED: u64 = 0x5EED_0F2E_F14E_5000;
-
-/// The search's tries between two series of refinement rounds: after the first solution
-/// LaCAM\* improves far less than the refiner on large instances (on random-32-32-20 with 409
-/// agents, nothing in 10 s), so it gets a small share.
-const TRIES_BESIDE_REFINER: usize = 16;
-
-/// Refinement rounds between two budgets of the search.
-const ROUNDS: usize = 8;
-
-/// The best plan of an anytime run: from the search, or refined.
-#[derive(Default)]
-struct Best {
-    soc: Option<u64>,
-    plan: Vec<Vec<u32>>,
-    refiner: Option<Refiner>,
-    /// The refiner holds a better plan than `plan`.
-    refined: bool,
-    history: Vec<(u64, u64)>,
-}
-
-impl Best {
-    /// Takes `plan` if its soc is lower; with `cells`, refinement starts from it.
-    fn offer(&mut self, plan: Vec<Vec<u32>>, goals: &[u32], began: Instant, cells: Option<usize>) {
-        let soc = super::result::Metrics::of(&plan, goals).soc;
-        if self.soc.is_some_and(|b| soc >= b) {
-            return;
-        }
-        self.soc = Some(soc);
-        self.history.push((began.elapsed().as_millis() as u64, soc));
-        self.refiner = cells.and_then(|cells| Refiner::new(&plan, goals, cells));
-        self.refined = false;
-        self.plan = plan;
-    }
-
-    /// A few rounds of refinement, if there is a plan to refine.
-    fn refine(&mut self, dist: &DistanceTables, rng: &mut SplitMix64, began: Instant) {
-        let Some(refiner) = &mut self.refiner else {
-            return;
-        };
-        for _ in 0..ROUNDS {
-            if refiner.round(dist, rng) {
-                let soc = refiner.soc();
-                self.soc = Some(soc);
-                self.history.push((began.elapsed().as_millis() as u64, soc));
-                self.refined = true;
-            }
-        }
-    }
-
-    /// The best plan, if any.
-    fn plan(self) -> Option<Vec<Vec<u32>>> {
-        match (self.refined, self.refiner) {
-            (true, Some(refiner)) => Some(refiner.plan()),
-            _ => self.soc.map(|_| self.plan),
-        }
     }
 }
