@@ -293,3 +293,77 @@ fn random(first: usize, delayed: &[usize], size: usize, rng: &mut SplitMix64) ->
     }
     group
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Connectivity, Grid, Pos, Terrain};
+    use crate::mapf::result::Metrics;
+    use crate::mapf::{Options, Problem, solve};
+    use crate::rng::SeedableRng;
+
+    /// A crowded 16×16 instance with scattered walls: 70 agents, starts and goals drawn.
+    fn crowded() -> Problem {
+        let mut grid = Grid::new(16, 16).unwrap();
+        for (x, y) in (0..16).flat_map(|y| (0..16).map(move |x| (x, y))) {
+            if (x * 5 + y * 3) % 7 == 0 && x % 15 != 0 && y % 15 != 0 {
+                grid.set(Pos::new(x, y), Terrain::Wall).unwrap();
+            }
+        }
+        let mut free: Vec<Pos> = (0..grid.len())
+            .map(|c| grid.pos(c))
+            .filter(|&p| grid.is_passable(p))
+            .collect();
+        SplitMix64::seed_from_u64(5).shuffle(&mut free);
+        let n = 70;
+        let (starts, goals) = (free[..n].to_vec(), free[n..2 * n].to_vec());
+        Problem::new(grid, Connectivity::Four, starts, goals).unwrap()
+    }
+
+    /// Panics unless `plan` is a legal plan of `problem`: moves to neighbours or stays, no
+    /// shared cell, no swap, from the starts to the goals.
+    fn check(problem: &Problem, dist: &DistanceTables, plan: &[Vec<u32>]) {
+        assert_eq!(plan[0], problem.starts);
+        assert_eq!(plan.last().unwrap(), &problem.goals);
+        for (t, w) in plan.windows(2).enumerate() {
+            let mut seen = std::collections::HashSet::new();
+            for a in 0..problem.agents() {
+                let (u, v) = (w[0][a], w[1][a]);
+                assert!(u == v || dist.moves().of(u as usize).contains(&v), "t {t}");
+                assert!(seen.insert(v), "t {t}: two agents on {v}");
+                let swap = (0..problem.agents()).any(|b| b != a && w[0][b] == v && w[1][b] == u);
+                assert!(u == v || !swap, "t {t}: agent {a} swaps");
+            }
+        }
+    }
+
+    #[test]
+    fn rounds_keep_the_plan_legal_lower_its_soc_and_replay_for_a_seed() {
+        let problem = crowded();
+        let dist = DistanceTables::of(&problem);
+        let first = solve(&problem, &Options::default()).unwrap();
+        let plan = first.plan.unwrap();
+        let cells = problem.grid().len();
+        let refined = |seed: u64| {
+            let mut r = Refiner::new(&plan, &problem.goals, cells).unwrap();
+            let mut rng = SplitMix64::seed_from_u64(seed);
+            let mut soc = r.soc();
+            for _ in 0..400 {
+                let lowered = r.round(&dist, &mut rng);
+                assert_eq!(lowered, r.soc() < soc, "a round reports what it did");
+                assert!(r.soc() <= soc, "a round never raises the soc");
+                soc = r.soc();
+            }
+            r.plan()
+        };
+        let a = refined(1);
+        check(&problem, &dist, &a);
+        let soc = Metrics::of(&a, &problem.goals).soc;
+        assert!(
+            soc < first.soc,
+            "{soc} not below the first plan's {}",
+            first.soc
+        );
+        assert_eq!(a, refined(1));
+    }
+}
