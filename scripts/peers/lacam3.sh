@@ -44,14 +44,16 @@ fi
 
 if [ ! -d "$DIR/.git" ]; then
     mkdir -p "$(dirname "$DIR")"
-    git clone --quiet "$URL" "$DIR"
+    git clone --quiet "$URL" "$DIR" || die "could not clone $URL into $DIR"
 fi
 cd "$DIR"
 git fetch --quiet origin "$COMMIT" 2>/dev/null || true
 git -c advice.detachedHead=false checkout --quiet "$COMMIT" ||
     die "commit $COMMIT is not in $URL"
-git submodule update --init --quiet third_party/argparse ||
-    die "could not fetch the argparse submodule"
+if [ ! -f third_party/argparse/CMakeLists.txt ]; then
+    git submodule update --init --quiet third_party/argparse ||
+        die "could not fetch the argparse submodule (github.com/p-ranav/argparse)"
+fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >.cmake-configure.log 2>&1 ||
     die "cmake configure failed: see $DIR/.cmake-configure.log"
