@@ -66,27 +66,27 @@ pub(super) struct Best {
 }
 
 impl Best {
-    /// Takes `plan` if its soc is lower; with `cells`, refinement starts from it.
-    pub fn offer(
-        &mut self,
-        plan: Vec<Vec<u32>>,
-        goals: &[u32],
-        began: Instant,
-        cells: Option<usize>,
-    ) {
-        let soc = Metrics::of(&plan, goals).soc;
+    /// Takes `plan` if its soc is lower; with `refines`, refinement starts from it, its layers
+    /// within a quarter of the memory limit.
+    pub fn offer(&mut self, plan: Vec<Vec<u32>>, run: &Run, refines: bool) {
+        let soc = Metrics::of(&plan, run.goals).soc;
         if self.soc.is_some_and(|b| soc >= b) {
             return;
         }
         self.soc = Some(soc);
-        self.history.push((began.elapsed().as_millis() as u64, soc));
-        self.refiner = cells.and_then(|cells| Refiner::new(&plan, goals, cells));
+        self.history
+            .push((run.began.elapsed().as_millis() as u64, soc));
+        let (cells, most) = (run.at.0.len(), run.limits.memory / 4);
+        self.refiner = refines
+            .then(|| Refiner::new(&plan, run.goals, cells, most))
+            .flatten();
         self.refined = false;
         self.plan = plan;
     }
 
-    /// A few rounds of refinement, if there is a plan to refine, and now and then a restart.
-    pub fn refine(&mut self, run: &Run, rng: &mut SplitMix64) {
+    /// A few rounds of refinement, if there is a plan to refine, and now and then a restart
+    /// (its search within a quarter of the memory the run's search, taking `used`, leaves).
+    pub fn refine(&mut self, run: &Run, used: usize, rng: &mut SplitMix64) {
         let Some(refiner) = &mut self.refiner else {
             return;
         };
@@ -101,13 +101,13 @@ impl Best {
         }
         self.rounds += ROUNDS;
         if self.rounds.is_multiple_of(ROUNDS_PER_RESTART) {
-            self.restart(run, rng);
+            self.restart(run, run.limits.memory.saturating_sub(used) / 4, rng);
         }
     }
 
     /// A new search from the best plan's configuration at a random timestep; its plan, after
     /// the old one's start, is offered.
-    fn restart(&mut self, run: &Run, rng: &mut SplitMix64) {
+    fn restart(&mut self, run: &Run, memory: usize, rng: &mut SplitMix64) {
         let plan = match (&self.refiner, self.refined) {
             (Some(refiner), true) => refiner.plan(),
             _ => self.plan.clone(),
@@ -118,7 +118,7 @@ impl Best {
         let t = rng.range(1..plan.len() - 2);
         let limits = Limits {
             seed: rng.below(usize::MAX) as u64,
-            memory: run.limits.memory / 4,
+            memory,
             max_ticks: None,
             first: true,
             scatter_work: Some(RESTART_SCATTER),
@@ -132,7 +132,7 @@ impl Best {
                 Progress::Solved(goal) => {
                     let mut spliced = plan[..t].to_vec();
                     spliced.extend(search.plan(goal));
-                    self.offer(spliced, run.goals, run.began, Some(run.at.0.len()));
+                    self.offer(spliced, run, true);
                     return;
                 }
                 _ => return,

@@ -501,7 +501,7 @@ pub(super) fn search(
                 .max_ticks
                 .is_none_or(|m| plan.len() as u64 <= m as u64 + 1);
             if fits {
-                best.offer(plan, goals, began, refines.then_some(grid.len()));
+                best.offer(plan, &run, refines);
             }
         }
         match progress {
@@ -513,7 +513,7 @@ pub(super) fn search(
             Progress::Complete => break None,
             Progress::Failed(why) => break Some(why),
         }
-        best.refine(&run, &mut rng);
+        best.refine(&run, search.bytes(), &mut rng);
     };
     let history = std::mem::take(&mut best.history);
     Outcome {

@@ -20,7 +20,8 @@ use spacetime::{Planner, Table};
 /// Timesteps past the plan's length that repaired paths may use.
 const SLACK: usize = 64;
 
-/// The most bytes a refiner's layers may take; a longer plan on a larger grid is not refined.
+/// The most bytes a refiner's layers may take, below the caller's own limit; a longer plan on
+/// a larger grid is not refined.
 const MAX_BYTES: usize = 256 << 20;
 
 /// How a round picks the agents it replans, beside a delayed agent drawn at random.
@@ -65,10 +66,15 @@ pub(super) struct Refiner {
 
 impl Refiner {
     /// The refiner of `plan` (configurations from timestep 0) towards `goals` on a grid of
-    /// `cells` cells; `None` when its layers would pass [`MAX_BYTES`].
-    pub(super) fn new(plan: &[Vec<u32>], goals: &[u32], cells: usize) -> Option<Refiner> {
+    /// `cells` cells; `None` when its layers would pass `most` bytes or [`MAX_BYTES`].
+    pub(super) fn new(
+        plan: &[Vec<u32>],
+        goals: &[u32],
+        cells: usize,
+        most: usize,
+    ) -> Option<Refiner> {
         let layers = plan.len() + SLACK;
-        if Table::bytes_needed(cells, layers) > MAX_BYTES {
+        if Table::bytes_needed(cells, layers) > most.min(MAX_BYTES) {
             return None;
         }
         let mut paths = Vec::with_capacity(goals.len());
@@ -345,7 +351,7 @@ mod tests {
         let plan = first.plan.unwrap();
         let cells = problem.grid().len();
         let refined = |seed: u64| {
-            let mut r = Refiner::new(&plan, &problem.goals, cells).unwrap();
+            let mut r = Refiner::new(&plan, &problem.goals, cells, usize::MAX).unwrap();
             let mut rng = SplitMix64::seed_from_u64(seed);
             let mut soc = r.soc();
             for _ in 0..400 {
