@@ -60,7 +60,7 @@ use web_time::Instant;
 pub use dist::{DistanceTables, UNREACHABLE};
 pub use lacam::{Progress, Search, Unsolved};
 pub use realtime::{
-    DEFAULT_BUDGET, DEFAULT_RT_MEMORY_CAP, DEFAULT_SCATTER_TIME, Phase, RealTime, RealTimeOptions,
+    DEFAULT_BUDGET, DEFAULT_RT_MEMORY_CAP, DEFAULT_SCATTER_WORK, Phase, RealTime, RealTimeOptions,
     Rooted, Tick,
 };
 
@@ -288,6 +288,7 @@ pub fn solve(problem: &Problem, options: &Options) -> Result<Solution, ProblemEr
         scatter: options.scatter_margin,
         swap: problem.dense(options),
         first: !options.anytime,
+        scatter_work: None,
     };
     let ends = (&problem.starts[..], &problem.goals[..]);
     let out = lacam::search((grid, conn), ends, &dist, limits, began);

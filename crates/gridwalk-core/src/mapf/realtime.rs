@@ -37,14 +37,14 @@
 //! and cell, say, with [`RealTimeOptions::unit`] the cost of one move. It must stay the same
 //! between two roots. With distance tables ([`RealTime::with_tables`]) a root also gets the
 //! one-shot search's initial paths (lacam3's scatter), and with the same seed and a scatter
-//! that ends before [`RealTimeOptions::scatter_time`], the search is exactly the one
+//! that ends within [`RealTimeOptions::scatter_work`], the search is exactly the one
 //! [`solve`](super::solve) runs: the crowd then walks `solve`'s first plan, plus the detours it
 //! took while the search was still looking.
 //!
 //! **Cost per tick.** At most `budget` tries, each at most one PIBT step of every agent; then
 //! one walk up the tree from the target (its depth in links, [`Tick::walk`]) and a copy of one
-//! configuration. A root costs the scatter's paths once, at most `scatter_time`, outside the
-//! ticks' budget.
+//! configuration. A root costs the scatter's paths once, at most `scatter_work` expansions,
+//! outside the ticks' budget. Nothing is timed, so a run replays exactly for its seed.
 //!
 //! ```
 //! use gridwalk_core::grid::Connectivity;
@@ -101,14 +101,16 @@ pub struct RealTimeOptions {
     /// searches rooted with distance tables ([`RealTime::with_tables`]): each agent's path at
     /// most this many moves longer than its shortest. 10 by default; `None` turns them off.
     pub scatter_margin: Option<u32>,
-    /// The most time a root's scatter may take ([`DEFAULT_SCATTER_TIME`]). Its paths are
-    /// computed once per root, before the first tick and outside the ticks' budget; the longer
-    /// they are refined, the fewer detours the crowd makes (see docs/benchmarks.md).
-    pub scatter_time: Duration,
+    /// The most work a root's scatter may take, in expansions of its path searches
+    /// ([`DEFAULT_SCATTER_WORK`]). Its paths are computed once per root, before the first tick
+    /// and outside the ticks' budget; the longer they are refined, the fewer detours the crowd
+    /// makes (see docs/benchmarks.md). Counted, not timed, so a root cut short replays.
+    pub scatter_work: u64,
 }
 
-/// The default time a root's scatter may take ([`RealTimeOptions::scatter_time`]).
-pub const DEFAULT_SCATTER_TIME: Duration = Duration::from_millis(100);
+/// The default work a root's scatter may take ([`RealTimeOptions::scatter_work`]): about
+/// 100 ms on the machine of docs/benchmarks.md.
+pub const DEFAULT_SCATTER_WORK: u64 = 500_000;
 
 impl Default for RealTimeOptions {
     fn default() -> Self {
@@ -118,7 +120,7 @@ impl Default for RealTimeOptions {
             seed: 0,
             unit: 1,
             scatter_margin: Some(10),
-            scatter_time: DEFAULT_SCATTER_TIME,
+            scatter_work: DEFAULT_SCATTER_WORK,
         }
     }
 }
@@ -464,13 +466,14 @@ fn root<G: Guidance>(
     let n = cells.len();
     if let (Some(dist), Some(margin)) = (tables, options.scatter_margin) {
         let limits = Limits {
-            time: 2 * options.scatter_time,
+            time: Duration::MAX,
             max_ticks: None,
             memory: options.memory_cap,
             seed,
             scatter: Some(margin),
             swap: false,
             first: true,
+            scatter_work: Some(options.scatter_work),
         };
         let search = Search::with_limits((grid, conn), cells, goals, dist, limits);
         let root = search

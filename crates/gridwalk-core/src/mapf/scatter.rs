@@ -24,6 +24,9 @@ pub(super) struct Scatter {
     /// Collisions among the paths (read by the tests).
     #[cfg_attr(not(test), allow(dead_code))]
     collisions: u64,
+    /// Expansions of the path searches it took (read by the tests).
+    #[cfg_attr(not(test), allow(dead_code))]
+    expansions: u64,
 }
 
 impl Scatter {
@@ -122,9 +125,18 @@ impl Collisions {
     }
 }
 
+/// When [`build`] stops before its rounds end on their own: checked before each agent's path.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Stop {
+    /// At this time (a run cut by it does not replay).
+    Deadline(Instant),
+    /// After this many expansions of the path searches in all (a run replays exactly).
+    Work(u64),
+}
+
 /// The paths: rounds of replanning the agents in a random order (after the first round, only
 /// those whose paths collide), at least two, and on while a round lowers the collision count
-/// (none left, or `deadline`, ends it). The round with the fewest collisions is kept.
+/// (none left, or `stop`, ends it). The round with the fewest collisions is kept.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn build<R: Draw + ?Sized>(
     grid: &Grid,
@@ -132,7 +144,7 @@ pub(super) fn build<R: Draw + ?Sized>(
     goals: &[u32],
     dist: &DistanceTables,
     margin: u32,
-    deadline: Instant,
+    stop: Stop,
     rng: &mut R,
 ) -> Scatter {
     let n = starts.len();
@@ -152,7 +164,11 @@ pub(super) fn build<R: Draw + ?Sized>(
         last = table.count;
         rng.shuffle(&mut order);
         for &i in &order {
-            if Instant::now() >= deadline {
+            let stopped = match stop {
+                Stop::Deadline(at) => Instant::now() >= at,
+                Stop::Work(most) => search.expansions >= most,
+            };
+            if stopped {
                 break 'rounds;
             }
             // A path without collisions is kept: replanning cannot lower the count.
@@ -198,6 +214,7 @@ pub(super) fn build<R: Draw + ?Sized>(
         offset,
         pairs,
         collisions,
+        expansions: search.expansions,
     }
 }
 
@@ -212,6 +229,8 @@ struct PathSearch {
     open: BinaryHeap<Reverse<u128>>,
     /// Nodes: (cell, the cell it comes from, moves from the start).
     nodes: Vec<(u32, u32, u32)>,
+    /// Cells expanded over all runs: [`Stop::Work`]'s measure.
+    expansions: u64,
 }
 
 impl PathSearch {
@@ -221,6 +240,7 @@ impl PathSearch {
             used: Vec::new(),
             open: BinaryHeap::new(),
             nodes: Vec::new(),
+            expansions: 0,
         }
     }
 
@@ -249,6 +269,7 @@ impl PathSearch {
             }
             self.parent[cell as usize] = parent;
             self.used.push(cell);
+            self.expansions += 1;
             if cell == goal {
                 found = true;
                 break;
@@ -380,9 +401,16 @@ mod tests {
             if (0..n).any(|i| dist.get(i, starts[i] as usize) == UNREACHABLE) {
                 continue;
             }
-            let far = Instant::now() + std::time::Duration::from_secs(60);
             let margin = 3;
-            let s = build(&grid, starts, &goals, &dist, margin, far, &mut rng);
+            let s = build(
+                &grid,
+                starts,
+                &goals,
+                &dist,
+                margin,
+                Stop::Work(u64::MAX),
+                &mut rng,
+            );
             let mut paths = Vec::new();
             for i in 0..n {
                 let mut path = vec![starts[i]];
@@ -417,5 +445,37 @@ mod tests {
             checked >= 10 && colliding >= 1,
             "{checked} checked, {colliding} colliding"
         );
+    }
+
+    /// A crowded 12×12 instance of `n` agents drawn with `seed`, and its tables.
+    fn crowded(seed: u64, n: usize) -> (Grid, Vec<u32>, Vec<u32>, DistanceTables) {
+        let grid = Grid::new(12, 12).unwrap();
+        let mut cells: Vec<u32> = (0..grid.len() as u32).collect();
+        let mut rng = SplitMix64::seed_from_u64(seed);
+        rng.shuffle(&mut cells);
+        let (starts, goals) = (cells[..n].to_vec(), cells[n..2 * n].to_vec());
+        let dist = DistanceTables::new(&grid, Connectivity::Four, &goals);
+        (grid, starts, goals, dist)
+    }
+
+    #[test]
+    fn a_work_bound_replays_and_does_not_change_paths_it_does_not_cut() {
+        let (grid, starts, goals, dist) = crowded(7, 60);
+        let run = |stop| {
+            let mut rng = SplitMix64::seed_from_u64(3);
+            build(&grid, &starts, &goals, &dist, 3, stop, &mut rng)
+        };
+        let free = run(Stop::Work(u64::MAX));
+        assert!(free.expansions > 1_000, "{} expansions", free.expansions);
+        // A bound checked before each path: one past the total never cuts.
+        let uncut = run(Stop::Work(free.expansions + 1));
+        assert_eq!(
+            (uncut.pairs, uncut.offset),
+            (free.pairs.clone(), free.offset)
+        );
+        let half = run(Stop::Work(free.expansions / 2));
+        let again = run(Stop::Work(free.expansions / 2));
+        assert!(half.expansions < free.expansions);
+        assert_eq!((half.pairs, half.offset), (again.pairs, again.offset));
     }
 }

@@ -24,8 +24,6 @@
 //! ([`Simulation::crowd_search_step`]): the configuration the agents moved to, its depth in
 //! the search's tree, which way they went, and the agent's cells.
 
-use std::time::Duration;
-
 use super::Simulation;
 use super::agents::AgentId;
 use crate::grid::{Connectivity, Grid, Pos};
@@ -36,11 +34,12 @@ use crate::mapf::{
 /// Ticks without coming closer to its goal after which an agent makes the search engage.
 pub const ENGAGE_TICKS: u32 = 20;
 
-/// The most time a root's initial paths (the scatter) may take. It usually ends on its own
-/// well before (then the search is the one-shot `mapf`'s, and runs replay exactly); cut
-/// short by a loaded machine at 100 ms, the engine's default, the crowd's sum of costs on
-/// warehouse-10-20-10-2-1 with 400 agents went from 1.14× to 1.38× `mapf`'s first.
-const SCATTER_TIME: Duration = Duration::from_secs(1);
+/// The most work a root's initial paths (the scatter) may take, in expansions (about 1 s on
+/// the machine of docs/benchmarks.md). It usually ends on its own well before (then the search
+/// is the one-shot `mapf`'s); cut short at the engine's default, the crowd's sum of costs on
+/// warehouse-10-20-10-2-1 with 400 agents went from 1.14× to 1.38× `mapf`'s first. Counted,
+/// not timed, so runs replay exactly either way.
+const SCATTER_WORK: u64 = 5_000_000;
 
 /// The search while it is engaged: the engine, its tables and the agents it was built for.
 struct Engaged {
@@ -216,7 +215,7 @@ impl CrowdSearch {
         let options = RealTimeOptions {
             budget: self.budget,
             seed: self.seed,
-            scatter_time: SCATTER_TIME,
+            scatter_work: SCATTER_WORK,
             ..RealTimeOptions::default()
         };
         match RealTime::with_tables(v.truth, v.conn, v.cur, v.goals, &tables, options) {

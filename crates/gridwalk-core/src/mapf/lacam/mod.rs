@@ -11,18 +11,19 @@
 //! real-time search will, keeping one search alive across ticks; [`search`] is the one-shot
 //! run on top of it.
 
+mod anytime;
 mod arena;
 mod constraint;
 
 use std::time::Duration;
 use web_time::Instant;
 
+use anytime::{Best, REFINER_SEED, Run, TRIES_BESIDE_REFINER};
 use arena::Arena;
 use constraint::Constraints;
 
 use super::dist::DistanceTables;
-use super::refine::Refiner;
-use super::scatter::{self, Guide, Scatter};
+use super::scatter::{self, Guide, Scatter, Stop};
 use super::swap::SwapPibt;
 use crate::crowd::{Guidance, NONE, StepError, StepOptions, StepRule};
 use crate::grid::{Connectivity, Grid};
@@ -54,6 +55,9 @@ pub(super) struct Limits {
     pub swap: bool,
     /// Stop at the first solution (else go on as LaCAM\* until the time limit).
     pub first: bool,
+    /// Bounds the scatter by its expansions instead of by half the time limit, so that a
+    /// search cut short there still replays.
+    pub scatter_work: Option<u64>,
 }
 
 /// The search's outcome: the configurations from start to goal, or why there are none; and the
@@ -171,14 +175,17 @@ impl Search {
             scatter: options.scatter_margin,
             swap: problem.dense(options),
             first: !options.anytime,
+            scatter_work: None,
         };
         let at = (&problem.grid, problem.conn);
         Search::with_limits(at, &problem.starts, &problem.goals, dist, limits)
     }
 
-    /// A search from `starts` to `goals` (flat cells, one per agent, distinct) on `grid`. It
-    /// computes the scatter's paths first (with at most half of `limits.time`, as lacam3, and
-    /// not when their memory would not fit in half of `limits.memory`).
+    /// A search from `starts` to `goals` (flat cells, one per agent, distinct) on `grid`: the
+    /// [`rooted`](Self::rooted) search with the tables' distances as the first priorities, a
+    /// tick limit, PIBT with swaps when `limits.swap`, and otherwise the scatter's paths,
+    /// computed first (bounded by `limits.scatter_work`, or else by half of `limits.time` as
+    /// lacam3; not when their memory would not fit in half of `limits.memory`).
     pub(super) fn with_limits(
         (grid, conn): (&Grid, Connectivity),
         starts: &[u32],
@@ -196,36 +203,22 @@ impl Search {
             let need = Scatter::bytes_needed(grid.len(), moves.sum());
             (need < memory / 2).then(|| {
                 memory -= need;
-                let deadline = began + limits.time / 2;
-                scatter::build(grid, starts, goals, dist, margin, deadline, &mut rng)
+                let stop = match limits.scatter_work {
+                    Some(work) => Stop::Work(work),
+                    None => Stop::Deadline(began + limits.time / 2),
+                };
+                scatter::build(grid, starts, goals, dist, margin, stop, &mut rng)
             })
         });
-        let mut arena = Arena::new(n);
         let to_go: Vec<u32> = (0..n).map(|i| dist.get(i, starts[i] as usize)).collect();
-        let root = arena.push_root(starts, goals, &to_go);
-        Search {
-            conn,
-            goals: goals.to_vec(),
-            max_ticks: limits.max_ticks,
-            memory,
-            rng,
-            pibt: StepRule::new(grid, conn, StepOptions::default()),
-            swap: limits
-                .swap
-                .then(|| (SwapPibt::new(grid.len(), goals), dist.clone())),
-            paths,
-            arena,
-            constraints: Constraints::new(),
-            open: vec![root],
-            goal: None,
-            scratch: Scratch {
-                cur: vec![0; n],
-                order: vec![0; n],
-                fixed: vec![None; n],
-                pref: vec![NONE; n],
-                next: vec![NONE; n],
-            },
-        }
+        let mut search = Search::rooted((grid, conn), (starts, goals), &to_go, 0, memory);
+        search.rng = rng;
+        search.max_ticks = limits.max_ticks;
+        search.swap = limits
+            .swap
+            .then(|| (SwapPibt::new(grid.len(), goals), dist.clone()));
+        search.paths = paths;
+        search
     }
 
     /// A search from `starts` to `goals` (flat cells of `grid`, one per agent, each list
@@ -487,6 +480,13 @@ pub(super) fn search(
     let refines = conn == Connectivity::Four && limits.max_ticks.is_none();
     let mut rng = SplitMix64::seed_from_u64(limits.seed ^ REFINER_SEED);
     let mut best = Best::default();
+    let run = Run {
+        at: (grid, conn),
+        goals,
+        dist,
+        limits,
+        began,
+    };
     let mut cost = u64::MAX;
     let ended = loop {
         let tries = match best.soc {
@@ -501,7 +501,7 @@ pub(super) fn search(
                 .max_ticks
                 .is_none_or(|m| plan.len() as u64 <= m as u64 + 1);
             if fits {
-                best.offer(plan, goals, began, refines.then_some(grid.len()));
+                best.offer(plan, &run, refines);
             }
         }
         match progress {
@@ -513,73 +513,12 @@ pub(super) fn search(
             Progress::Complete => break None,
             Progress::Failed(why) => break Some(why),
         }
-        best.refine(dist, &mut rng, began);
+        best.refine(&run, search.bytes(), &mut rng);
     };
     let history = std::mem::take(&mut best.history);
     Outcome {
         plan: best.plan().ok_or(ended.unwrap_or(Unsolved::Exhausted)),
         configurations: search.configurations(),
         history,
-    }
-}
-
-/// The seed of the refiner's draws, beside the search's own (so that the search's stream, and
-/// its first solution, do not depend on refinement).
-const REFINER_SEED: u64 = 0x5EED_0F2E_F14E_5000;
-
-/// The search's tries between two series of refinement rounds: after the first solution
-/// LaCAM\* improves far less than the refiner on large instances (on random-32-32-20 with 409
-/// agents, nothing in 10 s), so it gets a small share.
-const TRIES_BESIDE_REFINER: usize = 16;
-
-/// Refinement rounds between two budgets of the search.
-const ROUNDS: usize = 8;
-
-/// The best plan of an anytime run: from the search, or refined.
-#[derive(Default)]
-struct Best {
-    soc: Option<u64>,
-    plan: Vec<Vec<u32>>,
-    refiner: Option<Refiner>,
-    /// The refiner holds a better plan than `plan`.
-    refined: bool,
-    history: Vec<(u64, u64)>,
-}
-
-impl Best {
-    /// Takes `plan` if its soc is lower; with `cells`, refinement starts from it.
-    fn offer(&mut self, plan: Vec<Vec<u32>>, goals: &[u32], began: Instant, cells: Option<usize>) {
-        let soc = super::result::Metrics::of(&plan, goals).soc;
-        if self.soc.is_some_and(|b| soc >= b) {
-            return;
-        }
-        self.soc = Some(soc);
-        self.history.push((began.elapsed().as_millis() as u64, soc));
-        self.refiner = cells.map(|cells| Refiner::new(&plan, goals, cells));
-        self.refined = false;
-        self.plan = plan;
-    }
-
-    /// A few rounds of refinement, if there is a plan to refine.
-    fn refine(&mut self, dist: &DistanceTables, rng: &mut SplitMix64, began: Instant) {
-        let Some(refiner) = &mut self.refiner else {
-            return;
-        };
-        for _ in 0..ROUNDS {
-            if refiner.round(dist, rng) {
-                let soc = refiner.soc();
-                self.soc = Some(soc);
-                self.history.push((began.elapsed().as_millis() as u64, soc));
-                self.refined = true;
-            }
-        }
-    }
-
-    /// The best plan, if any.
-    fn plan(self) -> Option<Vec<Vec<u32>>> {
-        match (self.refined, self.refiner) {
-            (true, Some(refiner)) => Some(refiner.plan()),
-            _ => self.soc.map(|_| self.plan),
-        }
     }
 }

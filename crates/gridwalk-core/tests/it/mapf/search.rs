@@ -137,3 +137,42 @@ fn anytime_runs_improve_on_the_first_solution() {
         }
     }
 }
+
+/// The cells of a real-time crowd over `ticks` ticks, its root's scatter bounded by `work`.
+fn real_time_walk(problem: &gridwalk_core::mapf::Problem, work: u64, ticks: usize) -> Vec<u32> {
+    use gridwalk_core::mapf::{RealTime, RealTimeOptions};
+    let grid = problem.grid();
+    let flat = |ps: Vec<gridwalk_core::Pos>| -> Vec<u32> {
+        ps.iter().map(|&p| grid.index(p).unwrap() as u32).collect()
+    };
+    let (starts, goals) = (flat(problem.starts()), flat(problem.goals()));
+    let dist = DistanceTables::of(problem);
+    let options = RealTimeOptions {
+        scatter_work: work,
+        ..RealTimeOptions::default()
+    };
+    let conn = problem.connectivity();
+    let mut rt = RealTime::with_tables(grid, conn, &starts, &goals, &dist, options).unwrap();
+    let mut walk = rt.cells().to_vec();
+    for _ in 0..ticks {
+        rt.tick(grid, &dist).unwrap();
+        walk.extend_from_slice(rt.cells());
+    }
+    walk
+}
+
+/// A root's scatter is bounded by work, not time: cut short (its paths need about 650,000
+/// expansions here), the crowd's walk replays exactly, and it is not the uncut root's walk,
+/// so the bound did cut.
+#[test]
+fn a_real_time_root_cut_short_by_its_scatter_work_replays() {
+    let problem = benchmark(
+        "random-32-32-20.map",
+        "random-32-32-20-random-1.scen",
+        409,
+        Connectivity::Four,
+    );
+    let cut = real_time_walk(&problem, 20_000, 30);
+    assert_eq!(cut, real_time_walk(&problem, 20_000, 30));
+    assert_ne!(cut, real_time_walk(&problem, 50_000_000, 30));
+}
