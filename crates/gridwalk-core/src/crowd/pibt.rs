@@ -38,14 +38,23 @@ const DIST_CAP: u64 = u64::MAX >> 1;
 /// Some agents' next cells, fixed in advance: one entry per agent, `None` for a free one.
 type Constraints<'a> = Option<&'a [Option<u32>]>;
 
+/// What an agent's next candidate cell turned out to be.
+#[derive(Clone, Copy, Debug)]
+enum Choice {
+    /// Free now or being vacated: the agent moved, and so did every agent that pushed it.
+    Free,
+    /// Held by this undecided agent, which must now move out of it.
+    Push(u32),
+    /// No candidate is left: the agent stays.
+    Stuck,
+}
+
 /// One agent being decided: its place on the stack of pushes.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     agent: u32,
     /// The agent that pushed this one (moving into its cell), or [`NONE`] at the top.
     parent: u32,
-    /// The agent this one pulls into its cell when it succeeds (the pass), or [`NONE`].
-    pull: u32,
     /// The next candidate to try.
     next_try: u8,
 }
@@ -480,7 +489,14 @@ impl StepRule {
         self.ncand[i as usize] = m as u8;
     }
 
-    /// Decides agent `top` (and every agent its pushes reach) with an explicit stack.
+    /// Decides agent `top` and every agent its pushes reach: pypibt's `funcPIBT`, with the
+    /// recursion on an explicit stack so that a long chain of pushes cannot overflow it.
+    ///
+    /// The top frame is the agent being decided. It tries its next candidate cell: a free
+    /// cell ends the chain with success, which every frame below shares (each one moved into
+    /// the cell of the agent above it), so the stack unwinds at once. An undecided occupant
+    /// is pushed: its frame goes on top, like the recursive call. An agent out of candidates
+    /// stays and its frame is popped, and the agent below resumes with its next candidate.
     fn decide<G: Guidance, R: Rng + ?Sized>(
         &mut self,
         grid: &Grid,
@@ -490,97 +506,104 @@ impl StepRule {
         rng: &mut R,
     ) -> Result<(), StepError> {
         self.fill_candidates(grid, cur, top, NONE, guidance, rng);
-        let mut pull = NONE;
-        if self.options.traps {
-            let (here, best) = (cur[top as usize], self.cands[top as usize][0]);
-            let j = self.occ_now[best as usize];
-            if best != here
-                && j != NONE
-                && self.next[j as usize] == NONE
-                && would_trap(
-                    grid,
-                    self.conn,
-                    guidance,
-                    top as usize,
-                    j as usize,
-                    here,
-                    best,
-                )
-                && can_retreat(grid, self.conn, here, best)
-            {
-                let m = self.ncand[top as usize] as usize;
-                self.cands[top as usize][..m].reverse();
-                pull = j;
-                self.report.passes += 1;
-            }
-        }
+        let pull = if self.options.traps {
+            self.trap_pass(grid, cur, top, guidance)
+        } else {
+            NONE
+        };
         self.stack.clear();
         self.stack.push(Frame {
             agent: top,
             parent: NONE,
-            pull,
             next_try: 0,
         });
-        // The outcome of the frame just popped: Some(true) when it moved.
-        let mut child: Option<bool> = None;
         while let Some(&frame) = self.stack.last() {
-            let i = frame.agent;
-            let iu = i as usize;
-            if child == Some(true) {
-                self.stack.pop();
-                self.pull(cur, i, frame.pull);
-                continue;
-            }
-            child = None;
-            let mut next_try = frame.next_try;
-            let mut push = NONE;
-            let mut moved = false;
-            while (next_try as usize) < self.ncand[iu] as usize {
-                let u = self.cands[iu][next_try as usize];
-                next_try += 1;
-                if self.occ_next[u as usize] != NONE || !self.free_move(i, cur[iu], u) {
-                    continue;
+            match self.try_candidates(cur, frame.agent) {
+                Choice::Free => {
+                    self.stack.clear();
+                    self.pull(cur, top, pull);
+                    return Ok(());
                 }
-                self.occ_next[u as usize] = i;
-                self.next[iu] = u;
-                let k = self.occ_now[u as usize];
-                if k != NONE && k != i && self.next[k as usize] == NONE {
-                    push = k;
-                } else {
-                    moved = true;
+                Choice::Push(k) => {
+                    self.parent[k as usize] = frame.agent;
+                    self.fill_candidates(grid, cur, k, frame.agent, guidance, rng);
+                    self.stack.push(Frame {
+                        agent: k,
+                        parent: frame.agent,
+                        next_try: 0,
+                    });
                 }
-                break;
-            }
-            self.stack
-                .last_mut()
-                .expect("the frame is on the stack")
-                .next_try = next_try;
-            if push != NONE {
-                self.parent[push as usize] = i;
-                self.fill_candidates(grid, cur, push, i, guidance, rng);
-                self.stack.push(Frame {
-                    agent: push,
-                    parent: i,
-                    pull: NONE,
-                    next_try: 0,
-                });
-            } else if moved {
-                self.stack.pop();
-                self.pull(cur, i, frame.pull);
-                child = Some(true);
-            } else {
-                // Every candidate failed: stay, unless the cell is taken by other than the pusher.
-                let here = cur[iu];
-                let holder = self.occ_next[here as usize];
-                if holder != NONE && holder != frame.parent {
-                    return Err(StepError::Infeasible);
+                Choice::Stuck => {
+                    self.stay(cur, frame)?;
+                    self.stack.pop();
                 }
-                self.occ_next[here as usize] = i;
-                self.next[iu] = here;
-                self.stack.pop();
-                child = Some(false);
             }
         }
+        Ok(())
+    }
+
+    /// The pass: when the top agent's best cell holds an undecided agent that its move would
+    /// trap, the top agent tries its candidates worst first (stepping aside), and pulls that
+    /// agent into its cell once it moved. Returns the agent to pull, or [`NONE`].
+    fn trap_pass<G: Guidance>(&mut self, grid: &Grid, cur: &[u32], top: u32, guidance: &G) -> u32 {
+        let (here, best) = (cur[top as usize], self.cands[top as usize][0]);
+        let j = self.occ_now[best as usize];
+        if best == here
+            || j == NONE
+            || self.next[j as usize] != NONE
+            || !would_trap(
+                grid,
+                self.conn,
+                guidance,
+                top as usize,
+                j as usize,
+                here,
+                best,
+            )
+            || !can_retreat(grid, self.conn, here, best)
+        {
+            return NONE;
+        }
+        let m = self.ncand[top as usize] as usize;
+        self.cands[top as usize][..m].reverse();
+        self.report.passes += 1;
+        j
+    }
+
+    /// The body of `funcPIBT`'s loop for the top frame's agent `i`: takes its next candidate
+    /// cell that is free next tick and reachable without a swap or crossing, and says what
+    /// taking it means. The frame remembers where the scan stopped, so a failed push resumes
+    /// with the following candidate.
+    fn try_candidates(&mut self, cur: &[u32], i: u32) -> Choice {
+        let iu = i as usize;
+        let top = self.stack.len() - 1;
+        while (self.stack[top].next_try as usize) < self.ncand[iu] as usize {
+            let u = self.cands[iu][self.stack[top].next_try as usize];
+            self.stack[top].next_try += 1;
+            if self.occ_next[u as usize] != NONE || !self.free_move(i, cur[iu], u) {
+                continue;
+            }
+            self.occ_next[u as usize] = i;
+            self.next[iu] = u;
+            let k = self.occ_now[u as usize];
+            if k != NONE && k != i && self.next[k as usize] == NONE {
+                return Choice::Push(k);
+            }
+            return Choice::Free;
+        }
+        Choice::Stuck
+    }
+
+    /// Agent `frame.agent` failed every candidate and stays. Its cell is free next tick or
+    /// claimed by its pusher, whose claim it takes back; anything else is infeasible.
+    fn stay(&mut self, cur: &[u32], frame: Frame) -> Result<(), StepError> {
+        let here = cur[frame.agent as usize];
+        let holder = self.occ_next[here as usize];
+        if holder != NONE && holder != frame.parent {
+            return Err(StepError::Infeasible);
+        }
+        self.occ_next[here as usize] = frame.agent;
+        self.next[frame.agent as usize] = here;
         Ok(())
     }
 
