@@ -4,26 +4,14 @@
 //! most 1.3× that of `mapf --first` on the same instance, and no tick's real-time search
 //! makes more tries than twice its budget.
 
-// The MAPF validator, private to the `mapf` tests' module, included again here.
-#[allow(clippy::duplicate_mod)]
-#[path = "../../../gridwalk-core/tests/it/mapf/validate.rs"]
-mod validate;
-
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use gridwalk_core::format::movingai::{load_map, load_scen};
 use gridwalk_core::{Connectivity, Pos};
 
+use crate::mapf::data;
+use crate::mapf::validate::{check_plan, check_result};
 use crate::run_cli as run;
-use validate::{check_plan, check_result};
-
-/// A copy of the MAPF benchmark's file `name`.
-fn data(name: &str) -> String {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../gridwalk-core/tests/data/mapf")
-        .join(name);
-    p.to_str().unwrap().to_owned()
-}
 
 /// The crowd's budget of tries a tick, given on the command line.
 const BUDGET: u64 = 16;

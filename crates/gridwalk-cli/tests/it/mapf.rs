@@ -2,7 +2,7 @@
 //! validator), the exit codes, and bad input named by file and line.
 
 #[path = "../../../gridwalk-core/tests/it/mapf/validate.rs"]
-mod validate;
+pub mod validate;
 
 use std::path::PathBuf;
 use std::process::Output;
@@ -12,7 +12,8 @@ use gridwalk_core::format::movingai::{load_map, load_scen};
 
 use crate::run_cli as run;
 
-fn data(name: &str) -> String {
+/// A copy of the MAPF benchmark's file `name`, in the core's test data.
+pub fn data(name: &str) -> String {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../gridwalk-core/tests/data/mapf")
         .join(name);
