@@ -13,6 +13,7 @@ mod budget;
 mod cli;
 mod docs;
 mod gppc;
+mod greedy;
 mod mapf;
 mod movingai;
 mod mpgaa;
