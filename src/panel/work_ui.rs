@@ -23,6 +23,9 @@ pub(super) fn planner_ui(ui: &mut egui::Ui, state: &GridSim, act: &mut Actions) 
                 ui.selectable_value(&mut new.algorithm, a, a.label());
             }
         });
+    if !new.algorithm.is_optimal() {
+        ui.small("Greedy best-first: fast, but its paths are not always shortest.");
+    }
     ui.horizontal(|ui| {
         ui.label("heuristic");
         egui::ComboBox::from_id_salt("heuristic")

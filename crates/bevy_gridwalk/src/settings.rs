@@ -24,11 +24,12 @@ use gridwalk_core::{Algorithm, Connectivity, Heuristic};
 #[derive(Clone, Debug, PartialEq)]
 pub struct GridwalkSettings {
     /// The planner: D\* Lite by default (one repairing search per goal, shared by every
-    /// agent heading there).
+    /// agent heading there). `Algorithm::Greedy` plans greedy best-first from scratch every
+    /// tick: cheap searches, legal paths, but not always shortest ones.
     pub algorithm: Algorithm,
     /// Four moves, or eight (no corner cutting).
     pub connectivity: Connectivity,
-    /// The heuristic of D\* Lite, A\* and MPGAA\*; `None`: the best admissible one for the
+    /// The heuristic of D\* Lite, A\*, MPGAA\* and greedy; `None`: the best admissible one for the
     /// moves (Manhattan or octile).
     pub heuristic: Option<Heuristic>,
     /// Crowd mode: no two agents share a cell, swap or cross, and every move comes from the

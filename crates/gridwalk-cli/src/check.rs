@@ -3,7 +3,7 @@
 //! [`matches_printed`](gridwalk_core::format::movingai::matches_printed).
 
 use gridwalk_core::cost::INFINITY;
-use gridwalk_core::search::best_first::{Mode, SearchRequest, SearchSpace};
+use gridwalk_core::search::best_first::{SearchRequest, SearchSpace};
 use gridwalk_core::{Algorithm, Connectivity, Cost, Grid, Heuristic, Pos, new_planner};
 
 /// The optimal cost from `start` to `goal` on `grid` (8-connected, octile, the Moving AI
@@ -43,12 +43,8 @@ pub fn solve(
     let conn = Connectivity::Eight;
     let s = grid.index(start).ok()?;
     if !algorithm.is_incremental() {
-        let mode = if algorithm == Algorithm::AStar {
-            Mode::AStar
-        } else {
-            Mode::Dijkstra
-        };
-        let req = SearchRequest::astar(start, goal, conn, Heuristic::Octile).with_mode(mode);
+        let req = SearchRequest::astar(start, goal, conn, Heuristic::Octile)
+            .with_mode(algorithm.fresh_mode());
         return space.search(grid, &req, None).ok()?.path.map(|p| p.cost);
     }
     let mut planner = new_planner(algorithm, grid, goal, conn, Heuristic::Octile).ok()?;

@@ -36,7 +36,7 @@ enum Command {
     Simulate {
         /// The scenario file (.ron).
         file: PathBuf,
-        /// dstar-lite, dstar, astar, dijkstra or mpgaa.
+        /// dstar-lite, dstar, astar, dijkstra, mpgaa or greedy.
         #[arg(long, default_value = "dstar-lite")]
         algo: Algorithm,
         /// Ticks to run after tick 0 (default: until every agent arrives, at most 10,000).
@@ -67,7 +67,7 @@ enum Command {
         map: PathBuf,
         /// The scenarios (.scen).
         scen: PathBuf,
-        /// dstar-lite, dstar, astar, dijkstra or mpgaa.
+        /// dstar-lite, dstar, astar, dijkstra, mpgaa or greedy.
         #[arg(long, default_value = "astar")]
         algo: Algorithm,
     },
@@ -78,7 +78,7 @@ enum Command {
         /// The starting map (.map), unless the first command pastes a patch over the whole map.
         #[arg(long)]
         map: Option<PathBuf>,
-        /// dstar-lite, dstar, astar, dijkstra or mpgaa.
+        /// dstar-lite, dstar, astar, dijkstra, mpgaa or greedy.
         #[arg(long, default_value = "astar")]
         algo: Algorithm,
     },
@@ -91,7 +91,7 @@ enum Command {
         /// The sensor range, 1 to 64: the agent knows the cells within this Chebyshev distance.
         #[arg(long)]
         sensor: u32,
-        /// dstar-lite, dstar, astar, dijkstra or mpgaa.
+        /// dstar-lite, dstar, astar, dijkstra, mpgaa or greedy.
         #[arg(long, default_value = "dstar-lite")]
         algo: Algorithm,
         /// Run only the first N problems.

@@ -15,6 +15,7 @@ mod cli;
 mod crowd_arrives;
 mod docs;
 mod gppc;
+mod greedy;
 mod mapf;
 mod movingai;
 mod mpgaa;

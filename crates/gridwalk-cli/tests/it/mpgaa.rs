@@ -16,7 +16,7 @@ use crate::json_lines;
 
 /// A random 20×14 world from `seed`: walls and weights, 3 goals with 2–3 agents each (some
 /// wander), edits every few ticks (walls, clears and weights), and the dynamic world.
-fn world(seed: u64) -> Scenario {
+pub(crate) fn world(seed: u64) -> Scenario {
     let mut rng = SplitMix64::seed_from_u64(seed);
     let (w, h) = (20u32, 14u32);
     let mut grid = Grid::random(w, h, 0.2, &mut rng).unwrap();

@@ -21,19 +21,24 @@ pub enum Algorithm {
     /// MPGAA\* (Hernández, Asín & Baier 2015): forward A\* per agent on learned heuristics,
     /// reusing earlier paths. One planner per goal.
     Mpgaa,
+    /// Greedy best-first from scratch for every agent, every tick: ordered by the heuristic
+    /// alone, so fast, but its paths are not always shortest.
+    Greedy,
 }
 
 impl Algorithm {
     /// Every algorithm, in menu order.
-    pub const ALL: [Algorithm; 5] = [
+    pub const ALL: [Algorithm; 6] = [
         Algorithm::DStarLite,
         Algorithm::DStar,
         Algorithm::AStar,
         Algorithm::Dijkstra,
         Algorithm::Mpgaa,
+        Algorithm::Greedy,
     ];
 
-    /// The CLI name: `dstar-lite`, `dstar`, `astar`, `dijkstra`, `mpgaa`.
+    /// The CLI name: `dstar-lite`, `dstar`, `astar`, `dijkstra`, `mpgaa`,
+    /// `greedy`.
     pub fn cli_name(self) -> &'static str {
         match self {
             Algorithm::DStarLite => "dstar-lite",
@@ -41,10 +46,12 @@ impl Algorithm {
             Algorithm::AStar => "astar",
             Algorithm::Dijkstra => "dijkstra",
             Algorithm::Mpgaa => "mpgaa",
+            Algorithm::Greedy => "greedy",
         }
     }
 
-    /// A human label: `D* Lite`, `D*`, `A* (replan)`, `Dijkstra (replan)`, `MPGAA*`.
+    /// A human label: `D* Lite`, `D*`, `A* (replan)`, `Dijkstra (replan)`, `MPGAA*`,
+    /// `Greedy (replan)`.
     pub fn label(self) -> &'static str {
         match self {
             Algorithm::DStarLite => "D* Lite",
@@ -52,12 +59,13 @@ impl Algorithm {
             Algorithm::AStar => "A* (replan)",
             Algorithm::Dijkstra => "Dijkstra (replan)",
             Algorithm::Mpgaa => "MPGAA*",
+            Algorithm::Greedy => "Greedy (replan)",
         }
     }
 
     /// Whether it keeps one planner per goal that repairs or reuses its work (D\* Lite, D\*,
     /// MPGAA\*) instead of planning again from scratch for every agent, every tick (A\*,
-    /// Dijkstra).
+    /// Dijkstra, greedy best-first).
     pub fn is_incremental(self) -> bool {
         matches!(
             self,
@@ -69,18 +77,25 @@ impl Algorithm {
     /// [`GoalPlanner::set_exact`](crate::GoalPlanner::set_exact) (D\* Lite and D\*, which
     /// search backward from the goal). Crowd mode then ranks an agent's neighbours by its
     /// group's planner; for the others (MPGAA\*, which searches forward from each agent, and
-    /// A\* and Dijkstra, which keep no planner) it keeps a D\* Lite planner per goal of its own.
+    /// A\*, Dijkstra and greedy, which keep no planner) it keeps a D\* Lite planner per goal of its own.
     pub fn honours_exact(self) -> bool {
         matches!(self, Algorithm::DStarLite | Algorithm::DStar)
     }
 
     /// Whether it is guided by the configured [`crate::Heuristic`] (D\* Lite, A\*,
-    /// MPGAA\*); D\* and Dijkstra use none.
+    /// MPGAA\*, greedy); D\* and Dijkstra use none.
     pub fn uses_heuristic(self) -> bool {
         matches!(
             self,
-            Algorithm::DStarLite | Algorithm::AStar | Algorithm::Mpgaa
+            Algorithm::DStarLite | Algorithm::AStar | Algorithm::Mpgaa | Algorithm::Greedy
         )
+    }
+
+    /// Whether its paths are shortest ones under an admissible heuristic: every algorithm
+    /// but greedy best-first, which orders by the heuristic alone and takes the first path
+    /// it reaches the goal by.
+    pub fn is_optimal(self) -> bool {
+        self != Algorithm::Greedy
     }
 
     /// What explain calls its search and the two kinds of its expansions.
@@ -92,6 +107,7 @@ impl Algorithm {
             Algorithm::Dijkstra => ("Dijkstra", "expanded", None),
             // Its A* closes cells; its consistency pass after a decrease lowers h.
             Algorithm::Mpgaa => ("MPGAA*", "expanded", None),
+            Algorithm::Greedy => ("Greedy", "expanded", None),
         };
         ExpansionNames {
             search,
@@ -100,13 +116,15 @@ impl Algorithm {
         }
     }
 
-    /// The one-shot search ([`Mode`]) that plans like this algorithm from scratch: A\* with
-    /// the heuristic when it takes one, else Dijkstra. The simulation plans A\* and Dijkstra
-    /// with it, and explain replays any algorithm's search from scratch with it.
+    /// The one-shot search ([`Mode`]) that plans like this algorithm from scratch: greedy
+    /// best-first when it is not optimal, A\* with the heuristic when it takes one, else
+    /// Dijkstra. The simulation plans A\*, Dijkstra and greedy with it, and explain replays
+    /// any algorithm's search from scratch with it.
     pub fn fresh_mode(self) -> Mode {
-        match self.uses_heuristic() {
-            true => Mode::AStar,
-            false => Mode::Dijkstra,
+        match (self.is_optimal(), self.uses_heuristic()) {
+            (false, _) => Mode::Greedy,
+            (true, true) => Mode::AStar,
+            (true, false) => Mode::Dijkstra,
         }
     }
 }
@@ -115,7 +133,7 @@ impl Algorithm {
 /// ([`Algorithm::expansion_names`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExpansionNames {
-    /// The search's short name: `D* Lite`, `D*`, `A*`, `Dijkstra`.
+    /// The search's short name: `D* Lite`, `D*`, `A*`, `Dijkstra`, `MPGAA*`, `Greedy`.
     pub search: &'static str,
     /// An expansion that lowers a cost (D\*'s `LOWER`, D\* Lite's over-consistent cell), or
     /// any expansion of a search from scratch (`expanded`).
@@ -141,7 +159,12 @@ mod tests {
         assert_eq!(heuristic, [true, false, true, false]);
         assert!(Mpgaa.is_incremental() && Mpgaa.uses_heuristic());
         let exact: Vec<_> = Algorithm::ALL.iter().map(|a| a.honours_exact()).collect();
-        assert_eq!(exact, [true, true, false, false, false]);
+        assert_eq!(exact, [true, true, false, false, false, false]);
+        assert!(!Greedy.is_incremental() && Greedy.uses_heuristic());
+        let optimal: Vec<_> = Algorithm::ALL.iter().map(|a| a.is_optimal()).collect();
+        assert_eq!(optimal, [true, true, true, true, true, false]);
+        assert_eq!(Greedy.fresh_mode(), Mode::Greedy);
+        assert_eq!(Greedy.expansion_names().raised, None);
         assert_eq!(Mpgaa.fresh_mode(), Mode::AStar);
         assert_eq!(Mpgaa.expansion_names().search, "MPGAA*");
         assert_eq!(DStar.expansion_names().lowered, "LOWER");

@@ -44,7 +44,7 @@ use crate::heuristic::Heuristic;
 use crate::path::Path;
 use crate::planner::new_planner;
 use crate::planner::{Algorithm, GoalPlanner};
-use crate::search::best_first::{Mode, SearchRequest, SearchSpace};
+use crate::search::best_first::{SearchRequest, SearchSpace};
 
 /// How many incremental planners [`run`] keeps, by goal: about 90 MB of D\* Lite state on a
 /// 1024×1024 map.
@@ -215,12 +215,8 @@ fn answer(
     if algorithm.is_incremental() {
         return planners.path(algorithm, grid, q.start, q.goal);
     }
-    let mode = if algorithm == Algorithm::Dijkstra {
-        Mode::Dijkstra
-    } else {
-        Mode::AStar
-    };
-    let req = SearchRequest::astar(q.start, q.goal, CONN, Heuristic::Octile).with_mode(mode);
+    let req = SearchRequest::astar(q.start, q.goal, CONN, Heuristic::Octile)
+        .with_mode(algorithm.fresh_mode());
     let r = space.search(grid, &req, None).map_err(|e| e.to_string())?;
     Ok((r.path, r.stats.expanded))
 }

@@ -31,7 +31,7 @@ use crate::cost::Cost;
 use crate::grid::{Connectivity, Grid, Pos};
 use crate::heuristic::Heuristic;
 use crate::planner::Algorithm;
-use crate::search::{SearchRequest, SearchSpace};
+use crate::search::{Mode, SearchRequest, SearchSpace};
 use crate::sim::{AgentStatus, MAX_SENSOR_RANGE, SimConfig, SimError, Simulation, TickStats};
 
 /// Ticks allowed per cell of the map by default ([`Navigate::max_ticks`]): an agent in
@@ -63,7 +63,7 @@ pub enum Replan {
     /// and Dijkstra search afresh.
     #[default]
     EveryTick,
-    /// Repeated A\* (or Dijkstra, with [`Algorithm::Dijkstra`]): a fresh forward search from
+    /// Repeated A\* (or Dijkstra or greedy, by [`Algorithm::fresh_mode`]): a fresh search from
     /// the agent's cell at the start and whenever sensing changed the known map on the current
     /// path (a cell of it, or a corner a diagonal move of it passes). Costs only rise as the
     /// agent learns, so a path no discovery touched is still optimal. The incremental
@@ -264,9 +264,11 @@ fn repeated(grid: &Grid, start: Pos, goal: Pos, run: &Navigate) -> Result<Naviga
             path.clear();
             steps.clear();
             at = 0;
-            let req = match run.algorithm {
-                Algorithm::Dijkstra => SearchRequest::dijkstra(grid.pos(cell), goal, conn),
-                _ => SearchRequest::astar(grid.pos(cell), goal, conn, run.heuristic),
+            let req = match run.algorithm.fresh_mode() {
+                Mode::Dijkstra => SearchRequest::dijkstra(grid.pos(cell), goal, conn),
+                mode => {
+                    SearchRequest::astar(grid.pos(cell), goal, conn, run.heuristic).with_mode(mode)
+                }
             };
             let t = web_time::Instant::now();
             let r = space.search(&known, &req, None)?;
