@@ -141,7 +141,7 @@ mod tests {
         assert!("roam".parse::<OnArrival>().unwrap_err().contains("roam"));
         assert_eq!(
             "x".parse::<Algorithm>().unwrap_err(),
-            "unknown algorithm 'x': expected dstar-lite, dstar, astar, dijkstra or mpgaa"
+            "unknown algorithm 'x': expected dstar-lite, dstar, astar, dijkstra, mpgaa or greedy"
         );
         assert_eq!(
             "".parse::<OnArrival>().unwrap_err(),

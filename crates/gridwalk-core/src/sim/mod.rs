@@ -55,7 +55,7 @@
 //! | plain | `replan` then `advance`; or `step` while a baseline is measured | `replan_incremental` (`replan.rs`): every group computes, then large groups settle in agent order | `advance` | `sim.rs` `every_algorithm_keeps_every_agent_optimal` and `sim_api.rs` (costs = Dijkstra) |
 //! | one pass | `step` and `tick` (the game, `gridwalk-cli simulate`) | the same, but large groups' agents are left unsettled | `settle_and_advance` (`settle.rs`) | `tick_paths.rs` `one_pass_moves_agents_exactly_as_replan_then_advance` (twins identical after every call) |
 //! | rationed | a planning budget is set, or the memory budget is tight | `replan_budgeted` → `serve` (`rationing.rs`): groups in serving order, each settled at once | `advance` | `budgets.rs` `an_exhausted_memory_budget_changes_no_cost` and `plans_are_optimal_under_any_budgets_and_all_end` |
-//! | from scratch | A*, Dijkstra | `replan_from_scratch` (`from_scratch.rs`): a search per agent | `advance` | `sim.rs` `every_algorithm_keeps_every_agent_optimal` (costs = Dijkstra) |
+//! | from scratch | A*, Dijkstra, greedy | `replan_from_scratch` (`from_scratch.rs`): a search per agent | `advance` | `sim.rs` `every_algorithm_keeps_every_agent_optimal` (costs = Dijkstra; greedy: legal paths) |
 //!
 //! None are merged:
 //! - one pass and plain: the plain route stays for `replan` and `advance` called apart (a

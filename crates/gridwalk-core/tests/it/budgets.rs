@@ -6,7 +6,7 @@
 use gridwalk_core::cost::INFINITY;
 use gridwalk_core::format::Scenario;
 use gridwalk_core::scenario::replay::Replay;
-use gridwalk_core::sim::{AgentStatus, Budget, SimConfig, Simulation};
+use gridwalk_core::sim::{AgentId, AgentStatus, Budget, SimConfig, Simulation};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
 use proptest::prelude::*;
 
@@ -116,7 +116,8 @@ fn check(sim: &Simulation, plan: Option<u64>) -> Result<usize, TestCaseError> {
                     best != INFINITY && a.remaining >= Some(best),
                     "agent {}",
                     a.id
-                )
+                );
+                check_legal(sim, a.id)?;
             }
             AgentStatus::Walking => prop_assert_eq!(a.remaining, Some(best), "agent {}", a.id),
             AgentStatus::NoPath => prop_assert_eq!(best, INFINITY, "agent {}", a.id),
@@ -136,6 +137,43 @@ fn check(sim: &Simulation, plan: Option<u64>) -> Result<usize, TestCaseError> {
 }
 
 /// The costs of the agents that have a plan, by id.
+/// Agent `id`'s planned path (for an algorithm that is not optimal, greedy) is legal: it runs
+/// from the agent's cell, every step is one of the grid's legal moves (so onto no wall, and
+/// around corners as the connectivity says), and it reaches the goal at what the agent has
+/// left to walk, or, cut by the memory budget, is a start of such a path.
+fn check_legal(sim: &Simulation, id: AgentId) -> Result<(), TestCaseError> {
+    let (grid, conn) = (sim.grid(), sim.config().connectivity);
+    let a = sim.agent(id).unwrap();
+    let path = sim.path(id);
+    prop_assert!(path.is_some(), "agent {} walks with no path", id);
+    let cells = path.unwrap().cells;
+    prop_assert_eq!(cells.first(), Some(&a.pos), "agent {}", id);
+    let mut walked = 0;
+    for w in cells.windows(2) {
+        let (u, v) = (grid.index(w[0]).unwrap(), grid.index(w[1]).unwrap());
+        let mut step = None;
+        grid.for_each_neighbor(u, conn, |n, c| {
+            if n == v {
+                step = Some(c);
+            }
+        });
+        prop_assert!(grid.weight(v) != 0, "agent {}: {:?} is a wall", id, w[1]);
+        prop_assert!(
+            step.is_some(),
+            "agent {}: {:?} to {:?} is no move",
+            id,
+            w[0],
+            w[1]
+        );
+        walked += step.unwrap();
+    }
+    match cells.last() == Some(&a.goal) {
+        true => prop_assert_eq!(a.remaining, Some(walked), "agent {}", id),
+        false => prop_assert!(a.remaining > Some(walked), "agent {}: a cut path", id),
+    }
+    Ok(())
+}
+
 fn costs(sim: &Simulation) -> Vec<(u32, Option<u64>)> {
     sim.agents().map(|a| (a.id, a.remaining)).collect()
 }

@@ -84,6 +84,14 @@ fn check_tick(sim: &Simulation, model: &[u8], changes: &[(usize, u8)], goals: &[
             AgentStatus::Waiting | AgentStatus::Stuck => {
                 panic!("a crowd status with crowd mode off")
             }
+            AgentStatus::Walking if !sim.config().algorithm.is_optimal() => {
+                // Greedy: no shorter than the optimum, and a path exactly when one exists.
+                assert!(
+                    best != INFINITY && a.remaining >= Some(best),
+                    "agent {}",
+                    a.id
+                )
+            }
             AgentStatus::Walking => assert_eq!(a.remaining, Some(best), "agent {}", a.id),
             AgentStatus::NoPath => assert_eq!(best, INFINITY, "agent {} gave up", a.id),
             AgentStatus::Arrived => assert_eq!(a.pos, a.goal),
