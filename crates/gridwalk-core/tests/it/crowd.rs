@@ -185,8 +185,11 @@ fn a_taken_start_waits_and_enters() {
     assert!(sim.agents().all(|a| a.remaining != Some(INFINITY)));
 }
 
-/// What a tick leaves of each agent: its cell, status, remaining cost and next cell.
-fn agent_states(sim: &Simulation) -> Vec<(u32, Pos, AgentStatus, Option<Cost>, Option<Pos>)> {
+/// An agent's id, cell, status, remaining cost and next cell.
+type AgentState = (u32, Pos, AgentStatus, Option<Cost>, Option<Pos>);
+
+/// What a tick leaves of each agent.
+fn agent_states(sim: &Simulation) -> Vec<AgentState> {
     sim.agents()
         .map(|a| (a.id, a.pos, a.status, a.remaining, a.next))
         .collect()
