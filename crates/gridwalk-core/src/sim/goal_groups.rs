@@ -12,7 +12,9 @@
 //! - `tracking` says whether some group is tracked ([`Group::tracked`]); `all_tracked`, that
 //!   every agent heads to a tracked group in this replan;
 //! - `settle_pending` is set by a replan that left the agents of large groups unsettled: the
-//!   next call is then `settle_and_advance`.
+//!   next call is then `settle_and_advance`;
+//! - `costs_only` is set only during crowd mode's step, whose move phase drops every planned
+//!   step: its replan settles the agents' costs and looks up no next move.
 
 use std::collections::BTreeMap;
 
@@ -42,6 +44,9 @@ pub(super) struct GoalGroups {
     pub(super) all_tracked: bool,
     /// The last replan left the agents of large groups to be settled as they move.
     pub(super) settle_pending: bool,
+    /// This replan settles each walking agent's status and cost but not its next move
+    /// ([`settle_cost`](super::settle::settle_cost)): crowd mode's step rule moves the agents.
+    pub(super) costs_only: bool,
     /// Per cell, the group slot of the goal there during a replan; [`NO_SLOT`] elsewhere.
     pub(super) slot: Vec<u32>,
     /// The goal cells given a slot by the last replan.

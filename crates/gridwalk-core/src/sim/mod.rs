@@ -485,8 +485,11 @@ impl Simulation {
     /// [`tick`](Self::tick) all take this path.
     pub fn step(&mut self) -> TickStats {
         // The baseline plans from settled agents: with one due, they are settled first. Crowd
-        // mode moves every agent by its step rule: none is left unsettled.
+        // mode moves every agent by its step rule: none is left unsettled, and where the
+        // groups' planners guide it, their costs are all it reads (no next move is looked up).
+        self.groups.costs_only = self.crowd.is_some() && self.config.algorithm.honours_exact();
         let stats = self.replan_deferring(self.crowd.is_none() && !self.baseline_due());
+        self.groups.costs_only = false;
         match std::mem::take(&mut self.groups.settle_pending) {
             true => self.settle_and_advance(),
             false => self.advance(),

@@ -13,7 +13,7 @@ use super::goal_groups::NO_SLOT;
 use super::group::{Group, LEARNT, MEMO_MIN_AGENTS, UNKNOWN, forget_moves};
 use super::history::{History, RunSource};
 use super::report::ComputeRecord;
-use super::settle::settle_member;
+use super::settle::{settle_cost, settle_member};
 use super::{BASELINE_MAX_AGENTS, Simulation, TickStats, keep_expanded};
 use crate::grid::Grid;
 use crate::planner::Progress;
@@ -192,6 +192,7 @@ impl Simulation {
         };
         let goals = &self.agents.goals;
         let scratch = &self.groups.scratch;
+        let costs_only = self.groups.costs_only;
         let (agents, places) = self.agents.slab.as_mut_slices();
         for (((((&goal, group), starts), members), &n), &late) in (self.groups.by_goal.iter_mut())
             .zip(&scratch.starts)
@@ -215,7 +216,10 @@ impl Simulation {
             if !late {
                 for &i in members {
                     let (a, cell) = (&mut agents[i as usize], places[i as usize].cell);
-                    settle_member(a, cell, group, computes.grid);
+                    match costs_only {
+                        true => settle_cost(a, cell, group),
+                        false => settle_member(a, cell, group, computes.grid),
+                    }
                 }
                 for c in group.learnt.drain(..) {
                     group.memo[c] &= !LEARNT;

@@ -146,6 +146,16 @@ pub(super) fn settle_member(a: &mut Agent, cell: u32, group: &mut Group, grid: &
     settle(a, || next_move(group, grid, pos, cell, carried));
 }
 
+/// Settles walking agent `a`, on `cell`, by its `group`'s cost to the goal alone: its status
+/// and remaining cost are [`settle_member`]'s, but it gets no next move. For crowd mode's step,
+/// whose step rule reads only costs and moves every agent itself.
+#[inline]
+pub(super) fn settle_cost(a: &mut Agent, cell: u32, group: &Group) {
+    let (pos, cost) = (a.pos, group_g(group, cell as usize));
+    settle(a, || (cost != INFINITY).then_some((cost, pos, cell, 0)));
+    a.next = None;
+}
+
 /// The passes of large groups: settled in agent order, and settled as they move.
 impl Simulation {
     /// Moves every agent that has a path one cell along it, then lets arrived agents follow
@@ -184,9 +194,12 @@ impl Simulation {
         let scratch = &self.groups.scratch;
         let mut large = large_groups(&mut self.groups.by_goal, &scratch.settle_late);
         let (agents, places) = self.agents.slab.as_mut_slices();
+        let costs_only = self.groups.costs_only;
         for ((a, p), &k) in agents.iter_mut().zip(places).zip(&scratch.member_slot) {
-            if let Some(Some(group)) = large.get_mut(k as usize) {
-                settle_member(a, p.cell, group, &self.grid);
+            match large.get_mut(k as usize) {
+                Some(Some(group)) if costs_only => settle_cost(a, p.cell, group),
+                Some(Some(group)) => settle_member(a, p.cell, group, &self.grid),
+                _ => {}
             }
         }
         clear_learnt(large.into_iter().flatten());

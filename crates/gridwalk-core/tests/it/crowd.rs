@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use gridwalk_core::cost::INFINITY;
+use gridwalk_core::cost::{Cost, INFINITY};
 use gridwalk_core::sim::{AgentStatus, OnArrival, SimConfig, Simulation};
 use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
 use proptest::prelude::*;
@@ -183,4 +183,69 @@ fn a_taken_start_waits_and_enters() {
     assert_eq!(sim.entering_count(), 0);
     assert_eq!(sim.agent(late).unwrap().pos, Pos::new(4, 0));
     assert!(sim.agents().all(|a| a.remaining != Some(INFINITY)));
+}
+
+/// An agent's id, cell, status, remaining cost and next cell.
+type AgentState = (u32, Pos, AgentStatus, Option<Cost>, Option<Pos>);
+
+/// What a tick leaves of each agent.
+fn agent_states(sim: &Simulation) -> Vec<AgentState> {
+    sim.agents()
+        .map(|a| (a.id, a.pos, a.status, a.remaining, a.next))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(crate::common::proptest_cases(40))]
+
+    /// Crowd mode's `step` settles only the agents' costs in its replan (no next moves, which
+    /// its step rule would drop): every agent must end each tick as `replan` then `advance`
+    /// leave it, which settle next moves too. Many agents share few goals, so that large
+    /// groups (settled in agent order) are exercised as well as small ones.
+    #[test]
+    fn crowd_step_leaves_agents_as_replan_then_advance(
+        walls in prop::collection::vec((0u32..16, 0u32..16), 0..50),
+        starts in prop::collection::vec((0u32..16, 0u32..16), 30..90),
+        goals in prop::collection::vec((0u32..16, 0u32..16), 1..4),
+        edits in prop::collection::vec(prop::collection::vec((0u32..16, 0u32..16, 0u8..4), 0..4), 1..4),
+        algorithm in prop::sample::select(Algorithm::ALL.to_vec()),
+        eight in any::<bool>(),
+        wander in any::<bool>(),
+    ) {
+        let conn = if eight { Connectivity::Eight } else { Connectivity::Four };
+        let mut grid = Grid::new(16, 16).unwrap();
+        for &(x, y) in &walls {
+            grid.set(Pos::new(x, y), Terrain::Wall).unwrap();
+        }
+        let config = SimConfig {
+            algorithm,
+            connectivity: conn,
+            heuristic: Heuristic::default_for(conn),
+            crowd: true,
+            ..SimConfig::default()
+        };
+        let policy = if wander { OnArrival::Wander } else { OnArrival::Stay };
+        let mut stepped = Simulation::new(grid.clone(), config);
+        let mut split = Simulation::new(grid, config);
+        for sim in [&mut stepped, &mut split] {
+            sim.set_seed(7);
+            for (i, &(x, y)) in starts.iter().enumerate() {
+                let (gx, gy) = goals[i % goals.len()];
+                let _ = sim.add_agent_with(Pos::new(x, y), Pos::new(gx, gy), policy);
+            }
+        }
+        for round in &edits {
+            for _ in 0..4 {
+                stepped.step();
+                split.replan();
+                split.advance();
+                prop_assert_eq!(agent_states(&stepped), agent_states(&split));
+            }
+            for &(x, y, weight) in round {
+                let t = if weight == 0 { Terrain::Wall } else { Terrain::Weight(weight) };
+                let (a, b) = (stepped.edit(Pos::new(x, y), t), split.edit(Pos::new(x, y), t));
+                prop_assert_eq!(a.is_ok(), b.is_ok());
+            }
+        }
+    }
 }
