@@ -13,7 +13,7 @@
 
 mod spacetime;
 
-use super::dist::DistanceTables;
+use super::dist::{DistanceTables, Moves};
 use crate::rng::{Draw, SplitMix64};
 use spacetime::{Planner, Table};
 
@@ -131,7 +131,7 @@ impl Refiner {
         let mut group = match kind {
             Kind::Blockers => self.blockers(first, size, dist, rng),
             Kind::Random => random(first, &delayed, size, rng),
-            Kind::Place => self.place(first, size, dist, rng),
+            Kind::Place => self.place(first, size, dist.moves(), rng),
         };
         rng.shuffle(&mut group);
         let work = self.planner.expansions;
@@ -244,13 +244,7 @@ impl Refiner {
 
     /// Agent `first` and the agents within two moves of a cell of its path, at most two
     /// timesteps before or after it stands there (the time drawn at random), up to `size`.
-    fn place(
-        &self,
-        first: usize,
-        size: usize,
-        dist: &DistanceTables,
-        rng: &mut SplitMix64,
-    ) -> Vec<usize> {
+    fn place(&self, first: usize, size: usize, moves: &Moves, rng: &mut SplitMix64) -> Vec<usize> {
         let path = &self.paths[first];
         let t = rng.below(path.len()) as u32;
         let mut near = vec![path[t as usize]];
@@ -258,7 +252,7 @@ impl Refiner {
         for _ in 0..2 {
             let end = near.len();
             while k < end {
-                for &m in dist.moves().of(near[k] as usize) {
+                for &m in moves.of(near[k] as usize) {
                     if !near.contains(&m) {
                         near.push(m);
                     }
