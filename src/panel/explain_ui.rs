@@ -85,12 +85,24 @@ pub fn crowd_step_lines(state: &GridSim, id: AgentId) -> Option<Vec<String>> {
 /// agent's move in it, and the tick's work.
 pub fn search_step_lines(state: &GridSim, id: AgentId) -> Option<Vec<String>> {
     let s = state.sim().crowd_search_step(id)?;
+    if s.went == Went::Waited {
+        return Some(vec![
+            format!(
+                "last step of #{}: the real-time search held the crowd still",
+                state.label(id)
+            ),
+            "  it is preparing its root (distance tables and initial paths), a part each tick"
+                .into(),
+            format!("  #{} stayed on {}", state.label(id), s.to),
+            format!("  {} of {} agents on their goal", s.on_goal, s.agents),
+        ]);
+    }
     let way = match (s.went, s.following) {
         (Went::Down, true) => "down its tree, along the path to the goal configuration",
         (Went::Down, false) => "down its tree, towards the configuration it is extending",
         (Went::Up, true) => "up its tree, towards the branch that leads to the goal configuration",
         (Went::Up, false) => "up its tree, towards the branch it is extending",
-        (Went::Stayed, _) => "nowhere: they stand on the configuration it aims at",
+        (Went::Stayed | Went::Waited, _) => "nowhere: they stand on the configuration it aims at",
     };
     let moved = match s.from == s.to {
         true => format!("#{} stayed on {}", state.label(id), s.to),

@@ -155,7 +155,14 @@ pub(super) fn crowd_ui(ui: &mut egui::Ui, state: &GridSim, act: &mut Actions) {
         c.waited, c.pushed, c.stuck
     ));
     let since = sim.crowd_search_since().filter(|_| c.searched);
-    let text = search_text(since, c.configurations, c.tries, sim.crowd_budget());
+    let preparing = sim.crowd_search_preparing();
+    let text = search_text(
+        since,
+        preparing,
+        c.configurations,
+        c.tries,
+        sim.crowd_budget(),
+    );
     ui.label(match since {
         Some(_) => rich(text, GREEN),
         None => egui::RichText::new(text).weak(),
@@ -192,8 +199,17 @@ pub(super) fn crowd_ui(ui: &mut egui::Ui, state: &GridSim, act: &mut Actions) {
 
 /// Who moved the crowd on the last tick: the real-time search (rooted at tick `since`, with
 /// the configurations it keeps and the tries it made of its budget), or the step rule.
-pub fn search_text(since: Option<u64>, kept: u64, tries: u64, budget: usize) -> String {
+pub fn search_text(
+    since: Option<u64>,
+    preparing: bool,
+    kept: u64,
+    tries: u64,
+    budget: usize,
+) -> String {
     match since {
+        Some(t) if preparing => format!(
+            "real-time search took over at tick {t}: it prepares its root, and the crowd waits"
+        ),
         Some(t) => format!(
             "real-time search moves the crowd (took over at tick {t}): \
              {kept} configurations kept, {tries} of {budget} tries this tick"
@@ -310,11 +326,13 @@ mod tests {
     #[test]
     fn the_search_line_names_who_moved_the_crowd() {
         assert_eq!(
-            search_text(Some(40), 1234, 16, 16),
+            search_text(Some(40), false, 1234, 16, 16),
             "real-time search moves the crowd (took over at tick 40): \
              1234 configurations kept, 16 of 16 tries this tick"
         );
-        let idle = search_text(None, 0, 0, 16);
+        let waiting = search_text(Some(40), true, 0, 0, 16);
+        assert!(waiting.contains("prepares its root"), "{waiting}");
+        let idle = search_text(None, false, 0, 0, 16);
         assert!(idle.starts_with("step rule moves the crowd"), "{idle}");
         assert!(idle.contains(&format!("{ENGAGE_TICKS} ticks")), "{idle}");
     }

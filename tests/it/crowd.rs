@@ -190,16 +190,23 @@ fn explain_describes_the_search_and_its_budget_survives_a_new_segment() {
     let (mut state, refused) = setup.start();
     assert!(refused.is_empty(), "{refused:?}");
     assert_eq!(state.crowd_budget(), 64, "the scenario's budget");
-    // The step rule alone leaves some of these 400 agents stuck: the search takes over.
-    let mut searched = None;
+    // The step rule alone leaves some of these 400 agents stuck: the search takes over, the
+    // crowd waiting while it prepares its root.
+    let (mut searched, mut waited) = (None, 0);
     for _ in 0..1_000 {
         state.step();
         let c = state.sim().crowd_stats().unwrap();
-        if c.searched {
+        if c.searched && state.sim().crowd_search_preparing() {
+            waited += 1;
+            let a = state.sim().agents().next().unwrap();
+            let lines = gridwalk::panel::search_step_lines(&state, a.id).expect("a waiting step");
+            assert!(lines[0].contains("held the crowd still"), "{lines:?}");
+        } else if c.searched {
             searched = Some(c);
             break;
         }
     }
+    assert!(waited >= 1, "the crowd waited for the root");
     let c = searched.expect("the real-time search took over");
     assert!(c.tries <= 64 && c.configurations >= 1, "{c:?}");
     let since = state

@@ -70,33 +70,9 @@ impl DistanceTables {
 
     /// The tables for agents whose goals are `goals` (flat indices of passable cells).
     pub fn new(grid: &Grid, conn: Connectivity, goals: &[u32]) -> DistanceTables {
-        let cells = grid.len();
-        let moves = Moves::new(grid, conn);
-        let mut by_goal: Vec<(u32, usize)> = goals.iter().copied().zip(0..).collect();
-        by_goal.sort_unstable();
-        let distinct = by_goal.chunk_by(|a, b| a.0 == b.0).count();
-        let mut offset = vec![0; goals.len()];
-        let mut tables = vec![UNREACHABLE; distinct * cells];
-        let mut queue = Vec::with_capacity(cells);
-        let mut next = 0;
-        for same in by_goal.chunk_by(|a, b| a.0 == b.0) {
-            bfs(
-                &moves,
-                same[0].0,
-                &mut tables[next..next + cells],
-                &mut queue,
-            );
-            for &(_, agent) in same {
-                offset[agent] = next;
-            }
-            next += cells;
-        }
-        DistanceTables {
-            cells,
-            tables,
-            offset,
-            moves,
-        }
+        let mut filling = Filling::new(grid, conn, goals);
+        filling.fill(usize::MAX);
+        filling.finish()
     }
 
     /// The tables of `problem`'s goals.
@@ -133,6 +109,77 @@ impl Guidance for DistanceTables {
         if stage == 0 {
             crate::prefetch::prefetch(&self.tables, self.offset[agent] + cell);
         }
+    }
+}
+
+/// Distance tables filled a goal at a time, so that a caller can spread the work over several
+/// calls ([`fill`](Self::fill)); [`DistanceTables::new`] fills them in one.
+pub(super) struct Filling {
+    tables: DistanceTables,
+    /// (goal, agent) pairs sorted by goal: agents with one goal share its table.
+    by_goal: Vec<(u32, usize)>,
+    /// The first pair of `by_goal` whose goal has no table yet, and where its table goes.
+    done: usize,
+    next: usize,
+    queue: Vec<u32>,
+    /// Cells visited by the searches so far.
+    visited: u64,
+}
+
+impl Filling {
+    /// Tables for `goals` on `grid`, none filled yet.
+    pub(super) fn new(grid: &Grid, conn: Connectivity, goals: &[u32]) -> Filling {
+        let cells = grid.len();
+        let mut by_goal: Vec<(u32, usize)> = goals.iter().copied().zip(0..).collect();
+        by_goal.sort_unstable();
+        let distinct = by_goal.chunk_by(|a, b| a.0 == b.0).count();
+        Filling {
+            tables: DistanceTables {
+                cells,
+                tables: vec![UNREACHABLE; distinct * cells],
+                offset: vec![0; goals.len()],
+                moves: Moves::new(grid, conn),
+            },
+            by_goal,
+            done: 0,
+            next: 0,
+            queue: Vec::with_capacity(cells),
+            visited: 0,
+        }
+    }
+
+    /// Fills tables, each a breadth-first search over the grid's cells, until every goal has
+    /// one or `cells` cells have been visited; true once every goal has its table.
+    pub(super) fn fill(&mut self, cells: usize) -> bool {
+        let n = self.tables.cells;
+        let t = &mut self.tables;
+        let mut visited = 0;
+        while let Some(same) = self.by_goal[self.done..].chunk_by(|a, b| a.0 == b.0).next() {
+            if visited >= cells {
+                return false;
+            }
+            let table = &mut t.tables[self.next..self.next + n];
+            bfs(&t.moves, same[0].0, table, &mut self.queue);
+            visited += self.queue.len();
+            self.visited += self.queue.len() as u64;
+            for &(_, agent) in same {
+                t.offset[agent] = self.next;
+            }
+            self.done += same.len();
+            self.next += n;
+        }
+        true
+    }
+
+    /// Cells visited by the searches so far: the work done.
+    pub(super) fn visited(&self) -> u64 {
+        self.visited
+    }
+
+    /// The tables, once [`fill`](Self::fill) has said they are all filled.
+    pub(super) fn finish(self) -> DistanceTables {
+        debug_assert_eq!(self.done, self.by_goal.len());
+        self.tables
     }
 }
 

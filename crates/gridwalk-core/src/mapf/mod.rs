@@ -50,6 +50,7 @@ mod pibt;
 mod realtime;
 mod refine;
 mod result;
+mod rooting;
 mod scatter;
 mod swap;
 
@@ -63,6 +64,7 @@ pub use realtime::{
     DEFAULT_BUDGET, DEFAULT_RT_MEMORY_CAP, DEFAULT_SCATTER_WORK, Phase, RealTime, RealTimeOptions,
     Rooted, Tick,
 };
+pub use rooting::Rooting;
 
 use crate::crowd::StepOptions;
 use crate::grid::{Connectivity, Grid, Pos};

@@ -226,8 +226,28 @@ impl RealTime {
         options: RealTimeOptions,
     ) -> Result<RealTime, ProblemError> {
         check(grid, cells, goals, guide)?;
-        let (search, at) = root((grid, conn), (cells, goals), (guide, tables), options, 0);
-        Ok(RealTime {
+        let (search, _) = root((grid, conn), (cells, goals), (guide, tables), options, 0);
+        Ok(RealTime::from_search(
+            grid,
+            conn,
+            (cells, goals),
+            search,
+            options,
+        ))
+    }
+
+    /// An engine whose first search is `search`, rooted at `cells` for `goals` (checked).
+    pub(super) fn from_search(
+        grid: &Grid,
+        conn: Connectivity,
+        (cells, goals): (&[u32], &[u32]),
+        search: Search,
+        options: RealTimeOptions,
+    ) -> RealTime {
+        let at = search
+            .top()
+            .expect("a new search has its root on the stack");
+        RealTime {
             conn,
             options,
             size: (grid.width(), grid.len()),
@@ -239,7 +259,7 @@ impl RealTime {
             exhausted: false,
             roots: 1,
             memory_roots: 0,
-        })
+        }
     }
 
     /// Roots a new search at `cells` for `goals`, on `grid` with `guide`: after any change to
@@ -518,6 +538,13 @@ fn check<G: Guidance>(
     goals: &[u32],
     guide: &G,
 ) -> Result<(), ProblemError> {
+    check_lists(grid, cells, goals)?;
+    check_reachable(grid, cells, goals, guide)
+}
+
+/// Checks that there are agents, one cell and one goal each, all on passable cells, no two
+/// agents on one cell or with one goal.
+pub(super) fn check_lists(grid: &Grid, cells: &[u32], goals: &[u32]) -> Result<(), ProblemError> {
     if cells.is_empty() || cells.len() != goals.len() {
         return Err(whole(&format!(
             "{} cells and {} goals: need one of each per agent, and an agent",
@@ -525,10 +552,6 @@ fn check<G: Guidance>(
             goals.len()
         )));
     }
-    let at = |agent, message: String| ProblemError {
-        agent: Some(agent),
-        message,
-    };
     for (what, list) in [("cell", cells), ("goal", goals)] {
         let mut owner = vec![u32::MAX; grid.len()];
         for (a, &c) in list.iter().enumerate() {
@@ -546,6 +569,16 @@ fn check<G: Guidance>(
             owner[c as usize] = a as u32;
         }
     }
+    Ok(())
+}
+
+/// Checks that `guide` says every agent can reach its goal from its cell.
+pub(super) fn check_reachable<G: Guidance>(
+    grid: &Grid,
+    cells: &[u32],
+    goals: &[u32],
+    guide: &G,
+) -> Result<(), ProblemError> {
     for (a, &c) in cells.iter().enumerate() {
         if guide.distance(a, c as usize) == u64::MAX {
             return Err(at(
@@ -559,4 +592,12 @@ fn check<G: Guidance>(
         }
     }
     Ok(())
+}
+
+/// An error about agent `agent`.
+fn at(agent: usize, message: String) -> ProblemError {
+    ProblemError {
+        agent: Some(agent),
+        message,
+    }
 }

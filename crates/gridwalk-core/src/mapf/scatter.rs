@@ -137,84 +137,165 @@ pub(super) enum Stop {
 /// The paths: rounds of replanning the agents in a random order (after the first round, only
 /// those whose paths collide), at least two, and on while a round lowers the collision count
 /// (none left, or `stop`, ends it). The round with the fewest collisions is kept.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn build<R: Draw + ?Sized>(
     grid: &Grid,
-    starts: &[u32],
-    goals: &[u32],
+    (starts, goals): (&[u32], &[u32]),
     dist: &DistanceTables,
     margin: u32,
     stop: Stop,
     rng: &mut R,
 ) -> Scatter {
-    let n = starts.len();
-    let mut table = Collisions {
-        at: vec![Vec::new(); grid.len()],
-        ends: vec![Vec::new(); grid.len()],
-        count: 0,
-    };
-    let mut paths: Vec<Vec<u32>> = vec![Vec::new(); n];
-    let mut best: (u64, Vec<Vec<u32>>) = (u64::MAX, Vec::new());
-    let mut search = PathSearch::new(grid.len());
-    let mut order: Vec<usize> = (0..n).collect();
-    let mut rounds = 0;
-    let mut last = u64::MAX;
-    'rounds: while rounds < 2 || table.count < last {
-        rounds += 1;
-        last = table.count;
-        rng.shuffle(&mut order);
-        for &i in &order {
-            let stopped = match stop {
-                Stop::Deadline(at) => Instant::now() >= at,
-                Stop::Work(most) => search.expansions >= most,
+    let mut rounds = Rounds::new(grid, (starts, goals), margin);
+    rounds.advance(dist, stop, u64::MAX, rng);
+    rounds.finish()
+}
+
+/// [`build`]'s rounds in progress, so that a caller can spread them over several calls
+/// ([`advance`](Self::advance)): the paths come out the same however the calls cut them.
+pub(super) struct Rounds {
+    starts: Vec<u32>,
+    goals: Vec<u32>,
+    margin: u32,
+    table: Collisions,
+    paths: Vec<Vec<u32>>,
+    /// The fewest collisions at the end of a round, and that round's paths.
+    best: (u64, Vec<Vec<u32>>),
+    search: PathSearch,
+    order: Vec<usize>,
+    /// Rounds begun, and the collisions when the last one began.
+    rounds: u32,
+    last: u64,
+    /// The place in `order` of the next agent of the round under way; `None` between rounds.
+    next: Option<usize>,
+    ended: bool,
+}
+
+impl Rounds {
+    /// Rounds for agents from `starts` to `goals` on `grid`, none begun.
+    pub(super) fn new(grid: &Grid, (starts, goals): (&[u32], &[u32]), margin: u32) -> Rounds {
+        let n = starts.len();
+        Rounds {
+            starts: starts.to_vec(),
+            goals: goals.to_vec(),
+            margin,
+            table: Collisions {
+                at: vec![Vec::new(); grid.len()],
+                ends: vec![Vec::new(); grid.len()],
+                count: 0,
+            },
+            paths: vec![Vec::new(); n],
+            best: (u64::MAX, Vec::new()),
+            search: PathSearch::new(grid.len()),
+            order: (0..n).collect(),
+            rounds: 0,
+            last: u64::MAX,
+            next: None,
+            ended: false,
+        }
+    }
+
+    /// Expansions of the path searches so far ([`Stop::Work`]'s measure).
+    pub(super) fn expansions(&self) -> u64 {
+        self.search.expansions
+    }
+
+    /// Goes on with the rounds, `dist` the tables of the goals, until they end (on their own
+    /// or by `stop`) or, before an agent's path, `pause` expansions have been made in all;
+    /// true once they have ended. `rng` must be the same generator from call to call.
+    pub(super) fn advance<R: Draw + ?Sized>(
+        &mut self,
+        dist: &DistanceTables,
+        stop: Stop,
+        pause: u64,
+        rng: &mut R,
+    ) -> bool {
+        while !self.ended {
+            let Some(k) = self.next else {
+                self.begin_round(rng);
+                continue;
             };
-            if stopped {
-                break 'rounds;
-            }
-            // A path without collisions is kept: replanning cannot lower the count.
-            if table.clear(&paths, i) == 0 && rounds > 1 {
-                table.enroll(&paths, i);
+            if k == self.order.len() {
+                self.end_round();
                 continue;
             }
-            let bound = dist.get(i, starts[i] as usize) + margin;
-            if let Some(path) = search.run(
-                dist.moves(),
-                &table,
-                &paths,
-                (starts[i], goals[i]),
-                |c| dist.get(i, c),
-                bound,
-            ) {
-                paths[i] = path;
+            self.ended = match stop {
+                Stop::Deadline(at) => Instant::now() >= at,
+                Stop::Work(most) => self.search.expansions >= most,
+            };
+            if self.ended || self.search.expansions >= pause {
+                break;
             }
-            table.enroll(&paths, i);
+            self.replan(dist, self.order[k]);
+            self.next = Some(k + 1);
         }
-        if table.count < best.0 {
-            best = (table.count, paths.clone());
-        }
-        if table.count == 0 {
-            break;
-        }
+        self.ended
     }
-    let (collisions, paths) = if best.1.is_empty() {
-        (table.count, paths)
-    } else {
-        best
-    };
-    let mut offset = Vec::with_capacity(n + 1);
-    let mut pairs = Vec::new();
-    offset.push(0);
-    for path in &paths {
-        let from = pairs.len();
-        pairs.extend(path.windows(2).map(|w| (w[0], w[1])));
-        pairs[from..].sort_unstable();
-        offset.push(pairs.len() as u32);
+
+    /// Begins a round in a new random order, or ends the rounds when the last did not lower
+    /// the collision count (after two).
+    fn begin_round<R: Draw + ?Sized>(&mut self, rng: &mut R) {
+        if self.rounds >= 2 && self.table.count >= self.last {
+            self.ended = true;
+            return;
+        }
+        self.rounds += 1;
+        self.last = self.table.count;
+        rng.shuffle(&mut self.order);
+        self.next = Some(0);
     }
-    Scatter {
-        offset,
-        pairs,
-        collisions,
-        expansions: search.expansions,
+
+    /// Keeps the round's paths if they are the best yet; no collision left ends the rounds.
+    fn end_round(&mut self) {
+        if self.table.count < self.best.0 {
+            self.best = (self.table.count, self.paths.clone());
+        }
+        self.ended = self.table.count == 0;
+        self.next = None;
+    }
+
+    /// Replans agent `i`'s path, unless it collides with none after the first round.
+    fn replan(&mut self, dist: &DistanceTables, i: usize) {
+        // A path without collisions is kept: replanning cannot lower the count.
+        if self.table.clear(&self.paths, i) == 0 && self.rounds > 1 {
+            self.table.enroll(&self.paths, i);
+            return;
+        }
+        let bound = dist.get(i, self.starts[i] as usize) + self.margin;
+        if let Some(path) = self.search.run(
+            dist.moves(),
+            &self.table,
+            &self.paths,
+            (self.starts[i], self.goals[i]),
+            |c| dist.get(i, c),
+            bound,
+        ) {
+            self.paths[i] = path;
+        }
+        self.table.enroll(&self.paths, i);
+    }
+
+    /// The paths: the best round's, or the paths as they stand if no round ended.
+    pub(super) fn finish(self) -> Scatter {
+        let (collisions, paths) = if self.best.1.is_empty() {
+            (self.table.count, self.paths)
+        } else {
+            self.best
+        };
+        let mut offset = Vec::with_capacity(paths.len() + 1);
+        let mut pairs = Vec::new();
+        offset.push(0);
+        for path in &paths {
+            let from = pairs.len();
+            pairs.extend(path.windows(2).map(|w| (w[0], w[1])));
+            pairs[from..].sort_unstable();
+            offset.push(pairs.len() as u32);
+        }
+        Scatter {
+            offset,
+            pairs,
+            collisions,
+            expansions: self.search.expansions,
+        }
     }
 }
 
@@ -404,8 +485,7 @@ mod tests {
             let margin = 3;
             let s = build(
                 &grid,
-                starts,
-                &goals,
+                (starts, &goals),
                 &dist,
                 margin,
                 Stop::Work(u64::MAX),
@@ -459,11 +539,38 @@ mod tests {
     }
 
     #[test]
+    fn rounds_spread_over_many_calls_give_the_paths_of_one() {
+        for seed in 0..6 {
+            let (grid, starts, goals, dist) = crowded(seed, 50);
+            let ends = (&starts[..], &goals[..]);
+            let whole = build(&grid, ends, &dist, 3, Stop::Work(u64::MAX), &mut rng(seed));
+            let mut rounds = Rounds::new(&grid, ends, 3);
+            let (mut draws, mut calls) = (rng(seed), 0);
+            while !rounds.advance(
+                &dist,
+                Stop::Work(u64::MAX),
+                rounds.expansions() + 40,
+                &mut draws,
+            ) {
+                calls += 1;
+            }
+            assert!(calls > 10, "seed {seed}: {calls} calls");
+            let parts = rounds.finish();
+            assert_eq!((parts.pairs, parts.offset), (whole.pairs, whole.offset));
+            assert_eq!(parts.expansions, whole.expansions);
+        }
+    }
+
+    fn rng(seed: u64) -> SplitMix64 {
+        SplitMix64::seed_from_u64(seed ^ 0xABCD)
+    }
+
+    #[test]
     fn a_work_bound_replays_and_does_not_change_paths_it_does_not_cut() {
         let (grid, starts, goals, dist) = crowded(7, 60);
         let run = |stop| {
             let mut rng = SplitMix64::seed_from_u64(3);
-            build(&grid, &starts, &goals, &dist, 3, stop, &mut rng)
+            build(&grid, (&starts, &goals), &dist, 3, stop, &mut rng)
         };
         let free = run(Stop::Work(u64::MAX));
         assert!(free.expansions > 1_000, "{} expansions", free.expansions);

@@ -9,13 +9,20 @@
 //! their cells to their goals, with the tables (so a root starts from the one-shot search's
 //! initial paths, the scatter).
 //!
+//! **Preparing a root** takes the tables and the scatter, up to about a second of work on a
+//! large crowd, so it is spread over ticks ([`Rooting`], [`ROOT_WORK_PER_TICK`] a tick), and
+//! the crowd holds still meanwhile ([`Went::Waited`]): the search then starts where the
+//! scatter's paths do, exactly the search that preparing it at once would give. (Letting the
+//! step rule move the crowd meanwhile made the warehouse's sum of costs worse; see
+//! docs/benchmarks.md.) A change that drops the search drops a root in preparation too.
+//!
 //! **While engaged**, each tick spends at most the crowd's budget of tries
 //! ([`Simulation::set_crowd_budget`](super::Simulation::set_crowd_budget)) and its cells replace
 //! the step rule's. Every move is one edge of the search's tree, a step PIBT generated, so
 //! crowd mode's invariants hold.
 //!
-//! **Roots and endings.** The search is dropped, and rooted again at once if the crowd still
-//! qualifies, when the world changes (an edit or the dynamic world), an agent enters or leaves,
+//! **Roots and endings.** The search is dropped, and a new root prepared while the crowd still
+//! qualifies and stalls, when the world changes (an edit or the dynamic world), an agent enters or leaves,
 //! a goal changes, or an agent stands elsewhere than the search put it. It ends when every
 //! agent has arrived, when the crowd stops qualifying, and when it has exhausted its root (then
 //! PIBT steps again, and the search waits for the world to change before it tries again).
@@ -28,18 +35,33 @@ use super::Simulation;
 use super::agents::AgentId;
 use crate::grid::{Connectivity, Grid, Pos};
 use crate::mapf::{
-    DEFAULT_BUDGET, DEFAULT_RT_MEMORY_CAP, DistanceTables, Phase, RealTime, RealTimeOptions, Tick,
+    DEFAULT_BUDGET, DEFAULT_RT_MEMORY_CAP, DistanceTables, Phase, RealTime, RealTimeOptions,
+    Rooting, Tick,
 };
 
 /// Ticks without coming closer to its goal after which an agent makes the search engage.
 pub const ENGAGE_TICKS: u32 = 20;
 
 /// The most work a root's initial paths (the scatter) may take, in expansions (about 1 s on
-/// the machine of docs/benchmarks.md). It usually ends on its own well before (then the search
+/// the machine of docs/benchmarks.md, spread over ticks). It usually ends on its own well before (then the search
 /// is the one-shot `mapf`'s); cut short at the engine's default, the crowd's sum of costs on
 /// warehouse-10-20-10-2-1 with 400 agents went from 1.14× to 1.38× `mapf`'s first. Counted,
 /// not timed, so runs replay exactly either way.
 const SCATTER_WORK: u64 = 5_000_000;
+
+/// The work a tick spends preparing a root ([`Rooting::work`]'s units): about 25 ms on the
+/// machine of docs/benchmarks.md, so that no tick stops for the tables and the scatter.
+pub const ROOT_WORK_PER_TICK: u64 = 100_000;
+
+/// A root in preparation, and the agents and goals it is for.
+struct Preparing {
+    rooting: Rooting,
+    /// The tick it began at.
+    since: u64,
+    ids: Vec<AgentId>,
+    goals: Vec<u32>,
+    table_bytes: usize,
+}
 
 /// The search while it is engaged: the engine, its tables and the agents it was built for.
 struct Engaged {
@@ -58,6 +80,7 @@ pub(super) struct CrowdSearch {
     /// Seeds the search.
     seed: u64,
     engaged: Option<Engaged>,
+    preparing: Option<Preparing>,
     /// The world changed since the last tick.
     pub(super) changed: bool,
     /// The agents and goals of a crowd whose root exhausted (or that the engine refused): no
@@ -67,6 +90,8 @@ pub(super) struct CrowdSearch {
     /// (a buffer kept across ticks).
     last: Option<Tick>,
     before: Vec<u32>,
+    /// Whether the last tick's crowd waited for a root in preparation.
+    waited: bool,
 }
 
 /// Which way a searched tick moved the agents along the search's tree.
@@ -79,11 +104,14 @@ pub enum Went {
     Up,
     /// Nowhere: the agents already stood on the target configuration.
     Stayed,
+    /// Nowhere: the search was preparing its root (its tables and initial paths), and every
+    /// agent waited; the configuration's number and depth are then 0.
+    Waited,
 }
 
 /// How crowd mode's real-time search moved one agent on the last tick (explain's view of a
 /// searched tick): every agent moved one edge of the search's tree, from one kept
-/// configuration to another.
+/// configuration to another, or waited while the search prepared its root.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchStep {
     /// The search's number of the configuration the agents moved to (the same number on two
@@ -137,10 +165,12 @@ impl CrowdSearch {
             budget: DEFAULT_BUDGET,
             seed,
             engaged: None,
+            preparing: None,
             changed: false,
             gave_up: None,
             last: None,
             before: Vec::new(),
+            waited: false,
         }
     }
 
@@ -154,38 +184,36 @@ impl CrowdSearch {
         self.engaged.as_ref().map_or(0, |e| e.rt.configurations())
     }
 
-    /// Bytes the engaged search and its tables take.
+    /// Bytes the engaged search and its tables take, or the tables of a root in preparation.
     pub(super) fn bytes(&self) -> usize {
         let e = self.engaged.as_ref();
-        e.map_or(0, |e| e.rt.bytes() + e.table_bytes)
+        let p = self.preparing.as_ref();
+        e.map_or(0, |e| e.rt.bytes() + e.table_bytes) + p.map_or(0, |p| p.table_bytes)
     }
 
     /// This tick's cells from the search, or `None` for the step rule to move the agents.
     pub(super) fn next(&mut self, v: &CrowdView) -> Option<Vec<u32>> {
         self.last = None;
-        let changed = std::mem::take(&mut self.changed);
-        let moved_on = |ids: &[AgentId], cells: &[u32], goals: &[u32]| {
-            ids != v.ids || cells != v.cur || goals != v.goals
-        };
-        if changed
-            || (self.engaged.as_ref()).is_some_and(|e| moved_on(&e.ids, e.rt.cells(), e.rt.goals()))
-        {
-            self.engaged = None;
-        }
-        if changed
-            || (self.gave_up.as_ref()).is_some_and(|(ids, goals)| ids != v.ids || goals != v.goals)
-        {
-            self.gave_up = None;
-        }
+        self.waited = false;
+        self.forget_stale(v);
         if !qualifies(v) {
             self.engaged = None;
+            self.preparing = None;
             return None;
         }
         if self.engaged.is_none() {
-            if !v.stalled || self.gave_up.is_some() {
+            let asked = v.stalled || self.preparing.is_some();
+            if !asked || self.gave_up.is_some() {
                 return None;
             }
-            self.engaged = self.engage(v);
+            if !self.prepare(v) {
+                // The crowd holds still while the root is prepared, so that the search starts
+                // where the scatter's paths do.
+                self.waited = self.preparing.is_some();
+                self.before.clear();
+                self.before.extend_from_slice(v.cur);
+                return self.waited.then(|| v.cur.to_vec());
+            }
         }
         let e = self.engaged.as_mut()?;
         match e.rt.tick(v.truth, &e.tables) {
@@ -203,32 +231,78 @@ impl CrowdSearch {
         }
     }
 
+    /// Drops the engaged search, the root in preparation and a give-up that the world or the
+    /// crowd has outdated.
+    fn forget_stale(&mut self, v: &CrowdView) {
+        let changed = std::mem::take(&mut self.changed);
+        let moved_on = |ids: &[AgentId], cells: &[u32], goals: &[u32]| {
+            ids != v.ids || cells != v.cur || goals != v.goals
+        };
+        if changed
+            || (self.engaged.as_ref()).is_some_and(|e| moved_on(&e.ids, e.rt.cells(), e.rt.goals()))
+        {
+            self.engaged = None;
+        }
+        let other = |ids: &[AgentId], goals: &[u32]| ids != v.ids || goals != v.goals;
+        if changed || (self.preparing.as_ref()).is_some_and(|p| other(&p.ids, &p.goals)) {
+            self.preparing = None;
+        }
+        if changed || (self.gave_up.as_ref()).is_some_and(|(ids, goals)| other(ids, goals)) {
+            self.gave_up = None;
+        }
+    }
+
     /// No new root for this crowd until the world or the crowd changes.
     fn give_up(&mut self, v: &CrowdView) {
         self.gave_up = Some((v.ids.to_vec(), v.goals.to_vec()));
     }
 
-    /// A search over the crowd as it stands, or `None` when the engine refuses it (it then
-    /// waits for the world to change).
-    fn engage(&mut self, v: &CrowdView) -> Option<Engaged> {
-        let tables = DistanceTables::new(v.truth, v.conn, v.goals);
-        let options = RealTimeOptions {
-            budget: self.budget,
-            seed: self.seed,
-            scatter_work: SCATTER_WORK,
-            ..RealTimeOptions::default()
-        };
-        match RealTime::with_tables(v.truth, v.conn, v.cur, v.goals, &tables, options) {
-            Ok(rt) => Some(Engaged {
-                rt,
-                table_bytes: DistanceTables::bytes_needed(v.truth.len(), v.goals),
-                tables,
-                ids: v.ids.to_vec(),
-                since: v.tick,
-            }),
+    /// Spends this tick's work on a root for the crowd as it stands (begun on an earlier tick,
+    /// or now); once it is ready, engages the search rooted where the agents stand and returns
+    /// true. A crowd the engine refuses waits for the world to change.
+    fn prepare(&mut self, v: &CrowdView) -> bool {
+        if self.preparing.is_none() {
+            let options = RealTimeOptions {
+                budget: self.budget,
+                seed: self.seed,
+                scatter_work: SCATTER_WORK,
+                ..RealTimeOptions::default()
+            };
+            match Rooting::new(v.truth, v.conn, v.cur, v.goals, options) {
+                Ok(rooting) => {
+                    self.preparing = Some(Preparing {
+                        rooting,
+                        since: v.tick,
+                        ids: v.ids.to_vec(),
+                        goals: v.goals.to_vec(),
+                        table_bytes: DistanceTables::bytes_needed(v.truth.len(), v.goals),
+                    })
+                }
+                Err(_) => {
+                    self.give_up(v);
+                    return false;
+                }
+            }
+        }
+        let p = self.preparing.as_mut().expect("a root in preparation");
+        if !p.rooting.work(v.truth, ROOT_WORK_PER_TICK) {
+            return false;
+        }
+        let p = self.preparing.take().expect("a root in preparation");
+        match p.rooting.finish(v.truth, v.cur) {
+            Ok((rt, tables)) => {
+                self.engaged = Some(Engaged {
+                    rt,
+                    tables,
+                    table_bytes: p.table_bytes,
+                    ids: p.ids,
+                    since: p.since,
+                });
+                true
+            }
             Err(_) => {
                 self.give_up(v);
-                None
+                false
             }
         }
     }
@@ -239,8 +313,17 @@ impl Simulation {
     /// latest root), while it moves the agents; `None` otherwise.
     pub fn crowd_search_since(&self) -> Option<u64> {
         let search = &self.crowd.as_ref()?.search;
+        if search.waited {
+            return Some(search.preparing.as_ref()?.since);
+        }
         search.last?;
         Some(search.engaged.as_ref()?.since)
+    }
+
+    /// Whether crowd mode's real-time search held the crowd still on the last tick while it
+    /// prepared its root ([`Went::Waited`]).
+    pub fn crowd_search_preparing(&self) -> bool {
+        self.crowd.as_ref().is_some_and(|c| c.search.waited)
     }
 
     /// How crowd mode's real-time search moved agent `id` on the last tick, when it did
@@ -249,6 +332,9 @@ impl Simulation {
     /// mode, or for an agent that was not in the step. Costs the configuration's depth.
     pub fn crowd_search_step(&self, id: AgentId) -> Option<SearchStep> {
         let search = &self.crowd.as_ref()?.search;
+        if search.waited {
+            return self.crowd_search_wait(id);
+        }
         let (tick, e) = (search.last?, search.engaged.as_ref()?);
         let i = e.ids.binary_search(&id).ok()?;
         let (cells, goals) = (e.rt.cells(), e.rt.goals());
@@ -269,9 +355,35 @@ impl Simulation {
             from: cell(*search.before.get(i)?),
             to: cell(cells[i]),
             agents: cells.len(),
-            on_goal: cells.iter().zip(goals).filter(|(c, g)| c == g).count(),
+            on_goal: on_goal(cells, goals),
         })
     }
+
+    /// [`crowd_search_step`](Self::crowd_search_step) on a tick the crowd waited for the root.
+    fn crowd_search_wait(&self, id: AgentId) -> Option<SearchStep> {
+        let search = &self.crowd.as_ref()?.search;
+        let p = search.preparing.as_ref()?;
+        let i = p.ids.binary_search(&id).ok()?;
+        let at = self.grid.pos(*search.before.get(i)? as usize);
+        Some(SearchStep {
+            node: 0,
+            depth: 0,
+            went: Went::Waited,
+            following: false,
+            tries: 0,
+            budget: search.budget,
+            configurations: 0,
+            from: at,
+            to: at,
+            agents: p.ids.len(),
+            on_goal: on_goal(&search.before, &p.goals),
+        })
+    }
+}
+
+/// How many agents of a configuration stand on their goals.
+fn on_goal(cells: &[u32], goals: &[u32]) -> usize {
+    cells.iter().zip(goals).filter(|(c, g)| c == g).count()
 }
 
 /// Whether the crowd may be moved by the search (see the module docs).

@@ -42,8 +42,8 @@ pub struct CrowdStats {
     /// up, the priorities sorted and [`StepRule::step`](crate::crowd::StepRule::step). Not serialized.
     #[serde(skip)]
     pub step_nanos: u64,
-    /// Whether the real-time search, not the step rule, moved the agents this tick
-    /// (`crowd_search.rs`). Serialized only when true.
+    /// Whether the real-time search, not the step rule, moved the agents this tick, or held
+    /// them still while it prepared its root (`crowd_search.rs`). Serialized only when true.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub searched: bool,
     /// Configurations the real-time search keeps, while it moves the agents. Serialized only

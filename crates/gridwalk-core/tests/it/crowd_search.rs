@@ -69,9 +69,12 @@ fn check_explain(
             "agent {k}"
         );
         assert_eq!((step.agents, step.on_goal), (ids.len(), on_goal));
-        assert_eq!(step.went == Went::Stayed, before == now, "{step:?}");
+        let stayed = matches!(step.went, Went::Stayed | Went::Waited);
+        assert_eq!(stayed, before == now, "{step:?}");
+        let waited = step.went == Went::Waited;
+        assert_eq!(waited, sim.crowd_search_preparing(), "{step:?}");
         assert!(
-            step.tries <= step.budget && step.configurations >= 1,
+            step.tries <= step.budget && (step.configurations >= 1 || waited),
             "{step:?}"
         );
     }
@@ -122,6 +125,7 @@ fn play(problem: &Problem, limit: u64) -> Run {
                 Went::Down => before.depth + 1,
                 Went::Up => before.depth - 1,
                 Went::Stayed => before.depth,
+                Went::Waited => 0,
             };
             assert_eq!(now.depth, depth, "tick {}: {now:?}", run.plan.len());
         }

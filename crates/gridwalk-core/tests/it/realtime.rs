@@ -12,8 +12,8 @@ use std::time::Duration;
 use gridwalk_core::format::grid_from_rows;
 use gridwalk_core::format::movingai::{load_map, load_scen};
 use gridwalk_core::mapf::{
-    DistanceTables, Options, Phase, Problem, Progress, RealTime, RealTimeOptions, Rooted, Search,
-    Unsolved, solve,
+    DistanceTables, Options, Phase, Problem, Progress, RealTime, RealTimeOptions, Rooted, Rooting,
+    Search, Unsolved, solve,
 };
 use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
 use gridwalk_core::{Connectivity, Grid, Pos};
@@ -557,4 +557,64 @@ fn dense_benchmark_instances_arrive_within_the_soc_goal() {
             first.soc
         );
     }
+}
+
+#[test]
+fn a_root_prepared_in_pieces_is_the_root_prepared_at_once() {
+    for (map, scen, n) in [
+        ("random-32-32-20.map", "random-32-32-20-random-1.scen", 300),
+        ("room-32-32-4.map", "room-32-32-4-gen-1.scen", 100),
+    ] {
+        let grid = load_map(&data(map)).unwrap();
+        let problems = load_scen(&data(scen)).unwrap();
+        let conn = Connectivity::Four;
+        let problem = Problem::from_scen(grid, conn, &problems, n, scen).unwrap();
+        let grid = problem.grid();
+        let (starts, goals) = (flat(grid, &problem.starts()), flat(grid, &problem.goals()));
+        let dist = DistanceTables::of(&problem);
+        let options = RealTimeOptions {
+            budget: 4,
+            seed: 5,
+            ..RealTimeOptions::default()
+        };
+        let mut whole = RealTime::with_tables(grid, conn, &starts, &goals, &dist, options).unwrap();
+        let mut rooting = Rooting::new(grid, conn, &starts, &goals, options).unwrap();
+        let mut calls = 1;
+        while !rooting.work(grid, 500) {
+            calls += 1;
+        }
+        assert!(calls > 20, "{scen}: {calls} calls");
+        let (mut parts, tables) = rooting.finish(grid, &starts).unwrap();
+        for t in 0..300 {
+            let (a, b) = (
+                whole.tick(grid, &dist).unwrap(),
+                parts.tick(grid, &tables).unwrap(),
+            );
+            assert_eq!(a, b, "{scen}, tick {t}");
+            assert_eq!(whole.cells(), parts.cells(), "{scen}, tick {t}");
+        }
+    }
+}
+
+#[test]
+fn a_root_in_preparation_names_bad_input() {
+    let grid = grid_from_rows(&["#####", "#...#", "##.##", "#####", "#.###"]).unwrap();
+    let conn = Connectivity::Four;
+    let err = |r: Result<Rooting, gridwalk_core::mapf::ProblemError>| r.err().unwrap().to_string();
+    let options = RealTimeOptions::default();
+    assert!(err(Rooting::new(&grid, conn, &[6, 6], &[8, 7], options)).contains("also agent 0's"));
+    assert!(err(Rooting::new(&grid, conn, &[6], &[8, 7], options)).contains("1 cells and 2 goals"));
+    // Cell 21, (1, 4), is cut off: its goal cannot be reached, which the tables tell.
+    let mut r = Rooting::new(&grid, conn, &[6, 21], &[8, 7], options).unwrap();
+    while !r.work(&grid, 1) {}
+    let e = r.finish(&grid, &[6, 21]).err().unwrap().to_string();
+    assert!(e.contains("cannot be reached"), "{e}");
+    let mut r = Rooting::new(&grid, conn, &[6, 8], &[8, 6], options).unwrap();
+    let early = Rooting::new(&grid, conn, &[6, 8], &[8, 6], options).unwrap();
+    let e = early.finish(&grid, &[6, 8]).err().unwrap().to_string();
+    assert!(e.contains("not ready"), "{e}");
+    while !r.work(&grid, 1) {}
+    let other = Grid::new(3, 3).unwrap();
+    let e = r.finish(&other, &[6, 8]).err().unwrap().to_string();
+    assert!(e.contains("not the size"), "{e}");
 }

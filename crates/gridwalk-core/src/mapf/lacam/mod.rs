@@ -194,30 +194,44 @@ impl Search {
         limits: Limits,
     ) -> Search {
         let began = Instant::now();
-        let n = starts.len();
         let mut rng = SplitMix64::seed_from_u64(limits.seed);
         let mut memory = limits.memory;
         let scatter = if limits.swap { None } else { limits.scatter };
         let paths = scatter.and_then(|margin| {
-            let moves = (0..n).map(|i| (dist.get(i, starts[i] as usize) + margin + 1) as usize);
-            let need = Scatter::bytes_needed(grid.len(), moves.sum());
+            let need = scatter_bytes(grid, starts, dist, margin);
             (need < memory / 2).then(|| {
                 memory -= need;
                 let stop = match limits.scatter_work {
                     Some(work) => Stop::Work(work),
                     None => Stop::Deadline(began + limits.time / 2),
                 };
-                scatter::build(grid, starts, goals, dist, margin, stop, &mut rng)
+                scatter::build(grid, (starts, goals), dist, margin, stop, &mut rng)
             })
         });
-        let to_go: Vec<u32> = (0..n).map(|i| dist.get(i, starts[i] as usize)).collect();
-        let mut search = Search::rooted((grid, conn), (starts, goals), &to_go, 0, memory);
-        search.rng = rng;
+        let at = (grid, conn);
+        let mut search = Search::from_scatter(at, (starts, goals), dist, (paths, rng), memory);
         search.max_ticks = limits.max_ticks;
         search.swap = limits
             .swap
             .then(|| (SwapPibt::new(grid.len(), goals), dist.clone()));
+        search
+    }
+
+    /// The [`rooted`](Self::rooted) search with the tables' distances as the first priorities,
+    /// `paths` (the scatter's, if any) as the preferred moves, and `rng` its generator.
+    pub(in crate::mapf) fn from_scatter(
+        (grid, conn): (&Grid, Connectivity),
+        (starts, goals): (&[u32], &[u32]),
+        dist: &DistanceTables,
+        (paths, rng): (Option<Scatter>, SplitMix64),
+        memory: usize,
+    ) -> Search {
+        let to_go: Vec<u32> = (0..starts.len())
+            .map(|i| dist.get(i, starts[i] as usize))
+            .collect();
+        let mut search = Search::rooted((grid, conn), (starts, goals), &to_go, 0, memory);
         search.paths = paths;
+        search.rng = rng;
         search
     }
 
@@ -462,6 +476,17 @@ impl Search {
 /// The bytes a search's nodes, constraints and stack take.
 fn bytes(arena: &Arena, constraints: &Constraints, open: &[u32]) -> usize {
     arena.bytes() + constraints.bytes() + std::mem::size_of_val(open)
+}
+
+/// The most bytes the scatter's paths from `starts` take, with `margin`.
+pub(super) fn scatter_bytes(
+    grid: &Grid,
+    starts: &[u32],
+    dist: &DistanceTables,
+    margin: u32,
+) -> usize {
+    let moves = (0..starts.len()).map(|i| (dist.get(i, starts[i] as usize) + margin + 1) as usize);
+    Scatter::bytes_needed(grid.len(), moves.sum())
 }
 
 /// Runs LaCAM from `starts` to `goals` (flat cells, one per agent, distinct) on `grid`: to the
