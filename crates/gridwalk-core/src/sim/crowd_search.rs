@@ -3,9 +3,9 @@
 //!
 //! **When it engages.** Some agent has not come closer to its goal for [`ENGAGE_TICKS`] ticks,
 //! and the crowd qualifies: every agent stays on arrival, every agent is guided, the goals are
-//! distinct, nobody waits to enter, not everyone has arrived, and BFS distance tables are the
-//! exact guidance (4 moves, every passable cell of one weight) and fit
-//! [`DEFAULT_RT_MEMORY_CAP`]. The search is built over every agent, in the agents' order, from
+//! distinct, nobody waits to enter, not everyone has arrived, and BFS distance tables measure
+//! what the search minimises (every passable cell of one weight: a move, straight or diagonal,
+//! is one timestep, as the crowd's statistics count it) and fit [`DEFAULT_RT_MEMORY_CAP`]. The search is built over every agent, in the agents' order, from
 //! their cells to their goals, with the tables (so a root starts from the one-shot search's
 //! initial paths, the scatter).
 //!
@@ -388,7 +388,7 @@ fn on_goal(cells: &[u32], goals: &[u32]) -> usize {
 
 /// Whether the crowd may be moved by the search (see the module docs).
 fn qualifies(v: &CrowdView) -> bool {
-    if v.entering || v.ids.is_empty() || v.cur == v.goals || v.conn != Connectivity::Four {
+    if v.entering || v.ids.is_empty() || v.cur == v.goals {
         return false;
     }
     if !v.one_shot || !v.guided.iter().all(|&g| g) {
