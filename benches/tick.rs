@@ -39,6 +39,9 @@ use gridwalk_core::{Connectivity, Grid, Pos, Terrain};
 
 const EDITS_PER_TICK: usize = 5;
 
+/// The most `ecs_vs_core` may be (issue 34).
+const GOAL: f64 = 1.2;
+
 struct Options {
     json: bool,
     agents: usize,
@@ -130,20 +133,34 @@ fn retarget(sim: &mut Simulation, goals: &[Pos]) -> usize {
     n
 }
 
-/// When the current `FixedUpdate` run started, and how long the last one took.
+/// The game's tick's sets, in order, as the table names them.
+const SETS: [&str; 4] = ["Gather", "ApplyEdits", "Step", "Sync"];
+
+/// When the current `FixedUpdate` run started and left each of the tick's sets, and how long
+/// the last run and each of its sets took.
 #[derive(Resource, Default)]
 struct FixedTimer {
-    started: Option<Instant>,
+    marks: Vec<Instant>,
     last: Duration,
+    sets: [Duration; 4],
 }
 
 fn fixed_start(mut t: ResMut<FixedTimer>) {
-    t.started = Some(Instant::now());
+    t.marks.clear();
+    t.marks.push(Instant::now());
+}
+
+fn set_end(mut t: ResMut<FixedTimer>) {
+    t.marks.push(Instant::now());
 }
 
 fn fixed_end(mut t: ResMut<FixedTimer>) {
-    if let Some(s) = t.started.take() {
-        t.last = s.elapsed();
+    t.marks.push(Instant::now());
+    if let [start, .., end] = t.marks[..] {
+        t.last = end - start;
+    }
+    if t.marks.len() == SETS.len() + 1 {
+        t.sets = std::array::from_fn(|i| t.marks[i + 1] - t.marks[i]);
     }
 }
 
@@ -192,6 +209,15 @@ fn main() {
             FixedUpdate,
             (
                 fixed_start.before(GridwalkSystems::Gather),
+                set_end
+                    .after(GridwalkSystems::Gather)
+                    .before(GridwalkSystems::ApplyEdits),
+                set_end
+                    .after(GridwalkSystems::ApplyEdits)
+                    .before(GridwalkSystems::Step),
+                set_end
+                    .after(GridwalkSystems::Step)
+                    .before(GridwalkSystems::Sync),
                 fixed_end.after(GridwalkSystems::Sync),
             ),
         );
@@ -208,6 +234,7 @@ fn main() {
     let mut t_core = Vec::with_capacity(o.ticks);
     let mut t_ecs = Vec::with_capacity(o.ticks);
     let mut t_frame = Vec::with_capacity(o.ticks);
+    let mut t_sets: [Vec<Duration>; 4] = Default::default();
     let mut expanded = 0u64;
     let mut retargeted = 0usize;
     let started = Instant::now();
@@ -218,14 +245,18 @@ fn main() {
             t.push(s.elapsed());
             report.stats.search.expanded
         };
-        let run_ecs = |app: &mut App, t: &mut Vec<Duration>, frame: &mut Vec<Duration>| {
+        let mut run_ecs = |app: &mut App, t: &mut Vec<Duration>, frame: &mut Vec<Duration>| {
             for &(pos, terrain) in edits {
                 app.world_mut().write_message(TileEdit { pos, terrain });
             }
             let s = Instant::now();
             app.update();
             frame.push(s.elapsed());
-            t.push(app.world().resource::<FixedTimer>().last);
+            let timer = app.world().resource::<FixedTimer>();
+            t.push(timer.last);
+            for (set, &d) in t_sets.iter_mut().zip(&timer.sets) {
+                set.push(d);
+            }
         };
         // Arrived agents head for the next open goal, on both sides and outside the timing,
         // as in the core's shared-goals workload: everyone keeps walking.
@@ -258,13 +289,19 @@ fn main() {
     t_core.sort();
     t_ecs.sort();
     t_frame.sort();
+    let set_medians: Vec<f64> = (t_sets.iter_mut())
+        .map(|v| {
+            v.sort();
+            percentile(v, 0.5)
+        })
+        .collect();
     let stat = |v: &[Duration]| (percentile(v, 0.5), percentile(v, 0.95));
     let (core_med, core_p95) = stat(&t_core);
     let (ecs_med, ecs_p95) = stat(&t_ecs);
     let (frame_med, frame_p95) = stat(&t_frame);
     let ratio = ecs_med / core_med;
     let frame_ratio = frame_med / core_med;
-    let met = ratio <= 1.3;
+    let met = ratio <= GOAL;
     if o.json {
         println!(
             "{{\"workload\":\"game_tick\",\"agents\":{},\"goals\":{},\
@@ -273,8 +310,15 @@ fn main() {
              \"ecs_tick_us\":{{\"median\":{ecs_med:.1},\"p95\":{ecs_p95:.1}}},\
              \"app_update_us\":{{\"median\":{frame_med:.1},\"p95\":{frame_p95:.1}}},\
              \"ecs_vs_core\":{ratio:.3},\"app_update_vs_core\":{frame_ratio:.3},\
-             \"goal\":1.3,\"met\":{met},\"expanded\":{expanded},\"retargeted\":{retargeted}}}",
-            o.agents, o.goals, o.ticks
+             \"sets_median_us\":{{{}}},\
+             \"goal\":{GOAL},\"met\":{met},\"expanded\":{expanded},\"retargeted\":{retargeted}}}",
+            o.agents,
+            o.goals,
+            o.ticks,
+            (SETS.iter().zip(&set_medians))
+                .map(|(name, m)| format!("\"{name}\":{m:.1}"))
+                .collect::<Vec<_>>()
+                .join(",")
         );
     } else {
         println!(
@@ -287,8 +331,13 @@ fn main() {
         println!("| game `FixedUpdate` tick, in a headless App | {ecs_med:.1} | {ecs_p95:.1} |");
         println!("| whole `App::update()` around it | {frame_med:.1} | {frame_p95:.1} |");
         println!();
+        let sets: Vec<String> = (SETS.iter().zip(&set_medians))
+            .map(|(name, m)| format!("{name} {m:.1}"))
+            .collect();
+        println!("the game's tick by set, median µs: {}", sets.join(", "));
+        println!();
         println!(
-            "ecs_vs_core = {ratio:.3} (goal ≤ 1.3: {}); app_update_vs_core = {frame_ratio:.3}",
+            "ecs_vs_core = {ratio:.3} (goal ≤ {GOAL}: {}); app_update_vs_core = {frame_ratio:.3}",
             if met { "met" } else { "MISSED" }
         );
         println!(

@@ -10,7 +10,9 @@
 
 use std::collections::HashMap;
 
+use bevy::ecs::change_detection::Tick;
 use bevy::ecs::lifecycle::HookContext;
+use bevy::ecs::system::SystemChangeTick;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 use gridwalk_core::Pos;
@@ -70,6 +72,9 @@ pub struct AgentEntities {
     newest: Option<AgentId>,
     /// The world's epoch the ids are of.
     epoch: Option<u64>,
+    /// The change tick of the last [`sync_agents`]: a [`Goal`] changed at it is the plugin's
+    /// own write, not the game's.
+    synced: Option<Tick>,
 }
 
 /// Entities the game spawned with a [`Goal`], waiting for the next tick.
@@ -103,16 +108,18 @@ fn agent_removed(mut world: DeferredWorld, ctx: HookContext) {
 /// Gathers the game's new entities and changed goals into the input of the next tick.
 pub(crate) fn gather_agents(
     world: Res<GridSim>,
+    entities: Res<AgentEntities>,
     mut joining: ResMut<Joining>,
     mut pending: ResMut<PendingInput>,
-    goals: Query<(&GridAgent, &Goal), Changed<Goal>>,
+    goals: Query<(&GridAgent, Ref<Goal>), Changed<Goal>>,
 ) {
     let pending = &mut *pending;
     (pending.spawns).extend(joining.0.drain(..).map(|(e, s)| (s, Some(e))));
-    // The plugin writes goals too (a wanderer's next one): only a goal the game set differs.
+    // The plugin writes goals too (a wanderer's next one, or one set on the simulation): a
+    // goal changed since, and differing from its agent's, is the game's.
     let sim = world.sim();
-    let set = goals
-        .iter()
+    let set = (goals.iter())
+        .filter(|(_, g)| Some(g.last_changed()) != entities.synced)
         .filter(|(a, g)| sim.agent(a.id).is_some_and(|x| x.goal != g.0));
     pending.retargets.extend(set.map(|(a, g)| (a.label, g.0)));
 }
@@ -150,6 +157,7 @@ pub(crate) fn sync_agents(
     mut entities: ResMut<AgentEntities>,
     mut agents: Query<Written>,
     mut arrived: MessageWriter<Arrived>,
+    ticks: SystemChangeTick,
 ) {
     let sim = world.sim();
     let mut cursor = sim.agents().peekable();
@@ -178,6 +186,7 @@ pub(crate) fn sync_agents(
         }
     }
     spawn_fresh(&mut commands, &world, &mut entities);
+    entities.synced = Some(ticks.this_run());
 }
 
 /// Gives the agents newer than the newest entity one, oldest first (so the query keeps

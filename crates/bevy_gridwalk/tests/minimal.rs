@@ -150,3 +150,43 @@ fn an_agent_on_a_wall_is_refused_with_its_entity() {
     assert!(r[0].reason.contains("wall"), "{}", r[0].reason);
     assert!(app.world().get::<GridAgent>(e).is_none());
 }
+
+/// A goal a game system sets once, after the tick's `Sync`.
+#[derive(Resource)]
+struct LateGoal(Option<(Entity, Pos)>);
+
+fn set_late_goal(mut late: ResMut<LateGoal>, mut goals: Query<&mut Goal>) {
+    if let Some((e, to)) = late.0.take() {
+        goals.get_mut(e).unwrap().0 = to;
+    }
+}
+
+#[test]
+fn a_goal_set_right_after_the_plugin_wrote_one_still_retargets() {
+    let mut app = headless();
+    // Past the ticks where the plugin spawns the entities and their goals first count as
+    // changed.
+    for _ in 0..4 {
+        app.update();
+    }
+    let list = agents(&mut app);
+    let (e, first, second) = (list[1].0, list[2].1, list[3].1);
+    let id = app.world().get::<GridAgent>(e).unwrap().id;
+    // The simulation sends the agent to `first`, which the plugin writes to its `Goal` at the
+    // next tick's Sync; right after, in the same tick, a game system sets `second`.
+    let mut world = app.world_mut().resource_mut::<GridSim>();
+    world.sim_mut_unrecorded().set_goal(id, first).unwrap();
+    app.insert_resource(LateGoal(Some((e, second))))
+        .add_systems(FixedUpdate, set_late_goal.after(GridwalkSystems::Sync));
+    app.update();
+    let sim = app.world().resource::<GridSim>().sim();
+    assert_eq!(
+        sim.agent(id).unwrap().goal,
+        first,
+        "the game's goal waits a tick"
+    );
+    app.update();
+    let sim = app.world().resource::<GridSim>().sim();
+    assert_eq!(sim.agent(id).unwrap().goal, second);
+    assert_eq!(app.world().get::<Goal>(e).unwrap().0, second);
+}

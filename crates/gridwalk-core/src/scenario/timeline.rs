@@ -17,6 +17,10 @@
 //! 3. the edits of tick `t` ([`Simulation::edit`]), in list order, each edit's cells in order;
 //!    an edit of a cell that holds an agent or is a goal is refused.
 //!
+//! A tick's agents and edits are found by binary search while their lists are in tick order
+//! (the game pushes its input at the tick being played, so they stay so), and by a walk of
+//! the whole list otherwise: a tick costs what happens at it, not the session's length.
+//!
 //! The caller then runs the tick itself: [`Simulation::replan`] at tick 0 (the first plan,
 //! before anyone moves), [`Simulation::step`] at every later tick.
 //!
@@ -47,6 +51,8 @@
 //! assert_eq!(timeline.to_scenario(&scenario), scenario);
 //! ```
 
+use std::ops::Range;
+
 use crate::format::{AgentSpec, CellSet, DynamicSpec, EditSpec, Scenario, SensingSpec};
 use crate::grid::{Pos, Terrain};
 use crate::sim::{AgentId, DynamicWorld, SimError, Simulation};
@@ -58,6 +64,25 @@ pub struct Timeline {
     edits: Vec<EditSpec>,
     dynamic: Vec<DynamicSpec>,
     sensing: Vec<SensingSpec>,
+    /// Whether `agents`, and `edits`, are out of tick order: always exactly what the lists
+    /// hold, so equal timelines have equal flags.
+    agents_unordered: bool,
+    edits_unordered: bool,
+}
+
+/// The places of `list` that may hold tick `tick`'s entries (`tick_of` gives an entry's):
+/// the run of that tick when the list is in tick order, else the whole list.
+fn share_of<T>(
+    list: &[T],
+    is_unordered: bool,
+    tick: u64,
+    tick_of: impl Fn(&T) -> u64,
+) -> Range<usize> {
+    if is_unordered {
+        return 0..list.len();
+    }
+    let start = list.partition_point(|x| tick_of(x) < tick);
+    start..start + list[start..].partition_point(|x| tick_of(x) == tick)
 }
 
 /// What [`Timeline::apply`] did with one tick's share.
@@ -98,8 +123,31 @@ impl Timeline {
             agents,
             edits,
             dynamic,
-            sensing: Vec::new(),
+            ..Timeline::default()
         }
+        .with_order_checked()
+    }
+
+    /// This timeline with its order flags set from its lists.
+    fn with_order_checked(mut self) -> Timeline {
+        self.check_order();
+        self
+    }
+
+    /// Sets the order flags from the lists.
+    fn check_order(&mut self) {
+        self.agents_unordered = !self.agents.is_sorted_by_key(|a| a.tick);
+        self.edits_unordered = !self.edits.is_sorted_by_key(|e| e.tick);
+    }
+
+    /// The places of [`Self::agents`] that may hold tick `tick`'s.
+    fn agents_share(&self, tick: u64) -> Range<usize> {
+        share_of(&self.agents, self.agents_unordered, tick, |a| a.tick)
+    }
+
+    /// The places of [`Self::edits`] that may hold tick `tick`'s.
+    fn edits_share(&self, tick: u64) -> Range<usize> {
+        share_of(&self.edits, self.edits_unordered, tick, |e| e.tick)
     }
 
     /// This timeline with `sensing` as its sensor-range changes, in this order.
@@ -155,11 +203,13 @@ impl Timeline {
 
     /// The agents that appear at `tick`, in order.
     pub fn agents_at(&self, tick: u64) -> impl Iterator<Item = &AgentSpec> + '_ {
-        self.agents.iter().filter(move |a| a.tick == tick)
+        let share = &self.agents[self.agents_share(tick)];
+        share.iter().filter(move |a| a.tick == tick)
     }
 
     /// Adds an agent at its tick, after every agent already listed.
     pub fn push_agent(&mut self, agent: AgentSpec) {
+        self.agents_unordered |= self.agents.last().is_some_and(|a| a.tick > agent.tick);
         self.agents.push(agent);
     }
 
@@ -169,11 +219,14 @@ impl Timeline {
         let set = CellSet::from_terrain(terrain);
         match self.edits.last_mut() {
             Some(e) if e.tick == tick && e.set == set => e.cells.push(pos),
-            _ => self.edits.push(EditSpec {
-                tick,
-                set,
-                cells: vec![pos],
-            }),
+            last => {
+                self.edits_unordered |= last.is_some_and(|e| e.tick > tick);
+                self.edits.push(EditSpec {
+                    tick,
+                    set,
+                    cells: vec![pos],
+                })
+            }
         }
     }
 
@@ -243,7 +296,8 @@ impl Timeline {
         for s in self.sensing.iter().filter(|s| s.tick == tick) {
             sim.set_sensor_range(s.setting());
         }
-        for (i, a) in self.agents.iter().enumerate() {
+        for i in self.agents_share(tick) {
+            let a = &self.agents[i];
             if a.tick == tick {
                 match sim.add_agent_with(a.start, a.goal, a.on_arrival) {
                     Ok(id) => applied.appeared.push((i, id)),
@@ -251,7 +305,8 @@ impl Timeline {
                 }
             }
         }
-        for (i, e) in self.edits.iter().enumerate() {
+        for i in self.edits_share(tick) {
+            let e = &self.edits[i];
             if e.tick != tick {
                 continue;
             }
@@ -289,6 +344,10 @@ impl Timeline {
         for &(i, _) in applied.rejected.iter().rev() {
             self.agents.remove(i);
         }
+        // Removing keeps an ordered list ordered; an unordered one may have become ordered.
+        if self.agents_unordered || self.edits_unordered {
+            self.check_order();
+        }
     }
 
     /// The events up to `tick`, `tick` included, in order.
@@ -316,17 +375,22 @@ impl Timeline {
                 .filter(|s| s.tick <= tick)
                 .copied()
                 .collect(),
+            ..Timeline::default()
         }
+        .with_order_checked()
     }
 
     /// Takes out the events of `tick` and later, in order, and returns them.
     pub fn split_off(&mut self, tick: u64) -> Timeline {
-        Timeline {
+        let later = Timeline {
             agents: self.agents.extract_if(.., |a| a.tick >= tick).collect(),
             edits: self.edits.extract_if(.., |e| e.tick >= tick).collect(),
             dynamic: self.dynamic.extract_if(.., |d| d.tick >= tick).collect(),
             sensing: self.sensing.extract_if(.., |s| s.tick >= tick).collect(),
-        }
+            ..Timeline::default()
+        };
+        self.check_order();
+        later.with_order_checked()
     }
 
     /// Moves every event `ticks` earlier (no earlier than tick 0).
@@ -343,6 +407,7 @@ impl Timeline {
         for s in &mut self.sensing {
             s.tick = s.tick.saturating_sub(ticks);
         }
+        self.check_order();
     }
 
     /// Adds every event of `later` after this timeline's, in order.
@@ -351,6 +416,7 @@ impl Timeline {
         self.edits.extend(later.edits);
         self.dynamic.extend(later.dynamic);
         self.sensing.extend(later.sensing);
+        self.check_order();
     }
 }
 
@@ -415,6 +481,70 @@ mod tests {
         assert_eq!(sim.grid().terrain(Pos::new(4, 0)), Ok(Terrain::Wall));
         t.apply(4, &mut sim);
         assert_eq!(sim.dynamic(), None);
+    }
+
+    #[test]
+    fn a_tick_finds_its_share_in_or_out_of_tick_order() {
+        let grid = Grid::new(8, 3).unwrap();
+        let agent = |x, tick| AgentSpec {
+            tick,
+            ..AgentSpec::new(Pos::new(x, 0), Pos::new(x, 2))
+        };
+        let edit = |x, tick| EditSpec {
+            tick,
+            set: CellSet::Wall,
+            cells: vec![Pos::new(x, 1)],
+        };
+        let ordered = Timeline::from_parts(
+            vec![agent(0, 0), agent(1, 1), agent(2, 1), agent(3, 3)],
+            vec![edit(4, 0), edit(5, 2), edit(6, 2), edit(7, 3)],
+            Vec::new(),
+        );
+        // The same events by tick, each tick's in the same order, the lists shuffled.
+        let shuffled = Timeline::from_parts(
+            vec![agent(1, 1), agent(3, 3), agent(0, 0), agent(2, 1)],
+            vec![edit(5, 2), edit(7, 3), edit(4, 0), edit(6, 2)],
+            Vec::new(),
+        );
+        assert!(!ordered.agents_unordered && !ordered.edits_unordered);
+        assert!(shuffled.agents_unordered && shuffled.edits_unordered);
+        let mut a = Simulation::new(grid.clone(), SimConfig::default());
+        let mut b = Simulation::new(grid, SimConfig::default());
+        let starts = |t: &Timeline, applied: &Applied| -> Vec<(u32, AgentId)> {
+            let agents = t.agents();
+            (applied.appeared.iter())
+                .map(|&(i, id)| (agents[i].start.x, id))
+                .collect()
+        };
+        let want_starts = [
+            vec![(0, 0)],
+            vec![(1, 1), (2, 2)],
+            vec![],
+            vec![(3, 3)],
+            vec![],
+        ];
+        let want_changed = [1, 0, 2, 1, 0];
+        for tick in 0..5 {
+            let (x, y) = (ordered.apply(tick, &mut a), shuffled.apply(tick, &mut b));
+            let at = tick as usize;
+            assert_eq!(starts(&ordered, &x), want_starts[at], "tick {tick}");
+            assert_eq!(starts(&shuffled, &y), want_starts[at], "tick {tick}");
+            assert_eq!((x.changed, y.changed), (want_changed[at], want_changed[at]));
+            assert_eq!(a.grid(), b.grid());
+        }
+        // An agent pushed out of order is found, and once forgotten the order is back.
+        let mut t = ordered.clone();
+        t.push_agent(agent(99, 0));
+        assert!(t.agents_unordered);
+        let mut c = Simulation::new(Grid::new(8, 3).unwrap(), SimConfig::default());
+        let applied = t.apply(0, &mut c);
+        assert_eq!(applied.rejected.len(), 1, "its start is off the map");
+        t.forget_ineffective(&applied);
+        assert_eq!(t, ordered);
+        t.push_edit(0, Pos::new(4, 1), Terrain::Wall);
+        assert!(t.edits_unordered, "tick 0 after tick 3");
+        t.shift_earlier(5);
+        assert!(!t.edits_unordered, "every tick is 0 now");
     }
 
     #[test]
