@@ -4,6 +4,7 @@
 
 use crate::crowd::Guidance;
 use crate::grid::{Connectivity, Grid};
+use crate::huge::HugeVec;
 
 /// The value of a cell from which the goal cannot be reached.
 pub const UNREACHABLE: u32 = u32::MAX;
@@ -51,7 +52,7 @@ impl Moves {
 #[derive(Clone, Debug)]
 pub struct DistanceTables {
     cells: usize,
-    tables: Vec<u32>,
+    tables: HugeVec<u32>,
     /// Per agent: the offset of its goal's table in `tables`.
     offset: Vec<usize>,
     moves: Moves,
@@ -76,7 +77,7 @@ impl DistanceTables {
         by_goal.sort_unstable();
         let distinct = by_goal.chunk_by(|a, b| a.0 == b.0).count();
         let mut offset = vec![0; goals.len()];
-        let mut tables = vec![UNREACHABLE; distinct * cells];
+        let mut tables = HugeVec::from_elem(UNREACHABLE, distinct * cells);
         let mut queue = Vec::with_capacity(cells);
         let mut next = 0;
         for same in by_goal.chunk_by(|a, b| a.0 == b.0) {
