@@ -34,11 +34,10 @@
 //! search, and other goals' planners are untouched.
 //!
 //! # Memory that follows the search
-//! A planner holds, per cell its searches wrote, 13 bytes (9 when four-connected, whose `g`
-//! fits 4 bytes exactly, `costs.rs`): `g`, the queue's handle and the start flags, in blocks
-//! of 16 ids, one per 4×4 tile of the map, behind a tile table of 4 bytes per tile
-//! (`search/cells.rs`). Untouched tiles read as block 0, which holds the untouched state and
-//! is never written, so reads need no branch; only a write to a new
+//! A planner holds, per cell its searches wrote, 13 bytes: `g`, the queue's handle and the
+//! start flags, in blocks of 16 ids, one per 4×4 tile of the map, behind a tile table of 4
+//! bytes per tile (`search/cells.rs`). Untouched tiles read as block 0, which holds
+//! the untouched state and is never written, so reads need no branch; only a write to a new
 //! tile (a neighbour's first finite `rhs`, a start, an edit next to a reached cell) claims a
 //! block. There is no per-cell `rhs`: queued cells are exactly the inconsistent ones, so a
 //! cell not queued has `rhs = g`, and a queued cell's `rhs` rides in its queue key as a
@@ -100,7 +99,6 @@
 use super::bounds::Bounds;
 use super::cells::{Flat, Near, Store, Tiles};
 use crate::huge::HugeVec;
-use costs::Costs;
 
 use crate::cost::{Cost, INFINITY, add};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
@@ -111,7 +109,6 @@ use crate::stats::SearchStats;
 use crate::trace::{Expansion, ExpansionKind, Recorder, Step};
 
 mod changes;
-mod costs;
 mod key;
 mod planner;
 mod starts;
@@ -141,10 +138,9 @@ pub struct DStarLite<
     /// ([`Tiles`], see `search/cells.rs`); the per-cell arrays below and the queue's handles
     /// are indexed by id.
     tiles: S,
-    /// Per id: `g`, in 4 bytes when four-connected (`costs.rs`). A cell's `rhs` is its `g`
-    /// unless it is queued: then it is its key's payload ([`Key::rhs`]), since queued cells
-    /// are exactly the inconsistent ones.
-    g: Costs,
+    /// Per id: `g`. A cell's `rhs` is its `g` unless it is queued: then it is its key's
+    /// payload ([`Key::rhs`]), since queued cells are exactly the inconsistent ones.
+    g: HugeVec<Cost>,
     queue: Q,
     km: Cost,
     /// The starts' box; before any start, a box covering every cell, so that h is 0 there.
@@ -201,7 +197,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool, S: Store> DStarLite<Q, TOWARD
             heuristic,
             goal,
             tiles,
-            g: Costs::new(conn, ids),
+            g: HugeVec::from_elem(INFINITY, ids),
             queue: Q::with_capacity(ids),
             km: 0,
             bounds: Bounds::EVERYWHERE,
@@ -221,7 +217,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool, S: Store> DStarLite<Q, TOWARD
     fn queue_goal(&mut self) {
         let (x, y) = self.tiles.cell_xy(self.goal);
         let id = self.claim(x, y);
-        let k = self.key_with(self.g.get(id as usize), 0, x, y);
+        let k = self.key_with(self.g[id as usize], 0, x, y);
         self.queue.insert_or_update_as(id, self.goal as u32, k);
     }
 
@@ -242,7 +238,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool, S: Store> DStarLite<Q, TOWARD
     #[cold]
     #[inline(never)]
     fn grow_to(&mut self, n: usize) {
-        self.g.grow(n);
+        self.g.grow(n, INFINITY);
         self.flags.grow(n, 0);
         self.queue.grow(n);
     }
@@ -250,7 +246,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool, S: Store> DStarLite<Q, TOWARD
     /// `g` of the cell of `id`.
     #[inline(always)]
     fn g_of(&self, id: u32) -> Cost {
-        self.g.get(id as usize)
+        self.g[id as usize]
     }
 
     /// The id of flat cell `cell`, to read.
@@ -263,7 +259,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool, S: Store> DStarLite<Q, TOWARD
     /// The planner's `g` value of `cell` (cost to goal as last expanded), for overlays.
     #[inline]
     pub fn g(&self, cell: usize) -> Cost {
-        self.g.get(self.id_of(cell) as usize)
+        self.g[self.id_of(cell) as usize]
     }
 
     /// The planner's `rhs` value of `cell` (one-step lookahead cost to goal).
@@ -291,7 +287,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool, S: Store> DStarLite<Q, TOWARD
             .owned()
             .filter(|&(id, _)| {
                 let i = id as usize;
-                self.g.get(i) != INFINITY || self.flags[i] != 0 || self.queue.contains(id)
+                self.g[i] != INFINITY || self.flags[i] != 0 || self.queue.contains(id)
             })
             .count()
     }
@@ -452,7 +448,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool, S: Store> DStarLite<Q, TOWARD
     /// predecessors.
     #[inline(always)]
     fn lower(&mut self, grid: &Grid, u: usize, id: u32, (x, y): (u32, u32), gu: Cost) {
-        self.g.set(id as usize, gu);
+        self.g[id as usize] = gu;
         self.rec.step(Step::Expand(Expansion {
             cell: u as u32,
             kind: ExpansionKind::Lower,
@@ -501,7 +497,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool, S: Store> DStarLite<Q, TOWARD
     fn raise(&mut self, grid: &Grid, u: usize, id: u32, (x, y): (u32, u32), rhs_u: Cost) {
         // rhs(u) does not depend on g(u), so it stands.
         let g_old = self.g_of(id);
-        self.g.set(id as usize, INFINITY);
+        self.g[id as usize] = INFINITY;
         self.rec.step(Step::Expand(Expansion {
             cell: u as u32,
             kind: ExpansionKind::Raise,

@@ -79,7 +79,7 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool, S: Store> GoalP
         if stage == 0 {
             self.tiles.prefetch_id(x, y);
         } else {
-            self.g.prefetch(self.tiles.id(x, y) as usize);
+            crate::prefetch::prefetch(&self.g, self.tiles.id(x, y) as usize);
         }
     }
 
@@ -106,7 +106,7 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool, S: Store> GoalP
     }
 
     fn memory_bytes(&self) -> usize {
-        self.g.memory_bytes()
+        self.g.capacity() * std::mem::size_of::<Cost>()
             + self.flags.capacity()
             + self.tiles.memory_bytes()
             + self.queue.memory_bytes()
@@ -125,7 +125,7 @@ impl<Q: CellQueue<Key> + Send + Sync, const TOWARD_STARTS: bool, S: Store> GoalP
         let id = self.tiles.id(x, y);
         let key = self.queue.queued_key(id).map(Into::into);
         Some(CellInfo {
-            g: self.g.get(id as usize),
+            g: self.g[id as usize],
             rhs: Some(self.rhs_at(id)),
             h: Some(self.h_xy(x, y)),
             key,

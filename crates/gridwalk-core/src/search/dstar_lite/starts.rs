@@ -62,7 +62,7 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool, S: Store> DStarLite<Q, TOWARD
         while i < self.unsettled.len() {
             let s = self.unsettled[i];
             let k = self.key_of(s);
-            if k <= top && self.g.get(s as usize) == k.rhs {
+            if k <= top && self.g[s as usize] == k.rhs {
                 self.flags[s as usize] &= !UNSETTLED;
                 self.unsettled.swap_remove(i);
             } else {
