@@ -33,6 +33,7 @@ pub mod crowd;
 pub mod format;
 pub mod grid;
 pub mod heuristic;
+mod huge;
 pub mod mapf;
 pub mod path;
 pub mod planner;

@@ -4,6 +4,7 @@
 
 use crate::crowd::Guidance;
 use crate::grid::{Connectivity, Grid};
+use crate::huge::HugeVec;
 
 /// The value of a cell from which the goal cannot be reached.
 pub const UNREACHABLE: u32 = u32::MAX;
@@ -51,7 +52,7 @@ impl Moves {
 #[derive(Clone, Debug)]
 pub struct DistanceTables {
     cells: usize,
-    tables: Vec<u32>,
+    tables: HugeVec<u32>,
     /// Per agent: the offset of its goal's table in `tables`.
     offset: Vec<usize>,
     moves: Moves,
@@ -136,7 +137,7 @@ impl Filling {
         Filling {
             tables: DistanceTables {
                 cells,
-                tables: vec![UNREACHABLE; distinct * cells],
+                tables: HugeVec::from_elem(UNREACHABLE, distinct * cells),
                 offset: vec![0; goals.len()],
                 moves: Moves::new(grid, conn),
             },

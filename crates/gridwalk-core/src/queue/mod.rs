@@ -44,7 +44,8 @@ pub(crate) fn less<K: Ord>(a: &(K, u32, u32), b: &(K, u32, u32)) -> bool {
 /// least 64) rather than doubling as `Vec` does: the room held stays within 1.25 times the
 /// room used (about 1.1 on average), and growing copies each item about five times, a few
 /// microseconds for a planner's first plan. The per-id arrays of the planners (see
-/// `search::cells`) and the queues' handle arrays grow by this rule.
+/// `search::cells`; D\* Lite's rounds big room up to huge pages, `huge::HugeVec::grow`) and
+/// the queues' handle arrays grow by this rule.
 #[inline]
 pub(crate) fn grow<T: Copy>(v: &mut Vec<T>, n: usize, fill: T) {
     if v.len() < n {

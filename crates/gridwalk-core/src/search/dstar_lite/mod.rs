@@ -98,7 +98,7 @@
 
 use super::bounds::Bounds;
 use super::cells::{Flat, Near, Store, Tiles};
-use crate::queue::grow;
+use crate::huge::HugeVec;
 
 use crate::cost::{Cost, INFINITY, add};
 use crate::grid::{Connectivity, Grid, GridError, Pos};
@@ -140,7 +140,7 @@ pub struct DStarLite<
     tiles: S,
     /// Per id: `g`. A cell's `rhs` is its `g` unless it is queued: then it is its key's
     /// payload ([`Key::rhs`]), since queued cells are exactly the inconsistent ones.
-    g: Vec<Cost>,
+    g: HugeVec<Cost>,
     queue: Q,
     km: Cost,
     /// The starts' box; before any start, a box covering every cell, so that h is 0 there.
@@ -153,7 +153,7 @@ pub struct DStarLite<
     start_ids: Vec<u32>,
     /// Per id: [`START`] (expanding one ends a batch so the starts are checked) and
     /// [`UNSETTLED`] (listed in `unsettled`).
-    flags: Vec<u8>,
+    flags: HugeVec<u8>,
     /// The ids of the starts not yet known to be settled in this compute. A settled start
     /// leaves the list and comes back only by entering the queue, the one way its key can
     /// change.
@@ -197,14 +197,14 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool, S: Store> DStarLite<Q, TOWARD
             heuristic,
             goal,
             tiles,
-            g: vec![INFINITY; ids],
+            g: HugeVec::from_elem(INFINITY, ids),
             queue: Q::with_capacity(ids),
             km: 0,
             bounds: Bounds::EVERYWHERE,
             starts: Vec::new(),
             exact: Vec::new(),
             start_ids: Vec::new(),
-            flags: vec![0; ids],
+            flags: HugeVec::from_elem(0, ids),
             unsettled: Vec::new(),
             expanded: Vec::new(),
             rec: Recorder::default(),
@@ -238,8 +238,8 @@ impl<Q: CellQueue<Key>, const TOWARD_STARTS: bool, S: Store> DStarLite<Q, TOWARD
     #[cold]
     #[inline(never)]
     fn grow_to(&mut self, n: usize) {
-        grow(&mut self.g, n, INFINITY);
-        grow(&mut self.flags, n, 0);
+        self.g.grow(n, INFINITY);
+        self.flags.grow(n, 0);
         self.queue.grow(n);
     }
 
