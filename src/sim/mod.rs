@@ -113,6 +113,7 @@ impl SimSetup {
             ticks_per_second: self.rate_hz,
             paused: self.paused,
             record: true,
+            explain_history: EXPLAIN_HISTORY,
             ..GridwalkSettings::of_scenario(&self.scenario)
         }
     }

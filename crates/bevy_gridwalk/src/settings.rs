@@ -55,6 +55,11 @@ pub struct GridwalkSettings {
     /// starts a new [`Segment`](crate::Segment) (every agent replans). Off, they apply at once
     /// and the current segment no longer replays the session.
     pub record: bool,
+    /// Recent computes each planner keeps for explaining a repair
+    /// ([`Simulation::set_history`](gridwalk_core::sim::Simulation::set_history)): 0 by
+    /// default, so a game that does not explain pays nothing for it; the demo keeps
+    /// [`EXPLAIN_HISTORY`](crate::EXPLAIN_HISTORY).
+    pub explain_history: usize,
 }
 
 impl Default for GridwalkSettings {
@@ -72,6 +77,7 @@ impl Default for GridwalkSettings {
             measure_baseline: false,
             paused: false,
             record: false,
+            explain_history: 0,
         }
     }
 }

@@ -16,7 +16,8 @@ use crate::messages::{SpawnAgent, TileEdit};
 use crate::segment::Segment;
 use crate::settings::GridwalkSettings;
 
-/// How many recent computes each planner keeps for explaining a repair.
+/// How many recent computes each planner keeps for explaining a repair in the demo
+/// ([`GridwalkSettings::explain_history`]).
 pub const EXPLAIN_HISTORY: usize = 32;
 
 /// Input gathered since the last tick, applied by the next one.
@@ -78,6 +79,8 @@ pub struct GridSim {
     world_seed: u64,
     budget: Budget,
     record: bool,
+    /// Computes each planner keeps for explain ([`GridwalkSettings::explain_history`]).
+    explain_history: usize,
     start_refusals: Vec<String>,
 }
 
@@ -101,6 +104,7 @@ impl GridSim {
             world_seed,
             budget,
             record: settings.record,
+            explain_history: settings.explain_history,
             start_refusals: Vec::new(),
         };
         let refused = s.play_start(&[]);
@@ -292,7 +296,7 @@ impl GridSim {
     /// Plays the new segment's tick 0 (its agents get their labels, kept or new) and plans
     /// once. Returns the refusals of agents.
     fn play_start(&mut self, kept: &[Option<u32>]) -> Vec<String> {
-        self.sim.set_history(EXPLAIN_HISTORY);
+        self.sim.set_history(self.explain_history);
         self.labels.clear();
         let (applied, refused) = self.segment.play(0, &mut self.sim);
         for &(i, id) in &applied.appeared {
