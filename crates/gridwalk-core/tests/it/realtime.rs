@@ -3,8 +3,8 @@
 //! kept search finds the goal configuration after exactly as many tries as the same search run
 //! alone, and then the agents arrive; one that `mapf::solve` (the reference) proves
 //! unsolvable never arrives, and one it solves never ends exhausted; re-rooting mid-way still
-//! arrives; bad input is an error. An ignored test measures the benchmark's
-//! dense instances against `mapf`'s first solution.
+//! arrives; bad input is an error; a root prepared in pieces ([`Rooting`]) is the root
+//! prepared at once. A test holds the benchmark's dense instances to `mapf`'s first solution.
 
 use std::path::PathBuf;
 use std::time::Duration;
