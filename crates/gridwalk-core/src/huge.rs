@@ -64,7 +64,7 @@ impl<T: Copy> HugeVec<T> {
     pub(crate) fn grow(&mut self, n: usize, fill: T) {
         if self.len < n {
             if n > self.cap {
-                self.reallocate(room_for::<T>(n + (n / 4).max(64)));
+                self.reallocate(room_for::<T>(crate::queue::room_ahead(n)));
             }
             self.fill_to(n, fill);
         }

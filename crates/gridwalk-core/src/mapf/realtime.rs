@@ -524,7 +524,7 @@ fn passable(grid: &Grid, c: u32) -> bool {
 }
 
 /// An error about the whole input.
-fn whole(message: &str) -> ProblemError {
+pub(super) fn whole(message: &str) -> ProblemError {
     ProblemError {
         agent: None,
         message: message.to_string(),

@@ -17,7 +17,7 @@
 //! let (a, b) = (6, 8); // flat cells (1, 1) and (3, 1)
 //! let options = RealTimeOptions::default();
 //! let mut rooting = Rooting::new(&grid, Connectivity::Four, &[a, b], &[b, a], options).unwrap();
-//! while !rooting.work(&grid, 10) {}
+//! while !rooting.work(10) {}
 //! let (mut rt, tables) = rooting.finish(&grid, &[a, b]).unwrap();
 //! while !rt.arrived() {
 //!     rt.tick(&grid, &tables).unwrap();
@@ -27,9 +27,9 @@
 
 use super::dist::Filling;
 use super::lacam::{Search, scatter_bytes};
-use super::realtime::{check_lists, check_reachable};
+use super::realtime::{check_lists, check_reachable, whole};
 use super::scatter::{Rounds, Stop};
-use super::{DistanceTables, ProblemError, RealTime, RealTimeOptions};
+use super::{DistanceTables, ProblemError, RealTime, RealTimeOptions, UNREACHABLE};
 use crate::grid::{Connectivity, Grid};
 use crate::rng::{SeedableRng, SplitMix64};
 
@@ -93,19 +93,19 @@ impl Rooting {
     }
 
     /// Goes on with the preparation for about `work` units (an expansion of the scatter's
-    /// searches, or 16 cells of a table's; one table or one agent's path may run past it) on
-    /// the grid it began on; true once the root is ready to [`finish`](Self::finish).
-    pub fn work(&mut self, grid: &Grid, work: u64) -> bool {
+    /// searches, or 16 cells of a table's; one table or one agent's path may run past it);
+    /// true once the root is ready to [`finish`](Self::finish).
+    pub fn work(&mut self, work: u64) -> bool {
         let end = self.done.saturating_add(work);
         let stage = self.stage.take().expect("a stage between calls");
-        let (stage, ready) = self.advance(stage, grid, end);
+        let (stage, ready) = self.advance(stage, end);
         self.stage = Some(stage);
         self.ready = ready;
         ready
     }
 
     /// Works on `stage` until `end` units are done in all, or it is ready.
-    fn advance(&mut self, stage: Stage, grid: &Grid, end: u64) -> (Stage, bool) {
+    fn advance(&mut self, stage: Stage, end: u64) -> (Stage, bool) {
         match stage {
             Stage::Tables(mut filling) => {
                 let cells = (end.saturating_sub(self.done)).saturating_mul(CELLS_PER_WORK);
@@ -116,8 +116,8 @@ impl Rooting {
                     return (Stage::Tables(filling), false);
                 }
                 let tables = filling.finish();
-                let rounds = self.rounds(grid, &tables);
-                self.advance(Stage::Paths(tables, rounds), grid, end)
+                let rounds = self.rounds(&tables);
+                self.advance(Stage::Paths(tables, rounds), end)
             }
             Stage::Paths(tables, Some(mut rounds)) => {
                 let before = rounds.expansions();
@@ -133,14 +133,24 @@ impl Rooting {
 
     /// The scatter's rounds, when the options ask for them and their memory fits in half the
     /// cap (as `solve`'s), with that memory taken from the search's.
-    fn rounds(&mut self, grid: &Grid, tables: &DistanceTables) -> Option<Box<Rounds>> {
+    fn rounds(&mut self, tables: &DistanceTables) -> Option<Box<Rounds>> {
         let margin = self.options.scatter_margin?;
-        check_reachable(grid, &self.starts, &self.goals, tables).ok()?;
-        let need = scatter_bytes(grid, &self.starts, tables, margin);
+        // A goal that cannot be reached leaves no paths to plan; `finish` reports it.
+        let mut starts = self.starts.iter().enumerate();
+        if starts.any(|(a, &c)| tables.get(a, c as usize) == UNREACHABLE) {
+            return None;
+        }
+        let cells = tables.cells();
+        let need = scatter_bytes(cells, &self.starts, tables, margin);
         (need < self.memory / 2).then(|| {
             self.memory -= need;
-            Box::new(Rounds::new(grid, (&self.starts, &self.goals), margin))
+            Box::new(Rounds::new(cells, (&self.starts, &self.goals), margin))
         })
+    }
+
+    /// The agents' goals (flat cells), as given to [`new`](Self::new).
+    pub fn goals(&self) -> &[u32] {
+        &self.goals
     }
 
     /// The work done so far, in [`work`](Self::work)'s units.
@@ -157,10 +167,6 @@ impl Rooting {
         grid: &Grid,
         cells: &[u32],
     ) -> Result<(RealTime, DistanceTables), ProblemError> {
-        let whole = |message: &str| ProblemError {
-            agent: None,
-            message: message.to_string(),
-        };
         if (grid.width(), grid.len()) != self.size {
             return Err(whole("the grid is not the size the root began on"));
         }

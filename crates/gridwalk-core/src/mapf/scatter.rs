@@ -145,7 +145,7 @@ pub(super) fn build<R: Draw + ?Sized>(
     stop: Stop,
     rng: &mut R,
 ) -> Scatter {
-    let mut rounds = Rounds::new(grid, (starts, goals), margin);
+    let mut rounds = Rounds::new(grid.len(), (starts, goals), margin);
     rounds.advance(dist, stop, u64::MAX, rng);
     rounds.finish()
 }
@@ -171,21 +171,21 @@ pub(super) struct Rounds {
 }
 
 impl Rounds {
-    /// Rounds for agents from `starts` to `goals` on `grid`, none begun.
-    pub(super) fn new(grid: &Grid, (starts, goals): (&[u32], &[u32]), margin: u32) -> Rounds {
+    /// Rounds for agents from `starts` to `goals` on a grid of `cells` cells, none begun.
+    pub(super) fn new(cells: usize, (starts, goals): (&[u32], &[u32]), margin: u32) -> Rounds {
         let n = starts.len();
         Rounds {
             starts: starts.to_vec(),
             goals: goals.to_vec(),
             margin,
             table: Collisions {
-                at: vec![Vec::new(); grid.len()],
-                ends: vec![Vec::new(); grid.len()],
+                at: vec![Vec::new(); cells],
+                ends: vec![Vec::new(); cells],
                 count: 0,
             },
             paths: vec![Vec::new(); n],
             best: (u64::MAX, Vec::new()),
-            search: PathSearch::new(grid.len()),
+            search: PathSearch::new(cells),
             order: (0..n).collect(),
             rounds: 0,
             last: u64::MAX,
@@ -544,7 +544,7 @@ mod tests {
             let (grid, starts, goals, dist) = crowded(seed, 50);
             let ends = (&starts[..], &goals[..]);
             let whole = build(&grid, ends, &dist, 3, Stop::Work(u64::MAX), &mut rng(seed));
-            let mut rounds = Rounds::new(&grid, ends, 3);
+            let mut rounds = Rounds::new(grid.len(), ends, 3);
             let (mut draws, mut calls) = (rng(seed), 0);
             while !rounds.advance(
                 &dist,

@@ -50,11 +50,16 @@ pub(crate) fn less<K: Ord>(a: &(K, u32, u32), b: &(K, u32, u32)) -> bool {
 pub(crate) fn grow<T: Copy>(v: &mut Vec<T>, n: usize, fill: T) {
     if v.len() < n {
         if n > v.capacity() {
-            let want = n + (n / 4).max(64);
-            v.reserve_exact(want - v.len());
+            v.reserve_exact(room_ahead(n) - v.len());
         }
         v.resize(n, fill);
     }
+}
+
+/// The room [`grow`] reserves when `n` items no longer fit: a quarter again, at least 64 more.
+#[inline]
+pub(crate) fn room_ahead(n: usize) -> usize {
+    n + (n / 4).max(64)
 }
 
 /// A min-priority queue of cells, each queued at most once.

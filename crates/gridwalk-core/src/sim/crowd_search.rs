@@ -53,13 +53,13 @@ const SCATTER_WORK: u64 = 5_000_000;
 /// machine of docs/benchmarks.md, so that no tick stops for the tables and the scatter.
 pub const ROOT_WORK_PER_TICK: u64 = 100_000;
 
-/// A root in preparation, and the agents and goals it is for.
+/// A root in preparation (it holds the goals), and the agents it is for.
 struct Preparing {
     rooting: Rooting,
     /// The tick it began at.
     since: u64,
     ids: Vec<AgentId>,
-    goals: Vec<u32>,
+    /// The bytes of its tables, allocated when it began.
     table_bytes: usize,
 }
 
@@ -244,7 +244,7 @@ impl CrowdSearch {
             self.engaged = None;
         }
         let other = |ids: &[AgentId], goals: &[u32]| ids != v.ids || goals != v.goals;
-        if changed || (self.preparing.as_ref()).is_some_and(|p| other(&p.ids, &p.goals)) {
+        if changed || (self.preparing.as_ref()).is_some_and(|p| other(&p.ids, p.rooting.goals())) {
             self.preparing = None;
         }
         if changed || (self.gave_up.as_ref()).is_some_and(|(ids, goals)| other(ids, goals)) {
@@ -274,7 +274,6 @@ impl CrowdSearch {
                         rooting,
                         since: v.tick,
                         ids: v.ids.to_vec(),
-                        goals: v.goals.to_vec(),
                         table_bytes: DistanceTables::bytes_needed(v.truth.len(), v.goals),
                     })
                 }
@@ -285,7 +284,7 @@ impl CrowdSearch {
             }
         }
         let p = self.preparing.as_mut().expect("a root in preparation");
-        if !p.rooting.work(v.truth, ROOT_WORK_PER_TICK) {
+        if !p.rooting.work(ROOT_WORK_PER_TICK) {
             return false;
         }
         let p = self.preparing.take().expect("a root in preparation");
@@ -376,7 +375,7 @@ impl Simulation {
             from: at,
             to: at,
             agents: p.ids.len(),
-            on_goal: on_goal(&search.before, &p.goals),
+            on_goal: on_goal(&search.before, p.rooting.goals()),
         })
     }
 }

@@ -580,7 +580,7 @@ fn a_root_prepared_in_pieces_is_the_root_prepared_at_once() {
         let mut whole = RealTime::with_tables(grid, conn, &starts, &goals, &dist, options).unwrap();
         let mut rooting = Rooting::new(grid, conn, &starts, &goals, options).unwrap();
         let mut calls = 1;
-        while !rooting.work(grid, 500) {
+        while !rooting.work(500) {
             calls += 1;
         }
         assert!(calls > 20, "{scen}: {calls} calls");
@@ -606,14 +606,14 @@ fn a_root_in_preparation_names_bad_input() {
     assert!(err(Rooting::new(&grid, conn, &[6], &[8, 7], options)).contains("1 cells and 2 goals"));
     // Cell 21, (1, 4), is cut off: its goal cannot be reached, which the tables tell.
     let mut r = Rooting::new(&grid, conn, &[6, 21], &[8, 7], options).unwrap();
-    while !r.work(&grid, 1) {}
+    while !r.work(1) {}
     let e = r.finish(&grid, &[6, 21]).err().unwrap().to_string();
     assert!(e.contains("cannot be reached"), "{e}");
     let mut r = Rooting::new(&grid, conn, &[6, 8], &[8, 6], options).unwrap();
     let early = Rooting::new(&grid, conn, &[6, 8], &[8, 6], options).unwrap();
     let e = early.finish(&grid, &[6, 8]).err().unwrap().to_string();
     assert!(e.contains("not ready"), "{e}");
-    while !r.work(&grid, 1) {}
+    while !r.work(1) {}
     let other = Grid::new(3, 3).unwrap();
     let e = r.finish(&other, &[6, 8]).err().unwrap().to_string();
     assert!(e.contains("not the size"), "{e}");

@@ -198,7 +198,7 @@ impl Search {
         let mut memory = limits.memory;
         let scatter = if limits.swap { None } else { limits.scatter };
         let paths = scatter.and_then(|margin| {
-            let need = scatter_bytes(grid, starts, dist, margin);
+            let need = scatter_bytes(grid.len(), starts, dist, margin);
             (need < memory / 2).then(|| {
                 memory -= need;
                 let stop = match limits.scatter_work {
@@ -478,15 +478,16 @@ fn bytes(arena: &Arena, constraints: &Constraints, open: &[u32]) -> usize {
     arena.bytes() + constraints.bytes() + std::mem::size_of_val(open)
 }
 
-/// The most bytes the scatter's paths from `starts` take, with `margin`.
+/// The most bytes the scatter's paths from `starts` take, with `margin`, on a grid of `cells`
+/// cells.
 pub(super) fn scatter_bytes(
-    grid: &Grid,
+    cells: usize,
     starts: &[u32],
     dist: &DistanceTables,
     margin: u32,
 ) -> usize {
     let moves = (0..starts.len()).map(|i| (dist.get(i, starts[i] as usize) + margin + 1) as usize);
-    Scatter::bytes_needed(grid.len(), moves.sum())
+    Scatter::bytes_needed(cells, moves.sum())
 }
 
 /// Runs LaCAM from `starts` to `goals` (flat cells, one per agent, distinct) on `grid`: to the
