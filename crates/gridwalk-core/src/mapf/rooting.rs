@@ -1,7 +1,7 @@
 //! A real-time search's first root prepared a budget of work at a time ([`Rooting`]): the
 //! distance tables and the scatter's initial paths that [`RealTime::with_tables`] computes at
 //! once, spread over as many calls as the caller likes, so that no tick of a game stops for
-//! them. Crowd mode prepares its search this way while the step rule goes on moving the crowd.
+//! them. Crowd mode prepares its search this way, and holds the crowd still meanwhile.
 //!
 //! The scatter plans from the cells the agents stood on when the preparation began; the
 //! search is rooted where they stand when it ends ([`Rooting::finish`]). The paths are only
@@ -37,7 +37,8 @@ use crate::rng::{SeedableRng, SplitMix64};
 /// expansion of the scatter's path searches.
 const CELLS_PER_WORK: u64 = 16;
 
-/// A root in preparation: see the [module doc](self).
+/// A real-time search's root in preparation: [`work`](Self::work) until it returns true, then
+/// [`finish`](Self::finish) for the engine and its tables, rooted where the agents stand then.
 pub struct Rooting {
     conn: Connectivity,
     options: RealTimeOptions,

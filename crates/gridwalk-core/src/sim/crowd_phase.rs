@@ -58,7 +58,7 @@ use crate::rng::Rng;
 use crate::stats::SearchStats;
 use web_time::Instant;
 
-use super::crowd_search::{CrowdView, ENGAGE_TICKS};
+use super::crowd_search::{CrowdView, ENGAGE_TICKS, SearchStep};
 use super::crowd_state::{CrowdStats, STUCK_TICKS};
 use crate::rng::SplitMix64;
 
@@ -593,6 +593,26 @@ impl Simulation {
         let chain = rule.push_chain(i);
         let chain = chain.iter().map(|&k| crowd.last_ids[k as usize]);
         Some((cells.collect(), chain.collect()))
+    }
+
+    /// The tick at which crowd mode's real-time search took over from the step rule (its
+    /// latest root), while it moves the agents; `None` otherwise.
+    pub fn crowd_search_since(&self) -> Option<u64> {
+        self.crowd.as_ref()?.search.since()
+    }
+
+    /// Whether crowd mode's real-time search held the crowd still on the last tick while it
+    /// prepared its root ([`Went::Waited`](super::Went::Waited)).
+    pub fn crowd_search_preparing(&self) -> bool {
+        self.crowd.as_ref().is_some_and(|c| c.search.waited())
+    }
+
+    /// How crowd mode's real-time search moved agent `id` on the last tick, when it did
+    /// ([`CrowdStats::searched`]); `None` when the step rule moved the agents (then
+    /// [`crowd_step_of`](Self::crowd_step_of) explains the step), off crowd mode, or for an
+    /// agent that was not in the step. Costs the configuration's depth.
+    pub fn crowd_search_step(&self, id: AgentId) -> Option<SearchStep> {
+        self.crowd.as_ref()?.search.step_of(id, &self.grid)
     }
 
     /// In crowd mode, the cost from `cell` to agent `id`'s goal by which its next step ranks

@@ -28,10 +28,10 @@
 //! PIBT steps again, and the search waits for the world to change before it tries again).
 //!
 //! **Explain.** A searched tick's decision, for one agent, is [`SearchStep`]
-//! ([`Simulation::crowd_search_step`]): the configuration the agents moved to, its depth in
-//! the search's tree, which way they went, and the agent's cells.
+//! ([`Simulation::crowd_search_step`](super::Simulation::crowd_search_step)): the
+//! configuration the agents moved to, its depth in the search's tree, which way they went, and
+//! the agent's cells.
 
-use super::Simulation;
 use super::agents::AgentId;
 use crate::grid::{Connectivity, Grid, Pos};
 use crate::mapf::{
@@ -307,37 +307,33 @@ impl CrowdSearch {
     }
 }
 
-impl Simulation {
-    /// The tick at which crowd mode's real-time search took over from the step rule (its
-    /// latest root), while it moves the agents; `None` otherwise.
-    pub fn crowd_search_since(&self) -> Option<u64> {
-        let search = &self.crowd.as_ref()?.search;
-        if search.waited {
-            return Some(search.preparing.as_ref()?.since);
+impl CrowdSearch {
+    /// The tick at which the search took over from the step rule (its latest root), while it
+    /// moves the agents or holds them still for a root; `None` otherwise.
+    pub(super) fn since(&self) -> Option<u64> {
+        if self.waited {
+            return Some(self.preparing.as_ref()?.since);
         }
-        search.last?;
-        Some(search.engaged.as_ref()?.since)
+        self.last?;
+        Some(self.engaged.as_ref()?.since)
     }
 
-    /// Whether crowd mode's real-time search held the crowd still on the last tick while it
-    /// prepared its root ([`Went::Waited`]).
-    pub fn crowd_search_preparing(&self) -> bool {
-        self.crowd.as_ref().is_some_and(|c| c.search.waited)
+    /// Whether the search held the crowd still on the last tick while it prepared its root
+    /// ([`Went::Waited`]).
+    pub(super) fn waited(&self) -> bool {
+        self.waited
     }
 
-    /// How crowd mode's real-time search moved agent `id` on the last tick, when it did
-    /// ([`CrowdStats::searched`](super::CrowdStats::searched)); `None` when the step rule moved
-    /// the agents (then [`crowd_step_of`](Self::crowd_step_of) explains the step), off crowd
-    /// mode, or for an agent that was not in the step. Costs the configuration's depth.
-    pub fn crowd_search_step(&self, id: AgentId) -> Option<SearchStep> {
-        let search = &self.crowd.as_ref()?.search;
-        if search.waited {
-            return self.crowd_search_wait(id);
+    /// How the search moved agent `id` on the last tick, when it did; cells are shown as
+    /// `grid`'s positions. Costs the configuration's depth.
+    pub(super) fn step_of(&self, id: AgentId, grid: &Grid) -> Option<SearchStep> {
+        if self.waited {
+            return self.wait_of(id, grid);
         }
-        let (tick, e) = (search.last?, search.engaged.as_ref()?);
+        let (tick, e) = (self.last?, self.engaged.as_ref()?);
         let i = e.ids.binary_search(&id).ok()?;
         let (cells, goals) = (e.rt.cells(), e.rt.goals());
-        let cell = |c: u32| self.grid.pos(c as usize);
+        let cell = |c: u32| grid.pos(c as usize);
         let went = match (tick.moved, tick.up) {
             (false, _) => Went::Stayed,
             (true, true) => Went::Up,
@@ -349,33 +345,32 @@ impl Simulation {
             went,
             following: matches!(tick.phase, Phase::Following | Phase::Arrived),
             tries: tick.tries,
-            budget: search.budget,
+            budget: self.budget,
             configurations: tick.configurations,
-            from: cell(*search.before.get(i)?),
+            from: cell(*self.before.get(i)?),
             to: cell(cells[i]),
             agents: cells.len(),
             on_goal: on_goal(cells, goals),
         })
     }
 
-    /// [`crowd_search_step`](Self::crowd_search_step) on a tick the crowd waited for the root.
-    fn crowd_search_wait(&self, id: AgentId) -> Option<SearchStep> {
-        let search = &self.crowd.as_ref()?.search;
-        let p = search.preparing.as_ref()?;
+    /// [`step_of`](Self::step_of) on a tick the crowd waited for the root.
+    fn wait_of(&self, id: AgentId, grid: &Grid) -> Option<SearchStep> {
+        let p = self.preparing.as_ref()?;
         let i = p.ids.binary_search(&id).ok()?;
-        let at = self.grid.pos(*search.before.get(i)? as usize);
+        let at = grid.pos(*self.before.get(i)? as usize);
         Some(SearchStep {
             node: 0,
             depth: 0,
             went: Went::Waited,
             following: false,
             tries: 0,
-            budget: search.budget,
+            budget: self.budget,
             configurations: 0,
             from: at,
             to: at,
             agents: p.ids.len(),
-            on_goal: on_goal(&search.before, p.rooting.goals()),
+            on_goal: on_goal(&self.before, p.rooting.goals()),
         })
     }
 }

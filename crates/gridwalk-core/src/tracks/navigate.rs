@@ -44,7 +44,7 @@ pub const TICKS_PER_CELL: u64 = 16;
 pub struct Navigate {
     /// The planner.
     pub algorithm: Algorithm,
-    /// The sensor range, 1 to [`MAX_SENSOR_RANGE`](crate::sim::MAX_SENSOR_RANGE) (clamped).
+    /// The sensor range, 1 to [`MAX_SENSOR_RANGE`] (clamped).
     pub range: u32,
     /// The moves (eight-connected, no corner cut: the Moving AI model, by default).
     pub connectivity: Connectivity,
