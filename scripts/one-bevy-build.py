@@ -11,13 +11,22 @@ getrandom, bit-set...), that crate and everything above it, Bevy included, is co
 This compares, for every crate that is not a workspace member, the features in the game's
 normal graph (`cargo tree -p gridwalk -e normal`) with those of the test build's graph
 (`cargo tree --workspace -e normal,dev`), and fails naming each crate whose features differ.
-Crates only the tests use are not compared: nothing the game builds depends on them. It takes
-a few seconds (cargo tree reads Cargo.lock; nothing is compiled).
+Crates only the tests use are not compared: nothing the game builds depends on them.
+
+It then checks the plugin's example the same way. `cargo run --release -p bevy_gridwalk
+--example minimal` resolves features for that package alone (`cargo tree -p bevy_gridwalk -e
+normal,dev`), so every crate that build needs, members included, must be in the game's graph
+with the game's features; then the example compiles only bevy_gridwalk and itself. It takes a
+few seconds (cargo tree reads Cargo.lock; nothing is compiled).
 """
 
 import json
 import subprocess
 import sys
+
+
+# The package whose example must build on the game's compiled Bevy.
+EXAMPLE_PACKAGE = "bevy_gridwalk"
 
 
 def tree(*args):
@@ -43,6 +52,23 @@ def tree(*args):
 def shown(sets):
     """Feature sets as `[a,b] / [c]`."""
     return " / ".join("[" + ",".join(sorted(f)) + "]" for f in sorted(sets, key=sorted))
+
+
+def example_differs(play):
+    """The crates the example's build needs with other features than the game's build has
+    (or that the game does not build), as lines to print. The plugin itself is left out: the
+    game turns on its `debug` feature, so the example compiles it anyway."""
+    example = tree("-p", EXAMPLE_PACKAGE, "-e", "normal,dev")
+    differ = []
+    for (name, version), features in sorted(example.items()):
+        if name == EXAMPLE_PACKAGE:
+            continue
+        other = play.get((name, version))
+        if other is None:
+            differ.append(f"{name} {version}: in the example's graph but not the game's")
+        elif other != features:
+            differ.append(f"{name} {version}: example {shown(features)}, playing {shown(other)}")
+    return differ, len(example) - 1
 
 
 def main():
@@ -77,6 +103,16 @@ def main():
         sys.exit(1)
     print(f"one-bevy-build: the {compared} crates the game builds on have the same features "
           "with and without dev-dependencies")
+    differ, needed = example_differs(play)
+    if differ:
+        print(f"one-bevy-build: FAIL: `cargo run -p {EXAMPLE_PACKAGE} --example ...` would compile")
+        print("these crates (and Bevy above them) a second time, with other features than playing:")
+        for d in differ:
+            print(f"  {d}")
+        print(f"Give {EXAMPLE_PACKAGE}'s dev-dependencies the game's features.")
+        sys.exit(1)
+    print(f"one-bevy-build: the {needed} crates the plugin's example needs are built as the "
+          "game builds them")
 
 
 if __name__ == "__main__":

@@ -55,7 +55,10 @@ pub struct GridAgent {
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LastCell(pub Pos);
 
-/// The cell the agent moves to at the next tick, if it has a path and has not arrived.
+/// The next cell of the agent's plan while that plan has not moved it: a tick's move clears it
+/// in the core (the next tick's plan sets it again), so it is `None` after every tick. The
+/// second cell of [`Simulation::path`](gridwalk_core::sim::Simulation::path) is where a
+/// walking agent heads.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NextCell(pub Option<Pos>);
 

@@ -2,7 +2,7 @@
 //! crowd mode, never stand on one another, as a Bevy plugin.
 //!
 //! Add [`GridwalkPlugin`] with a map and [`GridwalkSettings`], spawn entities with a
-//! [`GridPos`] and a [`Goal`], and read [`GridPos`], [`NextCell`] and [`AgentState`] back;
+//! [`GridPos`] and a [`Goal`], and read [`GridPos`], [`LastCell`] and [`AgentState`] back;
 //! [`Arrived`] tells of arrivals. Edit the map with [`TileEdit`] messages: the planners are
 //! told which cells changed and repair only what those cells affect (D\* Lite, one search per
 //! goal, shared by every agent heading there). The tick runs in `FixedUpdate`, in the chained

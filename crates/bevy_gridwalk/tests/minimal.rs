@@ -1,6 +1,7 @@
 //! The minimal example's setup, headless: `MinimalPlugins`, one fixed tick per update. Every
 //! agent arrives, a wall added on the agents' way is never stood on again, and no path
-//! crosses it; the entities follow the simulation; despawning and retargeting work.
+//! crosses it; the entities follow the simulation, marked changed only when a value changed;
+//! despawning and retargeting work.
 
 use std::collections::HashSet;
 
@@ -189,4 +190,60 @@ fn a_goal_set_right_after_the_plugin_wrote_one_still_retargets() {
     let sim = app.world().resource::<GridSim>().sim();
     assert_eq!(sim.agent(id).unwrap().goal, second);
     assert_eq!(app.world().get::<Goal>(e).unwrap().0, second);
+}
+
+/// The agent entities a system after the tick's `Sync` last saw marked changed.
+#[derive(Resource, Default)]
+struct Marked {
+    cell: Vec<Entity>,
+    last: Vec<Entity>,
+    state: Vec<Entity>,
+}
+
+fn record_marked(
+    mut marked: ResMut<Marked>,
+    cell: Query<Entity, Changed<GridPos>>,
+    last: Query<Entity, Changed<LastCell>>,
+    state: Query<Entity, Changed<AgentState>>,
+) {
+    *marked = Marked {
+        cell: cell.iter().collect(),
+        last: last.iter().collect(),
+        state: state.iter().collect(),
+    };
+}
+
+#[test]
+fn only_what_a_tick_changed_is_marked_changed() {
+    let mut app = App::new();
+    let grid = gridwalk_core::Grid::new(8, 4).unwrap();
+    app.add_plugins(MinimalPlugins)
+        .add_plugins(GridwalkPlugin::on_grid(grid))
+        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+        .init_resource::<Marked>()
+        .add_systems(FixedUpdate, record_marked.after(GridwalkSystems::Sync));
+    // On open ground the one shortest way from (0, 0) to (7, 0) is the row itself, a cell a
+    // tick; the other agent stands on its goal and never moves.
+    let walker = app
+        .world_mut()
+        .spawn((GridPos(Pos::new(0, 0)), Goal(Pos::new(7, 0))))
+        .id();
+    let stayer = app
+        .world_mut()
+        .spawn((GridPos(Pos::new(0, 3)), Goal(Pos::new(0, 3))))
+        .id();
+    // Past the ticks where the entities get their components (all marked added).
+    for _ in 0..4 {
+        app.update();
+    }
+    let at = |app: &App, e: Entity| app.world().get::<GridPos>(e).unwrap().0;
+    let cell = at(&app, walker);
+    assert!((2..7).contains(&cell.x) && cell.y == 0, "walking: {cell:?}");
+    assert_eq!(at(&app, stayer), Pos::new(0, 3));
+    let marked = app.world().resource::<Marked>();
+    // The walker's cell and last cell both moved on by one; its state and everything of the
+    // agent that stands still are as they were.
+    assert_eq!(marked.cell, [walker]);
+    assert_eq!(marked.last, [walker]);
+    assert!(marked.state.is_empty(), "{:?}", marked.state);
 }

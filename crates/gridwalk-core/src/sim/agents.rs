@@ -70,7 +70,9 @@ pub struct Agent {
     pub status: AgentStatus,
     /// Cost of its current path from `pos` to `goal`; `None` when it has none.
     pub remaining: Option<Cost>,
-    /// The cell it moves to next, if it has a path and has not arrived.
+    /// The cell it moves to next, if it has a path and has not arrived: set by a replan and
+    /// cleared by the move, so `None` between ticks ([`Simulation::path`](super::Simulation::path)
+    /// holds the plan then).
     pub next: Option<Pos>,
     /// The cost of the move to `next`, as planned: the move takes it unless the map changed.
     pub(super) step_cost: Cost,
