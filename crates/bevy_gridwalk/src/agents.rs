@@ -1,6 +1,7 @@
 //! Agents as entities: the components a game spawns ([`GridPos`] and [`Goal`]), the ones the
-//! plugin writes back every tick ([`GridAgent`], [`LastCell`], [`NextCell`], [`AgentState`]),
-//! and the systems that keep entities and the simulation's agents in step.
+//! plugin writes back every tick ([`GridAgent`], [`LastCell`], [`AgentState`], and
+//! [`NextCell`] on the entities that carry one), and the systems that keep entities and the
+//! simulation's agents in step.
 //!
 //! Spawning an entity with [`GridPos`] and [`Goal`] asks for an agent: [`Goal`]'s hook queues
 //! it, and it appears at the next tick ([`AgentRefused`] if it cannot). Agents that appear
@@ -38,11 +39,7 @@ pub struct Goal(pub Pos);
 /// despawning the entity) removes the agent at the next tick.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 #[component(on_remove = agent_removed)]
-#[require(
-    LastCell(Pos::new(0, 0)),
-    NextCell(None),
-    AgentState(AgentStatus::Planning)
-)]
+#[require(LastCell(Pos::new(0, 0)), AgentState(AgentStatus::Planning))]
 pub struct GridAgent {
     /// Its id in the simulation (a new one after every rebuild of the world).
     pub id: AgentId,
@@ -55,10 +52,15 @@ pub struct GridAgent {
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LastCell(pub Pos);
 
-/// The next cell of the agent's plan while that plan has not moved it: a tick's move clears it
-/// in the core (the next tick's plan sets it again), so it is `None` after every tick. The
-/// second cell of [`Simulation::path`](gridwalk_core::sim::Simulation::path) is where a
-/// walking agent heads.
+/// The cell the agent's plan steps to next ([`Simulation::next_cell`]): `None` on its goal,
+/// while it plans, or without a path. In crowd mode the step rule decides the move at the
+/// next tick, and may hold the agent or send it aside.
+///
+/// Optional: add it to an agent's entity (at spawn, or later) and the plugin writes it after
+/// every tick. Finding it takes a planner lookup per agent, so entities without it cost
+/// nothing.
+///
+/// [`Simulation::next_cell`]: gridwalk_core::sim::Simulation::next_cell
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NextCell(pub Option<Pos>);
 
@@ -128,13 +130,12 @@ pub(crate) fn gather_agents(
 }
 
 /// The components of a new agent's entity.
-fn components(a: &Agent, label: u32) -> (GridAgent, GridPos, LastCell, Goal, NextCell, AgentState) {
+fn components(a: &Agent, label: u32) -> (GridAgent, GridPos, LastCell, Goal, AgentState) {
     (
         GridAgent { id: a.id, label },
         GridPos(a.pos),
         LastCell(a.pos),
         Goal(a.goal),
-        NextCell(a.next),
         AgentState(a.status),
     )
 }
@@ -146,7 +147,7 @@ type Written<'a> = (
     &'a mut GridPos,
     &'a mut LastCell,
     &'a mut Goal,
-    &'a mut NextCell,
+    Option<&'a mut NextCell>,
     &'a mut AgentState,
 );
 
@@ -177,7 +178,9 @@ pub(crate) fn sync_agents(
         last.set_if_neq(LastCell(before));
         pos.set_if_neq(GridPos(a.pos));
         goal.set_if_neq(Goal(a.goal));
-        next.set_if_neq(NextCell(a.next));
+        if let Some(next) = next.as_mut() {
+            next.set_if_neq(NextCell(sim.next_cell(a.id)));
+        }
         if state.0 != a.status {
             if a.status == AgentStatus::Arrived {
                 arrived.write(Arrived {
@@ -204,7 +207,15 @@ fn spawn_fresh(commands: &mut Commands, world: &GridSim, entities: &mut AgentEnt
         let e = match entities.map.get(&a.id) {
             // The game's own entity, matched when its agent appeared.
             Some(&e) => {
-                commands.entity(e).insert(components(a, world.label(a.id)));
+                let next = NextCell(sim.next_cell(a.id));
+                let mut entity = commands.entity(e);
+                entity.insert(components(a, world.label(a.id)));
+                // Its NextCell, if it carries one, from this tick on.
+                entity.queue(move |mut entity: EntityWorldMut| {
+                    if let Some(mut n) = entity.get_mut::<NextCell>() {
+                        n.set_if_neq(next);
+                    }
+                });
                 e
             }
             None => commands.spawn(components(a, world.label(a.id))).id(),

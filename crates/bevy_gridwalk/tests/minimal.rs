@@ -1,7 +1,7 @@
 //! The minimal example's setup, headless: `MinimalPlugins`, one fixed tick per update. Every
 //! agent arrives, a wall added on the agents' way is never stood on again, and no path
-//! crosses it; the entities follow the simulation, marked changed only when a value changed;
-//! despawning and retargeting work.
+//! crosses it; the entities follow the simulation, marked changed only when a value changed,
+//! and `NextCell` where asked; despawning and retargeting work.
 
 use std::collections::HashSet;
 
@@ -81,12 +81,44 @@ fn every_agent_arrives_around_a_new_wall() {
     }
     assert_eq!(arrived.len(), 50, "every agent arrives");
     // The entities agree with the simulation, agent by agent.
-    let mut q = app.world_mut().query::<(&GridAgent, &GridPos, &NextCell)>();
+    let mut q = app.world_mut().query::<(&GridAgent, &GridPos, &Goal)>();
     let sim = app.world().resource::<GridSim>().sim();
-    for (agent, pos, next) in q.iter(app.world()) {
+    for (agent, pos, goal) in q.iter(app.world()) {
         let a = sim.agent(agent.id).unwrap();
-        assert_eq!((pos.0, next.0), (a.pos, a.next));
+        assert_eq!((pos.0, goal.0), (a.pos, a.goal));
     }
+}
+
+#[test]
+fn next_cell_is_written_where_asked_and_is_the_plans_next_step() {
+    let mut app = headless();
+    app.update();
+    app.update();
+    // Every other agent asks for its next cell.
+    for (e, ..) in agents(&mut app).iter().step_by(2) {
+        app.world_mut().entity_mut(*e).insert(NextCell(None));
+    }
+    let mut steps = 0;
+    for _ in 0..40 {
+        app.update();
+        let mut q = (app.world_mut()).query::<(&GridAgent, &GridPos, Option<&NextCell>)>();
+        let sim = app.world().resource::<GridSim>().sim();
+        let asked: Vec<_> = q
+            .iter(app.world())
+            .filter_map(|(a, p, n)| Some((a, p, n?)))
+            .collect();
+        assert_eq!(asked.len(), 25, "only the entities that carry one");
+        for (agent, pos, next) in asked {
+            let second = sim.path(agent.id).and_then(|p| p.cells.get(1).copied());
+            assert_eq!(next.0, second, "agent {}'s next cell", agent.label);
+            if let Some(n) = next.0 {
+                let (dx, dy) = (n.x.abs_diff(pos.0.x), n.y.abs_diff(pos.0.y));
+                assert!(dx.max(dy) == 1, "{n} is no move from {}", pos.0);
+                steps += 1;
+            }
+        }
+    }
+    assert!(steps > 0, "some agent walked");
 }
 
 /// The example's map.

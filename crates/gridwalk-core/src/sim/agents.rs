@@ -71,8 +71,8 @@ pub struct Agent {
     /// Cost of its current path from `pos` to `goal`; `None` when it has none.
     pub remaining: Option<Cost>,
     /// The cell it moves to next, if it has a path and has not arrived: set by a replan and
-    /// cleared by the move, so `None` between ticks ([`Simulation::path`](super::Simulation::path)
-    /// holds the plan then).
+    /// cleared by the move, so `None` between ticks
+    /// ([`Simulation::next_cell`](super::Simulation::next_cell) holds the plan's next cell then).
     pub next: Option<Pos>,
     /// The cost of the move to `next`, as planned: the move takes it unless the map changed.
     pub(super) step_cost: Cost,

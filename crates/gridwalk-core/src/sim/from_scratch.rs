@@ -167,6 +167,29 @@ impl Simulation {
         }
     }
 
+    /// The cell agent `id`'s plan steps to next: the second cell of [`path`](Self::path),
+    /// found without walking the rest (its planner's next move, or its kept path's next
+    /// cell), so it is cheap enough to ask every tick. `None` on its goal, while it plans or
+    /// has no path, and for an unknown id. Like `path`, it is the last replan's plan; in
+    /// crowd mode the step rule decides the move and may hold the agent or send it aside.
+    pub fn next_cell(&self, id: AgentId) -> Option<Pos> {
+        let a = self.agents.slab.get(&id)?;
+        if a.pos == a.goal || matches!(a.status, AgentStatus::NoPath | AgentStatus::Planning) {
+            return None;
+        }
+        let kept = || (self.from_scratch.paths.get(&id)).and_then(|p| p.cells.get(1).copied());
+        if !self.config.algorithm.is_incremental() {
+            return kept();
+        }
+        let group = self.groups.by_goal.get(&self.grid.index(a.goal).ok()?)?;
+        if group.unbuilt {
+            return kept();
+        }
+        let from = self.grid.index(a.pos).ok()?;
+        let next = group.planner.get().next_step(&self.grid, from)?;
+        Some(self.grid.pos(next))
+    }
+
     /// The selected agent's cost field, one value per cell ([`INFINITY`] where unknown): its
     /// planner's costs to the goal, or for the from-scratch algorithms the costs from the
     /// agent found by an A* from scratch.

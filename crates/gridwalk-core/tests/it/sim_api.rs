@@ -202,6 +202,12 @@ fn run(calls: Vec<Call>, crowd: bool) -> Result<(), TestCaseError> {
                     p.validate(sim.grid(), sim.config().connectivity).unwrap();
                     prop_assert!(p.cost < INFINITY);
                 }
+                // The next cell is the path's second, found without walking the path (while
+                // an edit is pending, the path may stop where it crosses it).
+                if !sim.changes_pending() {
+                    let second = sim.path(i).and_then(|p| p.cells.get(1).copied());
+                    prop_assert_eq!(sim.next_cell(i), second, "agent {}'s next cell", i);
+                }
             }
             Call::Dynamic(d) => {
                 sim.set_dynamic(d.map(|(every, walls)| DynamicWorld { every, walls }))
