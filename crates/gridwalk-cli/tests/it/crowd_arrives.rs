@@ -151,3 +151,30 @@ fn a_dense_warehouse_crowd_arrives_through_the_cli() {
         400,
     );
 }
+
+#[test]
+fn an_agent_walled_off_mid_search_leaves_the_others_to_arrive() {
+    // A game session: 400 agents on random-32-32-20 `random-1` in crowd mode, and walls drawn
+    // across the map while the real-time search moved them, one of which parted an agent from
+    // its goal. The search holds that agent and brings every other one home.
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/walled-off-crowd.ron");
+    let out = run(&["simulate", file.to_str().unwrap(), "--ticks", "400"]);
+    let lines = crate::json_lines(&out);
+    for line in &lines {
+        let mut cells: Vec<&serde_json::Value> = (line["agents"].as_array().unwrap().iter())
+            .map(|a| &a["pos"])
+            .collect();
+        let n = cells.len();
+        cells.sort_by_key(|c| c.to_string());
+        cells.dedup();
+        assert_eq!(
+            cells.len(),
+            n,
+            "tick {}: two agents share a cell",
+            line["tick"]
+        );
+    }
+    let last = lines.last().unwrap()["agents"].as_array().unwrap().clone();
+    let status = |s: &str| last.iter().filter(|a| a["status"] == s).count();
+    assert_eq!((status("no_path"), status("arrived")), (1, last.len() - 1));
+}

@@ -2,12 +2,17 @@
 //! search kept across ticks ([`RealTime`]) moves the agents instead, until they all arrive.
 //!
 //! **When it engages.** Some agent has not come closer to its goal for [`ENGAGE_TICKS`] ticks,
-//! and the crowd qualifies: every agent stays on arrival, every agent is guided, the goals are
-//! distinct, nobody waits to enter, not everyone has arrived, and BFS distance tables measure
-//! what the search minimises (every passable cell of one weight: a move, straight or diagonal,
-//! is one timestep, as the crowd's statistics count it) and fit [`DEFAULT_RT_MEMORY_CAP`]. The search is built over every agent, in the agents' order, from
-//! their cells to their goals, with the tables (so a root starts from the one-shot search's
-//! initial paths, the scatter).
+//! and the crowd qualifies: every agent stays on arrival, the targets are distinct, nobody
+//! waits to enter, not everyone stands on its target, and BFS distance tables measure what the
+//! search minimises (every passable cell of one weight: a move, straight or diagonal, is one
+//! timestep, as the crowd's statistics count it) and fit [`DEFAULT_RT_MEMORY_CAP`]. The search
+//! is built over every agent, in the agents' order, from their cells to their targets, with
+//! the tables (so a root starts from the one-shot search's initial paths, the scatter).
+//!
+//! **Targets.** A guided agent's target is its goal. An agent without guidance (walled off
+//! from its goal, or its plan not ready under a budget) is held where it stood when the search
+//! took it in, so that one agent that cannot arrive does not leave the rest of the crowd
+//! stalled.
 //!
 //! **Preparing a root** takes the tables and the scatter, up to about a second of work on a
 //! large crowd, so it is spread over ticks ([`Rooting`], [`ROOT_WORK_PER_TICK`] a tick), and
@@ -195,6 +200,11 @@ impl CrowdSearch {
     pub(super) fn next(&mut self, v: &CrowdView) -> Option<Vec<u32>> {
         self.last = None;
         self.waited = false;
+        let targets = self.targets(v);
+        let v = &CrowdView {
+            goals: &targets,
+            ..*v
+        };
         self.forget_stale(v);
         if !qualifies(v) {
             self.engaged = None;
@@ -250,6 +260,28 @@ impl CrowdSearch {
         if changed || (self.gave_up.as_ref()).is_some_and(|(ids, goals)| other(ids, goals)) {
             self.gave_up = None;
         }
+    }
+
+    /// Where the search takes each agent: a guided agent to its goal; one without guidance
+    /// (no path to its goal, or its plan not ready) stays where it stood when the search (or
+    /// the root it gave up on) took it in, or where it stands now.
+    fn targets(&self, v: &CrowdView) -> Vec<u32> {
+        let e = (self.engaged.as_ref()).map(|e| (&e.ids[..], e.rt.goals()));
+        let p = (self.preparing.as_ref()).map(|p| (&p.ids[..], p.rooting.goals()));
+        let g = (self.gave_up.as_ref()).map(|(ids, goals)| (&ids[..], &goals[..]));
+        let kept = [e, p, g]
+            .into_iter()
+            .flatten()
+            .find(|&(ids, _)| ids == v.ids);
+        let kept = kept.map(|(_, goals)| goals);
+        (0..v.ids.len())
+            .map(|i| match (v.guided[i], kept) {
+                (true, _) => v.goals[i],
+                // Held where it stood then; a target that was its goal holds no longer.
+                (false, Some(k)) if k[i] != v.goals[i] => k[i],
+                (false, _) => v.cur[i],
+            })
+            .collect()
     }
 
     /// No new root for this crowd until the world or the crowd changes.
@@ -385,7 +417,7 @@ fn qualifies(v: &CrowdView) -> bool {
     if v.entering || v.ids.is_empty() || v.cur == v.goals {
         return false;
     }
-    if !v.one_shot || !v.guided.iter().all(|&g| g) {
+    if !v.one_shot {
         return false;
     }
     if DistanceTables::bytes_needed(v.truth.len(), v.goals) > DEFAULT_RT_MEMORY_CAP {

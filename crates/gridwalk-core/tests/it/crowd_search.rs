@@ -12,7 +12,7 @@ use gridwalk_core::format::movingai::{load_map, load_scen};
 use gridwalk_core::mapf::{Options, Problem, solve};
 use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
 use gridwalk_core::sim::{AgentId, SearchStep, SimConfig, Simulation, Went};
-use gridwalk_core::{Algorithm, Connectivity, Heuristic, Pos};
+use gridwalk_core::{Algorithm, Connectivity, Grid, Heuristic, Pos, Terrain};
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -84,7 +84,39 @@ fn check_explain(
 /// Plays `problem` in crowd mode (D* Lite guidance, its moves, `Stay`) for at most `limit`
 /// ticks, checking every tick's step with the validator.
 fn play(problem: &Problem, limit: u64) -> Run {
-    let (grid, conn) = (problem.grid().clone(), problem.connectivity());
+    play_in(problem, false, limit)
+}
+
+/// `problem`'s grid, and with `stranded` two more columns on its right: one of walls, and one
+/// whose top cell (the stranded agent's start) a wall parts from the cell two below (its goal).
+fn with_strand(problem: &Problem, stranded: bool) -> (Grid, Option<(Pos, Pos)>) {
+    let grid = problem.grid();
+    if !stranded {
+        return (grid.clone(), None);
+    }
+    let (w, h) = (grid.width(), grid.height().max(3));
+    let mut wide = Grid::new(w + 2, h).unwrap();
+    for y in 0..h {
+        for x in 0..w + 2 {
+            let outside = x >= w || y >= grid.height();
+            let wall = if outside {
+                x == w || (x == w + 1 && (y == 1 || y > 2))
+            } else {
+                !grid.is_passable(Pos::new(x, y))
+            };
+            if wall {
+                wide.set(Pos::new(x, y), Terrain::Wall).unwrap();
+            }
+        }
+    }
+    (wide, Some((Pos::new(w + 1, 0), Pos::new(w + 1, 2))))
+}
+
+/// As [`play`]; with `stranded`, one more agent, last, walled off from its goal beside the
+/// map: it never arrives, and the others must arrive regardless.
+fn play_in(problem: &Problem, stranded: bool, limit: u64) -> Run {
+    let conn = problem.connectivity();
+    let (grid, strand) = with_strand(problem, stranded);
     let config = SimConfig {
         algorithm: Algorithm::DStarLite,
         connectivity: conn,
@@ -102,7 +134,12 @@ fn play(problem: &Problem, limit: u64) -> Run {
     }
     let xy = |p: Pos| (p.x as i64, p.y as i64);
     let now = |sim: &Simulation| sim.agents().map(|a| xy(a.pos)).collect::<Vec<_>>();
-    let goal_xy: Vec<(i64, i64)> = goals.iter().map(|&g| xy(g)).collect();
+    // Where each agent must end: its goal, or for the stranded agent its start.
+    let mut goal_xy: Vec<(i64, i64)> = goals.iter().map(|&g| xy(g)).collect();
+    if let Some((start, goal)) = strand {
+        sim.add_agent(start, goal).unwrap();
+        goal_xy.push(xy(start));
+    }
     let mut run = Run {
         plan: vec![now(&sim)],
         arrived: false,
@@ -244,6 +281,32 @@ fn every_small_instance_mapf_solves_arrives() {
     }
     println!("{solved} solved instances, {searched} of them needed the search");
     assert!(solved >= 100 && searched > 0, "{solved} {searched}");
+}
+
+#[test]
+fn an_agent_walled_off_from_its_goal_does_not_keep_the_others_stalled() {
+    // The small instances that need the search, each with one more agent that can never reach
+    // its goal: the search holds that agent where it stands and brings the others home.
+    let mut stalled = 0;
+    for seed in 0..200 {
+        let conn = match seed < 100 {
+            true => Connectivity::Four,
+            false => Connectivity::Eight,
+        };
+        let Some(problem) = random_instance(seed, conn) else {
+            continue;
+        };
+        if !solve(&problem, &Options::default()).unwrap().solved()
+            || play(&problem, 5_000).searched_ticks == 0
+        {
+            continue;
+        }
+        stalled += 1;
+        let run = play_in(&problem, true, 5_000);
+        assert!(run.arrived, "seed {seed}: the crowd did not arrive");
+    }
+    println!("{stalled} instances that need the search, each with a stranded agent");
+    assert!(stalled >= 5, "{stalled}");
 }
 
 #[test]
