@@ -37,6 +37,8 @@
 //! configuration the agents moved to, its depth in the search's tree, which way they went, and
 //! the agent's cells.
 
+use std::borrow::Cow;
+
 use super::agents::AgentId;
 use crate::grid::{Connectivity, Grid, Pos};
 use crate::mapf::{
@@ -265,7 +267,10 @@ impl CrowdSearch {
     /// Where the search takes each agent: a guided agent to its goal; one without guidance
     /// (no path to its goal, or its plan not ready) stays where it stood when the search (or
     /// the root it gave up on) took it in, or where it stands now.
-    fn targets(&self, v: &CrowdView) -> Vec<u32> {
+    fn targets<'a>(&self, v: &CrowdView<'a>) -> Cow<'a, [u32]> {
+        if v.guided.iter().all(|&g| g) {
+            return Cow::Borrowed(v.goals);
+        }
         let e = (self.engaged.as_ref()).map(|e| (&e.ids[..], e.rt.goals()));
         let p = (self.preparing.as_ref()).map(|p| (&p.ids[..], p.rooting.goals()));
         let g = (self.gave_up.as_ref()).map(|(ids, goals)| (&ids[..], &goals[..]));

@@ -9,7 +9,7 @@ use super::{Simulation, TickStats, keep_expanded};
 use crate::cost::{Cost, INFINITY};
 use crate::grid::{Connectivity, Grid, Pos};
 use crate::path::Path;
-use crate::planner::Progress;
+use crate::planner::{GoalPlanner, Progress};
 use crate::search::best_first::{Mode, SearchSpace};
 use crate::trace::Trace;
 
@@ -28,6 +28,14 @@ fn fit(mut path: Path, room: usize, grid: &Grid, conn: Connectivity) -> Path {
         .filter_map(|w| grid.move_cost(cell(&w[0])?, cell(&w[1])?, conn))
         .sum();
     path
+}
+
+/// Where an agent's plan lives ([`Simulation::path`], [`Simulation::next_cell`]).
+enum Plan<'a> {
+    /// Its group's planner, and the agent's cell.
+    Planner(&'a dyn GoalPlanner, usize),
+    /// The path kept for it, if any.
+    Kept(Option<&'a Path>),
 }
 
 impl Simulation {
@@ -150,20 +158,9 @@ impl Simulation {
                 cost: 0,
             });
         }
-        if matches!(a.status, AgentStatus::NoPath | AgentStatus::Planning) {
-            return None;
-        }
-        if self.config.algorithm.is_incremental() {
-            let goal = self.grid.index(a.goal).ok()?;
-            let from = self.grid.index(a.pos).ok()?;
-            let group = self.groups.by_goal.get(&goal)?;
-            match group.unbuilt {
-                // Its planner was dropped to keep the memory budget: the path it left.
-                true => self.from_scratch.paths.get(&id).cloned(),
-                false => group.planner.get().path(&self.grid, from),
-            }
-        } else {
-            self.from_scratch.paths.get(&id).cloned()
+        match self.plan_of(id, a)? {
+            Plan::Planner(p, from) => p.path(&self.grid, from),
+            Plan::Kept(path) => path.cloned(),
         }
     }
 
@@ -174,20 +171,34 @@ impl Simulation {
     /// crowd mode the step rule decides the move and may hold the agent or send it aside.
     pub fn next_cell(&self, id: AgentId) -> Option<Pos> {
         let a = self.agents.slab.get(&id)?;
-        if a.pos == a.goal || matches!(a.status, AgentStatus::NoPath | AgentStatus::Planning) {
+        if a.pos == a.goal {
             return None;
         }
-        let kept = || (self.from_scratch.paths.get(&id)).and_then(|p| p.cells.get(1).copied());
+        match self.plan_of(id, a)? {
+            Plan::Planner(p, from) => p.next_step(&self.grid, from).map(|n| self.grid.pos(n)),
+            Plan::Kept(path) => path?.cells.get(1).copied(),
+        }
+    }
+
+    /// Where agent `a` (of id `id`, off its goal) has its plan: its group's planner with the
+    /// agent's cell, or the path kept for it (from-scratch algorithms, or a group whose
+    /// planner was dropped to keep the memory budget). `None` while it plans or has no path.
+    fn plan_of(&self, id: AgentId, a: &Agent) -> Option<Plan<'_>> {
+        if matches!(a.status, AgentStatus::NoPath | AgentStatus::Planning) {
+            return None;
+        }
+        let kept = || Plan::Kept(self.from_scratch.paths.get(&id));
         if !self.config.algorithm.is_incremental() {
-            return kept();
+            return Some(kept());
         }
         let group = self.groups.by_goal.get(&self.grid.index(a.goal).ok()?)?;
         if group.unbuilt {
-            return kept();
+            return Some(kept());
         }
-        let from = self.grid.index(a.pos).ok()?;
-        let next = group.planner.get().next_step(&self.grid, from)?;
-        Some(self.grid.pos(next))
+        Some(Plan::Planner(
+            group.planner.get(),
+            self.grid.index(a.pos).ok()?,
+        ))
     }
 
     /// The selected agent's cost field, one value per cell ([`INFINITY`] where unknown): its
