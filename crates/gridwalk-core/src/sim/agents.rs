@@ -33,7 +33,7 @@ pub enum AgentStatus {
     /// Its goal is unreachable; it waits until a path opens.
     NoPath,
     /// Its plan is not ready: the tick's planning budget ran out before its planner's search
-    /// ended (see [`Budget`](super::limits::Budget)). It waits on its cell.
+    /// ended (see [`Budget`](super::budget::Budget)). It waits on its cell.
     Planning,
     /// Crowd mode: another agent stands on its goal, and it waits near it.
     Waiting,

@@ -24,7 +24,7 @@ pub struct SimConfig {
     /// [`BASELINE_MAX_AGENTS`] walking agents, where it would cost more than the tick itself.
     pub measure_baseline: bool,
     /// Crowd mode: no two agents share a cell, and every move comes from the crowd's step
-    /// rule on the planners' exact costs (see `crowd_phase.rs`).
+    /// rule on the planners' exact costs (see `crowd_step.rs`).
     #[serde(default)]
     pub crowd: bool,
 }

@@ -1,17 +1,95 @@
-//! Planning from scratch (A*, Dijkstra), and the queries that answer for any algorithm: an
-//! agent's path, its cost field, and the recorded searches that explain it.
-//! The paths and buffers they keep are in [`paths`](super::paths).
+//! Planning from scratch (A*, Dijkstra): the replan that searches once per agent, and
+//! [`FromScratch`], the paths it keeps by agent and its search buffers.
+//!
+//! Invariants of [`FromScratch`]: `paths` holds, for the from-scratch algorithms, the path
+//! of the last replan of every agent that has one, shortened by one cell each time the agent
+//! moves; for the incremental algorithms, only the paths of agents whose planner was dropped
+//! to keep the memory budget (see `rationing.rs`), while the map does not change. The
+//! from-scratch algorithms' paths hold at most the memory budget: past it, a path keeps only
+//! its first cells (at least its next move), since its agent searches again every tick.
 
-use super::agents::{Agent, AgentId, AgentStatus, settle, wait};
+use std::collections::BTreeMap;
+
+use super::agents::{AgentId, settle, wait};
 use super::history::RunSource;
-use super::paths::Paths;
 use super::{Simulation, TickStats, keep_expanded};
-use crate::cost::{Cost, INFINITY};
+use crate::cost::Cost;
 use crate::grid::{Connectivity, Grid, Pos};
 use crate::path::Path;
-use crate::planner::{GoalPlanner, Progress};
+use crate::planner::Progress;
 use crate::search::best_first::{Mode, SearchSpace};
 use crate::trace::Trace;
+
+/// Paths by agent, and the bytes they hold, counted as they come and go.
+#[derive(Default)]
+pub(super) struct Paths {
+    map: BTreeMap<AgentId, Path>,
+    bytes: usize,
+}
+
+impl Paths {
+    /// Bytes a path's entry holds besides its cells.
+    pub(super) const ENTRY: usize = std::mem::size_of::<(AgentId, Path)>();
+
+    /// Bytes a path holds here, its entry included.
+    pub(super) fn bytes_of(path: &Path) -> usize {
+        path.cells.capacity() * std::mem::size_of::<Pos>() + Self::ENTRY
+    }
+
+    /// Bytes all the paths hold.
+    pub(super) fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    pub(super) fn get(&self, id: &AgentId) -> Option<&Path> {
+        self.map.get(id)
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// Sets `id`'s path.
+    pub(super) fn insert(&mut self, id: AgentId, path: Path) {
+        self.bytes += Self::bytes_of(&path);
+        if let Some(old) = self.map.insert(id, path) {
+            self.bytes -= Self::bytes_of(&old);
+        }
+    }
+
+    pub(super) fn remove(&mut self, id: &AgentId) -> Option<Path> {
+        let old = self.map.remove(id)?;
+        self.bytes -= Self::bytes_of(&old);
+        Some(old)
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.map.clear();
+        self.bytes = 0;
+    }
+
+    /// `id` moved one cell along its path, at `step`: the path starts there now.
+    pub(super) fn advance(&mut self, id: &AgentId, step: Cost) {
+        if let Some(p) = self.map.get_mut(id)
+            && p.cells.len() > 1
+        {
+            p.cells.remove(0);
+            p.cost = p.cost.saturating_sub(step);
+        }
+    }
+}
+
+/// The from-scratch algorithms' paths and the search buffers.
+#[derive(Default)]
+pub(super) struct FromScratch {
+    /// Paths of the from-scratch algorithms, by agent (see the module docs).
+    pub(super) paths: Paths,
+    /// The buffers of the from-scratch searches.
+    pub(super) space: SearchSpace,
+    /// The buffers of the baseline's A*
+    /// ([`SimConfig::measure_baseline`](super::config::SimConfig)).
+    pub(super) baseline: SearchSpace,
+}
 
 /// `path`, or when it holds more than `room` bytes its first cells that fit (at least its
 /// first move), with their cost: an agent searches again every tick, so its next move is all
@@ -28,14 +106,6 @@ fn fit(mut path: Path, room: usize, grid: &Grid, conn: Connectivity) -> Path {
         .filter_map(|w| grid.move_cost(cell(&w[0])?, cell(&w[1])?, conn))
         .sum();
     path
-}
-
-/// Where an agent's plan lives ([`Simulation::path`], [`Simulation::next_cell`]).
-enum Plan<'a> {
-    /// Its group's planner, and the agent's cell.
-    Planner(&'a dyn GoalPlanner, usize),
-    /// The path kept for it, if any.
-    Kept(Option<&'a Path>),
 }
 
 impl Simulation {
@@ -144,108 +214,6 @@ impl Simulation {
             self.from_scratch.paths.insert(id, fit(p, room, grid, conn));
         }
         (r.stats.expanded, true)
-    }
-
-    /// The agent's current planned path, from its cell to its goal. Valid between ticks too:
-    /// after [`advance`](Self::advance) it starts from the cell the agent moved to. It is the
-    /// plan of the last replan: while [`changes_pending`](Self::changes_pending), an edit may
-    /// cross it until the next replan repairs it.
-    pub fn path(&self, id: AgentId) -> Option<Path> {
-        let a = self.agents.slab.get(&id)?;
-        if a.pos == a.goal {
-            return Some(Path {
-                cells: vec![a.pos],
-                cost: 0,
-            });
-        }
-        match self.plan_of(id, a)? {
-            Plan::Planner(p, from) => p.path(&self.grid, from),
-            Plan::Kept(path) => path.cloned(),
-        }
-    }
-
-    /// The cell agent `id`'s plan steps to next: the second cell of [`path`](Self::path),
-    /// found without walking the rest (its planner's next move, or its kept path's next
-    /// cell), so it is cheap enough to ask every tick. `None` on its goal, while it plans or
-    /// has no path, and for an unknown id. Like `path`, it is the last replan's plan; in
-    /// crowd mode the step rule decides the move and may hold the agent or send it aside.
-    pub fn next_cell(&self, id: AgentId) -> Option<Pos> {
-        let a = self.agents.slab.get(&id)?;
-        if a.pos == a.goal {
-            return None;
-        }
-        match self.plan_of(id, a)? {
-            Plan::Planner(p, from) => p.next_step(&self.grid, from).map(|n| self.grid.pos(n)),
-            Plan::Kept(path) => path?.cells.get(1).copied(),
-        }
-    }
-
-    /// Where agent `a` (of id `id`, off its goal) has its plan: its group's planner with the
-    /// agent's cell, or the path kept for it (from-scratch algorithms, or a group whose
-    /// planner was dropped to keep the memory budget). `None` while it plans or has no path.
-    fn plan_of(&self, id: AgentId, a: &Agent) -> Option<Plan<'_>> {
-        if matches!(a.status, AgentStatus::NoPath | AgentStatus::Planning) {
-            return None;
-        }
-        let kept = || Plan::Kept(self.from_scratch.paths.get(&id));
-        if !self.config.algorithm.is_incremental() {
-            return Some(kept());
-        }
-        let group = self.groups.by_goal.get(&self.grid.index(a.goal).ok()?)?;
-        if group.unbuilt {
-            return Some(kept());
-        }
-        Some(Plan::Planner(
-            group.planner.get(),
-            self.grid.index(a.pos).ok()?,
-        ))
-    }
-
-    /// The selected agent's cost field, one value per cell ([`INFINITY`] where unknown): its
-    /// planner's costs to the goal, or for the from-scratch algorithms the costs from the
-    /// agent found by an A* from scratch.
-    pub fn cost_field(&self, id: AgentId) -> Option<Vec<Cost>> {
-        let a = self.agents.slab.get(&id)?;
-        if self.config.algorithm.is_incremental() {
-            let goal = self.grid.index(a.goal).ok()?;
-            let p = self.groups.by_goal.get(&goal)?.planner.get();
-            Some((0..self.grid.len()).map(|i| p.cost_to_goal(i)).collect())
-        } else {
-            let mut space = SearchSpace::new();
-            space
-                .search(&self.grid, &self.request(a, Mode::AStar), None)
-                .ok()?;
-            Some(
-                (0..self.grid.len())
-                    .map(|i| {
-                        space
-                            .reached_cost(&self.grid, self.grid.pos(i))
-                            .unwrap_or(INFINITY)
-                    })
-                    .collect(),
-            )
-        }
-    }
-
-    /// A from-scratch search from the agent's cell to its goal with every open and close recorded,
-    /// for replaying it step by step: Dijkstra for Dijkstra and D*, A* otherwise (the ghost of
-    /// what planning from scratch costs).
-    pub fn explain(&self, id: AgentId) -> Option<(Trace, Option<Path>)> {
-        let a = self.agents.slab.get(&id)?;
-        self.search_from_scratch(a, self.config.algorithm.fresh_mode())
-    }
-
-    /// The A* from scratch from the agent's cell to its goal on the current map, recorded.
-    pub fn astar_from_scratch(&self, id: AgentId) -> Option<(Trace, Option<Path>)> {
-        self.search_from_scratch(self.agents.slab.get(&id)?, Mode::AStar)
-    }
-
-    fn search_from_scratch(&self, a: &Agent, mode: Mode) -> Option<(Trace, Option<Path>)> {
-        let mut trace = Trace::default();
-        let r = SearchSpace::new()
-            .search(&self.grid, &self.request(a, mode), Some(&mut trace))
-            .ok()?;
-        Some((trace, r.path))
     }
 }
 

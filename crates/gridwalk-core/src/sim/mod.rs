@@ -2,12 +2,17 @@
 //!
 //! This is the one place that defines what a tick does, for the game and for
 //! `gridwalk-cli simulate` alike:
-//! 1. agents due this tick appear ([`Simulation::add_agent`]);
-//! 2. the tick's edits apply ([`Simulation::edit`]); an edit on a cell that holds an agent or
+//! 1. the tick's settings apply: the dynamic world's ([`Simulation::set_dynamic`]), then the
+//!    sensor range ([`Simulation::set_sensor_range`]);
+//! 2. agents due this tick appear ([`Simulation::add_agent`]);
+//! 3. the tick's edits apply ([`Simulation::edit`]); an edit on a cell that holds an agent or
 //!    is any agent's goal is refused;
-//! 3. the planners repair ([`Simulation::replan`]); with a sensor range, every agent first
+//! 4. the planners repair ([`Simulation::replan`]); with a sensor range, every agent first
 //!    senses around it and the planners plan on what the agents know (see [`knowledge`]);
-//! 4. every agent that has a path moves exactly one cell along it ([`Simulation::advance`]).
+//! 5. every agent that has a path moves exactly one cell along it ([`Simulation::advance`]).
+//!
+//! [`Timeline::apply`](crate::scenario::timeline::Timeline::apply) applies steps 1–3 of a
+//! scenario in this order.
 //!
 //! At the end of [`advance`](Simulation::advance), agents that stand on their goal follow
 //! their [`OnArrival`] policy (in id order), then the dynamic world, if on, drops or lifts its
@@ -51,7 +56,7 @@
 //!
 //! | route | taken when | replan | moves | held equal by (`tests/it/`) |
 //! |---|---|---|---|---|
-//! | crowd | crowd mode is on (any algorithm, any budget) | the algorithm's route below, each compute told the cells around its agents ([`GoalPlanner::set_exact`](crate::GoalPlanner::set_exact)); then crowd mode's own planners for the algorithms that do not honour it (`crowd_phase.rs`) | `crowd_advance` (`crowd_phase.rs`): separate, admit, the step rule | `crowd.rs` `no_two_agents_share_a_cell_and_guidance_is_exact` (the step rule's invariants, guidance = Dijkstra) |
+//! | crowd | crowd mode is on (any algorithm, any budget) | the algorithm's route below, each compute told the cells around its agents ([`GoalPlanner::set_exact`](crate::GoalPlanner::set_exact)); then crowd mode's own planners for the algorithms that do not honour it (`crowd_step.rs`) | `crowd_advance` (`crowd_step.rs`): separate, admit, the step rule | `crowd.rs` `no_two_agents_share_a_cell_and_guidance_is_exact` (the step rule's invariants, guidance = Dijkstra) |
 //! | plain | `replan` then `advance`; or `step` while a baseline is measured | `replan_incremental` (`replan.rs`): every group computes, then large groups settle in agent order | `advance` | `sim.rs` `every_algorithm_keeps_every_agent_optimal` and `sim_api.rs` (costs = Dijkstra) |
 //! | one pass | `step` and `tick` (the game, `gridwalk-cli simulate`) | the same, but large groups' agents are left unsettled | `settle_and_advance` (`settle.rs`) | `tick_paths.rs` `one_pass_moves_agents_exactly_as_replan_then_advance` (twins identical after every call) |
 //! | rationed | a planning budget is set, or the memory budget is tight | `replan_budgeted` → `serve` (`rationing.rs`): groups in serving order, each settled at once | `advance` | `budgets.rs` `an_exhausted_memory_budget_changes_no_cost` and `plans_are_optimal_under_any_budgets_and_all_end` |
@@ -77,39 +82,41 @@
 //! (which this file holds) sit in files that import nothing of the phases: `agents` (the
 //! agents and their per-cell counts), `goal_groups` (the planners by goal, their pool and the
 //! replan's scratch, each goal's `group`), `pockets` (who can reach whom), `history` (kept
-//! computes and tracing), `paths` (the from-scratch algorithms' paths and buffers),
-//! [`living`] (arrival policies, seeds and the dynamic world), [`knowledge`] (the sensor
-//! range and the true map while the agents know only what they sensed), `limits` (the
-//! budgets) and `crowd_state` (crowd mode's data, while it is on). The phases lend the parts to each other as disjoint borrows: sensing (in
-//! `sense.rs`), [`replan`](Simulation::replan) (in `replan.rs`, `rationing.rs` within the
-//! budgets, or `from_scratch.rs` for A* and Dijkstra), then the move phase (in `settle.rs`),
-//! or in crowd mode the crowd phase (in `crowd_phase.rs`), then the arrivals and dynamic world
-//! (in `living_phase.rs`). The settings and queries of
-//! kept computes are in `recording.rs`.
+//! computes and tracing, with their settings and queries), `from_scratch` (the from-scratch
+//! algorithms' paths and buffers, and their replan), [`living`] (arrival policies, seeds and
+//! the dynamic world), [`knowledge`] (the sensor range and the true map while the agents know
+//! only what they sensed), `budget` (the budgets), `rationing` (where planning stands against
+//! them, and how a tick keeps to them) and `crowd_phase` (crowd mode's data, while it is on).
+//! The phases lend the parts to each other as disjoint borrows: sensing (in `sense.rs`),
+//! [`replan`](Simulation::replan) (in `replan.rs`, `rationing.rs` within the budgets, or
+//! `from_scratch.rs` for A* and Dijkstra), then the move phase (in `settle.rs`), or in crowd
+//! mode the crowd's step (in `crowd_step.rs`, with the real-time search of `crowd_search.rs`),
+//! then the arrivals and dynamic world (in `living_phase.rs`). The queries that answer for any
+//! algorithm (an agent's path, its next cell, its cost field) are in `queries.rs`.
 
 use crate::grid::{Grid, Pos, Terrain};
 use crate::planner::CellInfo;
 
 mod agents;
+mod budget;
 mod config;
 mod crowd_phase;
 mod crowd_search;
-mod crowd_state;
+mod crowd_step;
 mod error;
 mod from_scratch;
 mod goal_groups;
 mod group;
 mod history;
+mod history_settings;
 mod id;
 pub mod knowledge;
-mod limits;
 pub mod living;
 mod living_phase;
-mod paths;
 mod placeholder;
 mod pockets;
+mod queries;
 mod rationing;
-mod recording;
 mod replan;
 mod report;
 mod sense;
@@ -118,13 +125,13 @@ mod settle;
 mod tracking;
 
 pub use agents::{Agent, AgentId, AgentStatus};
+pub use budget::{Budget, MAX_PLANNER_MEMORY, MIN_PLANNER_MEMORY, format_memory, parse_memory};
 pub use config::{BASELINE_MAX_AGENTS, SimConfig};
+pub use crowd_phase::{CrowdStats, STUCK_TICKS};
 pub use crowd_search::{ENGAGE_TICKS, SearchStep, Went};
-pub use crowd_state::{CrowdStats, STUCK_TICKS};
 pub use error::SimError;
 pub use history::{HISTORY_BUDGET, MAX_RUN_STEPS, RunSource, SearchRun};
 pub use knowledge::{Discoveries, MAX_SENSOR_RANGE};
-pub use limits::{Budget, MAX_PLANNER_MEMORY, MIN_PLANNER_MEMORY, format_memory, parse_memory};
 pub use living::{
     AGENTS_PER_DESTINATION, CROWD_PLAN_CELLS, Doors, DynamicWorld, MAX_DESTINATIONS, OnArrival,
     choose_destinations, crowd_destinations,
@@ -146,15 +153,15 @@ fn keep_expanded(list: &mut Vec<u32>, cells: impl IntoIterator<Item = u32>) {
 }
 
 use agents::Agents;
-use crowd_state::CrowdPhase;
+use crowd_phase::CrowdPhase;
+use from_scratch::FromScratch;
 use goal_groups::GoalGroups;
 use group::Group;
 use history::History;
 use knowledge::Knowledge;
-use limits::Rationing;
 use living::SeededWorld;
-use paths::FromScratch;
 use pockets::Pockets;
+use rationing::Rationing;
 
 /// Agents on a grid, their planners and the tick loop. See the module docs.
 pub struct Simulation {

@@ -1,4 +1,5 @@
-//! How a tick keeps to the [`Budget`]: rationing memory and planning.
+//! How a tick keeps to the [`Budget`]: [`Rationing`], where planning stands against the
+//! budgets, and the rationing of memory and planning.
 //!
 //! Past the memory budget, the planners least recently used are dropped (their goals keep
 //! their groups, with a [`PlaceholderPlanner`](super::placeholder::PlaceholderPlanner)) and
@@ -10,11 +11,11 @@
 
 use std::collections::VecDeque;
 
-use super::agents::{Agent, AgentCells, settle, wait};
+use super::agents::{Agent, AgentCells, AgentId, settle, wait};
+use super::budget::{Budget, WORST_BYTES_PER_CELL};
+use super::from_scratch::Paths;
 use super::goal_groups::GoalGroups;
 use super::group::{Group, clear_learnt};
-use super::limits::{Budget, WORST_BYTES_PER_CELL};
-use super::paths::Paths;
 use super::replan::{Computes, refresh_memo};
 use super::settle::settle_member;
 use super::{SimConfig, Simulation, TickStats};
@@ -22,6 +23,22 @@ use crate::cost::Cost;
 use crate::grid::{Connectivity, Grid, Pos};
 use crate::path::Path;
 use crate::planner::{GoalPlanner, PlannerPool, Progress};
+
+/// The rationing of a [`Simulation`](super::Simulation)'s planning: its budgets, and where
+/// its planning stands against them (whom to serve first, who waits, what was dropped).
+#[derive(Debug, Default)]
+pub(super) struct Rationing {
+    pub(super) budget: Budget,
+    /// The goal cell whose group is served first among those not ready: the first one the
+    /// last replan left pending, so that every search ends in turn.
+    pub(super) cursor: usize,
+    /// The agent served first by the next budgeted replan of A* or Dijkstra.
+    pub(super) scratch_cursor: AgentId,
+    /// Agents the last replan left waiting for their plan.
+    pub(super) backlog: usize,
+    /// Planners dropped to keep the memory budget, over the whole run.
+    pub(super) dropped: u64,
+}
 
 impl Simulation {
     /// The budgets.

@@ -8,7 +8,7 @@
 use web_time::Instant;
 
 use super::agents::{Agent, AgentStatus, settle};
-use super::crowd_phase::exact_cells;
+use super::crowd_step::exact_cells;
 use super::goal_groups::NO_SLOT;
 use super::group::{Group, LEARNT, MEMO_MIN_AGENTS, UNKNOWN, forget_moves};
 use super::history::{History, RunSource};

@@ -8,13 +8,13 @@ use std::collections::BTreeMap;
 
 use super::Simulation;
 use super::agents::{Agent, AgentCells, AgentId, AgentStatus, Occupancy, settle};
+use super::from_scratch::Paths;
 use super::goal_groups::Scratch;
 use super::group::{
     CUT, DIRECTIONS, EXCLUDED, GENERIC, Group, LEARNT, Move, NO_MOVE, Planned, SKIP, UNKNOWN,
     clear_learnt, crowded, group_g, memo_move, next_move,
 };
 use super::living::OnArrival;
-use super::paths::Paths;
 use crate::cost::{Cost, DIAGONAL, INFINITY, STRAIGHT};
 use crate::grid::{Connectivity, Grid, Pos};
 

@@ -8,8 +8,8 @@
 //! the stack and asks PIBT for a successor that obeys it. The search is resumable: `expand`
 //! does at most a given number of those tries and returns, and a later call goes on where it
 //! stopped. This is what lets a caller give the search a budget at a time, as crowd mode's
-//! real-time search will, keeping one search alive across ticks; [`search`] is the one-shot
-//! run on top of it.
+//! real-time search does ([`RealTime`](super::realtime::RealTime)), keeping one search alive
+//! across ticks; [`search`] is the one-shot run on top of it.
 
 mod anytime;
 mod arena;
@@ -111,8 +111,8 @@ struct Scratch {
 /// a given number of tries and returns, and the next call goes on from there. It owns its
 /// state; the grid and the distance tables it was made with are passed again to each call.
 ///
-/// This is the search crowd mode is to keep alive across ticks (issue 33's real-time LaCAM):
-/// each tick spends a budget of tries, and the search resumes on the next. The one-shot
+/// This is the search crowd mode keeps alive across ticks (the real-time LaCAM): each tick
+/// spends a budget of tries, and the search resumes on the next. The one-shot
 /// [`solve`](super::solve) runs it to the end, 64 tries between looks at the clock, so a
 /// search driven a try at a time finds the same plan.
 ///

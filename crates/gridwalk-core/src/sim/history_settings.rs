@@ -1,5 +1,6 @@
-//! The settings and queries of what a [`Simulation`] keeps of its planners' work: kept
-//! computes and tracing (see [`History`](super::history::History)).
+//! The settings and queries of the planners' history, what a [`Simulation`] keeps of its
+//! planners' work for explain: kept computes and tracing (see
+//! [`History`](super::history::History)).
 
 use std::collections::VecDeque;
 
@@ -12,7 +13,7 @@ use super::report::ComputeRecord;
 impl Simulation {
     /// Keeps the last `computes` computes that expanded any cell, per planner, for hold at most
     /// [`HISTORY_BUDGET`](super::HISTORY_BUDGET) bytes after a replan: past it, the oldest go
-    /// first. Recording costs time: off by default.
+    /// first. Keeping history costs time: off by default.
     pub fn set_history(&mut self, computes: usize) {
         self.history.keep = computes;
         let on = self.history.planners_trace();

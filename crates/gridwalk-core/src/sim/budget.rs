@@ -1,8 +1,7 @@
 //! The simulation's two budgets ([`Budget`]): how much memory its planners may hold, and how
-//! many expansions a tick's planning may make; and [`Rationing`], where planning stands
-//! against them. How a tick keeps to them is in `rationing.rs`.
+//! many expansions a tick's planning may make. Where planning stands against them, and how a
+//! tick keeps to them, is in `rationing.rs`.
 
-use super::agents::AgentId;
 use crate::planner::DEFAULT_PLANNER_MEMORY;
 
 /// The smallest planner-memory budget accepted: 1 MiB.
@@ -106,20 +105,4 @@ pub fn format_memory(bytes: usize) -> String {
         }
     }
     bytes.to_string()
-}
-
-/// The rationing of a [`Simulation`](super::Simulation)'s planning: its budgets, and where
-/// its planning stands against them (whom to serve first, who waits, what was dropped).
-#[derive(Debug, Default)]
-pub(super) struct Rationing {
-    pub(super) budget: Budget,
-    /// The goal cell whose group is served first among those not ready: the first one the
-    /// last replan left pending, so that every search ends in turn.
-    pub(super) cursor: usize,
-    /// The agent served first by the next budgeted replan of A* or Dijkstra.
-    pub(super) scratch_cursor: AgentId,
-    /// Agents the last replan left waiting for their plan.
-    pub(super) backlog: usize,
-    /// Planners dropped to keep the memory budget, over the whole run.
-    pub(super) dropped: u64,
 }
