@@ -1,6 +1,6 @@
 //! The simulation's two budgets ([`Budget`]): how much memory its planners may hold, and how
 //! many expansions a tick's planning may make. Where planning stands against them, and how a
-//! tick keeps to them, is in `rationing.rs`.
+//! tick keeps to them, are in `rationing.rs` and `replan_budgeted.rs`.
 
 use crate::planner::DEFAULT_PLANNER_MEMORY;
 

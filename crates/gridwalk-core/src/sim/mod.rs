@@ -59,8 +59,8 @@
 //! | crowd | crowd mode is on (any algorithm, any budget) | the algorithm's route below, each compute told the cells around its agents ([`GoalPlanner::set_exact`](crate::GoalPlanner::set_exact)); then crowd mode's own planners for the algorithms that do not honour it (`crowd_step.rs`) | `crowd_advance` (`crowd_step.rs`): separate, admit, the step rule | `crowd.rs` `no_two_agents_share_a_cell_and_guidance_is_exact` (the step rule's invariants, guidance = Dijkstra) |
 //! | plain | `replan` then `advance`; or `step` while a baseline is measured | `replan_incremental` (`replan.rs`): every group computes, then large groups settle in agent order | `advance` | `sim.rs` `every_algorithm_keeps_every_agent_optimal` and `sim_api.rs` (costs = Dijkstra) |
 //! | one pass | `step` and `tick` (the game, `gridwalk-cli simulate`) | the same, but large groups' agents are left unsettled | `settle_and_advance` (`settle.rs`) | `tick_paths.rs` `one_pass_moves_agents_exactly_as_replan_then_advance` (twins identical after every call) |
-//! | rationed | a planning budget is set, or the memory budget is tight | `replan_budgeted` → `serve` (`rationing.rs`): groups in serving order, each settled at once | `advance` | `budgets.rs` `an_exhausted_memory_budget_changes_no_cost` and `plans_are_optimal_under_any_budgets_and_all_end` |
-//! | from scratch | A*, Dijkstra, greedy | `replan_from_scratch` (`from_scratch.rs`): a search per agent | `advance` | `sim.rs` `every_algorithm_keeps_every_agent_optimal` (costs = Dijkstra; greedy: legal paths) |
+//! | rationed | a planning budget is set, or the memory budget is tight | `replan_budgeted` → `serve` (`replan_budgeted.rs`): groups in serving order, each settled at once | `advance` | `budgets.rs` `an_exhausted_memory_budget_changes_no_cost` and `plans_are_optimal_under_any_budgets_and_all_end` |
+//! | from scratch | A*, Dijkstra, greedy | `replan_from_scratch` (`replan_from_scratch.rs`): a search per agent | `advance` | `sim.rs` `every_algorithm_keeps_every_agent_optimal` (costs = Dijkstra; greedy: legal paths) |
 //!
 //! None are merged:
 //! - one pass and plain: the plain route stays for `replan` and `advance` called apart (a
@@ -82,17 +82,18 @@
 //! (which this file holds) sit in files that import nothing of the phases: `agents` (the
 //! agents and their per-cell counts), `goal_groups` (the planners by goal, their pool and the
 //! replan's scratch, each goal's `group`), `pockets` (who can reach whom), `history` (kept
-//! computes and tracing, with their settings and queries), `from_scratch` (the from-scratch
-//! algorithms' paths and buffers, and their replan), [`living`] (arrival policies, seeds and
-//! the dynamic world), [`knowledge`] (the sensor range and the true map while the agents know
-//! only what they sensed), `budget` (the budgets), `rationing` (where planning stands against
-//! them, and how a tick keeps to them) and `crowd_phase` (crowd mode's data, while it is on).
-//! The phases lend the parts to each other as disjoint borrows: sensing (in `sense.rs`),
-//! [`replan`](Simulation::replan) (in `replan.rs`, `rationing.rs` within the budgets, or
-//! `from_scratch.rs` for A* and Dijkstra), then the move phase (in `settle.rs`), or in crowd
-//! mode the crowd's step (in `crowd_step.rs`, with the real-time search of `crowd_search.rs`),
-//! then the arrivals and dynamic world (in `living_phase.rs`). The queries that answer for any
-//! algorithm (an agent's path, its next cell, its cost field) are in `queries.rs`.
+//! computes and tracing), `from_scratch` (the from-scratch algorithms' paths and buffers),
+//! [`living`] (arrival policies, seeds and the dynamic world), [`knowledge`] (the sensor
+//! range and the true map while the agents know only what they sensed), `budget` (the
+//! budgets), `rationing` (where planning stands against them) and `crowd_phase` (crowd mode's
+//! data, while it is on). The phases lend the parts to each other as disjoint borrows:
+//! sensing (in `sense.rs`), [`replan`](Simulation::replan) (in `replan.rs`,
+//! `replan_budgeted.rs` within the budgets, or `replan_from_scratch.rs` for A* and Dijkstra),
+//! then the move phase (in `settle.rs`), or in crowd mode the crowd's step (in
+//! `crowd_step.rs`, with the real-time search of `crowd_search.rs`), then the arrivals and
+//! dynamic world (in `living_phase.rs`). The settings and queries of the history are in
+//! `history_settings.rs`; the queries that answer for any algorithm (an agent's path, its
+//! next cell, its cost field) in `queries.rs`.
 
 use crate::grid::{Grid, Pos, Terrain};
 use crate::planner::CellInfo;
@@ -118,6 +119,8 @@ mod pockets;
 mod queries;
 mod rationing;
 mod replan;
+mod replan_budgeted;
+mod replan_from_scratch;
 mod report;
 mod sense;
 mod separate;
