@@ -296,7 +296,7 @@ impl RotationStep {
         let cur = std::mem::take(&mut self.cur);
         let placed = self.place(grid, &cur, states, order, &mut model);
         if placed.is_ok() {
-            self.to_actions(&cur, &model);
+            self.choose_actions(&cur, &model);
         }
         self.pibt.clear(&cur);
         self.cur = cur;
@@ -352,7 +352,7 @@ impl RotationStep {
 
     /// Turns the next cells into actions: forward, turn or stay, then every robot that would
     /// move into the cell of one that does not move forward waits instead, down the line.
-    fn to_actions<G: RotationGuidance + ?Sized, R: Rng + ?Sized>(
+    fn choose_actions<G: RotationGuidance + ?Sized, R: Rng + ?Sized>(
         &mut self,
         cur: &[u32],
         model: &Turning<'_, G, R>,
