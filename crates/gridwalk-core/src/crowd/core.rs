@@ -86,12 +86,21 @@ pub(crate) trait MoveModel {
         true
     }
 
-    /// Before agent `top` starts its chain: may reorder its candidates `cands`, and names an
-    /// agent to pull into `top`'s cell once `top` has moved ([`NONE`] for none).
+    /// After agent `i`'s candidates `cands` are filled (pushed by `pusher`, or [`NONE`] at the
+    /// top of a chain): may reorder them, and names an agent to pull into `i`'s cell once `i`
+    /// has moved ([`NONE`] for none).
     #[inline]
-    fn pass(&mut self, board: &Board, cur: &[u32], top: u32, cands: &mut [u32]) -> u32 {
-        let _ = (board, cur, top, cands);
+    fn pass(&mut self, board: &Board, cur: &[u32], i: u32, pusher: u32, cands: &mut [u32]) -> u32 {
+        let _ = (board, cur, i, pusher, cands);
         NONE
+    }
+
+    /// Whether an agent that named an agent to pull pulls it, having taken its candidate
+    /// number `chosen` (0 the first tried).
+    #[inline]
+    fn pulls_after(&self, chosen: usize) -> bool {
+        let _ = chosen;
+        true
     }
 }
 
@@ -103,6 +112,8 @@ struct Frame {
     parent: u32,
     /// The next candidate to try.
     next_try: u8,
+    /// The agent to pull into this one's cell once it moved, or [`NONE`].
+    pull: u32,
 }
 
 /// What an agent's next candidate cell turned out to be.
@@ -204,12 +215,21 @@ impl Pibt {
         self.board.no_swap(i, from, to) && model.may_move(&self.board, i, from, to)
     }
 
-    /// Fills agent `i`'s candidates from `model`, as pushed by `pusher` (or [`NONE`]).
+    /// Fills agent `i`'s candidates from `model`, as pushed by `pusher` (or [`NONE`]), and
+    /// puts its frame on the stack with the agent it will pull.
     #[inline]
-    fn fill<M: MoveModel>(&mut self, model: &mut M, cur: &[u32], i: u32, pusher: u32) {
+    fn push_frame<M: MoveModel>(&mut self, model: &mut M, cur: &[u32], i: u32, pusher: u32) {
         let (cells, n) = model.candidates(&self.board, cur, i, pusher);
-        self.cands[i as usize] = cells;
+        let cands = &mut self.cands[i as usize];
+        *cands = cells;
         self.ncand[i as usize] = n;
+        let pull = model.pass(&self.board, cur, i, pusher, &mut cands[..n as usize]);
+        self.stack.push(Frame {
+            agent: i,
+            parent: pusher,
+            next_try: 0,
+            pull,
+        });
     }
 
     /// Decides agent `top` and every agent its pushes reach: `funcPIBT` on an explicit stack.
@@ -225,37 +245,17 @@ impl Pibt {
         cur: &[u32],
         top: u32,
     ) -> Result<(), Infeasible> {
-        self.fill(model, cur, top, NONE);
-        let m = self.ncand[top as usize] as usize;
-        let pull = model.pass(&self.board, cur, top, &mut self.cands[top as usize][..m]);
         self.stack.clear();
-        self.stack.push(Frame {
-            agent: top,
-            parent: NONE,
-            next_try: 0,
-        });
+        self.push_frame(model, cur, top, NONE);
         while let Some(&frame) = self.stack.last() {
             match self.try_candidates(model, cur, frame.agent) {
                 Choice::Free => {
-                    for f in &self.stack {
-                        self.outcome[f.agent as usize] = if f.parent == NONE {
-                            Outcome::Chose
-                        } else {
-                            Outcome::Pushed
-                        };
-                    }
-                    self.stack.clear();
-                    self.pull(model, cur, top, pull);
+                    self.succeed(model, cur);
                     return Ok(());
                 }
                 Choice::Push(k) => {
                     self.board.parent[k as usize] = frame.agent;
-                    self.fill(model, cur, k, frame.agent);
-                    self.stack.push(Frame {
-                        agent: k,
-                        parent: frame.agent,
-                        next_try: 0,
-                    });
+                    self.push_frame(model, cur, k, frame.agent);
                 }
                 Choice::Stuck => {
                     self.stay(cur, frame)?;
@@ -264,6 +264,24 @@ impl Pibt {
             }
         }
         Ok(())
+    }
+
+    /// The chain on the stack moved: records each agent's outcome, then makes its pulls, the
+    /// deepest first (as the recursion returns).
+    fn succeed<M: MoveModel>(&mut self, model: &M, cur: &[u32]) {
+        let mut stack = std::mem::take(&mut self.stack);
+        for f in stack.iter().rev() {
+            self.outcome[f.agent as usize] = if f.parent == NONE {
+                Outcome::Chose
+            } else {
+                Outcome::Pushed
+            };
+            if f.pull != NONE && model.pulls_after(f.next_try as usize - 1) {
+                self.pull(model, cur, f.agent, f.pull);
+            }
+        }
+        stack.clear();
+        self.stack = stack;
     }
 
     /// The body of `funcPIBT`'s loop for the top frame's agent `i`: takes its next candidate

@@ -46,7 +46,7 @@
 //! [`StepRule::report`] tells what the step did: who waited, who was pushed or pulled, and for
 //! each agent its candidates in the order tried and the chain of pushes that moved it.
 
-mod core;
+pub(crate) mod core;
 mod pibt;
 mod rotation;
 mod traps;

@@ -467,11 +467,19 @@ impl<G: Guidance, R: Rng + ?Sized> MoveModel for Moves<'_, G, R> {
         !(crosses(side_x, side_y) || crosses(side_y, side_x))
     }
 
-    /// The pass: when the top agent's best cell holds an undecided agent that its move would
-    /// trap, and the top agent can retreat to a branching cell, it tries its candidates worst
-    /// first (stepping aside), and pulls that agent into its cell once it moved.
-    fn pass(&mut self, board: &Board, cur: &[u32], top: u32, cands: &mut [u32]) -> u32 {
-        if !self.traps {
+    /// The pass, for the agent at the top of a chain: when its best cell holds an undecided
+    /// agent that its move would trap, and it can retreat to a branching cell, it tries its
+    /// candidates worst first (stepping aside), and pulls that agent into its cell once it
+    /// moved.
+    fn pass(
+        &mut self,
+        board: &Board,
+        cur: &[u32],
+        top: u32,
+        pusher: u32,
+        cands: &mut [u32],
+    ) -> u32 {
+        if !self.traps || pusher != NONE {
             return NONE;
         }
         let (here, best) = (cur[top as usize], cands[0]);
