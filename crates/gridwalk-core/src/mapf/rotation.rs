@@ -1,12 +1,12 @@
 //! Distance tables over (cell, facing) for robots that turn (LoRR's `MAPF_T`): for a goal, the
 //! fewest actions (forward, a 90° turn) from every state to any state on the goal's cell, by a
 //! breadth-first search backwards on the state graph. Tables are made when a goal is first
-//! asked for and kept until [`forget`](RotationTables::forget), two bytes a state, so a
-//! lifelong run pays only for the goals it meets.
+//! asked for and kept until [`forget`](RotationTables::forget), two bytes a state of a
+//! passable cell (walls take no room), so a lifelong run pays only for the goals it meets.
 
 use std::collections::HashMap;
 
-use crate::crowd::{RotationGuidance, ahead};
+use crate::crowd::{NONE, RotationGuidance, ahead};
 use crate::grid::Grid;
 
 /// A table's value for a state from which the goal cannot be reached.
@@ -19,7 +19,9 @@ pub const ROTATION_CAP: u16 = u16::MAX - 1;
 #[derive(Clone, Debug)]
 pub struct RotationTables {
     grid: Grid,
-    /// Per goal cell, its table: state `cell × 4 + facing`.
+    /// Per cell: its rank among the passable cells, or [`NONE`] for a wall.
+    rank: Vec<u32>,
+    /// Per goal cell, its table: state `rank × 4 + facing`.
     tables: HashMap<u32, Box<[u16]>>,
     queue: Vec<u32>,
 }
@@ -27,8 +29,19 @@ pub struct RotationTables {
 impl RotationTables {
     /// No tables yet, for robots on `grid` (copied: the tables hold for this grid only).
     pub fn new(grid: &Grid) -> RotationTables {
+        let mut free = 0;
+        let rank = (0..grid.len())
+            .map(|c| {
+                if grid.weight(c) == 0 {
+                    return NONE;
+                }
+                free += 1;
+                free - 1
+            })
+            .collect();
         RotationTables {
             grid: grid.clone(),
+            rank,
             tables: HashMap::new(),
             queue: Vec::new(),
         }
@@ -52,17 +65,25 @@ impl RotationTables {
         Ok(())
     }
 
-    /// `goal`'s table, made if need be: the state `cell × 4 + facing`'s number of actions.
-    pub fn table(&mut self, goal: u32) -> Result<&[u16], String> {
+    /// The actions from `(cell, facing)` to `goal`, making its table if need be:
+    /// [`ROTATION_UNREACHABLE`] when there is no way (from a wall too).
+    pub fn distance(&mut self, goal: u32, cell: u32, facing: u8) -> Result<u16, String> {
         self.ensure(goal)?;
-        Ok(&self.tables[&goal])
+        Ok(self.get(goal, cell, facing).unwrap_or(ROTATION_UNREACHABLE))
     }
 
-    /// The actions from `(cell, facing)` to `goal`, if its table is made:
-    /// [`ROTATION_UNREACHABLE`] when there is no way.
+    /// The actions from `(cell, facing)` to `goal`, if its table is made and the state is on
+    /// the grid: [`ROTATION_UNREACHABLE`] when there is no way (from a wall too).
     pub fn get(&self, goal: u32, cell: u32, facing: u8) -> Option<u16> {
         let t = self.tables.get(&goal)?;
-        t.get(cell as usize * 4 + facing as usize).copied()
+        let r = *self.rank.get(cell as usize)?;
+        if facing > 3 {
+            return None;
+        }
+        Some(match r {
+            NONE => ROTATION_UNREACHABLE,
+            r => t[r as usize * 4 + facing as usize],
+        })
     }
 
     /// Drops `goal`'s table, if made.
@@ -85,9 +106,20 @@ impl RotationTables {
         self.tables.is_empty()
     }
 
-    /// Bytes the tables hold.
+    /// The bytes one table takes: two a state, four states a passable cell.
+    pub fn table_bytes(&self) -> usize {
+        self.free() * 4 * 2
+    }
+
+    /// Bytes the tables hold, with the cell ranks and the search's queue.
     pub fn memory_bytes(&self) -> usize {
-        self.tables.len() * (self.grid.len() * 4 * 2 + 16) + self.queue.capacity() * 4
+        self.tables.len() * (self.table_bytes() + 16)
+            + (self.rank.capacity() + self.queue.capacity()) * 4
+    }
+
+    /// The number of passable cells.
+    fn free(&self) -> usize {
+        self.rank.iter().filter(|&&r| r != NONE).count()
     }
 
     /// Guidance for robots heading for `goals` (one per robot), making the missing tables.
@@ -97,6 +129,7 @@ impl RotationTables {
         }
         let tables = &self.tables;
         Ok(ToGoals {
+            rank: &self.rank,
             per_agent: goals.iter().map(|g| &tables[g][..]).collect(),
         })
     }
@@ -105,23 +138,25 @@ impl RotationTables {
     /// are its two turns (each one action from them) and the state one cell behind it with
     /// the same facing, when that cell is passable.
     fn search(&mut self, goal: u32) -> Box<[u16]> {
-        let grid = &self.grid;
-        let mut dist = vec![ROTATION_UNREACHABLE; grid.len() * 4].into_boxed_slice();
+        let (grid, rank) = (&self.grid, &self.rank);
+        let mut dist = vec![ROTATION_UNREACHABLE; self.free() * 4].into_boxed_slice();
+        // The queue holds states as `cell × 4 + facing`; the table is indexed by rank.
+        let at = |s: u32| (rank[(s / 4) as usize] * 4 + s % 4) as usize;
         let queue = &mut self.queue;
         queue.clear();
         for f in 0..4 {
-            dist[goal as usize * 4 + f] = 0;
-            queue.push(goal * 4 + f as u32);
+            dist[at(goal * 4 + f)] = 0;
+            queue.push(goal * 4 + f);
         }
         let mut head = 0;
         while let Some(&s) = queue.get(head) {
             head += 1;
-            let d = dist[s as usize].saturating_add(1).min(ROTATION_CAP);
+            let d = dist[at(s)].saturating_add(1).min(ROTATION_CAP);
             let (c, o) = (s / 4, (s % 4) as u8);
-            let behind = ahead(grid, c, (o + 2) % 4).filter(|&b| grid.weight(b as usize) != 0);
+            let behind = ahead(grid, c, (o + 2) % 4).filter(|&b| rank[b as usize] != NONE);
             let turns = [c * 4 + (o as u32 + 3) % 4, c * 4 + (o as u32 + 1) % 4];
             for p in turns.into_iter().chain(behind.map(|b| b * 4 + o as u32)) {
-                let slot = &mut dist[p as usize];
+                let slot = &mut dist[at(p)];
                 if *slot == ROTATION_UNREACHABLE {
                     *slot = d;
                     queue.push(p);
@@ -135,13 +170,18 @@ impl RotationTables {
 /// Robots' guidance from [`RotationTables`]: each robot's goal table.
 #[derive(Clone, Debug)]
 pub struct ToGoals<'a> {
+    rank: &'a [u32],
     per_agent: Vec<&'a [u16]>,
 }
 
 impl RotationGuidance for ToGoals<'_> {
     #[inline]
     fn cost(&self, agent: usize, cell: u32, facing: u8) -> u64 {
-        match self.per_agent[agent][cell as usize * 4 + facing as usize] {
+        let r = self.rank[cell as usize];
+        if r == NONE {
+            return u64::MAX;
+        }
+        match self.per_agent[agent][r as usize * 4 + facing as usize] {
             ROTATION_UNREACHABLE => u64::MAX,
             d => d as u64,
         }

@@ -194,10 +194,9 @@ proptest! {
     fn tables_are_exact((grid, _states, goals, _seed) in crowd()) {
         let mut tables = RotationTables::new(&grid);
         let goal = goals[0];
-        let table = tables.table(goal).unwrap().to_vec();
         for cell in 0..grid.len() as u32 {
             for facing in 0..4u8 {
-                let got = table[cell as usize * 4 + facing as usize];
+                let got = tables.distance(goal, cell, facing).unwrap();
                 let want = if grid.weight(cell as usize) == 0 {
                     None
                 } else {
@@ -229,6 +228,43 @@ fn a_chain_of_ten_thousand_moves_as_one() {
         .step(&grid, &states, &order, &guidance, &mut rng)
         .unwrap();
     assert!(actions.iter().all(|&a| a == Action::Forward));
+}
+
+/// A robot in the way of a pusher, facing the pusher, turns aside while the pusher waits,
+/// then steps aside and the pusher follows it.
+#[test]
+fn a_pushed_robot_turns_then_steps_aside() {
+    let grid = Grid::new(5, 3).unwrap();
+    let cell = |x: u32, y: u32| y * 5 + x;
+    // Robot 0 at (1, 1) faces east, heading for (4, 1); robot 1 stands on its goal (2, 1)
+    // facing west, toward robot 0.
+    let goals = [cell(4, 1), cell(2, 1)];
+    let mut states = vec![(cell(1, 1), 0u8), (cell(2, 1), 2u8)];
+    let mut tables = RotationTables::new(&grid);
+    let mut rule = RotationStep::new(&grid);
+    let mut rng = SplitMix64::seed_from_u64(5);
+    let mut step = |states: &[(u32, u8)]| {
+        let guidance = tables.guidance(&goals).unwrap();
+        rule.step(&grid, states, &[0, 1], &guidance, &mut rng)
+            .unwrap()
+            .to_vec()
+    };
+    let first = step(&states);
+    assert_eq!(first[0], Action::Wait, "the pusher waits for the turn");
+    assert!(matches!(
+        first[1],
+        Action::Clockwise | Action::CounterClockwise
+    ));
+    states = check_step(&grid, &states, &first).unwrap();
+    let second = step(&states);
+    assert_eq!(
+        second,
+        [Action::Forward, Action::Forward],
+        "it steps aside, followed"
+    );
+    states = check_step(&grid, &states, &second).unwrap();
+    assert_eq!(states[0].0, cell(2, 1));
+    assert_ne!(states[1].0, cell(2, 1));
 }
 
 /// A robot facing away from its goal turns toward it, then walks there.
