@@ -45,6 +45,13 @@
 //!
 //! [`StepRule::report`] tells what the step did: who waited, who was pushed or pulled, and for
 //! each agent its candidates in the order tried and the chain of pushes that moved it.
+//!
+//! **One PIBT.** The decision itself (occupancy now and next, the stack of pushes, staying and
+//! pulling, each agent's [`Outcome`]) is the core's (`crowd/core.rs`); the step rule is a move model of
+//! it, as are LaCAM's swap generator for dense instances and [`RotationStep`], PIBT for robots
+//! that face a direction and turn (LoRR's `MAPF_T`, actions [`Action`], guidance over
+//! (cell, facing) by [`RotationGuidance`], exact tables in
+//! [`RotationTables`](crate::mapf::RotationTables)).
 
 pub(crate) mod core;
 mod pibt;

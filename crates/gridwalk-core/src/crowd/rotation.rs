@@ -1,26 +1,6 @@
 //! [`RotationStep`]: PIBT for robots that face a direction (LoRR's `MAPF_T`), a move model of
 //! the [core](super::core). Each step a robot moves one cell forward, turns 90° either way,
-//! or waits ([`Action`]).
-//!
-//! The rule. The core decides every robot's next *cell* by PIBT over 4 moves, a candidate
-//! cell ranked by the exact cost of the best plan through it ([`RotationGuidance`] over
-//! (cell, facing)): the cell ahead costs one move plus its cost, a cell beside or behind
-//! adds the turns toward it, and staying costs one action plus the best of waiting or
-//! turning. The cells become actions:
-//! - a robot whose next cell is ahead moves forward;
-//! - a robot whose next cell is beside or behind turns toward it (the shorter way; for a
-//!   cell behind, the turn whose facing costs less), and stays;
-//! - a robot whose next cell is its own waits, or turns when the turn costs less;
-//! - a robot that would move into a cell whose robot does not move forward out of it waits
-//!   (or turns, as a robot that stays), and so in turn does the one behind it.
-//!
-//! A robot in the way of a pusher is pushed as in PIBT: when its cell out is ahead it steps
-//! out and the pusher follows; when it must turn first, it turns and the pusher waits.
-//!
-//! **Guarantees.** For valid input (robots on distinct passable cells, facings 0 to 3), the
-//! actions of one step: put no robot off the map or on a wall; put no two robots on one cell;
-//! make no two robots swap cells. Following is allowed. A step costs O(robots × 5) beyond the
-//! guidance, walked with an explicit stack.
+//! or waits ([`Action`]). [`RotationStep`] says the rule and what it guarantees.
 
 use rand_core::Rng;
 
@@ -225,8 +205,27 @@ impl<G: RotationGuidance + ?Sized, R: Rng + ?Sized> MoveModel for Turning<'_, G,
     }
 }
 
-/// The rotation step and its state, sized to a grid and reused from step to step. See the
-/// [module doc](self).
+/// The rotation step and its state, sized to a grid and reused from step to step.
+///
+/// **The rule.** The core decides every robot's next *cell* by PIBT over 4 moves, a candidate
+/// cell ranked by the exact cost of the best plan through it ([`RotationGuidance`] over
+/// (cell, facing)): the cell ahead costs one move plus its cost, a cell beside or behind
+/// adds the turns toward it, and staying costs one action plus the best of waiting or
+/// turning. The cells become actions:
+/// - a robot whose next cell is ahead moves forward;
+/// - a robot whose next cell is beside or behind turns toward it (the shorter way; for a
+///   cell behind, the turn whose facing costs less), and stays;
+/// - a robot whose next cell is its own waits, or turns when the turn costs less;
+/// - a robot that would move into a cell whose robot does not move forward out of it waits
+///   (or turns, as a robot that stays), and so in turn does the one behind it.
+///
+/// A robot in the way of a pusher is pushed as in PIBT: when its cell out is ahead it steps
+/// out and the pusher follows; when it must turn first, it turns and the pusher waits.
+///
+/// **Guarantees.** For valid input (robots on distinct passable cells, facings 0 to 3), the
+/// actions of one step: put no robot off the map or on a wall; put no two robots on one cell;
+/// make no two robots swap cells. Following is allowed. A step costs O(robots × 5) beyond the
+/// guidance, walked with an explicit stack.
 #[derive(Clone, Debug)]
 pub struct RotationStep {
     width: u32,
@@ -269,7 +268,7 @@ impl RotationStep {
     /// - `guidance` gives each robot's cost to its goal from a state; `rng` breaks ties.
     ///
     /// Returns each robot's action, indexed like `states`, with the guarantees of the
-    /// [module doc](self); input that does not fit gives [`StepError::BadInput`].
+    /// [type's doc](RotationStep); input that does not fit gives [`StepError::BadInput`].
     pub fn step<G: RotationGuidance + ?Sized, R: Rng + ?Sized>(
         &mut self,
         grid: &Grid,
