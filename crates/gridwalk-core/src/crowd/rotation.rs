@@ -269,6 +269,30 @@ impl RotationStep {
     ///
     /// Returns each robot's action, indexed like `states`, with the guarantees of the
     /// [type's doc](RotationStep); input that does not fit gives [`StepError::BadInput`].
+    ///
+    /// A robot facing west, away from its goal three cells east, turns first:
+    ///
+    /// ```
+    /// use gridwalk_core::Grid;
+    /// use gridwalk_core::crowd::{Action, RotationStep};
+    /// use gridwalk_core::mapf::RotationTables;
+    /// use gridwalk_core::rng::{SeedableRng, SplitMix64};
+    ///
+    /// let grid = Grid::new(4, 1).unwrap();
+    /// let mut tables = RotationTables::new(&grid);
+    /// let goals = [3];
+    /// let mut rule = RotationStep::new(&grid);
+    /// let mut rng = SplitMix64::seed_from_u64(1);
+    /// let mut state = [(0, 2)]; // cell 0, facing west
+    /// let mut taken = String::new();
+    /// while state[0].0 != goals[0] {
+    ///     let guidance = tables.guidance(&goals).unwrap();
+    ///     let act = rule.step(&grid, &state, &[0], &guidance, &mut rng).unwrap()[0];
+    ///     state[0] = act.apply(&grid, state[0]).unwrap();
+    ///     taken.push(act.letter());
+    /// }
+    /// assert!(taken == "RRFFF" || taken == "CCFFF", "{taken}");
+    /// ```
     pub fn step<G: RotationGuidance + ?Sized, R: Rng + ?Sized>(
         &mut self,
         grid: &Grid,
