@@ -14,13 +14,16 @@
 //!   [`StepRule::step`](gridwalk_core::crowd::StepRule::step)) for 10,000 wanderers on 64room_000,
 //!   beside the whole tick; and the same step on breadth-first distance tables, outside the
 //!   simulation.
+//! - *The rotation step*: `rotation_step_10000_ms`, [`RotationStep::step`] for 10,000 robots
+//!   that turn (LoRR's `MAPF_T`) on the same map and destinations, guided by exact
+//!   (cell, facing) tables.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use gridwalk_core::crowd::{Guidance, StepOptions, StepRule};
+use gridwalk_core::crowd::{Action, Guidance, RotationStep, StepOptions, StepRule};
 use gridwalk_core::format::movingai;
-use gridwalk_core::mapf::{self, DistanceTables, UNREACHABLE};
+use gridwalk_core::mapf::{self, DistanceTables, RotationTables, UNREACHABLE};
 use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
 use gridwalk_core::sim::{OnArrival, SimConfig, Simulation};
 use gridwalk_core::{Connectivity, Grid, Pos};
@@ -464,6 +467,65 @@ fn step_10000(cfg: &Config, report: &mut Report) -> Result<(), String> {
     Ok(())
 }
 
+/// `rotation_step_10000_ms`: [`RotationStep::step`] for 10,000 robots that turn, wandering
+/// between `k` random destinations of the 512×512 map (a new one on arrival), priorities by
+/// steps since the last arrival, on exact (cell, facing) tables made beforehand.
+fn rotation_10000(cfg: &Config, report: &mut Report) -> Result<(), String> {
+    let (grid, _) = load_movingai(&movingai_dir(), BIG_MAP)?;
+    let (n, k) = (10_000, cfg.pick(DESTINATIONS, 10));
+    let mut rng = SplitMix64::seed_from_u64(10_002);
+    let to_cells = |ps: Vec<Pos>| -> Vec<u32> {
+        ps.iter()
+            .map(|&p| grid.index(p).expect("on the map") as u32)
+            .collect()
+    };
+    let dest = to_cells(random_cells(&grid, k, &mut rng)?);
+    let mut states: Vec<(u32, u8)> = to_cells(random_cells(&grid, n, &mut rng)?)
+        .into_iter()
+        .map(|c| (c, rng.below(4) as u8))
+        .collect();
+    let mut tables = RotationTables::new(&grid);
+    for &d in &dest {
+        tables.ensure(d)?;
+    }
+    let mut goals: Vec<u32> = (0..n).map(|_| dest[rng.below(k)]).collect();
+    let mut rule = RotationStep::new(&grid);
+    let mut since = vec![0u64; n];
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    let (mut samples, mut arrivals) = (Vec::new(), 0u64);
+    for _ in 0..cfg.pick(100, 3) {
+        let t = Instant::now();
+        order.sort_unstable_by_key(|&a| std::cmp::Reverse(since[a as usize]));
+        let guidance = tables.guidance(&goals)?;
+        let actions = rule
+            .step(&grid, &states, &order, &guidance, &mut rng)
+            .map_err(|e| e.to_string())?
+            .to_vec();
+        samples.push(t.elapsed());
+        for (a, act) in actions.into_iter().enumerate() {
+            states[a] = act.apply(&grid, states[a]).ok_or("a move off the map")?;
+            since[a] += u64::from(act != Action::Wait);
+            if states[a].0 == goals[a] {
+                arrivals += 1;
+                since[a] = 0;
+                goals[a] = dest[rng.below(k)];
+            }
+        }
+    }
+    let label = format!("rotation step, {BIG_MAP}, 10,000 robots, (cell, facing) tables");
+    let ms = mean_ms(&samples);
+    let steps = samples.len();
+    report
+        .series
+        .push(Series::new(&label, Samples { samples }, None));
+    report.ratio("rotation_step_10000_ms", ms, &label, None);
+    report.notes.push(format!(
+        "rotation_step_10000_ms: RotationStep::step (priorities sorted, guidance gathered, the step) for {n} robots that turn on {BIG_MAP}, {k} destinations, mean of {steps} steps, {arrivals} arrivals; tables {} MB",
+        tables.memory_bytes() >> 20
+    ));
+    Ok(())
+}
+
 /// The crowd workload: one-shot, lifelong, and the step rule at 10,000 agents.
 pub fn crowd(cfg: &Config) -> Result<Report, String> {
     let mut report = Report::new("crowd");
@@ -473,6 +535,7 @@ pub fn crowd(cfg: &Config) -> Result<Report, String> {
         lifelong(cfg, &mut report)?;
     }
     step_10000(cfg, &mut report)?;
+    rotation_10000(cfg, &mut report)?;
     report.notes.push(format!(
         "one-shot: agents stay on arrival (D* Lite guidance), first N rows of the -gen-1 scenarios; on {BIG_MAP} seeded random distinct cells; soc and makespan in timesteps over the agents' breadth-first distances, as mapf/ counts them. Lifelong: wanderers with {DESTINATIONS} shared destinations, arrivals a tick over the timed ticks"
     ));

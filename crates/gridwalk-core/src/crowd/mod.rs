@@ -45,11 +45,23 @@
 //!
 //! [`StepRule::report`] tells what the step did: who waited, who was pushed or pulled, and for
 //! each agent its candidates in the order tried and the chain of pushes that moved it.
+//!
+//! **One PIBT.** The decision itself (occupancy now and next, the stack of pushes, staying and
+//! pulling, each agent's [`Outcome`]) is the core's (`crowd/core.rs`); the step rule is a move model of
+//! it, as are LaCAM's swap generator for dense instances and [`RotationStep`], PIBT for robots
+//! that face a direction and turn (LoRR's `MAPF_T`, actions [`Action`], guidance over
+//! (cell, facing) by [`RotationGuidance`], exact tables in
+//! [`RotationTables`](crate::mapf::RotationTables)).
 
+pub(crate) mod core;
 mod pibt;
+mod rotation;
 mod traps;
 
+pub use core::Outcome;
 pub use pibt::{StepError, StepReport, StepRule};
+pub(crate) use rotation::ahead;
+pub use rotation::{Action, RotationGuidance, RotationStep};
 
 /// No agent or no cell: the "none" value of the step rule's flat arrays, and of the MAPF
 /// solver's.

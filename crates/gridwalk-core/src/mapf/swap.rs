@@ -9,22 +9,20 @@
 //! The generator takes one configuration to a successor, as [`crate::crowd::StepRule::step`]
 //! does, under the same constraints (cells fixed for some agents): no two agents on a cell, no
 //! two agents trading cells. It works with 4 moves only (no diagonals to keep from crossing).
+//! It is a move model of the one PIBT ([`crate::crowd::core`]): its candidates, and the swap
+//! as the core's pass, so its chains of pushes run on the core's explicit stack too.
 
 use super::dist::{DistanceTables, Moves};
 use crate::crowd::NONE;
+use crate::crowd::core::{Board, Candidates, MAX_CANDIDATES, MoveModel, Pibt};
 use crate::rng::{Draw, SplitMix64};
-
-/// The most candidates of an agent: its cell and four neighbours.
-const CANDIDATES: usize = 5;
 
 /// How many successors [`SwapPibt::best_step`] draws (lacam3's number of PIBT runs).
 const DRAWS: usize = 10;
 
 /// PIBT with swaps, its buffers sized for one grid and one number of agents.
 pub(super) struct SwapPibt {
-    occ_now: Vec<u32>,
-    occ_next: Vec<u32>,
-    next: Vec<u32>,
+    pibt: Pibt,
     /// The best successor of [`best_step`](SwapPibt::best_step).
     best: Vec<u32>,
     goals: Vec<u32>,
@@ -39,13 +37,19 @@ struct View<'a> {
     pref: &'a [u32],
 }
 
+/// The swap's move model for one step: 4 moves, candidates by distance (an agent's preferred
+/// cell first), ties drawn from `rng`, and the swap as the core's pass.
+struct Swapping<'a, 'v> {
+    view: &'a View<'v>,
+    goals: &'a [u32],
+    rng: &'a mut SplitMix64,
+}
+
 impl SwapPibt {
     /// The generator for a grid of `cells` cells and agents heading for `goals`.
     pub(super) fn new(cells: usize, goals: &[u32]) -> SwapPibt {
         SwapPibt {
-            occ_now: vec![NONE; cells],
-            occ_next: vec![NONE; cells],
-            next: vec![NONE; goals.len()],
+            pibt: Pibt::new(cells),
             best: vec![NONE; goals.len()],
             goals: goals.to_vec(),
         }
@@ -75,22 +79,22 @@ impl SwapPibt {
                 continue;
             }
             let mut f = 0u64;
-            for (i, (&c, &n)) in cur.iter().zip(&self.next).enumerate() {
+            for (i, (&c, &n)) in cur.iter().zip(&self.pibt.board.next).enumerate() {
                 let g = self.goals[i];
                 f += (c != g || n != g) as u64 + dist.get(i, n as usize) as u64;
             }
             if f < best {
                 best = f;
-                self.best.copy_from_slice(&self.next);
+                self.best.copy_from_slice(&self.pibt.board.next);
             }
         }
         (best < u64::MAX).then_some(&self.best[..])
     }
 
-    /// Sets `next` to a successor of `view.cur` in which the agents of `fixed` (an entry per
-    /// agent, `None` for free ones) take their cells, the others moved by PIBT with swaps in
-    /// `order`; false (and `next` cleared) when the constraints collide or an agent that must
-    /// move cannot.
+    /// Sets the core's next cells to a successor of `view.cur` in which the agents of `fixed`
+    /// (an entry per agent, `None` for free ones) take their cells, the others moved by PIBT
+    /// with swaps in `order`; false when the constraints collide or an agent that must move
+    /// cannot.
     fn step(
         &mut self,
         view: &View,
@@ -99,108 +103,95 @@ impl SwapPibt {
         rng: &mut SplitMix64,
     ) -> bool {
         let cur = view.cur;
-        let ok = self.place_fixed(cur, fixed)
-            && order
-                .iter()
-                .all(|&i| self.next[i as usize] != NONE || self.push(view, i, rng));
-        for (i, &c) in cur.iter().enumerate() {
-            self.occ_now[c as usize] = NONE;
-            if self.next[i] != NONE {
-                self.occ_next[self.next[i] as usize] = NONE;
-            }
-        }
-        if !ok {
-            self.next.fill(NONE);
-        }
+        self.pibt.reset(cur.len());
+        let mut model = Swapping {
+            view,
+            goals: &self.goals,
+            rng,
+        };
+        let pibt = &mut self.pibt;
+        let ok = place_fixed(pibt, cur, fixed)
+            && order.iter().all(|&i| {
+                pibt.board.next[i as usize] != NONE || pibt.decide(&mut model, cur, i).is_ok()
+            });
+        pibt.clear(cur);
         ok
     }
+}
 
-    /// Marks who stands where and reserves the fixed cells; false when two fixed cells collide
-    /// or two fixed agents trade cells.
-    fn place_fixed(&mut self, cur: &[u32], fixed: &[Option<u32>]) -> bool {
-        self.next.fill(NONE);
-        for (i, &c) in cur.iter().enumerate() {
-            self.occ_now[c as usize] = i as u32;
-        }
-        for (i, f) in fixed.iter().enumerate() {
-            let Some(f) = *f else { continue };
-            if self.occ_next[f as usize] != NONE {
-                return false;
-            }
-            let j = self.occ_now[f as usize];
-            if j != NONE && j as usize != i && self.next[j as usize] == cur[i] {
-                return false;
-            }
-            self.occ_next[f as usize] = i as u32;
-            self.next[i] = f;
-        }
-        true
+/// Marks who stands where and reserves the fixed cells; false when two fixed cells collide
+/// or two fixed agents trade cells.
+fn place_fixed(pibt: &mut Pibt, cur: &[u32], fixed: &[Option<u32>]) -> bool {
+    for (i, &c) in cur.iter().enumerate() {
+        pibt.board.occ_now[c as usize] = i as u32;
     }
+    for (i, f) in fixed.iter().enumerate() {
+        let Some(f) = *f else { continue };
+        let b = &pibt.board;
+        let j = b.occ_now[f as usize];
+        let swaps = j != NONE && j as usize != i && b.next[j as usize] == cur[i];
+        if swaps || pibt.fix(i as u32, f).is_err() {
+            return false;
+        }
+    }
+    true
+}
 
-    /// PIBT's call for agent `i`: its candidates best first (reversed when it must swap), the
-    /// first free one taken, pushing its occupant on; false when it had to stay.
-    fn push(&mut self, v: &View, i: u32, rng: &mut SplitMix64) -> bool {
+impl MoveModel for Swapping<'_, '_> {
+    /// Agent `i`'s neighbours and cell, its preferred cell first, then by distance with a
+    /// random fraction for ties.
+    fn candidates(&mut self, _board: &Board, cur: &[u32], i: u32, _pusher: u32) -> Candidates {
+        let v = self.view;
         let iu = i as usize;
-        let here = v.cur[iu];
-        let mut cands = [(0.0f64, here); CANDIDATES];
+        let here = cur[iu];
+        let mut keyed = [(0.0f64, here); MAX_CANDIDATES];
         let mut k = 0;
         for &u in v.moves.of(here as usize).iter().chain([&here]) {
             let key = if u == v.pref[iu] {
                 -1.0
             } else {
-                v.dist.get(iu, u as usize) as f64 + rng.unit()
+                v.dist.get(iu, u as usize) as f64 + self.rng.unit()
             };
-            cands[k] = (key, u);
+            keyed[k] = (key, u);
             k += 1;
         }
-        let cands = &mut cands[..k];
-        cands.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let partner = self.swap_partner(v, i, cands[0].1);
+        keyed[..k].sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut cells = [NONE; MAX_CANDIDATES];
+        for (c, &(_, u)) in cells.iter_mut().zip(&keyed[..k]) {
+            *c = u;
+        }
+        (cells, k as u8)
+    }
+
+    /// The swap: with a partner, the agent tries its candidates worst first and pulls the
+    /// partner into its cell.
+    fn pass(&mut self, board: &Board, cur: &[u32], i: u32, _pusher: u32, cands: &mut [u32]) -> u32 {
+        let partner = self.swap_partner(board, cur, i, cands[0]);
         if partner != NONE {
             cands.reverse();
         }
-        for (rank, &(_, u)) in cands.iter().enumerate() {
-            if self.occ_next[u as usize] != NONE {
-                continue;
-            }
-            let j = self.occ_now[u as usize];
-            if j != NONE && self.next[j as usize] == here {
-                continue;
-            }
-            self.occ_next[u as usize] = i;
-            self.next[iu] = u;
-            if j != NONE && u != here && self.next[j as usize] == NONE && !self.push(v, j, rng) {
-                continue;
-            }
-            if rank == 0 && partner != NONE {
-                self.pull(partner, here);
-            }
-            return true;
-        }
-        self.occ_next[here as usize] = i;
-        self.next[iu] = here;
-        false
+        partner
     }
 
-    /// The swap's second half: `partner` takes the cell its puller left, if both are free.
-    fn pull(&mut self, partner: u32, cell: u32) {
-        if self.next[partner as usize] == NONE && self.occ_next[cell as usize] == NONE {
-            self.occ_next[cell as usize] = partner;
-            self.next[partner as usize] = cell;
-        }
+    /// The swap's second half happens only when the agent took its first candidate.
+    fn pulls_after(&self, chosen: usize) -> bool {
+        chosen == 0
     }
+}
 
+impl Swapping<'_, '_> {
     /// The agent agent `i` should swap with, given its best cell `best`, or [`NONE`]: the
     /// agent on `best` when the two must pass and can; else a neighbour that needs to get past
     /// `i` going the way `i` goes (clearing the way, as in push and swap).
-    fn swap_partner(&self, v: &View, i: u32, best: u32) -> u32 {
-        let here = v.cur[i as usize];
-        let j = self.occ_now[best as usize];
+    fn swap_partner(&self, b: &Board, cur: &[u32], i: u32, best: u32) -> u32 {
+        let v = self.view;
+        let here = cur[i as usize];
+        let j = b.occ_now[best as usize];
         if j != NONE
             && j != i
-            && self.next[j as usize] == NONE
-            && self.must_swap(v, (i, here), (j, v.cur[j as usize]))
-            && self.can_swap(v, v.cur[j as usize], here)
+            && b.next[j as usize] == NONE
+            && self.must_swap(b, (i, here), (j, cur[j as usize]))
+            && self.can_swap(b, cur[j as usize], here)
         {
             return j;
         }
@@ -208,11 +199,11 @@ impl SwapPibt {
             return NONE;
         }
         for &u in v.moves.of(here as usize) {
-            let k = self.occ_now[u as usize];
+            let k = b.occ_now[u as usize];
             if k != NONE
-                && best != v.cur[k as usize]
-                && self.must_swap(v, (k, here), (i, best))
-                && self.can_swap(v, best, here)
+                && best != cur[k as usize]
+                && self.must_swap(b, (k, here), (i, best))
+                && self.can_swap(b, best, here)
             {
                 return k;
             }
@@ -223,11 +214,12 @@ impl SwapPibt {
     /// The cell beyond `at` going away from `from`, when `at` has exactly one such way out
     /// (neighbours that are agents settled in dead ends do not count): `Ok(cell)`; `Err(n)`
     /// with the number of ways out otherwise.
-    fn way_on(&self, moves: &Moves, from: u32, at: u32) -> Result<u32, usize> {
+    fn way_on(&self, b: &Board, from: u32, at: u32) -> Result<u32, usize> {
+        let moves = self.view.moves;
         let mut ways = 0;
         let mut beyond = NONE;
         for &u in moves.of(at as usize) {
-            let a = self.occ_now[u as usize];
+            let a = b.occ_now[u as usize];
             let settled =
                 moves.of(u as usize).len() == 1 && a != NONE && self.goals[a as usize] == u;
             if u != from && !settled {
@@ -241,13 +233,14 @@ impl SwapPibt {
     /// Whether `pusher` (at its cell) and `puller` (at its) must trade places: walking on from
     /// the puller's cell along the corridor while that brings the pusher nearer its goal, no
     /// cell lets them pass, and then each needs the other's side.
-    fn must_swap(&self, v: &View, (pusher, from): (u32, u32), (puller, to): (u32, u32)) -> bool {
+    fn must_swap(&self, b: &Board, (pusher, from): (u32, u32), (puller, to): (u32, u32)) -> bool {
+        let v = self.view;
         let d = |a: u32, c: u32| v.dist.get(a as usize, c as usize);
         let (mut back, mut ahead) = (from, to);
         let mut steps = 0;
-        while d(pusher, ahead) < d(pusher, back) && steps < self.occ_now.len() {
+        while d(pusher, ahead) < d(pusher, back) && steps < b.occ_now.len() {
             steps += 1;
-            match self.way_on(v.moves, back, ahead) {
+            match self.way_on(b, back, ahead) {
                 Ok(beyond) => (back, ahead) = (ahead, beyond),
                 Err(0) => break,
                 Err(_) => return false,
@@ -259,12 +252,12 @@ impl SwapPibt {
 
     /// Whether the pair can trade places: walking from `pusher`'s cell through `puller`'s and
     /// on along the corridor reaches a cell with two ways out.
-    fn can_swap(&self, v: &View, pusher: u32, puller: u32) -> bool {
+    fn can_swap(&self, b: &Board, pusher: u32, puller: u32) -> bool {
         let (mut back, mut ahead) = (pusher, puller);
         let mut steps = 0;
-        while ahead != pusher && steps < self.occ_now.len() {
+        while ahead != pusher && steps < b.occ_now.len() {
             steps += 1;
-            match self.way_on(v.moves, back, ahead) {
+            match self.way_on(b, back, ahead) {
                 Ok(beyond) => (back, ahead) = (ahead, beyond),
                 Err(0) => return false,
                 Err(_) => return true,
