@@ -188,8 +188,9 @@ fn shared_goals_and_late_entries_keep_flowing_under_four_moves() {
     keeps_flowing(Connectivity::Four, Goals::SharedLate, true);
 }
 
-/// Under 8 moves one late agent of seed 3 waits to enter for good: its start stays taken in
-/// the queue of a shared destination. The crowd itself keeps flowing.
+/// Under 8 moves one late agent of seed 3 waits to enter for good: its start is the cell
+/// beside a doorway, and the agents that stream through follow one another, so it is never
+/// free when the tick admits. The crowd itself keeps flowing.
 #[test]
 fn shared_goals_and_late_entries_keep_flowing_under_eight_moves() {
     keeps_flowing(Connectivity::Eight, Goals::SharedLate, false);
