@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::agents::AgentId;
 use super::crowd_search::CrowdSearch;
 use crate::cost::Cost;
-use crate::crowd::StepRule;
+use crate::crowd::{StepOptions, StepRule};
 use crate::planner::GoalPlanner;
 use crate::rng::{SeedableRng, SplitMix64};
 
@@ -92,8 +92,9 @@ impl Member {
 /// Crowd mode's phase: its data, which only its parts (the plan of its planners and the
 /// move phase, in `crowd_step.rs`) touch.
 pub(super) struct CrowdPhase {
-    /// The step rule, sized to the map.
-    pub(super) rule: Option<StepRule>,
+    /// The step rule, sized to the map, and the options it was made with: trap handling for
+    /// a one-shot crowd, plain PIBT for a lifelong one (see `crowd_step.rs`).
+    pub(super) rule: Option<(StepRule, StepOptions)>,
     /// Tie-breaks: its own stream of the simulation's seed.
     pub(super) rng: SplitMix64,
     /// Each agent as the crowd sees it, by id, in id order (the agents' order at the last step).
@@ -125,7 +126,7 @@ impl CrowdPhase {
     /// Bytes held: its own planners, and the step rule's per-cell arrays.
     pub(super) fn bytes(&self) -> usize {
         let planners: usize = self.own_planners.values().map(|g| g.memory_bytes()).sum();
-        let cells = self.rule.as_ref().map_or(0, |r| r.memory_bytes());
+        let cells = self.rule.as_ref().map_or(0, |(r, _)| r.memory_bytes());
         let search = self.search.bytes();
         planners + cells + search + self.members.len() * std::mem::size_of::<(AgentId, Member)>()
     }

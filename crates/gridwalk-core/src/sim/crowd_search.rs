@@ -2,7 +2,8 @@
 //! search kept across ticks ([`RealTime`]) moves the agents instead, until they all arrive.
 //!
 //! **When it engages.** Some agent has not come closer to its goal for [`ENGAGE_TICKS`] ticks,
-//! and the crowd qualifies: every agent stays on arrival, the targets are distinct, nobody
+//! and the crowd qualifies: every agent stays on arrival (a lifelong crowd steps by plain
+//! PIBT instead, whose priorities keep it flowing: `crowd_step.rs`), the targets are distinct, nobody
 //! waits to enter, not everyone stands on its target, and BFS distance tables measure what the
 //! search minimises (every passable cell of one weight: a move, straight or diagonal, is one
 //! timestep, as the crowd's statistics count it) and fit [`DEFAULT_RT_MEMORY_CAP`]. The search

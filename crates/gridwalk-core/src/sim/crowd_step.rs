@@ -1,7 +1,27 @@
 //! Crowd mode's move phase ([`SimConfig::crowd`](super::SimConfig::crowd)): instead of each
-//! agent taking its planned step, the crowd's step rule ([`crate::crowd`], PIBT with a pass
-//! for dead ends) moves every agent to a neighbour or keeps it, so that no two agents share a
-//! cell, swap, or cross diagonals.
+//! agent taking its planned step, the crowd's step rule ([`crate::crowd`], PIBT) moves every
+//! agent to a neighbour or keeps it, so that no two agents share a cell, swap, or cross
+//! diagonals.
+//!
+//! **Which rule.** A one-shot crowd (every agent stays on arrival) steps with trap handling
+//! (the pass and the step aside, [`StepOptions::default`]), and the real-time search takes over
+//! when it stalls (`crowd_search.rs`). A lifelong crowd (some agent wanders or patrols) steps
+//! by plain PIBT ([`StepOptions::PLAIN`]): the pass makes the agent of highest priority
+//! retreat, which undoes what lifelong PIBT rests on, and knotted such crowds for good at
+//! one-cell doorways under 8 moves (see docs/benchmarks.md).
+//!
+//! **What a lifelong crowd is promised.** Priorities grow with the ticks since an agent's
+//! last arrival and fall on arrival (below), as in PIBT's lifelong form (Okumura et al.), so
+//! each step moves the agent of highest priority to its best cell when pushes can clear it.
+//! On a map where every two neighbouring cells lie on a cycle, that makes every agent reach
+//! every goal it is given, shared or not, and whenever it entered (the PIBT papers' theorem).
+//! Doorways one cell wide and dead ends break the condition; there the flow is measured,
+//! not proved: the no-knots test (`tests/it/no_knots.rs`) plays 100 wanderers through
+//! doorways for 3,000 ticks under 4 and 8 moves, with shared goals and late entries, and
+//! holds the late arrivals to at least half the early ones and every stuck spell to 200
+//! ticks. Not yet kept: 100 wanderers sharing 100 destinations on random-32-32-20, whose
+//! dead ends knot the crowd within about 1,000 ticks under either rule (the test ignored
+//! there).
 //!
 //! **Guidance.** Each agent ranks its cell and its neighbours by their exact cost to its goal
 //! on the map the agents know, ignoring agents, read through one interface,
@@ -25,7 +45,9 @@
 //! arrived agents, lowest: they can be pushed aside, and walk back when they can.
 //!
 //! **Arrivals.** Under wander and patrol, an agent that steps onto its goal counts an arrival
-//! and draws its next goal at once, so a destination's agents take turns on it. Under stay,
+//! and draws its next goal at once, so a destination's agents take turns on it. An agent
+//! given a goal on the cell it stands on (or added on its goal) arrives at once, in that
+//! tick, counting no timestep (under wander and patrol it draws its next goal). Under stay,
 //! the agent on the goal is arrived, and the others of that goal wait near it
 //! ([`AgentStatus::Waiting`]). An agent that has not come closer to its goal for
 //! [`STUCK_TICKS`] ticks is [`AgentStatus::Stuck`] until it does.
@@ -187,13 +209,19 @@ impl CrowdPhase {
     /// admitted, and agents sharing a cell separated, before.
     pub(super) fn advance(&mut self, b: MoveBorrows) {
         let (truth, conn) = (b.truth, b.config.connectivity);
-        if self.rule.as_ref().is_none_or(|r| !r.fits(truth)) {
-            self.rule = Some(StepRule::new(truth, conn, StepOptions::default()));
+        let one_shot = (b.agents.slab.values()).all(|a| a.on_arrival == OnArrival::Stay);
+        let options = if one_shot {
+            StepOptions::default()
+        } else {
+            StepOptions::PLAIN
+        };
+        if (self.rule.as_ref()).is_none_or(|(r, o)| !r.fits(truth) || *o != options) {
+            self.rule = Some((StepRule::new(truth, conn, options), options));
         }
         let ids: Vec<AgentId> = b.agents.slab.keys().collect();
         let places = b.agents.slab.hot();
         let cur: Vec<u32> = places.iter().map(|p| p.cell).collect();
-        self.sync_members(&ids, places, truth, conn, b.tick);
+        let at_once = self.sync_members(&ids, places, truth, conn, b.tick);
         let began = Instant::now();
         let exact_own = b.config.algorithm.honours_exact();
         let agents = b.agents.slab.values();
@@ -205,17 +233,17 @@ impl CrowdPhase {
             exact_own,
             b.rationed,
         );
+        let goals: Vec<u32> = places.iter().map(|p| p.goal).collect();
         let guidance = PlannerGuidance {
             planners: &planners,
             cur: &cur,
         };
         let guided: Vec<bool> = planners.iter().map(Option::is_some).collect();
-        let goals: Vec<u32> = places.iter().map(|p| p.goal).collect();
         let view = CrowdView {
             truth,
             conn,
             ids: &ids,
-            one_shot: (b.agents.slab.values()).all(|a| a.on_arrival == OnArrival::Stay),
+            one_shot,
             cur: &cur,
             goals: &goals,
             guided: &guided,
@@ -229,7 +257,7 @@ impl CrowdPhase {
             Some(next) => (next, 0),
             None => {
                 let order = priority_order(&self.members, &planners, places, b.tick);
-                let rule = self.rule.as_mut().expect("made above");
+                let (rule, _) = self.rule.as_mut().expect("made above");
                 pibt_step(truth, rule, &mut self.rng, (&cur, &order), &guidance)
             }
         };
@@ -258,6 +286,7 @@ impl CrowdPhase {
             next: &next,
             costs: &costs,
             guided: &guided,
+            at_once: &at_once,
             truth,
             tick: b.tick,
         };
@@ -269,7 +298,8 @@ impl CrowdPhase {
 
     /// The members in the agents' order (both by id): the kept ones carried over, agents that
     /// left dropped, new ones made, drawing their tie-break in id order. A member whose agent
-    /// has a new goal (drawn on arrival, or set by a caller) begins a new leg.
+    /// has a new goal (drawn on arrival, or set by a caller) begins a new leg. Returns, for
+    /// each agent, whether its leg begins now on the cell it stands on (it arrives at once).
     fn sync_members(
         &mut self,
         ids: &[AgentId],
@@ -277,7 +307,8 @@ impl CrowdPhase {
         truth: &Grid,
         conn: Connectivity,
         tick: u64,
-    ) {
+    ) -> Vec<bool> {
+        let mut at_once = Vec::with_capacity(ids.len());
         let mut members = Vec::with_capacity(ids.len());
         let mut old = std::mem::take(&mut self.members).into_iter().peekable();
         for (&id, p) in ids.iter().zip(places) {
@@ -295,12 +326,14 @@ impl CrowdPhase {
                 },
                 None => leg(),
             };
+            at_once.push(m.leg_start == tick && !m.arrived && p.cell == p.goal);
             if m.tie == 0 {
                 m.tie = self.rng.next_u64() | 1;
             }
             members.push((id, m));
         }
         self.members = members;
+        at_once
     }
 }
 
@@ -386,11 +419,13 @@ fn priority_order(
     order.into_iter().map(|o| o.agent).collect()
 }
 
-/// What a step decided: each agent's next cell, its cost there, and whether it was guided.
+/// What a step decided: each agent's next cell, its cost there, whether it was guided, and
+/// whether its leg began this tick on its cell (it arrived at once).
 struct Outcome<'a> {
     next: &'a [u32],
     costs: &'a [Cost],
     guided: &'a [bool],
+    at_once: &'a [bool],
     truth: &'a Grid,
     tick: u64,
 }
@@ -416,11 +451,16 @@ impl Outcome<'_> {
             }
             a.next = None;
             a.carried = false;
-            if to == p.goal as usize {
-                self.arrive(a, m, from != to, stats);
-                if a.on_arrival != OnArrival::Stay {
-                    agents.arrived.push(a.id);
-                }
+            let on_goal = to == p.goal as usize;
+            if self.at_once[i] || (on_goal && from != to) {
+                self.count_arrival(m, self.at_once[i], stats);
+            }
+            if (on_goal || self.at_once[i]) && a.on_arrival != OnArrival::Stay {
+                agents.arrived.push(a.id);
+            }
+            if on_goal {
+                a.status = AgentStatus::Arrived;
+                a.remaining = Some(0);
                 continue;
             }
             let goal_taken = agents.occupied[p.goal as usize] > 0;
@@ -428,20 +468,22 @@ impl Outcome<'_> {
         }
     }
 
-    /// Agent `a` stands on its goal; one that `stepped` there and had not arrived on this leg
-    /// counts an arrival, and its next leg begins next tick.
-    fn arrive(&self, a: &mut Agent, m: &mut Member, stepped: bool, stats: &mut CrowdStats) {
-        a.status = AgentStatus::Arrived;
-        a.remaining = Some(0);
-        if stepped && !m.arrived {
-            m.arrived = true;
-            stats.arrivals += 1;
-            stats.soc += self.tick + 1 - m.leg_start;
-            stats.soc_lb += m.leg_lb;
-            m.leg_start = self.tick + 1;
-            m.best = INFINITY;
-            m.since_better = 0;
+    /// Member `m` stepped onto its goal, or (`at_once`) its leg began on it this tick: unless
+    /// it arrived on this leg already, it counts an arrival (one that took no timestep when
+    /// at once), and its next leg begins next tick.
+    fn count_arrival(&self, m: &mut Member, at_once: bool, stats: &mut CrowdStats) {
+        if m.arrived {
+            return;
         }
+        m.arrived = true;
+        stats.arrivals += 1;
+        if !at_once {
+            stats.soc += self.tick + 1 - m.leg_start;
+        }
+        stats.soc_lb += m.leg_lb;
+        m.leg_start = self.tick + 1;
+        m.best = INFINITY;
+        m.since_better = 0;
     }
 
     /// Agent `i` (`a`, `m`) off its goal: its remaining cost, its best so far, and its status
@@ -585,7 +627,7 @@ impl Simulation {
     pub fn crowd_step_of(&self, id: AgentId) -> Option<(Vec<Pos>, Vec<AgentId>)> {
         let crowd = self.crowd.as_ref().filter(|c| !c.stats.searched)?;
         let i = crowd.last_ids.binary_search(&id).ok()?;
-        let rule = crowd.rule.as_ref()?;
+        let (rule, _) = crowd.rule.as_ref()?;
         let cells = rule
             .candidates(i)
             .iter()

@@ -19,6 +19,7 @@ mod mapf;
 mod movingai_format;
 mod mpgaa;
 mod navigate;
+mod no_knots;
 mod pockets;
 mod realtime;
 mod rotation;
