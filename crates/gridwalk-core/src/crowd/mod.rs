@@ -46,10 +46,15 @@
 //! [`StepRule::report`] tells what the step did: who waited, who was pushed or pulled, and for
 //! each agent its candidates in the order tried and the chain of pushes that moved it.
 
+mod core;
 mod pibt;
+mod rotation;
 mod traps;
 
+pub use core::Outcome;
 pub use pibt::{StepError, StepReport, StepRule};
+pub(crate) use rotation::ahead;
+pub use rotation::{Action, RotationGuidance, RotationStep};
 
 /// No agent or no cell: the "none" value of the step rule's flat arrays, and of the MAPF
 /// solver's.

@@ -51,6 +51,7 @@ mod realtime;
 mod refine;
 mod result;
 mod rooting;
+mod rotation;
 mod scatter;
 mod swap;
 
@@ -65,6 +66,7 @@ pub use realtime::{
     Rooted, Tick,
 };
 pub use rooting::Rooting;
+pub use rotation::{ROTATION_CAP, ROTATION_UNREACHABLE, RotationTables, ToGoals};
 
 use crate::crowd::StepOptions;
 use crate::grid::{Connectivity, Grid, Pos};

@@ -21,6 +21,7 @@ mod mpgaa;
 mod navigate;
 mod pockets;
 mod realtime;
+mod rotation;
 mod scenario_format;
 mod sensing;
 mod sim;
