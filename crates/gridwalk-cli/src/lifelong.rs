@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use gridwalk_core::format::lorr::Problem;
 use gridwalk_core::tracks::lifelong::{
-    CrowdPlanner, DEFAULT_BUDGET, Planner, RotationPibt, Settings, run as play,
+    CrowdPlanner, DEFAULT_BUDGET, Planner, RotationPibt, RotationPlanner, Settings, run as play,
 };
 
 use crate::mapf::parse_seconds;
@@ -26,9 +26,10 @@ pub struct LifelongArgs {
     /// Seconds the planner has each timestep; a late step is lost, every robot waiting.
     #[arg(long, default_value = "1", value_parser = parse_seconds)]
     pub step_time_limit: f64,
-    /// `rotation` (PIBT over cell and facing, the default) or `crowd` (the crowd's step rule
-    /// over cells, its moves turned into rotations).
-    #[arg(long, default_value = "rotation", value_parser = ["rotation", "crowd"])]
+    /// `rotation` (the crowd's rotation step with exact (cell, facing) tables, the default),
+    /// `state` (PIBT over (cell, facing) states, pushes forward only) or `crowd` (the crowd's
+    /// 4-move step rule, its cells turned into rotations).
+    #[arg(long, default_value = "rotation", value_parser = ["rotation", "state", "crowd"])]
     pub planner: String,
     /// The seed of the planner's tie-breaks.
     #[arg(long, default_value_t = 0)]
@@ -44,7 +45,12 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
     let problem = Problem::load(&args.problem).map_err(|e| e.to_string())?;
     let planner: Box<dyn Planner> = match args.planner.as_str() {
         "crowd" => Box::new(CrowdPlanner::new(&problem.grid, DEFAULT_BUDGET, args.seed)),
-        _ => Box::new(RotationPibt::new(&problem.grid, DEFAULT_BUDGET, args.seed)),
+        "state" => Box::new(RotationPibt::new(&problem.grid, DEFAULT_BUDGET, args.seed)),
+        _ => Box::new(RotationPlanner::new(
+            &problem.grid,
+            DEFAULT_BUDGET,
+            args.seed,
+        )),
     };
     let settings = Settings {
         steps: args.steps,
@@ -52,7 +58,7 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
     };
     let every = (args.steps / 20).max(1);
     let mut progress = |t: u64, finished: u64| {
-        if t % every == 0 {
+        if t.is_multiple_of(every) {
             eprintln!("gridwalk-cli: lifelong: timestep {t}, tasks finished {finished}");
         }
     };

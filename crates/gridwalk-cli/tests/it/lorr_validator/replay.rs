@@ -198,16 +198,16 @@ pub fn replay(p: &Problem, result: &Value) -> Result<Report, String> {
     let mut lost = 0;
     for t in 0..steps {
         let acts: Vec<u8> = actual.iter().map(|a| a[t]).collect();
-        if let Some(planned) = &planned {
-            if (0..n).any(|i| planned[i].get(t) != Some(&acts[i])) {
-                if acts.iter().any(|&a| a != b'W') {
-                    return Err(format!(
-                        "step {}: the plan was not executed, yet robots moved",
-                        t + 1
-                    ));
-                }
-                lost += 1;
+        if let Some(planned) = &planned
+            && (0..n).any(|i| planned[i].get(t) != Some(&acts[i]))
+        {
+            if acts.iter().any(|&a| a != b'W') {
+                return Err(format!(
+                    "step {}: the plan was not executed, yet robots moved",
+                    t + 1
+                ));
             }
+            lost += 1;
         }
         robots = check(p, &robots, &acts, t + 1)?;
         counter.after_moves(p, &robots, t + 1)?;

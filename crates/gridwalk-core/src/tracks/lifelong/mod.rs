@@ -15,6 +15,7 @@
 //! Robots reach a goal by standing on it after a step, whatever their facing.
 
 mod dist;
+mod guided;
 mod planner;
 mod rotation;
 mod schedule;
@@ -24,6 +25,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 pub use dist::{DEFAULT_BUDGET, DistCache};
+pub use guided::RotationPlanner;
 pub use planner::{CrowdPlanner, Planner, ahead};
 pub use rotation::RotationPibt;
 pub use schedule::GreedyScheduler;
@@ -277,11 +279,9 @@ impl<'a> Sim<'a> {
             }
         }
         let (w, len) = (self.problem.grid.width(), self.problem.grid.len() as u32);
-        for a in 0..n {
-            self.states[a] = actions[a]
-                .apply(self.states[a], w, len)
-                .unwrap_or(self.states[a]);
-            rec.actual[a].push(actions[a].letter());
+        for ((s, act), letters) in self.states.iter_mut().zip(&actions).zip(&mut rec.actual) {
+            *s = act.apply(*s, w, len).unwrap_or(*s);
+            letters.push(act.letter());
         }
         let tasks = &self.problem.tasks;
         if let Some(d) = &mut self.deal {

@@ -125,14 +125,14 @@ impl CrowdPlanner {
             self.intent = vec![NONE; n];
         }
         self.dist.begin_step();
-        for a in 0..n {
-            if goals[a] != self.last_goal[a] {
+        for (a, &goal) in goals.iter().enumerate() {
+            if goal != self.last_goal[a] {
                 self.waited[a] = 0;
-                self.last_goal[a] = goals[a];
+                self.last_goal[a] = goal;
             } else {
                 self.waited[a] = self.waited[a].saturating_add(1);
             }
-            self.slot[a] = goals[a].map_or(NONE, |g| self.dist.slot(g));
+            self.slot[a] = goal.map_or(NONE, |g| self.dist.slot(g));
         }
         self.cur.clear();
         self.cur.extend(states.iter().map(|s| s.cell));
@@ -166,7 +166,7 @@ impl CrowdPlanner {
 
     /// Turns the step rule's next cells into actions; forward moves into a cell whose robot
     /// does not leave are cancelled, back along the chain.
-    fn to_actions(&mut self, states: &[State], next: &[u32], actions: &mut Vec<Action>) {
+    fn actions_from(&mut self, states: &[State], next: &[u32], actions: &mut Vec<Action>) {
         let w = self.grid.width();
         actions.clear();
         for (a, (&s, &to)) in states.iter().zip(next).enumerate() {
@@ -248,7 +248,7 @@ impl Planner for CrowdPlanner {
             )
             .map(<[u32]>::to_vec);
         match next {
-            Ok(next) => self.to_actions(states, &next, actions),
+            Ok(next) => self.actions_from(states, &next, actions),
             Err(_) => {
                 actions.clear();
                 actions.resize(states.len(), Action::Wait);

@@ -232,14 +232,14 @@ impl RotationPibt {
             self.slot = vec![NONE; n];
         }
         self.dist.begin_step();
-        for a in 0..n {
-            if goals[a] != self.last_goal[a] {
+        for (a, &goal) in goals.iter().enumerate() {
+            if goal != self.last_goal[a] {
                 self.waited[a] = 0;
-                self.last_goal[a] = goals[a];
+                self.last_goal[a] = goal;
             } else {
                 self.waited[a] = self.waited[a].saturating_add(1);
             }
-            self.slot[a] = goals[a].map_or(NONE, |g| self.dist.slot(g));
+            self.slot[a] = goal.map_or(NONE, |g| self.dist.slot(g));
         }
         self.order.clear();
         self.order.extend(0..n as u32);
