@@ -64,6 +64,10 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
     };
     let outcome = play(&problem, planner, settings, &mut progress)?;
     let rec = &outcome.record;
+    eprintln!(
+        "gridwalk-cli: lifelong: preprocessing took {:.3} s",
+        outcome.preprocess_seconds
+    );
     if let Some(out) = &args.out {
         std::fs::write(out, rec.to_json()).map_err(|e| format!("{}: {e}", out.display()))?;
     }

@@ -6,7 +6,7 @@
 //! by a fixed draw). Tables are made for goals as they come and dropped, all but this step's,
 //! when they pass the memory budget.
 
-use crate::crowd::{self, RotationStep};
+use crate::crowd::{self, RotationGuidance, RotationStep};
 use crate::grid::Grid;
 use crate::mapf::RotationTables;
 use crate::rng::{Rng, SeedableRng, SplitMix64};
@@ -21,6 +21,31 @@ const RESHUFFLE: bool = true;
 /// came divided by this.
 const GOAL_DIV: u32 = 16;
 
+/// No facing: a robot that did not turn last step.
+const NO_FACING: u8 = u8::MAX;
+
+/// What turning straight back costs on top of the tables, in actions.
+const TURN_BACK: u64 = 6;
+
+/// The tables, with a robot's turning straight back to the facing it just left made dearer:
+/// a robot that turned to get out of the way does not undo it at once.
+struct Hysteresis<'a, G> {
+    base: G,
+    states: &'a [(u32, u8)],
+    left: &'a [u8],
+}
+
+impl<G: RotationGuidance> RotationGuidance for Hysteresis<'_, G> {
+    fn cost(&self, agent: usize, cell: u32, facing: u8) -> u64 {
+        let c = self.base.cost(agent, cell, facing);
+        if self.left[agent] == facing && self.states[agent].0 == cell {
+            c.saturating_add(TURN_BACK)
+        } else {
+            c
+        }
+    }
+}
+
 /// The rotation step with exact tables (see the module doc).
 pub struct RotationPlanner {
     grid: Grid,
@@ -30,6 +55,8 @@ pub struct RotationPlanner {
     rng: SplitMix64,
     waited: Vec<u32>,
     stuck: Vec<u32>,
+    /// Per robot: the facing it turned away from last step on this cell, or [`NO_FACING`].
+    left: Vec<u8>,
     tie: Vec<u32>,
     last_goal: Vec<Option<u32>>,
     order: Vec<u32>,
@@ -49,6 +76,7 @@ impl RotationPlanner {
             rng: SplitMix64::seed_from_u64(seed),
             waited: Vec::new(),
             stuck: Vec::new(),
+            left: Vec::new(),
             tie: Vec::new(),
             last_goal: Vec::new(),
             order: Vec::new(),
@@ -85,6 +113,16 @@ impl RotationPlanner {
                 self.stuck[a].saturating_add(1)
             };
         }
+        self.left.clear();
+        self.left.extend(
+            states
+                .iter()
+                .enumerate()
+                .map(|(a, s)| match self.states.get(a) {
+                    Some(&(c, f)) if c == s.cell && f != s.facing => f,
+                    _ => NO_FACING,
+                }),
+        );
         if RESHUFFLE {
             for t in &mut self.tie {
                 *t = self.rng.next_u32();
@@ -114,20 +152,33 @@ impl RotationPlanner {
 }
 
 impl Planner for RotationPlanner {
+    fn preprocess(&mut self, _states: &[State], goals: &[Option<u32>]) {
+        for g in goals.iter().flatten() {
+            // A goal off the map or on a wall is refused again, and reported, when planned.
+            let _ = self.tables.ensure(*g);
+        }
+    }
+
     fn plan(&mut self, states: &[State], goals: &[Option<u32>], actions: &mut Vec<Action>) {
         self.prepare(states, goals);
         actions.clear();
         let chosen = match self.tables.guidance(&self.goal_cells) {
-            Ok(guidance) => self
-                .step
-                .step(
-                    &self.grid,
-                    &self.states,
-                    &self.order,
-                    &guidance,
-                    &mut self.rng,
-                )
-                .ok(),
+            Ok(base) => {
+                let guidance = Hysteresis {
+                    base,
+                    states: &self.states,
+                    left: &self.left,
+                };
+                self.step
+                    .step(
+                        &self.grid,
+                        &self.states,
+                        &self.order,
+                        &guidance,
+                        &mut self.rng,
+                    )
+                    .ok()
+            }
             Err(_) => None,
         };
         match chosen {

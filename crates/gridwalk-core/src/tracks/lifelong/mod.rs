@@ -153,6 +153,8 @@ pub struct Outcome {
     pub record: Record,
     /// Seconds each call of the entry (schedule and plan) took, in order.
     pub plan_seconds: Vec<f64>,
+    /// Seconds the planner's preprocessing took, before timestep 0.
+    pub preprocess_seconds: f64,
 }
 
 /// What the simulator sends the entry.
@@ -334,6 +336,16 @@ pub fn run(
     settings: Settings,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Outcome, String> {
+    let mut sim = Sim::new(problem);
+    let mut planner = planner;
+    let started = Instant::now();
+    let first = sim.request();
+    planner.preprocess(&first.states, &first.goals);
+    if let Some(pool) = &mut sim.pool {
+        // The entry is still to be told of the tasks revealed at timestep 0.
+        pool.fresh = first.revealed;
+    }
+    let preprocess_seconds = started.elapsed().as_secs_f64();
     let (req_tx, req_rx) = mpsc::channel::<Request>();
     let (rep_tx, rep_rx) = mpsc::channel::<Reply>();
     let scheduler =
@@ -344,7 +356,6 @@ pub fn run(
         .stack_size(256 << 20)
         .spawn(move || entry_loop(planner, scheduler, req_rx, rep_tx))
         .map_err(|e| format!("cannot start the planner's thread: {e}"))?;
-    let mut sim = Sim::new(problem);
     let mut plan_seconds = Vec::new();
     let mut in_flight = false;
     for _ in 0..settings.steps {
@@ -382,6 +393,7 @@ pub fn run(
     Ok(Outcome {
         record: sim.record,
         plan_seconds,
+        preprocess_seconds,
     })
 }
 

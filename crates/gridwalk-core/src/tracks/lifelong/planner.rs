@@ -30,6 +30,12 @@ pub trait Planner: Send {
     /// Writes one action per robot into `actions` (cleared first): robot i stands in
     /// `states[i]` and heads for `goals[i]` (`None`: it has no task).
     fn plan(&mut self, states: &[State], goals: &[Option<u32>], actions: &mut Vec<Action>);
+
+    /// Work before timestep 0, untimed by the step limit (LoRR's preprocessing): robots
+    /// stand in `states` with their first `goals`. Does nothing by default.
+    fn preprocess(&mut self, states: &[State], goals: &[Option<u32>]) {
+        let _ = (states, goals);
+    }
 }
 
 /// The cell one step from `cell` facing `facing` (0 E, 1 S, 2 W, 3 N), if it is on the map.
