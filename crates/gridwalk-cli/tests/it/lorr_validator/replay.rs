@@ -114,8 +114,9 @@ type Robot = (usize, usize);
 /// The rule check of one joint step, robots in index order; `Err` names the first fault.
 fn check(p: &Problem, prev: &[Robot], acts: &[u8], t: usize) -> Result<Vec<Robot>, String> {
     let (w, cells) = (p.width as i64, (p.width * p.height) as i64);
-    let mut next = Vec::with_capacity(prev.len());
+    let mut next: Vec<Robot> = Vec::with_capacity(prev.len());
     let mut at: HashMap<usize, usize> = HashMap::new();
+    let stood: HashMap<usize, usize> = prev.iter().enumerate().map(|(i, r)| (r.0, i)).collect();
     for (i, (&(loc, o), &a)) in prev.iter().zip(acts).enumerate() {
         let (nloc, no) = match a {
             b'F' => (loc as i64 + [1, w, -1, -w][o], o),
@@ -134,12 +135,15 @@ fn check(p: &Problem, prev: &[Robot], acts: &[u8], t: usize) -> Result<Vec<Robot
         if let Some(&j) = at.get(&nloc) {
             return Err(format!("step {t}: vertex conflict of robots {j} and {i}"));
         }
-        for (j, &(jloc, _)) in next.iter().enumerate() {
-            if jloc == loc && prev[j].0 == nloc && nloc != loc {
-                return Err(format!(
-                    "step {t}: edge conflict (swap) of robots {j} and {i}"
-                ));
-            }
+        // A swap: the earlier robot j that stood on `nloc` now moves onto `loc`.
+        if let Some(&j) = stood.get(&nloc)
+            && j < i
+            && nloc != loc
+            && next[j].0 == loc
+        {
+            return Err(format!(
+                "step {t}: edge conflict (swap) of robots {j} and {i}"
+            ));
         }
         at.insert(nloc, i);
         next.push((nloc, no));
