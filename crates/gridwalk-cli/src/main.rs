@@ -8,6 +8,7 @@
 //! - `navigate MAP SCEN --sensor R` runs every problem of a Moving AI scenario file as one
 //!   agent navigating in unknown terrain, sensing within R.
 //! - `mapf MAP SCEN --agents N` solves a one-shot MAPF benchmark instance (LaCAM).
+//! - `lifelong PROBLEM.json` plays a League of Robot Runners problem and writes its result.
 //!
 //! Bad input prints `file:line: problem` on stderr and exits with code 2.
 
@@ -15,7 +16,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use gridwalk_cli::{gppc, mapf, movingai, navigate, simulate};
+use gridwalk_cli::{gppc, lifelong, mapf, movingai, navigate, simulate};
 use gridwalk_core::Algorithm;
 use gridwalk_core::sim::parse_memory;
 
@@ -100,6 +101,8 @@ enum Command {
     },
     /// Solve a one-shot MAPF instance: the first N rows of a benchmark .scen, with LaCAM.
     Mapf(mapf::MapfArgs),
+    /// Play a League of Robot Runners problem (lifelong, with rotation); write its result JSON.
+    Lifelong(lifelong::LifelongArgs),
 }
 
 fn main() -> ExitCode {
@@ -133,6 +136,7 @@ fn main() -> ExitCode {
             limit,
         } => navigate::run(&map, &scen, sensor, algo, limit),
         Command::Mapf(args) => mapf::run(&args),
+        Command::Lifelong(args) => lifelong::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -2,8 +2,9 @@
 //! (`cli`), the budgets' flags and the `planning` status (`budget`), every Moving AI reference
 //! length solved as `gridwalk-cli movingai` does (`movingai`), a dense crowd that arrives
 //! through `simulate --crowd` (`crowd_arrives`), the GPPC instance run by
-//! `gridwalk-cli gppc` (`gppc`), MPGAA*'s living worlds (`mpgaa`), and the MAPF benchmark
-//! solved by `gridwalk-cli mapf` (`mapf`).
+//! `gridwalk-cli gppc` (`gppc`), MPGAA*'s living worlds (`mpgaa`), the MAPF benchmark
+//! solved by `gridwalk-cli mapf` (`mapf`), and League of Robot Runners problems played by
+//! `gridwalk-cli lifelong` (`lifelong`), checked by an independent validator (`lorr_validator`).
 
 /// The core's test helpers: the independent reference costs and the example scenario.
 #[path = "../../../gridwalk-core/tests/it/common.rs"]
@@ -16,6 +17,8 @@ mod crowd_arrives;
 mod docs;
 mod gppc;
 mod greedy;
+mod lifelong;
+mod lorr_validator;
 mod mapf;
 mod movingai;
 mod mpgaa;

@@ -8,6 +8,7 @@
 //!
 //! - [`scenario`]: [`Scenario`], the RON format, with [`Scenario::parse`], [`Scenario::load`],
 //!   [`Scenario::to_ron`] and the crash-safe [`Scenario::save`].
+//! - [`lorr`]: League of Robot Runners problems (2023 and 2024) and their result JSON.
 //! - [`movingai`]: [`movingai::parse_map`], [`movingai::parse_scen`], the checks between them,
 //!   and [`movingai::to_scenario`] for importing a benchmark map into the game.
 
@@ -19,6 +20,7 @@ pub mod budgets;
 mod from_sim;
 pub mod gppc;
 mod locate;
+pub mod lorr;
 pub mod movingai;
 mod rows;
 pub mod scenario;

@@ -2,4 +2,5 @@
 //! ([`gppc_dynamic`]) and navigation in unknown terrain ([`navigate`]).
 
 pub mod gppc_dynamic;
+pub mod lifelong;
 pub mod navigate;

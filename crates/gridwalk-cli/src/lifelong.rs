@@ -1,0 +1,89 @@
+//! `gridwalk-cli lifelong PROBLEM.json`: a League of Robot Runners (LoRR) problem of the 2023
+//! or 2024 edition, played by the core's lifelong runner ([`gridwalk_core::tracks::lifelong`])
+//! with the crowd's step rule turned into rotation actions. With `--out FILE` it writes that
+//! edition's result JSON; progress goes to standard error, and one summary line is printed
+//! last.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use gridwalk_core::format::lorr::Problem;
+use gridwalk_core::tracks::lifelong::{
+    CrowdPlanner, DEFAULT_BUDGET, Planner, RotationPibt, RotationPlanner, Settings, run as play,
+};
+
+use crate::mapf::parse_seconds;
+
+/// What `lifelong` runs, as its command line gives it.
+#[derive(Clone, Debug, clap::Args)]
+pub struct LifelongArgs {
+    /// The problem JSON (its map, agents and tasks files are read from beside it).
+    pub problem: PathBuf,
+    /// Timesteps to play (the start-kit's default is 5,000).
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub steps: u64,
+    /// Seconds the planner has each timestep; a late step is lost, every robot waiting.
+    #[arg(long, default_value = "1", value_parser = parse_seconds)]
+    pub step_time_limit: f64,
+    /// `rotation` (the crowd's rotation step with exact (cell, facing) tables, the default),
+    /// `state` (PIBT over (cell, facing) states, pushes forward only) or `crowd` (the crowd's
+    /// 4-move step rule, its cells turned into rotations).
+    #[arg(long, default_value = "rotation", value_parser = ["rotation", "state", "crowd"])]
+    pub planner: String,
+    /// The seed of the planner's tie-breaks.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Write the edition's result JSON to FILE.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// Plays the problem; prints the summary line. Bad input is an `Err` with its `file:line:
+/// problem`.
+pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
+    let problem = Problem::load(&args.problem).map_err(|e| e.to_string())?;
+    let planner: Box<dyn Planner> = match args.planner.as_str() {
+        "crowd" => Box::new(CrowdPlanner::new(&problem.grid, DEFAULT_BUDGET, args.seed)),
+        "state" => Box::new(RotationPibt::new(&problem.grid, DEFAULT_BUDGET, args.seed)),
+        _ => Box::new(RotationPlanner::new(
+            &problem.grid,
+            DEFAULT_BUDGET,
+            args.seed,
+        )),
+    };
+    let settings = Settings {
+        steps: args.steps,
+        step_time_limit: Duration::from_secs_f64(args.step_time_limit),
+    };
+    let every = (args.steps / 20).max(1);
+    let mut progress = |t: u64, finished: u64| {
+        if t.is_multiple_of(every) {
+            eprintln!("gridwalk-cli: lifelong: timestep {t}, tasks finished {finished}");
+        }
+    };
+    let outcome = play(&problem, planner, settings, &mut progress)?;
+    let rec = &outcome.record;
+    eprintln!(
+        "gridwalk-cli: lifelong: preprocessing took {:.3} s",
+        outcome.preprocess_seconds
+    );
+    if let Some(out) = &args.out {
+        std::fs::write(out, rec.to_json()).map_err(|e| format!("{}: {e}", out.display()))?;
+    }
+    let times = &outcome.plan_seconds;
+    let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
+    let max = times.iter().cloned().fold(0.0, f64::max);
+    let errors = rec.errors.len() + rec.schedule_errors.len();
+    println!(
+        "lifelong: agents {}, tasks finished {}, errors {}, timeouts {}, timesteps {}, plan mean ms {:.3}, plan max ms {:.3}",
+        problem.team_size(),
+        rec.finished,
+        errors,
+        rec.entry_timeouts + rec.errors.iter().filter(|e| e.agent < 0).count() as u64,
+        rec.timesteps,
+        mean * 1e3,
+        max * 1e3
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,214 @@
+//! `gridwalk-cli lifelong`: LoRR problems of both editions played through the command line,
+//! every result file checked by the independent validator (`lorr_validator`), the summary
+//! line against it, the time limit's lost steps, and bad input named by file and line.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::lorr_validator::lorr_data;
+use crate::lorr_validator::replay::{load_problem, replay};
+use crate::run_cli as run;
+
+/// A file of this test run's own, with `text`.
+fn temp(name: &str, text: &str) -> PathBuf {
+    crate::temp_file("gridwalk-lifelong-test", name, text)
+}
+
+/// A folder of this test run's own, `sub` under the tests' temporary folder.
+fn temp_dir(sub: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("gridwalk-lifelong-test")
+        .join(sub);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The value after `key ` in the summary line, e.g. `tasks finished 12`.
+fn field(line: &str, key: &str) -> f64 {
+    let rest = &line[line.find(key).unwrap_or_else(|| panic!("{key} in {line}")) + key.len()..];
+    rest.trim_start()
+        .split([',', ' '])
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// Plays `problem` with `extra` flags, checks the result file with the validator and the
+/// summary line against it; returns the summary line and the result.
+fn play_and_check(problem: &Path, extra: &[&str], tag: &str) -> (String, Value) {
+    let out_file = temp(&format!("{tag}.json"), "");
+    let (p, o) = (problem.to_str().unwrap(), out_file.to_str().unwrap());
+    let mut args = vec!["lifelong", p, "--out", o];
+    args.extend_from_slice(extra);
+    let out = run(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last = stdout.lines().last().unwrap().to_owned();
+    assert!(last.starts_with("lifelong: agents "), "{last}");
+    assert!(
+        stderr.contains("timestep"),
+        "progress goes to stderr: {stderr}"
+    );
+    let result: Value = serde_json::from_str(&std::fs::read_to_string(&out_file).unwrap()).unwrap();
+    let report = replay(&load_problem(problem), &result).unwrap_or_else(|e| panic!("{tag}: {e}"));
+    let finished = report.finished.expect("our files carry the schedule");
+    assert_eq!(result["numTaskFinished"].as_u64(), Some(finished), "{tag}");
+    assert_eq!(field(&last, "tasks finished") as u64, finished, "{last}");
+    assert_eq!(
+        field(&last, "timesteps") as usize,
+        report.timesteps,
+        "{last}"
+    );
+    (last, result)
+}
+
+#[test]
+fn both_editions_play_valid_steps() {
+    for planner in ["rotation", "state", "crowd"] {
+        let flags = ["--steps", "200", "--planner", planner];
+        let (line, r) = play_and_check(
+            &lorr_data("2023/MR23-I-04.json"),
+            &flags,
+            &format!("i04-{planner}"),
+        );
+        assert_eq!(field(&line, "errors"), 0.0, "{line}");
+        assert_eq!(r["AllValid"], "Yes");
+        assert!(field(&line, "tasks finished") > 0.0, "{line}");
+        let (line, r) = play_and_check(
+            &lorr_data("2024/RANDOM-01.json"),
+            &flags,
+            &format!("r01-{planner}"),
+        );
+        assert_eq!(field(&line, "errors"), 0.0, "{line}");
+        assert_eq!(r["version"], "2024 LoRR");
+        assert!(field(&line, "tasks finished") > 0.0, "{line}");
+    }
+}
+
+/// A copy of I-04's problem with another strategy and reveal count, in a folder of its own
+/// with copies of its files.
+fn variant(strategy: &str, reveal: u32) -> PathBuf {
+    let dir = temp_dir(&format!("{strategy}-{reveal}"));
+    for sub in [
+        "maps/random-32-32-20.map",
+        "agents/random-32-32-20_100.agents",
+        "tasks/random-32-32-20_100.tasks",
+    ] {
+        std::fs::create_dir_all(dir.join(sub).parent().unwrap()).unwrap();
+        std::fs::copy(lorr_data(&format!("2023/{sub}")), dir.join(sub)).unwrap();
+    }
+    let text = std::fs::read_to_string(lorr_data("2023/MR23-I-04.json")).unwrap();
+    let text = text
+        .replace("\"roundrobin\"", &format!("\"{strategy}\""))
+        .replace(
+            "\"numTasksReveal\": 1",
+            &format!("\"numTasksReveal\": {reveal}"),
+        );
+    assert!(text.contains(strategy));
+    let p = dir.join("problem.json");
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn the_2023_strategies_are_dealt_as_the_start_kit_deals_them() {
+    for (strategy, reveal) in [("greedy", 2), ("roundrobin_fixed", 1), ("roundrobin", 3)] {
+        let p = variant(strategy, reveal);
+        let (line, _) = play_and_check(&p, &["--steps", "100"], &format!("{strategy}-{reveal}"));
+        assert_eq!(field(&line, "errors"), 0.0, "{line}");
+    }
+}
+
+/// With a limit far below any step's planning, steps are lost (every robot waits) and the
+/// file says so: 2023 records them as errors, 2024 as entry timeouts.
+#[test]
+fn late_steps_are_lost_and_recorded() {
+    let flags = ["--steps", "30", "--step-time-limit", "0.000001"];
+    let (line, r) = play_and_check(&lorr_data("2023/MR23-I-03.json"), &flags, "late-2023");
+    let lost = field(&line, "timeouts");
+    assert!(lost > 0.0, "{line}");
+    assert_eq!(r["errors"].as_array().unwrap().len() as f64, lost);
+    assert_eq!(r["AllValid"], "No");
+    let (line, r) = play_and_check(&lorr_data("2024/RANDOM-02.json"), &flags, "late-2024");
+    assert!(field(&line, "timeouts") > 0.0, "{line}");
+    assert_eq!(
+        r["numEntryTimeouts"].as_f64(),
+        Some(field(&line, "timeouts"))
+    );
+}
+
+#[test]
+fn bad_problems_are_named_by_file_and_line() {
+    let map = lorr_data("2023/maps/random-32-32-20.map");
+    let dir = temp_dir("bad");
+    std::fs::copy(&map, dir.join("m.map")).unwrap();
+    std::fs::write(dir.join("t.tasks"), "2\n0\n99999\n").unwrap();
+    std::fs::write(dir.join("ok.tasks"), "1\n0\n").unwrap();
+    // Cell 10 is a wall on random-32-32-20 (row 0: "..........@").
+    std::fs::write(dir.join("wall.agents"), "2\n0\n10\n").unwrap();
+    std::fs::write(dir.join("ok.agents"), "2\n0\n1\n").unwrap();
+    let problem = |agents: &str, tasks: &str, extra: &str| {
+        format!(
+            "{{\n\"mapFile\": \"m.map\",\n\"agentFile\": \"{agents}\",\n\"teamSize\": 2,\n\"taskFile\": \"{tasks}\"{extra}\n}}\n"
+        )
+    };
+    let cases = [
+        (
+            "wall.json",
+            problem("wall.agents", "ok.tasks", ""),
+            "wall.agents:3:",
+            "wall",
+        ),
+        (
+            "off.json",
+            problem("ok.agents", "t.tasks", ""),
+            "t.tasks:3:",
+            "off the map",
+        ),
+        (
+            "few.json",
+            problem("ok.agents", "ok.tasks", "").replace("\"teamSize\": 2", "\"teamSize\": 3"),
+            "ok.agents:1:",
+            "fewer",
+        ),
+        (
+            "key.json",
+            problem("ok.agents", "ok.tasks", ",\n\"taskfile\": 1"),
+            "key.json:6:",
+            "unknown key",
+        ),
+        (
+            "strategy.json",
+            problem(
+                "ok.agents",
+                "ok.tasks",
+                ",\n\"taskAssignmentStrategy\": \"random\"",
+            ),
+            "strategy.json:6:",
+            "roundrobin",
+        ),
+        (
+            "missing.json",
+            "{\"mapFile\": \"m.map\"}".to_string(),
+            "missing.json:",
+            "missing",
+        ),
+        (
+            "syntax.json",
+            problem("ok.agents", "ok.tasks", "").replace("\"teamSize\": 2", "\"teamSize\" 2"),
+            "syntax.json:4:",
+            "expected",
+        ),
+    ];
+    for (name, text, place, words) in cases {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        let out = run(&["lifelong", p.to_str().unwrap(), "--steps", "5"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(place) && err.contains(words), "{name}: {err}");
+    }
+}

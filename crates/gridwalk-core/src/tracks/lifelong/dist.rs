@@ -1,0 +1,187 @@
+//! Distances to goals for the lifelong runner: one breadth-first table a goal cell (four
+//! moves, each one step), computed when first asked and kept in a cache bounded in bytes,
+//! the least recently used table going first.
+//!
+//! Tables are `u16`: every LoRR map has fewer than 65,535 free cells, so no distance on them
+//! reaches [`FAR`]; on a larger map, distances beyond it are clamped to it.
+
+use std::collections::HashMap;
+
+use crate::grid::Grid;
+
+/// "Unreachable" in a table.
+pub const FAR: u16 = u16::MAX;
+
+/// The default bound on the tables' bytes: 2 GiB.
+pub const DEFAULT_BUDGET: usize = 2 << 30;
+
+/// A breadth-first search over a grid's free cells, with its buffers reused.
+#[derive(Clone, Debug)]
+pub struct Bfs {
+    width: usize,
+    free: Vec<bool>,
+    queue: Vec<u32>,
+}
+
+impl Bfs {
+    /// A search over `grid`'s passable cells.
+    pub fn new(grid: &Grid) -> Bfs {
+        Bfs {
+            width: grid.width() as usize,
+            free: (0..grid.len()).map(|c| grid.weight(c) != 0).collect(),
+            queue: Vec::new(),
+        }
+    }
+
+    /// The number of cells.
+    pub fn cells(&self) -> usize {
+        self.free.len()
+    }
+
+    /// Fills `out` (one entry a cell) with the number of moves from `source` to each cell,
+    /// [`FAR`] for walls and cells it cannot reach.
+    pub fn fill(&mut self, source: u32, out: &mut [u16]) {
+        out.fill(FAR);
+        self.queue.clear();
+        if !self.free[source as usize] {
+            return;
+        }
+        out[source as usize] = 0;
+        self.queue.push(source);
+        let (w, n) = (self.width, self.free.len());
+        let mut head = 0;
+        while head < self.queue.len() {
+            let c = self.queue[head] as usize;
+            head += 1;
+            let d = out[c].saturating_add(1).min(FAR - 1);
+            let x = c % w;
+            let mut visit = |m: usize| {
+                if self.free[m] && out[m] == FAR {
+                    out[m] = d;
+                    self.queue.push(m as u32);
+                }
+            };
+            if x + 1 < w {
+                visit(c + 1);
+            }
+            if x > 0 {
+                visit(c - 1);
+            }
+            if c + w < n {
+                visit(c + w);
+            }
+            if c >= w {
+                visit(c - w);
+            }
+        }
+    }
+}
+
+/// Distance tables by goal cell, computed on demand, least recently used evicted first.
+#[derive(Clone, Debug)]
+pub struct DistCache {
+    bfs: Bfs,
+    tables: Vec<Box<[u16]>>,
+    goal_of: Vec<u32>,
+    slot_of: HashMap<u32, u32>,
+    last_used: Vec<u64>,
+    clock: u64,
+    capacity: usize,
+}
+
+impl DistCache {
+    /// A cache for `grid` holding at most `budget` bytes of tables (but always the tables one
+    /// step needs).
+    pub fn new(grid: &Grid, budget: usize) -> DistCache {
+        let bfs = Bfs::new(grid);
+        let capacity = (budget / (2 * bfs.cells().max(1))).max(1);
+        DistCache {
+            bfs,
+            tables: Vec::new(),
+            goal_of: Vec::new(),
+            slot_of: HashMap::new(),
+            last_used: Vec::new(),
+            clock: 0,
+            capacity,
+        }
+    }
+
+    /// Starts a new step: tables asked for from now on are the ones kept from eviction.
+    pub fn begin_step(&mut self) {
+        self.clock += 1;
+    }
+
+    /// The slot of `goal`'s table, computing it (and evicting a table unused this step when
+    /// the cache is full) if it is not held.
+    pub fn slot(&mut self, goal: u32) -> u32 {
+        if let Some(&s) = self.slot_of.get(&goal) {
+            self.last_used[s as usize] = self.clock;
+            return s;
+        }
+        let victim = if self.tables.len() >= self.capacity {
+            (0..self.tables.len())
+                .filter(|&s| self.last_used[s] < self.clock)
+                .min_by_key(|&s| self.last_used[s])
+        } else {
+            None
+        };
+        let s = match victim {
+            Some(s) => {
+                self.slot_of.remove(&self.goal_of[s]);
+                s
+            }
+            None => {
+                self.tables
+                    .push(vec![FAR; self.bfs.cells()].into_boxed_slice());
+                self.goal_of.push(goal);
+                self.last_used.push(0);
+                self.tables.len() - 1
+            }
+        };
+        self.bfs.fill(goal, &mut self.tables[s]);
+        self.goal_of[s] = goal;
+        self.last_used[s] = self.clock;
+        self.slot_of.insert(goal, s as u32);
+        s as u32
+    }
+
+    /// The table in `slot`: moves from each cell to its goal.
+    #[inline]
+    pub fn table(&self, slot: u32) -> &[u16] {
+        &self.tables[slot as usize]
+    }
+
+    /// Moves from `from` to `goal`, computing `goal`'s table if needed.
+    pub fn distance(&mut self, from: u32, goal: u32) -> u16 {
+        let s = self.slot(goal);
+        self.tables[s as usize][from as usize]
+    }
+
+    /// Bytes held by the tables.
+    pub fn bytes(&self) -> usize {
+        self.tables.len() * self.bfs.cells() * 2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Pos, Terrain};
+
+    #[test]
+    fn bfs_goes_around_walls_and_cache_evicts() {
+        // 3 × 2: a wall at (1, 0).
+        let mut g = Grid::new(3, 2).unwrap();
+        g.set(Pos::new(1, 0), Terrain::Wall).unwrap();
+        let mut c = DistCache::new(&g, 2 * 6); // room for one table
+        c.begin_step();
+        let s = c.slot(0);
+        assert_eq!(c.table(s), [0, FAR, 4, 1, 2, 3]);
+        c.begin_step();
+        let t = c.slot(2);
+        assert_eq!(t, s, "the table unused this step is reused");
+        assert_eq!(c.table(t)[0], 4);
+        assert_eq!(c.slot(0), 1, "both needed in one step: the cache grows");
+        assert_eq!(c.bytes(), 24);
+    }
+}

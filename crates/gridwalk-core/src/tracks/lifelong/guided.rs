@@ -1,0 +1,194 @@
+//! [`RotationPlanner`]: the crowd's rotation step ([`RotationStep`], PIBT over cells on the
+//! one PIBT core, its cells turned into forward moves and turns) guided by exact distance
+//! tables over (cell, facing) ([`RotationTables`]), the lifelong runner's default planner.
+//!
+//! Priorities are PIBT's: the longer a robot has had its goal, the earlier it decides (ties
+//! by a fixed draw). Tables are made for goals as they come and dropped, all but this step's,
+//! when they pass the memory budget.
+
+use crate::crowd::{self, RotationGuidance, RotationStep};
+use crate::grid::Grid;
+use crate::mapf::RotationTables;
+use crate::rng::{Rng, SeedableRng, SplitMix64};
+
+use super::planner::Planner;
+use super::{Action, State};
+
+/// Whether ties of priority are drawn again every step.
+const RESHUFFLE: bool = true;
+
+/// A robot's priority: the steps since it last changed cells, plus the steps since its goal
+/// came divided by this.
+const GOAL_DIV: u32 = 16;
+
+/// No facing: a robot that did not turn last step.
+const NO_FACING: u8 = u8::MAX;
+
+/// What turning straight back costs on top of the tables, in actions.
+const TURN_BACK: u64 = 6;
+
+/// The tables, with a robot's turning straight back to the facing it just left made dearer:
+/// a robot that turned to get out of the way does not undo it at once.
+struct Hysteresis<'a, G> {
+    base: G,
+    states: &'a [(u32, u8)],
+    left: &'a [u8],
+}
+
+impl<G: RotationGuidance> RotationGuidance for Hysteresis<'_, G> {
+    fn cost(&self, agent: usize, cell: u32, facing: u8) -> u64 {
+        let c = self.base.cost(agent, cell, facing);
+        if self.left[agent] == facing && self.states[agent].0 == cell {
+            c.saturating_add(TURN_BACK)
+        } else {
+            c
+        }
+    }
+}
+
+/// The rotation step with exact tables (see the module doc).
+pub struct RotationPlanner {
+    grid: Grid,
+    step: RotationStep,
+    tables: RotationTables,
+    budget: usize,
+    rng: SplitMix64,
+    waited: Vec<u32>,
+    stuck: Vec<u32>,
+    /// Per robot: the facing it turned away from last step on this cell, or [`NO_FACING`].
+    left: Vec<u8>,
+    tie: Vec<u32>,
+    last_goal: Vec<Option<u32>>,
+    order: Vec<u32>,
+    states: Vec<(u32, u8)>,
+    goal_cells: Vec<u32>,
+}
+
+impl RotationPlanner {
+    /// A planner for robots on `grid`, its tables held to about `budget` bytes (never below
+    /// one step's).
+    pub fn new(grid: &Grid, budget: usize, seed: u64) -> RotationPlanner {
+        RotationPlanner {
+            grid: grid.clone(),
+            step: RotationStep::new(grid),
+            tables: RotationTables::new(grid),
+            budget,
+            rng: SplitMix64::seed_from_u64(seed),
+            waited: Vec::new(),
+            stuck: Vec::new(),
+            left: Vec::new(),
+            tie: Vec::new(),
+            last_goal: Vec::new(),
+            order: Vec::new(),
+            states: Vec::new(),
+            goal_cells: Vec::new(),
+        }
+    }
+
+    /// Priorities and goals for this step.
+    fn prepare(&mut self, states: &[State], goals: &[Option<u32>]) {
+        let n = states.len();
+        if self.waited.len() != n {
+            self.waited = vec![0; n];
+            self.tie = (0..n).map(|_| self.rng.next_u32()).collect();
+            self.last_goal = vec![None; n];
+        }
+        if self.stuck.len() != n {
+            self.stuck = vec![0; n];
+        }
+        for a in 0..n {
+            let moved = self
+                .states
+                .get(a)
+                .is_some_and(|&(c, _)| c != states[a].cell);
+            if goals[a] != self.last_goal[a] {
+                self.waited[a] = 0;
+                self.last_goal[a] = goals[a];
+            } else {
+                self.waited[a] = self.waited[a].saturating_add(1);
+            }
+            self.stuck[a] = if moved {
+                0
+            } else {
+                self.stuck[a].saturating_add(1)
+            };
+        }
+        self.left.clear();
+        self.left.extend(
+            states
+                .iter()
+                .enumerate()
+                .map(|(a, s)| match self.states.get(a) {
+                    Some(&(c, f)) if c == s.cell && f != s.facing => f,
+                    _ => NO_FACING,
+                }),
+        );
+        if RESHUFFLE {
+            for t in &mut self.tie {
+                *t = self.rng.next_u32();
+            }
+        }
+        self.order.clear();
+        self.order.extend(0..n as u32);
+        let (waited, stuck, tie) = (&self.waited, &self.stuck, &self.tie);
+        self.order.sort_unstable_by_key(|&a| {
+            let a = a as usize;
+            std::cmp::Reverse((waited[a] / GOAL_DIV + stuck[a], tie[a]))
+        });
+        self.states.clear();
+        self.states
+            .extend(states.iter().map(|s| (s.cell, s.facing)));
+        // A robot without a task heads for where it stands: it stays unless pushed.
+        self.goal_cells.clear();
+        self.goal_cells
+            .extend(states.iter().zip(goals).map(|(s, g)| g.unwrap_or(s.cell)));
+        if self.tables.memory_bytes() > self.budget {
+            let mut keep: Vec<u32> = self.goal_cells.clone();
+            keep.sort_unstable();
+            keep.dedup();
+            self.tables.retain(|g| keep.binary_search(&g).is_ok());
+        }
+    }
+}
+
+impl Planner for RotationPlanner {
+    fn preprocess(&mut self, _states: &[State], goals: &[Option<u32>]) {
+        for g in goals.iter().flatten() {
+            // A goal off the map or on a wall is refused again, and reported, when planned.
+            let _ = self.tables.ensure(*g);
+        }
+    }
+
+    fn plan(&mut self, states: &[State], goals: &[Option<u32>], actions: &mut Vec<Action>) {
+        self.prepare(states, goals);
+        actions.clear();
+        let chosen = match self.tables.guidance(&self.goal_cells) {
+            Ok(base) => {
+                let guidance = Hysteresis {
+                    base,
+                    states: &self.states,
+                    left: &self.left,
+                };
+                self.step
+                    .step(
+                        &self.grid,
+                        &self.states,
+                        &self.order,
+                        &guidance,
+                        &mut self.rng,
+                    )
+                    .ok()
+            }
+            Err(_) => None,
+        };
+        match chosen {
+            Some(chosen) => actions.extend(chosen.iter().map(|a| match a {
+                crowd::Action::Forward => Action::Forward,
+                crowd::Action::Clockwise => Action::Clockwise,
+                crowd::Action::CounterClockwise => Action::CounterClockwise,
+                crowd::Action::Wait => Action::Wait,
+            })),
+            None => actions.resize(states.len(), Action::Wait),
+        }
+    }
+}

@@ -1,0 +1,430 @@
+//! Lifelong MAPF on the League of Robot Runners (LoRR): robots with a facing, tasks dealt or
+//! scheduled as each edition's start-kit does, and a planner given a time limit a step.
+//!
+//! [`run`] plays a [`Problem`](crate::format::lorr::Problem) for a number of timesteps. The
+//! entry (the [`Planner`], and in 2024 the [`GreedyScheduler`]) runs on one worker thread that
+//! lives as long as the run. Each timestep the simulator hands it the robots' states and goals
+//! and waits at most the step's time limit:
+//! - a reply in time: its schedule (2024) and actions are checked by the rules
+//!   ([`check_step`]) and applied; a refused step makes every robot wait;
+//! - no reply: the step is lost, every robot waits (`T` in the planner's paths; 2023 records
+//!   `incorrect vector size`, 2024 counts an entry timeout). The worker is not restarted or
+//!   duplicated: the next step waits again for the same call, whose answer, planned for the
+//!   unchanged state, applies when it comes.
+//!
+//! Robots reach a goal by standing on it after a step, whatever their facing.
+
+mod dist;
+mod guided;
+mod planner;
+mod rotation;
+mod schedule;
+mod tasks;
+
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+pub use dist::{DEFAULT_BUDGET, DistCache};
+pub use guided::RotationPlanner;
+pub use planner::{CrowdPlanner, Planner, ahead};
+pub use rotation::RotationPibt;
+pub use schedule::GreedyScheduler;
+
+use crate::crowd::NONE;
+use crate::format::lorr::result::{Record, RuleError};
+use crate::format::lorr::{Edition, Problem};
+use tasks::{Deal2023, Pool2024};
+
+/// A robot's state: its cell and its facing (0 East, 1 South, 2 West, 3 North).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    /// Flat cell, `row × width + col`.
+    pub cell: u32,
+    /// 0 East, 1 South, 2 West, 3 North.
+    pub facing: u8,
+}
+
+/// One timestep's action of a robot (LoRR's `MAPF_T` model).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// `F`: one cell in the facing direction.
+    Forward,
+    /// `R`: a quarter turn clockwise.
+    Clockwise,
+    /// `C`: a quarter turn counter-clockwise.
+    CounterClockwise,
+    /// `W`: stay.
+    Wait,
+}
+
+impl Action {
+    /// The action's letter in the result JSON.
+    pub fn letter(self) -> u8 {
+        match self {
+            Action::Forward => b'F',
+            Action::Clockwise => b'R',
+            Action::CounterClockwise => b'C',
+            Action::Wait => b'W',
+        }
+    }
+
+    /// The state after this action, ignoring the map (a forward move off the map or into a
+    /// wall is for [`check_step`] to refuse); `None` if it would leave the cell range.
+    pub fn apply(self, s: State, width: u32, len: u32) -> Option<State> {
+        Some(match self {
+            Action::Forward => State {
+                cell: ahead(s.cell, s.facing, width, len)?,
+                facing: s.facing,
+            },
+            Action::Clockwise => State {
+                cell: s.cell,
+                facing: (s.facing + 1) % 4,
+            },
+            Action::CounterClockwise => State {
+                cell: s.cell,
+                facing: (s.facing + 3) % 4,
+            },
+            Action::Wait => s,
+        })
+    }
+}
+
+/// Checks one joint step by LoRR's rules, robots in index order, and returns the first
+/// broken rule as `(robot, other robot or -1, text)`. `scratch` holds one entry a cell, all
+/// [`NONE`], and is left so.
+pub fn check_step(
+    grid: &crate::grid::Grid,
+    prev: &[State],
+    actions: &[Action],
+    scratch: &mut [[u32; 2]],
+) -> Result<(), (i64, i64, &'static str)> {
+    let (w, len) = (grid.width(), grid.len() as u32);
+    for (i, s) in prev.iter().enumerate() {
+        scratch[s.cell as usize][0] = i as u32;
+    }
+    let mut result = Ok(());
+    let mut entered = Vec::with_capacity(prev.len());
+    for (i, (s, a)) in prev.iter().zip(actions).enumerate() {
+        let next = a
+            .apply(*s, w, len)
+            .filter(|n| grid.weight(n.cell as usize) != 0);
+        let Some(next) = next else {
+            result = Err((i as i64, -1, "unallowed move"));
+            break;
+        };
+        let there = &mut scratch[next.cell as usize];
+        if there[1] != NONE {
+            result = Err((i as i64, there[1] as i64, "vertex conflict"));
+            break;
+        }
+        there[1] = i as u32;
+        entered.push(next.cell);
+        let j = there[0];
+        if next.cell != s.cell && j != NONE && (j as usize) < i {
+            let back = actions[j as usize].apply(prev[j as usize], w, len);
+            if back.is_some_and(|b| b.cell == s.cell) {
+                result = Err((i as i64, j as i64, "edge conflict"));
+                break;
+            }
+        }
+    }
+    for s in prev {
+        scratch[s.cell as usize][0] = NONE;
+    }
+    for c in entered {
+        scratch[c as usize][1] = NONE;
+    }
+    result
+}
+
+/// How a run is played.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Timesteps to play (fewer if a finite 2023 strategy runs out of tasks).
+    pub steps: u64,
+    /// How long the simulator waits for the entry each timestep.
+    pub step_time_limit: Duration,
+}
+
+/// What a run did: the result file's record, and each planning call's own time.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// Everything the result JSON reports.
+    pub record: Record,
+    /// Seconds each call of the entry (schedule and plan) took, in order.
+    pub plan_seconds: Vec<f64>,
+    /// Seconds the planner's preprocessing took, before timestep 0.
+    pub preprocess_seconds: f64,
+}
+
+/// What the simulator sends the entry.
+struct Request {
+    states: Vec<State>,
+    goals: Vec<Option<u32>>,
+    revealed: Vec<(u64, Vec<u32>)>,
+}
+
+/// What the entry answers.
+struct Reply {
+    actions: Vec<Action>,
+    schedule: Option<Vec<Option<u64>>>,
+    seconds: f64,
+}
+
+/// The simulator's state between timesteps.
+struct Sim<'a> {
+    problem: &'a Problem,
+    states: Vec<State>,
+    record: Record,
+    deal: Option<Deal2023>,
+    pool: Option<Pool2024>,
+    scratch: Vec<[u32; 2]>,
+}
+
+impl<'a> Sim<'a> {
+    fn new(problem: &'a Problem) -> Sim<'a> {
+        let mut record = Record::new(problem.edition, problem.grid.width(), &problem.starts);
+        let (mut deal, mut pool) = (None, None);
+        match problem.edition {
+            Edition::Lorr2023 => {
+                let mut d = Deal2023::new(problem);
+                d.update(&problem.tasks, 0, &mut record);
+                deal = Some(d);
+            }
+            Edition::Lorr2024 => {
+                let mut p = Pool2024::new(problem);
+                p.reveal(&problem.tasks, 0, &mut record);
+                pool = Some(p);
+            }
+        }
+        Sim {
+            problem,
+            states: problem
+                .starts
+                .iter()
+                .map(|&cell| State { cell, facing: 0 })
+                .collect(),
+            record,
+            deal,
+            pool,
+            scratch: vec![[NONE; 2]; problem.grid.len()],
+        }
+    }
+
+    fn request(&mut self) -> Request {
+        let tasks = &self.problem.tasks;
+        let n = self.states.len();
+        let (goals, revealed) = match (&self.deal, &mut self.pool) {
+            (Some(d), _) => ((0..n).map(|a| d.goal(a)).collect(), Vec::new()),
+            (_, Some(p)) => (
+                (0..n).map(|a| p.goal(a, tasks)).collect(),
+                std::mem::take(&mut p.fresh),
+            ),
+            _ => (vec![None; n], Vec::new()),
+        };
+        Request {
+            states: self.states.clone(),
+            goals,
+            revealed,
+        }
+    }
+
+    fn finished_all(&self) -> bool {
+        self.deal.as_ref().is_some_and(Deal2023::all_done)
+    }
+
+    /// Plays one timestep with the entry's reply, or without one (a lost step).
+    fn step(&mut self, reply: Option<Reply>) {
+        let rec = &mut self.record;
+        rec.timesteps += 1;
+        let t = rec.timesteps;
+        if let Some(d) = &self.deal {
+            for a in 0..self.states.len() {
+                rec.cost[a] += u64::from(d.busy(a));
+            }
+        }
+        let n = self.states.len();
+        let mut actions = vec![Action::Wait; n];
+        match &reply {
+            Some(r) if r.actions.len() == n => {
+                for a in 0..n {
+                    rec.planned[a].push(r.actions[a].letter());
+                }
+                match check_step(
+                    &self.problem.grid,
+                    &self.states,
+                    &r.actions,
+                    &mut self.scratch,
+                ) {
+                    Ok(()) => actions.copy_from_slice(&r.actions),
+                    Err((agent, other, text)) => rec.errors.push(RuleError {
+                        agent,
+                        other,
+                        timestep: t,
+                        text,
+                    }),
+                }
+            }
+            _ => {
+                for p in &mut rec.planned {
+                    p.push(b'T');
+                }
+                match (self.problem.edition, reply.is_some()) {
+                    (Edition::Lorr2024, false) => rec.entry_timeouts += 1,
+                    _ => rec.errors.push(RuleError {
+                        agent: -1,
+                        other: -1,
+                        timestep: t,
+                        text: "incorrect vector size",
+                    }),
+                }
+            }
+        }
+        let (w, len) = (self.problem.grid.width(), self.problem.grid.len() as u32);
+        for ((s, act), letters) in self.states.iter_mut().zip(&actions).zip(&mut rec.actual) {
+            *s = act.apply(*s, w, len).unwrap_or(*s);
+            letters.push(act.letter());
+        }
+        let tasks = &self.problem.tasks;
+        if let Some(d) = &mut self.deal {
+            d.check_finished(&self.states, t, rec);
+            d.update(tasks, t, rec);
+        }
+        if let Some(p) = &mut self.pool {
+            if let Some(schedule) = reply.as_ref().and_then(|r| r.schedule.as_ref()) {
+                p.apply_schedule(schedule, t, rec);
+            }
+            p.check_finished(&self.states, tasks, t, rec);
+            p.reveal(tasks, t, rec);
+        }
+    }
+}
+
+/// The entry's thread: it answers requests until the simulator hangs up.
+fn entry_loop(
+    mut planner: Box<dyn Planner>,
+    mut scheduler: Option<GreedyScheduler>,
+    requests: mpsc::Receiver<Request>,
+    replies: mpsc::Sender<Reply>,
+) {
+    let mut actions = Vec::new();
+    for mut req in requests {
+        let start = Instant::now();
+        let schedule = scheduler.as_mut().map(|s| {
+            for (id, errands) in &req.revealed {
+                s.reveal(*id, errands);
+            }
+            s.schedule(&req.states, &mut req.goals)
+        });
+        planner.plan(&req.states, &req.goals, &mut actions);
+        let reply = Reply {
+            actions: actions.clone(),
+            schedule,
+            seconds: start.elapsed().as_secs_f64(),
+        };
+        if replies.send(reply).is_err() {
+            return;
+        }
+    }
+}
+
+/// Plays `problem` with `planner` under `settings`. `progress(timestep, finished)` is called
+/// after every timestep. Fails only if the planner's thread dies.
+pub fn run(
+    problem: &Problem,
+    planner: Box<dyn Planner>,
+    settings: Settings,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Outcome, String> {
+    let mut sim = Sim::new(problem);
+    let mut planner = planner;
+    let started = Instant::now();
+    let first = sim.request();
+    planner.preprocess(&first.states, &first.goals);
+    if let Some(pool) = &mut sim.pool {
+        // The entry is still to be told of the tasks revealed at timestep 0.
+        pool.fresh = first.revealed;
+    }
+    let preprocess_seconds = started.elapsed().as_secs_f64();
+    let (req_tx, req_rx) = mpsc::channel::<Request>();
+    let (rep_tx, rep_rx) = mpsc::channel::<Reply>();
+    let scheduler =
+        (problem.edition == Edition::Lorr2024).then(|| GreedyScheduler::new(&problem.grid));
+    let worker = std::thread::Builder::new()
+        .name("lorr-entry".into())
+        // Pushes recurse along a chain of robots, at most one frame a robot.
+        .stack_size(256 << 20)
+        .spawn(move || entry_loop(planner, scheduler, req_rx, rep_tx))
+        .map_err(|e| format!("cannot start the planner's thread: {e}"))?;
+    let mut plan_seconds = Vec::new();
+    let mut in_flight = false;
+    for _ in 0..settings.steps {
+        if sim.finished_all() {
+            break;
+        }
+        if !in_flight {
+            req_tx
+                .send(sim.request())
+                .map_err(|_| "the planner's thread stopped".to_string())?;
+            in_flight = true;
+        }
+        let waited = Instant::now();
+        let reply = match rep_rx.recv_timeout(settings.step_time_limit) {
+            Ok(r) => {
+                in_flight = false;
+                plan_seconds.push(r.seconds);
+                Some(r)
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => None,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err("the planner's thread stopped".into());
+            }
+        };
+        sim.record
+            .planner_times
+            .push(waited.elapsed().as_secs_f64());
+        sim.step(reply);
+        progress(sim.record.timesteps, sim.record.finished);
+    }
+    drop(req_tx);
+    worker
+        .join()
+        .map_err(|_| "the planner's thread panicked".to_string())?;
+    Ok(Outcome {
+        record: sim.record,
+        plan_seconds,
+        preprocess_seconds,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+
+    #[test]
+    fn the_rules_refuse_conflicts_and_allow_following() {
+        let g = Grid::new(3, 1).unwrap();
+        let mut scratch = vec![[NONE; 2]; 3];
+        let e = |c| State { cell: c, facing: 0 };
+        let w = |c| State { cell: c, facing: 2 };
+        use Action::*;
+        assert_eq!(
+            check_step(&g, &[e(0), e(1)], &[Forward, Forward], &mut scratch),
+            Ok(())
+        );
+        assert_eq!(
+            check_step(&g, &[e(0), e(1)], &[Forward, Wait], &mut scratch),
+            Err((1, 0, "vertex conflict"))
+        );
+        assert_eq!(
+            check_step(&g, &[e(0), w(1)], &[Forward, Forward], &mut scratch),
+            Err((1, 0, "edge conflict"))
+        );
+        assert_eq!(
+            check_step(&g, &[e(2)], &[Forward], &mut scratch),
+            Err((0, -1, "unallowed move"))
+        );
+        assert!(scratch.iter().all(|s| *s == [NONE; 2]));
+    }
+}
