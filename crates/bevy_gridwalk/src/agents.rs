@@ -9,17 +9,15 @@
 //! the plugin's. Changing an entity's [`Goal`] sends its agent there at the next tick;
 //! despawning it (or removing [`GridAgent`]) removes the agent.
 
-use std::collections::HashMap;
-
 use bevy::ecs::change_detection::Tick;
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::system::SystemChangeTick;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 use gridwalk_core::Pos;
-use gridwalk_core::sim::{Agent, AgentId, AgentStatus};
+use gridwalk_core::sim::{Agent, AgentId, AgentStatus, Simulation};
 
-use crate::messages::{AgentRefused, Arrived, SpawnAgent};
+use crate::messages::{Arrived, SpawnAgent};
 use crate::world::{GridSim, PendingInput};
 
 /// The cell an agent stands on. Spawn it with a [`Goal`] to add an agent; after that the
@@ -35,13 +33,14 @@ pub struct GridPos(pub Pos);
 #[component(on_add = goal_added)]
 pub struct Goal(pub Pos);
 
-/// The agent an entity is, once it appeared: written by the plugin. Removing it (or
+/// The agent an entity is, once it is on the map: written by the plugin. Removing it (or
 /// despawning the entity) removes the agent at the next tick.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 #[component(on_remove = agent_removed)]
 #[require(LastCell(Pos::new(0, 0)), AgentState(AgentStatus::Planning))]
 pub struct GridAgent {
-    /// Its id in the simulation (a new one after every rebuild of the world).
+    /// Its id in the simulation: a new one after a rebuild of the world
+    /// ([`GridSim::epoch`]), which keeps the entity.
     pub id: AgentId,
     /// Its stable number: kept across rebuilds, never given twice in a session.
     pub label: u32,
@@ -68,18 +67,13 @@ pub struct NextCell(pub Option<Pos>);
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AgentState(pub AgentStatus);
 
-/// Simulation agent id → its entity, and the world's epoch they were made for.
+/// Where the entities stand against the world: the epoch they follow, and the change tick of
+/// the last [`sync_agents`] (a [`Goal`] changed at it is the plugin's own write, not the
+/// game's).
 #[derive(Resource, Default, Debug)]
-pub struct AgentEntities {
-    /// Each agent's entity.
-    pub map: HashMap<AgentId, Entity>,
-    /// The newest agent with an entity: later ids have none yet.
-    newest: Option<AgentId>,
-    /// The world's epoch the ids are of.
+pub(crate) struct Synced {
     epoch: Option<u64>,
-    /// The change tick of the last [`sync_agents`]: a [`Goal`] changed at it is the plugin's
-    /// own write, not the game's.
-    synced: Option<Tick>,
+    tick: Option<Tick>,
 }
 
 /// Entities the game spawned with a [`Goal`], waiting for the next tick.
@@ -104,19 +98,18 @@ fn goal_added(mut world: DeferredWorld, ctx: HookContext) {
 
 /// Queues the removal of the agent an entity was.
 fn agent_removed(mut world: DeferredWorld, ctx: HookContext) {
-    let label = world.get::<GridAgent>(ctx.entity).map(|a| a.label);
-    if let (Some(label), Some(mut pending)) = (label, world.get_resource_mut::<PendingInput>()) {
-        pending.leaving.push(label);
+    if let Some(mut pending) = world.get_resource_mut::<PendingInput>() {
+        pending.leaving.push(ctx.entity);
     }
 }
 
 /// Gathers the game's new entities and changed goals into the input of the next tick.
 pub(crate) fn gather_agents(
     world: Res<GridSim>,
-    entities: Res<AgentEntities>,
+    synced: Res<Synced>,
     mut joining: ResMut<Joining>,
     mut pending: ResMut<PendingInput>,
-    goals: Query<(&GridAgent, Ref<Goal>), Changed<Goal>>,
+    goals: Query<(Entity, &GridAgent, Ref<Goal>), Changed<Goal>>,
 ) {
     let pending = &mut *pending;
     (pending.spawns).extend(joining.0.drain(..).map(|(e, s)| (s, Some(e))));
@@ -124,12 +117,12 @@ pub(crate) fn gather_agents(
     // goal changed since, and differing from its agent's, is the game's.
     let sim = world.sim();
     let set = (goals.iter())
-        .filter(|(_, g)| Some(g.last_changed()) != entities.synced)
-        .filter(|(a, g)| sim.agent(a.id).is_some_and(|x| x.goal != g.0));
-    pending.retargets.extend(set.map(|(a, g)| (a.label, g.0)));
+        .filter(|(_, _, g)| Some(g.last_changed()) != synced.tick)
+        .filter(|(_, a, g)| sim.agent(a.id).is_some_and(|x| x.goal != g.0));
+    pending.retargets.extend(set.map(|(e, _, g)| (e, g.0)));
 }
 
-/// The components of a new agent's entity.
+/// The components of an agent's entity.
 fn components(a: &Agent, label: u32) -> (GridAgent, GridPos, LastCell, Goal, AgentState) {
     (
         GridAgent { id: a.id, label },
@@ -152,20 +145,37 @@ type Written<'a> = (
 );
 
 /// The tick's last step: every agent entity follows its agent, and [`Arrived`] is sent for
-/// those that arrived. The query is walked beside the simulation's agents, both in id order
-/// (entities are made oldest first); agents newer than the newest entity get one. After a
-/// rebuild of the world ([`GridSim::epoch`]), entities are matched to agents by label.
+/// those that arrived. The query is walked beside the simulation's agents, both mostly in id
+/// order (entities are made oldest first), looking an agent up only where they part. Then
+/// the fresh agents' entities get their components (spawned for agents that came without
+/// one), and the entities of agents a rebuild dropped are despawned. After a rebuild every
+/// agent is fresh, so the walk is skipped: ids are new.
 pub(crate) fn sync_agents(
     mut commands: Commands,
-    world: Res<GridSim>,
-    mut entities: ResMut<AgentEntities>,
+    mut world: ResMut<GridSim>,
+    mut synced: ResMut<Synced>,
     mut agents: Query<Written>,
     mut arrived: MessageWriter<Arrived>,
     ticks: SystemChangeTick,
 ) {
-    let sim = world.sim();
+    let world = &mut *world;
+    if synced.epoch == Some(world.epoch()) {
+        follow(world.sim(), &mut agents, &mut arrived);
+    }
+    synced.epoch = Some(world.epoch());
+    dress_fresh(&mut commands, world);
+    for e in std::mem::take(&mut world.gone) {
+        if let Ok(mut entity) = commands.get_entity(e) {
+            entity.despawn();
+        }
+    }
+    synced.tick = Some(ticks.this_run());
+}
+
+/// Every entity's components follow its agent; [`Arrived`] for those that arrived.
+fn follow(sim: &Simulation, agents: &mut Query<Written>, arrived: &mut MessageWriter<Arrived>) {
     let mut cursor = sim.agents().peekable();
-    for (e, marker, mut pos, mut last, mut goal, mut next, mut state) in &mut agents {
+    for (e, marker, mut pos, mut last, mut goal, mut next, mut state) in agents {
         while cursor.next_if(|a| a.id < marker.id).is_some() {}
         let found = match cursor.peek() {
             Some(a) if a.id == marker.id => cursor.next(),
@@ -191,99 +201,38 @@ pub(crate) fn sync_agents(
             state.0 = a.status;
         }
     }
-    spawn_fresh(&mut commands, &world, &mut entities);
-    entities.synced = Some(ticks.this_run());
 }
 
-/// Gives the agents newer than the newest entity one, oldest first (so the query keeps
-/// walking in id order), and despawns the entities of agents that are gone.
-fn spawn_fresh(commands: &mut Commands, world: &GridSim, entities: &mut AgentEntities) {
-    let sim = world.sim();
-    let newest = entities.newest;
-    let fresh = (sim.agents().rev())
-        .take_while(|a| newest.is_none_or(|n| a.id > n))
-        .count();
-    for a in sim.agents().skip(sim.agent_count() - fresh) {
-        let e = match entities.map.get(&a.id) {
-            // The game's own entity, matched when its agent appeared.
-            Some(&e) => {
-                let next = NextCell(sim.next_cell(a.id));
-                let mut entity = commands.entity(e);
-                entity.insert(components(a, world.label(a.id)));
+/// Gives the fresh agents' entities their components, oldest first (so the query keeps
+/// walking in id order), spawning one for an agent that came without.
+fn dress_fresh(commands: &mut Commands, world: &mut GridSim) {
+    for id in std::mem::take(&mut world.fresh) {
+        let Some(a) = world.sim().agent(id) else {
+            continue;
+        };
+        let bundle = components(a, world.label(id));
+        let next = NextCell(world.sim().next_cell(id));
+        match world.entity(id).map(|e| commands.get_entity(e)) {
+            Some(Ok(mut entity)) => {
+                entity.insert(bundle);
                 // Its NextCell, if it carries one, from this tick on.
                 entity.queue(move |mut entity: EntityWorldMut| {
                     if let Some(mut n) = entity.get_mut::<NextCell>() {
                         n.set_if_neq(next);
                     }
                 });
-                e
             }
-            None => commands.spawn(components(a, world.label(a.id))).id(),
-        };
-        entities.map.insert(a.id, e);
-    }
-    if let Some(last) = sim.agents().next_back() {
-        entities.newest = Some(newest.map_or(last.id, |n| n.max(last.id)));
-    }
-    if entities.map.len() != sim.agent_count() {
-        entities.map.retain(|id, e| {
-            let keep = sim.agent(*id).is_some();
-            if !keep && let Ok(mut entity) = commands.get_entity(*e) {
-                entity.despawn();
+            // Its entity was despawned meanwhile: the agent goes at the next tick.
+            Some(Err(_)) => {}
+            None => {
+                let e = commands.spawn(bundle).id();
+                world.bind(id, e);
             }
-            keep
-        });
+        }
     }
 }
 
 /// Run condition: the world was rebuilt since the entities last followed it.
-pub(crate) fn rebuilt(world: Res<GridSim>, entities: Res<AgentEntities>) -> bool {
-    entities.epoch != Some(world.epoch())
-}
-
-/// After a rebuild of the world ([`GridSim::epoch`]) every agent has a new id: entities
-/// keep their agent by label, those whose agent is gone are despawned, and every agent is
-/// then fresh for [`sync_agents`], which writes its components again.
-pub(crate) fn rematch_agents(
-    mut commands: Commands,
-    world: Res<GridSim>,
-    mut entities: ResMut<AgentEntities>,
-    mut relabel: Query<(Entity, &mut GridAgent)>,
-) {
-    if entities.epoch == Some(world.epoch()) {
-        return;
-    }
-    entities.epoch = Some(world.epoch());
-    let sim = world.sim();
-    let ids: HashMap<u32, AgentId> = sim.agents().map(|a| (world.label(a.id), a.id)).collect();
-    entities.map.clear();
-    entities.newest = None;
-    for (e, mut agent) in &mut relabel {
-        match ids.get(&agent.label) {
-            Some(&id) => {
-                agent.bypass_change_detection().id = id;
-                entities.map.insert(id, e);
-            }
-            None => commands.entity(e).despawn(),
-        }
-    }
-}
-
-/// Records the entities the game spawned whose agents appeared this tick, and sends
-/// [`AgentRefused`] for those refused.
-pub(crate) fn adopt(
-    commands: &mut Commands,
-    entities: &mut AgentEntities,
-    adopted: &[(AgentId, Entity)],
-    refused: Vec<(Option<Entity>, String)>,
-    out: &mut MessageWriter<AgentRefused>,
-) {
-    for &(id, e) in adopted {
-        if commands.get_entity(e).is_ok() {
-            entities.map.insert(id, e);
-        }
-    }
-    for (entity, reason) in refused {
-        out.write(AgentRefused { entity, reason });
-    }
+pub(crate) fn rebuilt(world: Res<GridSim>, synced: Res<Synced>) -> bool {
+    synced.epoch != Some(world.epoch())
 }

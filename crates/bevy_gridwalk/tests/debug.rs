@@ -34,7 +34,9 @@ fn app() -> App {
             tile_size: TILE,
             origin: ORIGIN,
         })
-        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+        // One fixed run is one tick: `Time<Fixed>` at the plugin's rate.
+        .insert_resource(Time::<Fixed>::from_hz(TickClock::DEFAULT_RATE));
     app
 }
 
