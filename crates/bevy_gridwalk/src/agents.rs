@@ -109,7 +109,7 @@ pub(crate) fn gather_agents(
     synced: Res<Synced>,
     mut joining: ResMut<Joining>,
     mut pending: ResMut<PendingInput>,
-    goals: Query<(Entity, &GridAgent, Ref<Goal>), Changed<Goal>>,
+    goals: Query<(Entity, Ref<GridAgent>, Ref<Goal>), Changed<Goal>>,
 ) {
     let pending = &mut *pending;
     (pending.spawns).extend(joining.0.drain(..).map(|(e, s)| (s, Some(e))));
@@ -118,7 +118,12 @@ pub(crate) fn gather_agents(
     let sim = world.sim();
     let set = (goals.iter())
         .filter(|(_, _, g)| Some(g.last_changed()) != synced.tick)
-        .filter(|(_, a, g)| sim.agent(a.id).is_some_and(|x| x.goal != g.0));
+        .filter(|(_, a, g)| {
+            // A new goal, or the goal it arrived at set again (it arrives again), unless the
+            // plugin just gave the entity its components, goal included.
+            let again = |x: &Agent| x.status == AgentStatus::Arrived && !a.is_changed();
+            sim.agent(a.id).is_some_and(|x| x.goal != g.0 || again(x))
+        });
     pending.retargets.extend(set.map(|(e, _, g)| (e, g.0)));
 }
 
@@ -163,7 +168,10 @@ pub(crate) fn sync_agents(
         follow(world.sim(), &mut agents, &mut arrived);
     }
     synced.epoch = Some(world.epoch());
-    dress_fresh(&mut commands, world);
+    for (entity, cell) in std::mem::take(&mut world.arrived_again) {
+        arrived.write(Arrived { entity, cell });
+    }
+    dress_fresh(&mut commands, world, &mut arrived);
     for e in std::mem::take(&mut world.gone) {
         if let Ok(mut entity) = commands.get_entity(e) {
             entity.despawn();
@@ -204,12 +212,16 @@ fn follow(sim: &Simulation, agents: &mut Query<Written>, arrived: &mut MessageWr
 }
 
 /// Gives the fresh agents' entities their components, oldest first (so the query keeps
-/// walking in id order), spawning one for an agent that came without.
-fn dress_fresh(commands: &mut Commands, world: &mut GridSim) {
+/// walking in id order), spawning one for an agent that came without. One that starts on its
+/// goal has arrived: [`Arrived`] says so (not after a rebuild, which only carries it over).
+fn dress_fresh(commands: &mut Commands, world: &mut GridSim, arrived: &mut MessageWriter<Arrived>) {
+    let rebuilt = std::mem::take(&mut world.rebuilt_fresh);
     for id in std::mem::take(&mut world.fresh) {
         let Some(a) = world.sim().agent(id) else {
             continue;
         };
+        let arrives = !rebuilt && a.status == AgentStatus::Arrived;
+        let cell = a.pos;
         let bundle = components(a, world.label(id));
         let next = NextCell(world.sim().next_cell(id));
         match world.entity(id).map(|e| commands.get_entity(e)) {
@@ -228,6 +240,9 @@ fn dress_fresh(commands: &mut Commands, world: &mut GridSim) {
                 let e = commands.spawn(bundle).id();
                 world.bind(id, e);
             }
+        }
+        if arrives && let Some(entity) = world.entity(id) {
+            arrived.write(Arrived { entity, cell });
         }
     }
 }

@@ -12,7 +12,7 @@ use bevy::prelude::*;
 use gridwalk_core::format::{AgentSpec, Scenario};
 use gridwalk_core::mapf::DEFAULT_BUDGET;
 use gridwalk_core::scenario::timeline::Timeline;
-use gridwalk_core::sim::{AgentId, Budget, SimConfig, Simulation};
+use gridwalk_core::sim::{AgentId, AgentStatus, Budget, SimConfig, Simulation};
 use gridwalk_core::sim::{DynamicWorld, OnArrival};
 use gridwalk_core::{Grid, Pos, Terrain};
 
@@ -84,6 +84,10 @@ pub struct GridSim {
     pub(crate) gone: Vec<Entity>,
     /// The input waiting for the next tick was aimed at a world since replaced.
     pub(crate) drop_input: bool,
+    /// The fresh agents are a rebuild's, carried over: no arrival to tell.
+    pub(crate) rebuilt_fresh: bool,
+    /// Arrived agents whose goal the game set again to the cell they stand on.
+    pub(crate) arrived_again: Vec<(Entity, Pos)>,
 }
 
 impl GridSim {
@@ -115,6 +119,8 @@ impl GridSim {
             waiting: Vec::new(),
             gone: Vec::new(),
             drop_input: false,
+            rebuilt_fresh: false,
+            arrived_again: Vec::new(),
         };
         let refused = s.play_start(&[]);
         s.start_refusals.clone_from(&refused);
@@ -397,6 +403,8 @@ impl GridSim {
         }
         self.sim.replan();
         self.epoch += 1;
+        // The first world's agents are new; a later one's tick 0 carries agents over.
+        self.rebuilt_fresh = self.epoch > 1;
         let entity = |i: usize| kept.get(i).copied().flatten().and_then(|k| k.entity);
         (refused.into_iter())
             .map(|(i, asked, error)| Refused {
@@ -588,7 +596,14 @@ impl GridSim {
             let Some(id) = self.agent_of(entity) else {
                 continue;
             };
-            if self.sim.agent(id).is_none_or(|a| a.goal == goal) {
+            let Some(a) = self.sim.agent(id) else {
+                continue;
+            };
+            if a.goal == goal {
+                // Sent again to where it stands: it has arrived, again.
+                if a.status == AgentStatus::Arrived {
+                    self.arrived_again.push((entity, goal));
+                }
                 continue;
             }
             match self.sim.set_goal(id, goal) {
