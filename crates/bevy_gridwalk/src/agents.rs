@@ -4,9 +4,9 @@
 //! simulation's agents in step.
 //!
 //! Spawning an entity with [`GridPos`] and [`Goal`] asks for an agent: [`Goal`]'s hook queues
-//! it, and it appears at the next tick ([`AgentRefused`] if it cannot). Agents that appear
-//! otherwise (a scenario's, a [`SpawnAgent`](crate::SpawnAgent) message's) get an entity of
-//! the plugin's. Changing an entity's [`Goal`] sends its agent there at the next tick;
+//! it, and it appears at the next tick ([`Refused`](crate::Refused) if it cannot). Agents
+//! that appear otherwise (a scenario's, a [`SpawnAgent`](crate::SpawnAgent) message's) get
+//! an entity of the plugin's. Changing an entity's [`Goal`] sends its agent there at the next tick;
 //! despawning it (or removing [`GridAgent`]) removes the agent.
 
 use bevy::ecs::change_detection::Tick;

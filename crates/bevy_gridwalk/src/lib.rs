@@ -5,12 +5,16 @@
 //! [`GridPos`] and a [`Goal`], and read [`GridPos`], [`LastCell`] and [`AgentState`] back;
 //! [`Arrived`] tells of arrivals. Edit the map with [`TileEdit`] messages: the planners are
 //! told which cells changed and repair only what those cells affect (D\* Lite, one search per
-//! goal, shared by every agent heading there). The tick runs in `FixedUpdate`, in the chained
-//! sets of [`GridwalkSystems`], so a game orders its own systems before or after it.
+//! goal, shared by every agent heading there). The tick runs inside `FixedUpdate` at its own
+//! rate ([`TickClock`]), in the chained sets of [`GridwalkSystems`], so a game orders its own
+//! systems before or after it; the plugin leaves `FixedUpdate`'s executor, `Time<Fixed>` and
+//! `Time<Virtual>` as the game set them.
 //!
-//! Every rule of a tick lives in `gridwalk-core`; this crate is its Bevy side. The world
-//! ([`GridSim`]) records the session as a scenario ([`Segment`]), which
-//! `gridwalk-cli simulate` replays exactly. See `docs/plugin.md` for a guided tour.
+//! Every rule of a tick lives in `gridwalk-core` (re-exported as [`core`]); this crate is its
+//! Bevy side. Agents are known by their entity; anything refused comes back as one
+//! [`Refused`] message. With [`GridwalkSettings::record`], the world ([`GridSim`]) records the
+//! session as scenarios ([`Segment`]), which `gridwalk-cli simulate` replays exactly. See
+//! `docs/plugin.md` for a guided tour.
 //!
 //! ```
 //! use bevy::prelude::*;
@@ -35,7 +39,8 @@
 //! ```
 //!
 //! Modules: [`settings`] (the settings value), `world` (the [`GridSim`] resource), `agents`
-//! (components and their sync), `messages`, `clock` ([`TickClock`]: pause, steps, rate),
+//! (components and their sync), `messages`, `clock` ([`TickClock`]: pause, steps, rate, the
+//! fraction between ticks),
 //! `segment` (the recording) and, with the `debug` feature, `debug` (gizmos of paths and
 //! repaired cells).
 
