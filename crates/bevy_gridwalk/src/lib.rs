@@ -67,7 +67,7 @@ use gridwalk_core::format::Scenario;
 pub use agents::{AgentState, Goal, GridAgent, GridPos, LastCell, NextCell};
 pub use clock::{TickClock, clamp_rate, ticking};
 #[cfg(feature = "debug")]
-pub use debug::{GridwalkDebugPlugin, RepairGizmos};
+pub use debug::{GridwalkDebug, GridwalkDebugPlugin, RepairGizmos};
 pub use messages::{Arrived, Asked, ClearWalls, Refused, SpawnAgent, TileEdit, WallsCleared};
 pub use segment::Segment;
 pub use settings::GridwalkSettings;
