@@ -1,6 +1,6 @@
 //! Agents as entities: the components a game spawns ([`GridPos`] and [`Goal`]), the ones the
 //! plugin writes back every tick ([`GridAgent`], [`LastCell`], [`AgentState`], and
-//! [`NextCell`] on the entities that carry one), and the systems that keep entities and the
+//! [`NextCell`] and [`GridPath`] on the entities that carry them), and the systems that keep entities and the
 //! simulation's agents in step.
 //!
 //! Spawning an entity with [`GridPos`] and [`Goal`] asks for an agent: [`Goal`]'s hook queues
@@ -62,6 +62,15 @@ pub struct LastCell(pub Pos);
 /// [`Simulation::next_cell`]: gridwalk_core::sim::Simulation::next_cell
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NextCell(pub Option<Pos>);
+
+/// The agent's whole planned path, its own cell first: empty on its goal, while it plans, or
+/// without a path; its second cell is [`NextCell`]'s. In crowd mode the step rule may hold
+/// the agent or send it aside.
+///
+/// Optional, as [`NextCell`] is: add it to an agent's entity and the plugin writes it after
+/// every tick. Each write walks the plan, so only the entities that carry it pay.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct GridPath(pub Vec<Pos>);
 
 /// What the agent is doing: walking, arrived, waiting for a plan, no path, ...
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,8 +155,14 @@ type Written<'a> = (
     &'a mut LastCell,
     &'a mut Goal,
     Option<&'a mut NextCell>,
+    Option<&'a mut GridPath>,
     &'a mut AgentState,
 );
+
+/// The plan's cells, as [`GridPath`] holds them.
+fn path_cells(sim: &Simulation, id: AgentId) -> Vec<Pos> {
+    sim.path(id).map(|p| p.cells).unwrap_or_default()
+}
 
 /// The tick's last step: every agent entity follows its agent, and [`Arrived`] is sent for
 /// those that arrived. The query is walked beside the simulation's agents, both mostly in id
@@ -183,7 +198,7 @@ pub(crate) fn sync_agents(
 /// Every entity's components follow its agent; [`Arrived`] for those that arrived.
 fn follow(sim: &Simulation, agents: &mut Query<Written>, arrived: &mut MessageWriter<Arrived>) {
     let mut cursor = sim.agents().peekable();
-    for (e, marker, mut pos, mut last, mut goal, mut next, mut state) in agents {
+    for (e, marker, mut pos, mut last, mut goal, mut next, mut path, mut state) in agents {
         while cursor.next_if(|a| a.id < marker.id).is_some() {}
         let found = match cursor.peek() {
             Some(a) if a.id == marker.id => cursor.next(),
@@ -198,6 +213,12 @@ fn follow(sim: &Simulation, agents: &mut Query<Written>, arrived: &mut MessageWr
         goal.set_if_neq(Goal(a.goal));
         if let Some(next) = next.as_mut() {
             next.set_if_neq(NextCell(sim.next_cell(a.id)));
+        }
+        if let Some(path) = path.as_mut() {
+            let cells = path_cells(sim, a.id);
+            if path.0 != cells {
+                path.0 = cells;
+            }
         }
         if state.0 != a.status {
             if a.status == AgentStatus::Arrived {
@@ -224,13 +245,17 @@ fn dress_fresh(commands: &mut Commands, world: &mut GridSim, arrived: &mut Messa
         let cell = a.pos;
         let bundle = components(a, world.label(id));
         let next = NextCell(world.sim().next_cell(id));
+        let cells = path_cells(world.sim(), id);
         match world.entity(id).map(|e| commands.get_entity(e)) {
             Some(Ok(mut entity)) => {
                 entity.insert(bundle);
-                // Its NextCell, if it carries one, from this tick on.
+                // Its NextCell and GridPath, if it carries them, from this tick on.
                 entity.queue(move |mut entity: EntityWorldMut| {
                     if let Some(mut n) = entity.get_mut::<NextCell>() {
                         n.set_if_neq(next);
+                    }
+                    if let Some(mut p) = entity.get_mut::<GridPath>() {
+                        p.set_if_neq(GridPath(cells));
                     }
                 });
             }

@@ -140,7 +140,10 @@ fn switched_off_it_draws_nothing() {
     });
     app.update();
     let (paths, squares) = drawn(&app);
-    assert!(!paths.is_empty() && !squares.is_empty(), "on, it draws both");
+    assert!(
+        !paths.is_empty() && !squares.is_empty(),
+        "on, it draws both"
+    );
     *app.world_mut().resource_mut::<GridwalkDebug>() = GridwalkDebug {
         paths: false,
         repairs: false,
@@ -155,7 +158,11 @@ fn switched_off_it_draws_nothing() {
     });
     app.update();
     assert!(
-        !app.world().resource::<GridSim>().sim().last_expanded().is_empty(),
+        !app.world()
+            .resource::<GridSim>()
+            .sim()
+            .last_expanded()
+            .is_empty(),
         "there was a repair to draw"
     );
     assert!(strips(&app).is_empty(), "off, it draws nothing");

@@ -124,6 +124,46 @@ fn next_cell_is_written_where_asked_and_is_the_plans_next_step() {
     assert!(steps > 0, "some agent walked");
 }
 
+#[test]
+fn grid_path_is_written_where_asked_and_agrees_with_next_cell() {
+    let mut app = headless();
+    app.update();
+    app.update();
+    // A third of the agents carry both, a third only a path.
+    for (i, (e, ..)) in agents(&mut app).iter().enumerate() {
+        let mut entity = app.world_mut().entity_mut(*e);
+        match i % 3 {
+            0 => entity.insert((NextCell(None), GridPath::default())),
+            1 => entity.insert(GridPath::default()),
+            _ => &mut entity,
+        };
+    }
+    let mut compared = 0;
+    for _ in 0..40 {
+        app.update();
+        let mut q =
+            (app.world_mut()).query::<(&GridAgent, &GridPos, &GridPath, Option<&NextCell>)>();
+        let sim = app.world().resource::<GridSim>().sim();
+        assert_eq!(
+            q.iter(app.world()).count(),
+            34,
+            "only the entities that carry one"
+        );
+        for (agent, pos, path, next) in q.iter(app.world()) {
+            let plan = sim.path(agent.id).map(|p| p.cells).unwrap_or_default();
+            assert_eq!(path.0, plan, "agent {}'s path", agent.label);
+            if let Some(first) = path.0.first() {
+                assert_eq!(*first, pos.0, "a path starts where its agent stands");
+            }
+            if let Some(next) = next {
+                assert_eq!(next.0, path.0.get(1).copied(), "agent {}", agent.label);
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 0);
+}
+
 /// The example's map.
 fn app_grid() -> gridwalk_core::Grid {
     let app = headless();
