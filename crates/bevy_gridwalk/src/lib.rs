@@ -73,6 +73,16 @@ pub use segment::Segment;
 pub use settings::GridwalkSettings;
 pub use world::GridSim;
 
+/// docs/plugin.md, whose every Rust block is compiled as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/plugin.md")]
+pub struct PluginGuideDoctests;
+
+/// The crate's README, whose example is compiled as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 /// What a game needs in scope: the plugin, its settings, components, messages and sets.
 pub mod prelude {
     pub use crate::{
