@@ -15,7 +15,7 @@ use bevy::ecs::system::SystemChangeTick;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 use gridwalk_core::Pos;
-use gridwalk_core::sim::{Agent, AgentId, AgentStatus, Simulation};
+use gridwalk_core::sim::{Agent, AgentId, AgentStatus, OnArrival, Simulation};
 
 use crate::messages::{Arrived, SpawnAgent};
 use crate::world::{GridSim, PendingInput};
@@ -32,6 +32,12 @@ pub struct GridPos(pub Pos);
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 #[component(on_add = goal_added)]
 pub struct Goal(pub Pos);
+
+/// What this agent does on arrival (stay, wander, patrol): read when its entity is spawned
+/// with [`GridPos`] and [`Goal`]. Without it, the agent follows the world's setting
+/// ([`GridSim::on_arrival`], from [`GridwalkSettings::on_arrival`](crate::GridwalkSettings)).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArrivalPolicy(pub OnArrival);
 
 /// The agent an entity is, once it is on the map: written by the plugin. Removing it (or
 /// despawning the entity) removes the agent at the next tick.
@@ -87,7 +93,7 @@ pub(crate) struct Synced {
 
 /// Entities the game spawned with a [`Goal`], waiting for the next tick.
 #[derive(Resource, Default, Debug)]
-pub(crate) struct Joining(pub(crate) Vec<(Entity, SpawnAgent)>);
+pub(crate) struct Joining(pub(crate) Vec<(Entity, SpawnAgent, Option<OnArrival>)>);
 
 /// Queues an entity spawned with a [`Goal`] (and not by the plugin) as a new agent.
 fn goal_added(mut world: DeferredWorld, ctx: HookContext) {
@@ -100,8 +106,9 @@ fn goal_added(mut world: DeferredWorld, ctx: HookContext) {
     let Some(start) = world.get::<GridPos>(e).map(|p| p.0) else {
         return;
     };
+    let policy = world.get::<ArrivalPolicy>(e).map(|p| p.0);
     if let (Some(goal), Some(mut joining)) = (goal, world.get_resource_mut::<Joining>()) {
-        joining.0.push((e, SpawnAgent { start, goal }));
+        joining.0.push((e, SpawnAgent { start, goal }, policy));
     }
 }
 
@@ -121,7 +128,7 @@ pub(crate) fn gather_agents(
     goals: Query<(Entity, Ref<GridAgent>, Ref<Goal>), Changed<Goal>>,
 ) {
     let pending = &mut *pending;
-    (pending.spawns).extend(joining.0.drain(..).map(|(e, s)| (s, Some(e))));
+    (pending.spawns).extend(joining.0.drain(..).map(|(e, s, p)| (s, Some(e), p)));
     // The plugin writes goals too (a wanderer's next one, or one set on the simulation): a
     // goal changed since, and differing from its agent's, is the game's.
     let sim = world.sim();

@@ -64,7 +64,9 @@ use bevy::prelude::*;
 use gridwalk_core::Grid;
 use gridwalk_core::format::Scenario;
 
-pub use agents::{AgentState, Goal, GridAgent, GridPath, GridPos, LastCell, NextCell};
+pub use agents::{
+    AgentState, ArrivalPolicy, Goal, GridAgent, GridPath, GridPos, LastCell, NextCell,
+};
 pub use clock::{TickClock, clamp_rate, ticking};
 #[cfg(feature = "debug")]
 pub use debug::{GridwalkDebug, GridwalkDebugPlugin, RepairGizmos};
@@ -86,9 +88,9 @@ pub struct ReadmeDoctests;
 /// What a game needs in scope: the plugin, its settings, components, messages and sets.
 pub mod prelude {
     pub use crate::{
-        AgentState, Arrived, Asked, ClearWalls, Goal, GridAgent, GridPath, GridPos, GridSim,
-        GridwalkPlugin, GridwalkSettings, GridwalkSystems, LastCell, NextCell, Refused, SpawnAgent,
-        TickClock, TileEdit,
+        AgentState, ArrivalPolicy, Arrived, Asked, ClearWalls, Goal, GridAgent, GridPath, GridPos,
+        GridSim, GridwalkPlugin, GridwalkSettings, GridwalkSystems, LastCell, NextCell, Refused,
+        SpawnAgent, TickClock, TileEdit,
     };
     pub use gridwalk_core::sim::AgentStatus;
 }

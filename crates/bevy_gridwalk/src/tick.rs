@@ -12,7 +12,7 @@ pub(crate) fn gather_input(
     mut spawns: MessageReader<SpawnAgent>,
     mut clears: MessageReader<ClearWalls>,
 ) {
-    (pending.spawns).extend(spawns.read().map(|&s| (s, None)));
+    (pending.spawns).extend(spawns.read().map(|&s| (s, None, None)));
     pending.edits.extend(edits.read().copied());
     if clears.read().count() > 0 {
         pending.clear_walls = true;

@@ -23,8 +23,9 @@ use crate::settings::GridwalkSettings;
 /// Input gathered since the last tick, applied by the next one.
 #[derive(Resource, Default, Debug)]
 pub(crate) struct PendingInput {
-    /// Agents to add, each with the entity it was spawned as (`None`: the plugin spawns one).
-    pub(crate) spawns: Vec<(SpawnAgent, Option<Entity>)>,
+    /// Agents to add, each with the entity it was spawned as (`None`: the plugin spawns one)
+    /// and its own arrival policy (`None`: the world's).
+    pub(crate) spawns: Vec<(SpawnAgent, Option<Entity>, Option<OnArrival>)>,
     /// Edits, in the order they were made.
     pub(crate) edits: Vec<TileEdit>,
     /// Whether every wall goes at the next tick.
@@ -505,14 +506,15 @@ impl GridSim {
         self.rebuild_keeping_agents(config, reason);
     }
 
-    /// The tick's first step: pushes the asked-for agents (with the current arrival policy)
+    /// The tick's first step: pushes the asked-for agents (with their own arrival policy, or
+    /// the world's)
     /// and edits into the segment's timeline at the next tick, then plays that tick's share:
     /// its dynamic-world settings, its agents (scripted ones first), its edits (scripted ones
     /// first). Each agent asked for with an entity is bound to it by its place in the
     /// timeline. Returns the refusals.
     pub(crate) fn play_tick(
         &mut self,
-        spawns: Vec<(SpawnAgent, Option<Entity>)>,
+        spawns: Vec<(SpawnAgent, Option<Entity>, Option<OnArrival>)>,
         edits: impl IntoIterator<Item = TileEdit>,
     ) -> Vec<Refused> {
         let tick = self.next_tick();
@@ -521,16 +523,17 @@ impl GridSim {
         let restart = self.record
             && ((self.segment.timeline().agents_at(tick))
                 .map(|a| (a.start, a.goal))
-                .chain(spawns.iter().map(|(s, _)| (s.start, s.goal)))
+                .chain(spawns.iter().map(|(s, ..)| (s.start, s.goal)))
                 .any(|(start, goal)| self.needs_restart_for(start, goal)));
         if restart {
             self.restart_segment("an agent starts where the segment's map had a wall");
         }
         let tick = self.next_tick();
-        let on_arrival = self.on_arrival;
+        let world_s = self.on_arrival;
         let timeline = self.segment.timeline_mut();
         let mut own: HashMap<usize, Entity> = HashMap::new();
-        for (SpawnAgent { start, goal }, entity) in spawns {
+        for (SpawnAgent { start, goal }, entity, policy) in spawns {
+            let on_arrival = policy.unwrap_or(world_s);
             if let Some(e) = entity {
                 own.insert(timeline.agents().len(), e);
             }

@@ -177,3 +177,54 @@ fn an_agent_given_its_own_cell_arrives() {
     }
     assert_eq!(again, [Arrived { entity: e, cell }], "given its own cell");
 }
+
+#[test]
+fn a_player_who_stays_among_npcs_who_wander() {
+    use bevy_gridwalk::core::sim::OnArrival;
+    let wander = GridwalkSettings {
+        on_arrival: OnArrival::Wander,
+        ..Default::default()
+    };
+    let mut app = app(12, 12, wander);
+    let home = Pos::new(11, 11);
+    let player = (app.world_mut())
+        .spawn((
+            GridPos(Pos::new(0, 0)),
+            Goal(home),
+            ArrivalPolicy(OnArrival::Stay),
+        ))
+        .id();
+    let npcs: Vec<Entity> = (1..6)
+        .map(|i| {
+            let at = GridPos(Pos::new(0, 2 * i));
+            app.world_mut().spawn((at, Goal(Pos::new(1, 2 * i)))).id()
+        })
+        .collect();
+    let first_goals: Vec<Pos> = (1..6).map(|i| Pos::new(1, 2 * i)).collect();
+    let mut npc_goals = vec![Vec::new(); npcs.len()];
+    for _ in 0..60 {
+        app.update();
+        for (i, &e) in npcs.iter().enumerate() {
+            let g = app.world().get::<Goal>(e).unwrap().0;
+            if npc_goals[i].last() != Some(&g) {
+                npc_goals[i].push(g);
+            }
+        }
+    }
+    let at = app.world().get::<GridPos>(player).unwrap().0;
+    assert_eq!(
+        (at, app.world().get::<Goal>(player).unwrap().0),
+        (home, home)
+    );
+    assert_eq!(
+        app.world().get::<AgentState>(player).unwrap().0,
+        AgentStatus::Arrived,
+        "the player stays where it arrived"
+    );
+    for (goals, first) in npc_goals.iter().zip(&first_goals) {
+        assert!(
+            goals.len() >= 2 && goals[0] == *first,
+            "an NPC wanders on from its first goal: {goals:?}"
+        );
+    }
+}
