@@ -156,8 +156,9 @@ impl GridSim {
             measure_baseline: new.measure_baseline,
             ..old
         };
-        let crowd_on = new.crowd && !old.crowd;
-        if new == same || (!self.record && !(crowd_on && self.agents_share_cells())) {
+        // Crowd mode cannot come on in place over agents that share a cell.
+        let must_separate = new.crowd && !old.crowd && self.agents_share_cells();
+        if new == same || !(self.record || must_separate) {
             self.sim.set_config(new);
             return Vec::new();
         }
