@@ -29,7 +29,9 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_gridwalk::GridwalkSystems;
-use bevy_gridwalk::{GridSim, GridwalkPlugin, GridwalkSettings, TileEdit};
+use bevy_gridwalk::{
+    AgentState, Goal, GridSim, GridwalkPlugin, GridwalkSettings, TickClock, TileEdit,
+};
 use gridwalk::maps;
 use gridwalk_core::format::AgentSpec;
 use gridwalk_core::format::Scenario;
@@ -133,6 +135,24 @@ fn retarget(sim: &mut Simulation, goals: &[Pos]) -> usize {
     n
 }
 
+/// [`retarget`] on the plugin's side, the way a game does it: each arrived agent's entity
+/// gets the next open goal as its [`Goal`], which the next tick applies.
+fn retarget_entities(app: &mut App, goals: &[Pos]) {
+    let world = app.world_mut();
+    let grid = world.resource::<GridSim>().sim().grid().clone();
+    let mut q = world.query::<(&AgentState, &mut Goal)>();
+    for (state, mut goal) in q.iter_mut(world) {
+        if state.0 != AgentStatus::Arrived {
+            continue;
+        }
+        let i = goals.iter().position(|&x| x == goal.0).unwrap_or(0);
+        let next = (1..=goals.len()).map(|k| goals[(i + k) % goals.len()]);
+        if let Some(g) = next.into_iter().find(|&g| grid.is_passable(g)) {
+            goal.0 = g;
+        }
+    }
+}
+
 /// The game's tick's sets, in order, as the table names them.
 const SETS: [&str; 4] = ["Gather", "ApplyEdits", "Step", "Sync"];
 
@@ -204,6 +224,8 @@ fn main() {
     app.add_plugins(MinimalPlugins)
         .add_plugins(GridwalkPlugin::from_scenario(scenario).with_settings(settings))
         .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+        // Every update is one tick: `Time<Fixed>` at the plugin's rate.
+        .insert_resource(Time::<Fixed>::from_hz(TickClock::DEFAULT_RATE))
         .init_resource::<FixedTimer>()
         .add_systems(
             FixedUpdate,
@@ -261,13 +283,7 @@ fn main() {
         // Arrived agents head for the next open goal, on both sides and outside the timing,
         // as in the core's shared-goals workload: everyone keeps walking.
         retargeted += retarget(&mut core, &goals);
-        let _ = retarget(
-            app.world_mut()
-                .resource_mut::<GridSim>()
-                .into_inner()
-                .sim_mut_unrecorded(),
-            &goals,
-        );
+        retarget_entities(&mut app, &goals);
         if tick % 2 == 0 {
             expanded += run_core(&mut core, &mut t_core);
             run_ecs(&mut app, &mut t_ecs, &mut t_frame);

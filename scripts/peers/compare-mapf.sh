@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Side by side: gridwalk-cli mapf and lacam3 (scripts/peers/lacam3.sh) on the anytime
+# Side by side: gridwalk-cli mapf and lacam3 (built by its own README: docs/benchmarks.md
+# names its commit and build flags) on the anytime
 # instances of docs/benchmarks.md, one after the other in one run, each with seed 0 and
 # lacam3's defaults (LaCAM*, refiners, its threads). Prints a Markdown table: time to the first
 # solution (ms), soc at 1 s and at 10 s (separate runs with those time limits), and the load.

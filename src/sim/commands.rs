@@ -7,7 +7,7 @@ use gridwalk_core::format::Scenario;
 use gridwalk_core::sim::{Budget, SimConfig, format_memory};
 use gridwalk_core::sim::{DynamicWorld, OnArrival};
 
-use super::{GridSim, PendingInput, SimCommand, SpawnAgent, TileEdit};
+use super::{GridSim, Refused, SimCommand, SpawnAgent};
 use crate::maps::{self, MapRng};
 use crate::notices::{NoticeKind, Notices};
 
@@ -15,15 +15,13 @@ use crate::notices::{NoticeKind, Notices};
 #[derive(Resource)]
 pub struct SimRng(pub MapRng);
 
-/// What world commands change: the simulation, the notices, the input waiting for the next
-/// tick, and the spawns' generator.
+/// What world commands change: the simulation, the notices, the agents asked for at the
+/// next tick, and the spawns' generator.
 #[derive(SystemParam)]
 pub(super) struct CommandTarget<'w> {
     state: ResMut<'w, GridSim>,
     notices: ResMut<'w, Notices>,
-    pending: ResMut<'w, PendingInput>,
-    edits: ResMut<'w, Messages<TileEdit>>,
-    spawns: ResMut<'w, Messages<SpawnAgent>>,
+    spawns: MessageWriter<'w, SpawnAgent>,
     rng: ResMut<'w, SimRng>,
 }
 
@@ -51,7 +49,7 @@ pub(super) fn apply_commands(
             SimCommand::SetSensing(range) => target.set_sensing(*range),
         };
         for r in refused {
-            target.notices.push(NoticeKind::Refused, r);
+            target.notices.push(NoticeKind::Refused, r.to_string());
         }
     }
 }
@@ -59,7 +57,7 @@ pub(super) fn apply_commands(
 /// One method per command; each returns the refusals of the agents it could not place.
 impl CommandTarget<'_> {
     /// A seeded random map of the same size, with fresh random agents.
-    fn random_map(&mut self, density: f64, seed: u64, agents: usize) -> Vec<String> {
+    fn random_map(&mut self, density: f64, seed: u64, agents: usize) -> Vec<Refused> {
         let state = &mut *self.state;
         let config = state.sim().config();
         let (w, h) = (state.sim().grid().width(), state.sim().grid().height());
@@ -72,17 +70,11 @@ impl CommandTarget<'_> {
             true,
             &mut self.rng.0,
         );
-        let policy = state.on_arrival();
-        let agents = pairs
-            .into_iter()
-            .map(|(s, g)| (s, g, None, policy))
-            .collect();
-        let refused = state.rebuild(grid, config, agents, "new random map");
+        let refused = state.new_map(grid, config, pairs, "new random map");
         state.set_map_name(format!(
             "random {w}×{h}, {:.0} % walls, seed {seed}",
             density * 100.0
         ));
-        self.drop_pending();
         let text = format!("new map: {}", self.state.map_name());
         self.notices.push(NoticeKind::Info, text);
         refused
@@ -90,7 +82,7 @@ impl CommandTarget<'_> {
 
     /// A scenario's map, played from its tick 0 as `gridwalk-cli simulate` plays it, with the
     /// current planner; the game's budgets hold where the scenario sets none.
-    fn load(&mut self, scenario: &Scenario, name: &str) -> Vec<String> {
+    fn load(&mut self, scenario: &Scenario, name: &str) -> Vec<Refused> {
         let state = &mut *self.state;
         let mut config = SimConfig {
             measure_baseline: state.sim().config().measure_baseline,
@@ -114,38 +106,31 @@ impl CommandTarget<'_> {
         let budget = state.budget();
         scenario.planner_memory = (scenario.planner_memory).or(Some(budget.planner_memory));
         scenario.plan_budget = scenario.plan_budget.or(budget.plan_expansions);
-        let refused = state.start_segment(scenario, config, &[], "map loaded");
+        let refused = state.load(scenario, config, "map loaded");
         state.set_map_name(name);
-        self.drop_pending();
         self.notices
             .push(NoticeKind::Info, format!("loaded {name}"));
         refused
     }
 
     /// The same map with no agents.
-    fn clear_agents(&mut self) -> Vec<String> {
-        let state = &mut *self.state;
-        let config = state.sim().config();
-        let grid = state.sim().grid().clone();
-        let n = state.sim().agent_count();
-        state.rebuild(grid, config, Vec::new(), "agents removed");
-        self.pending.spawns.clear();
-        self.spawns.clear();
+    fn clear_agents(&mut self) -> Vec<Refused> {
+        let n = self.state.sim().agent_count();
+        self.state.clear_agents("agents removed");
         self.notices
             .push(NoticeKind::Info, format!("removed {n} agents"));
         Vec::new()
     }
 
     /// Another planner, heuristic or connectivity: every agent replans. A change of the
-    /// baseline measurement alone replans nothing.
-    fn set_config(&mut self, new: SimConfig) -> Vec<String> {
+    /// baseline measurement alone replans nothing, and says nothing.
+    fn set_config(&mut self, new: SimConfig) -> Vec<Refused> {
         let old = self.state.sim().config();
-        let same = SimConfig {
-            measure_baseline: new.measure_baseline,
-            ..old
-        };
-        if new == same {
-            // Only the baseline measurement changed: no replanning needed.
+        if new.algorithm == old.algorithm
+            && new.heuristic == old.heuristic
+            && new.connectivity == old.connectivity
+            && new.crowd == old.crowd
+        {
             return self.state.set_config(new, "baseline measurement changed");
         }
         if new.crowd != old.crowd {
@@ -172,7 +157,7 @@ impl CommandTarget<'_> {
     }
 
     /// What agents added from now on do on arrival.
-    fn set_on_arrival(&mut self, policy: OnArrival) -> Vec<String> {
+    fn set_on_arrival(&mut self, policy: OnArrival) -> Vec<Refused> {
         self.state.set_on_arrival(policy);
         self.notices.push(
             NoticeKind::Info,
@@ -182,7 +167,7 @@ impl CommandTarget<'_> {
     }
 
     /// The dynamic world on (with a setting) or off.
-    fn set_dynamic(&mut self, setting: Option<DynamicWorld>) -> Vec<String> {
+    fn set_dynamic(&mut self, setting: Option<DynamicWorld>) -> Vec<Refused> {
         self.state.set_dynamic(setting);
         let text = match setting {
             Some(d) => format!(
@@ -196,7 +181,7 @@ impl CommandTarget<'_> {
     }
 
     /// Unknown terrain on (with a sensor range) or off.
-    fn set_sensing(&mut self, range: Option<u32>) -> Vec<String> {
+    fn set_sensing(&mut self, range: Option<u32>) -> Vec<Refused> {
         let was = self.state.sim().sensor_range();
         self.state.set_sensing(range);
         let text = match range {
@@ -210,7 +195,7 @@ impl CommandTarget<'_> {
     }
 
     /// Wanderers' destinations: K cells, or any reachable cell for 0.
-    fn set_destinations(&mut self, k: usize) -> Vec<String> {
+    fn set_destinations(&mut self, k: usize) -> Vec<Refused> {
         self.state.set_destinations(k);
         let text = match k {
             0 => "wanderers head to any reachable cell".to_string(),
@@ -221,7 +206,7 @@ impl CommandTarget<'_> {
     }
 
     /// The tries a tick of crowd mode's real-time search makes.
-    fn set_crowd_budget(&mut self, tries: usize) -> Vec<String> {
+    fn set_crowd_budget(&mut self, tries: usize) -> Vec<Refused> {
         self.state.set_crowd_budget(tries);
         let text = format!("crowd search budget: {} tries a tick", tries.max(1));
         self.notices.push(NoticeKind::Info, text);
@@ -229,7 +214,7 @@ impl CommandTarget<'_> {
     }
 
     /// The planner-memory and planning budgets.
-    fn set_budget(&mut self, budget: Budget) -> Vec<String> {
+    fn set_budget(&mut self, budget: Budget) -> Vec<Refused> {
         self.state.set_budget(budget);
         let plan = budget
             .plan_expansions
@@ -243,7 +228,7 @@ impl CommandTarget<'_> {
     }
 
     /// Random agents that join at the next tick.
-    fn spawn_random(&mut self, agents: usize, goals: usize) -> Vec<String> {
+    fn spawn_random(&mut self, agents: usize, goals: usize) -> Vec<Refused> {
         let pairs = maps::random_agents(
             self.state.sim().grid(),
             agents,
@@ -253,23 +238,16 @@ impl CommandTarget<'_> {
             &mut self.rng.0,
         );
         let n = pairs.len();
-        self.pending.spawns.extend(
+        (self.spawns).write_batch(
             pairs
                 .into_iter()
-                .map(|(start, goal)| (SpawnAgent { start, goal }, None)),
+                .map(|(start, goal)| SpawnAgent { start, goal }),
         );
         self.notices.push(
             NoticeKind::Info,
             format!("{n} agents join at the next tick"),
         );
         Vec::new()
-    }
-
-    /// Forgets input aimed at the old map.
-    fn drop_pending(&mut self) {
-        *self.pending = PendingInput::default();
-        self.edits.clear();
-        self.spawns.clear();
     }
 }
 

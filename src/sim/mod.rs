@@ -9,9 +9,14 @@
 //! the next tick, exactly as `gridwalk-cli simulate` plays a scenario's tick.
 //!
 //! Whole-world changes (a new map, another planner, removing every agent) arrive as
-//! [`SimCommand`]s in `Update`. Each rebuilds the world through [`GridSim`]'s methods and
-//! starts a new [`Segment`], because a scenario file cannot express them; each segment,
-//! written out, replays exactly with `gridwalk-cli simulate`.
+//! [`SimCommand`]s in `Update` and go through [`GridSim`]'s documented methods. The game
+//! records (`record: true`), so each of them starts a new [`Segment`], because a scenario
+//! file cannot express them; each segment, written out, replays exactly with
+//! `gridwalk-cli simulate`.
+//!
+//! The game sets `Time<Fixed>` to the tick clock's rate, so every `FixedUpdate` run is a
+//! tick, and caps `Time<Virtual>`'s advance of a frame ([`pace_frames`]); the plugin itself
+//! leaves both alone.
 
 mod commands;
 
@@ -22,10 +27,9 @@ use gridwalk_core::sim::{Budget, DynamicWorld, OnArrival, SimConfig};
 use gridwalk_core::{Algorithm, Grid};
 
 pub use bevy_gridwalk::{
-    AgentEntities, AgentRefused, AgentState, ClearWalls, EXPLAIN_HISTORY, EditRefused, Goal,
-    GridAgent, GridPos, GridSim, GridwalkPlugin, GridwalkSettings, GridwalkSystems, LastCell,
-    NextCell, PendingInput, Segment, SpawnAgent, TickClock, TileEdit, WallsCleared, clamp_rate,
-    ticking,
+    AgentState, Asked, ClearWalls, Goal, GridAgent, GridPos, GridSim, GridwalkPlugin,
+    GridwalkSettings, GridwalkSystems, LastCell, NextCell, Refused, Segment, SpawnAgent, TickClock,
+    TileEdit, WallsCleared, clamp_rate, ticking,
 };
 pub use commands::{SimRng, default_goals};
 
@@ -47,6 +51,10 @@ pub struct Glide {
     /// What it is doing.
     pub status: &'static AgentState,
 }
+
+/// How many recent computes each planner keeps for explaining a repair
+/// ([`GridwalkSettings::explain_history`]).
+pub const EXPLAIN_HISTORY: usize = 32;
 
 /// Expansions a tick of the game may make unless `--plan-budget` or the map says otherwise.
 /// With 5,000 agents on a 512×512 map, 100,000 took a tick 127 ms on a busy 2-core machine;
@@ -119,7 +127,7 @@ impl SimSetup {
     }
 
     /// The world this setup starts, without an app, and the refusals of its agents.
-    pub fn start(&self) -> (GridSim, Vec<String>) {
+    pub fn start(&self) -> (GridSim, Vec<Refused>) {
         let (mut world, refused) = GridSim::new(self.scenario.clone(), &self.settings());
         world.set_map_name(self.map_name.clone());
         (world, refused)
@@ -195,7 +203,10 @@ impl Plugin for SimPlugin {
             name: setup.map_name.clone(),
         };
         schedule::ensure(app);
-        app.add_plugins(plugin);
+        // The game's own choice: every `FixedUpdate` run is a tick (the plugin leaves
+        // `Time<Fixed>` and `Time<Virtual>` to the game).
+        app.insert_resource(Time::<Fixed>::from_hz(clamp_rate(setup.rate_hz)))
+            .add_plugins(plugin);
         // The panel lists the refusals of the starting agents.
         let refused = app
             .world_mut()
@@ -203,7 +214,7 @@ impl Plugin for SimPlugin {
             .take_start_refusals();
         let mut notices = Notices::default();
         for r in refused {
-            notices.push(NoticeKind::Refused, r);
+            notices.push(NoticeKind::Refused, r.to_string());
         }
         app.add_message::<SimCommand>()
             .insert_resource(notices)
@@ -212,26 +223,53 @@ impl Plugin for SimPlugin {
                 FixedUpdate,
                 report_refusals_of_tick.after(GridwalkSystems::ApplyEdits),
             )
-            .add_systems(Update, apply_commands.in_set(FrameSystems::Commands));
+            .add_systems(Update, apply_commands.in_set(FrameSystems::Commands))
+            .add_systems(Update, pace_frames);
     }
+}
+
+/// The most game time one frame may advance: a tick's length, but at least this. When ticks
+/// cost more than their share of real time, the simulation slows down rather than the frames:
+/// at rates up to 20 a second a frame runs at most about one tick, instead of the several
+/// that catching up would take (each making the next frame later still).
+const MIN_FRAME_ADVANCE_SECS: f64 = 0.05;
+
+/// Keeps the game's fixed timestep at the tick clock's rate (one `FixedUpdate` run a tick),
+/// and a frame's advance of game time within one tick (see [`MIN_FRAME_ADVANCE_SECS`]).
+fn pace_frames(
+    clock: Res<TickClock>,
+    mut fixed: ResMut<Time<Fixed>>,
+    mut virt: ResMut<Time<Virtual>>,
+) {
+    if !clock.is_changed() {
+        return;
+    }
+    let rate = clamp_rate(clock.rate_hz);
+    if (fixed.timestep().as_secs_f64() - 1.0 / rate).abs() > 1e-9 {
+        fixed.set_timestep_hz(rate);
+    }
+    let most = (1.0 / rate).max(MIN_FRAME_ADVANCE_SECS);
+    virt.set_max_delta(std::time::Duration::from_secs_f64(most));
 }
 
 /// The plugin's refusals and reports of a tick, as notices: one per refused agent, one for
 /// the tick's refused edits.
 fn report_refusals_of_tick(
-    mut agents: MessageReader<AgentRefused>,
-    mut edits: MessageReader<EditRefused>,
+    mut refusals: MessageReader<Refused>,
     mut cleared: MessageReader<WallsCleared>,
     mut notices: ResMut<Notices>,
 ) {
-    for r in agents.read() {
-        notices.push(NoticeKind::Refused, r.reason.clone());
+    let mut edits = Vec::new();
+    for r in refusals.read() {
+        match r.asked {
+            Asked::Edit(pos) => edits.push((pos, r.error.clone())),
+            _ => notices.push(NoticeKind::Refused, r.to_string()),
+        }
     }
     for c in cleared.read() {
         notices.push(NoticeKind::Info, format!("cleared {} walls", c.count));
     }
-    let refused: Vec<_> = edits.read().map(|e| (e.pos, e.error.clone())).collect();
-    report_refusals(&refused, &mut notices);
+    report_refusals(&edits, &mut notices);
 }
 
 #[cfg(test)]
@@ -240,14 +278,6 @@ mod tests {
     use gridwalk_core::sim::SimError;
 
     use super::*;
-
-    #[test]
-    fn rates_are_clamped() {
-        assert_eq!(clamp_rate(0.0), 1.0);
-        assert_eq!(clamp_rate(1000.0), 60.0);
-        assert_eq!(clamp_rate(f64::NAN), 10.0);
-        assert_eq!(clamp_rate(25.0), 25.0);
-    }
 
     #[test]
     fn refusals_are_summarised() {

@@ -142,7 +142,7 @@ fn dress_agents(
     }
 }
 
-/// Moves each disc between its last two cells by the fixed clock's overstep, shows arrived
+/// Moves each disc between its last two cells by the tick clock's fraction, shows arrived
 /// agents hollow, agents waiting for their plan as an amber ring, and in crowd mode agents
 /// waiting near a taken goal as a ring of their colour and stuck ones as a magenta ring.
 fn glide_agents(
@@ -156,11 +156,7 @@ fn glide_agents(
         return;
     };
     let grid = state.sim().grid();
-    let t = if clock.paused {
-        1.0
-    } else {
-        time.overstep_fraction().clamp(0.0, 1.0)
-    };
+    let t = clock.fraction(&time);
     for (marker, g, mut transform, mut sprite) in &mut agents {
         let at = glide_point(g.from.0, g.to.0, t, grid);
         if transform.translation.truncate() != at {

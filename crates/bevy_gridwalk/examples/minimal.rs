@@ -1,8 +1,8 @@
 //! The smallest game on bevy_gridwalk: a map drawn as sprites, 50 agents with goals, and a
 //! left click that adds a wall; the agents repair their paths around it.
 use bevy::prelude::*;
+use bevy_gridwalk::core::{Grid, Pos, Terrain};
 use bevy_gridwalk::prelude::*;
-use gridwalk_core::{Grid, Pos, Terrain};
 /// The map's width and height in cells, half of it, and a cell's side in pixels.
 pub const SIZE: (u32, u32) = (32, 20);
 const HALF: Vec2 = Vec2::new(SIZE.0 as f32 / 2.0, SIZE.1 as f32 / 2.0);
@@ -64,7 +64,7 @@ fn add_wall_on_click(
 }
 fn draw(
     world: Res<GridSim>,
-    time: Res<Time<Fixed>>,
+    (clock, time): (Res<TickClock>, Res<Time<Fixed>>),
     mut tiles: Query<(&Tile, &mut Sprite)>,
     mut agents: Query<(&LastCell, &GridPos, &mut Transform)>,
 ) {
@@ -72,7 +72,7 @@ fn draw(
         let v = [45, 215][world.sim().grid().is_passable(tile.0) as usize];
         sprite.color = Color::srgb_u8(v, v, v + 10);
     }
-    let t = time.overstep_fraction();
+    let t = clock.fraction(&time); // how far from the last tick to the next
     for (last, now, mut transform) in &mut agents {
         transform.translation = at(last.0).lerp(at(now.0), t).extend(1.0);
     }

@@ -1,15 +1,13 @@
 //! Agents as entities: the components a game spawns ([`GridPos`] and [`Goal`]), the ones the
 //! plugin writes back every tick ([`GridAgent`], [`LastCell`], [`AgentState`], and
-//! [`NextCell`] on the entities that carry one), and the systems that keep entities and the
+//! [`NextCell`] and [`GridPath`] on the entities that carry them), and the systems that keep entities and the
 //! simulation's agents in step.
 //!
 //! Spawning an entity with [`GridPos`] and [`Goal`] asks for an agent: [`Goal`]'s hook queues
-//! it, and it appears at the next tick ([`AgentRefused`] if it cannot). Agents that appear
-//! otherwise (a scenario's, a [`SpawnAgent`](crate::SpawnAgent) message's) get an entity of
-//! the plugin's. Changing an entity's [`Goal`] sends its agent there at the next tick;
+//! it, and it appears at the next tick ([`Refused`](crate::Refused) if it cannot). Agents
+//! that appear otherwise (a scenario's, a [`SpawnAgent`](crate::SpawnAgent) message's) get
+//! an entity of the plugin's. Changing an entity's [`Goal`] sends its agent there at the next tick;
 //! despawning it (or removing [`GridAgent`]) removes the agent.
-
-use std::collections::HashMap;
 
 use bevy::ecs::change_detection::Tick;
 use bevy::ecs::lifecycle::HookContext;
@@ -17,9 +15,9 @@ use bevy::ecs::system::SystemChangeTick;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 use gridwalk_core::Pos;
-use gridwalk_core::sim::{Agent, AgentId, AgentStatus};
+use gridwalk_core::sim::{Agent, AgentId, AgentStatus, OnArrival, Simulation};
 
-use crate::messages::{AgentRefused, Arrived, SpawnAgent};
+use crate::messages::{Arrived, SpawnAgent};
 use crate::world::{GridSim, PendingInput};
 
 /// The cell an agent stands on. Spawn it with a [`Goal`] to add an agent; after that the
@@ -35,13 +33,20 @@ pub struct GridPos(pub Pos);
 #[component(on_add = goal_added)]
 pub struct Goal(pub Pos);
 
-/// The agent an entity is, once it appeared: written by the plugin. Removing it (or
+/// What this agent does on arrival (stay, wander, patrol): read when its entity is spawned
+/// with [`GridPos`] and [`Goal`]. Without it, the agent follows the world's setting
+/// ([`GridSim::on_arrival`], from [`GridwalkSettings::on_arrival`](crate::GridwalkSettings)).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArrivalPolicy(pub OnArrival);
+
+/// The agent an entity is, once it is on the map: written by the plugin. Removing it (or
 /// despawning the entity) removes the agent at the next tick.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 #[component(on_remove = agent_removed)]
 #[require(LastCell(Pos::new(0, 0)), AgentState(AgentStatus::Planning))]
 pub struct GridAgent {
-    /// Its id in the simulation (a new one after every rebuild of the world).
+    /// Its id in the simulation: a new one after a rebuild of the world
+    /// ([`GridSim::epoch`]), which keeps the entity.
     pub id: AgentId,
     /// Its stable number: kept across rebuilds, never given twice in a session.
     pub label: u32,
@@ -64,27 +69,31 @@ pub struct LastCell(pub Pos);
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NextCell(pub Option<Pos>);
 
+/// The agent's whole planned path, its own cell first: empty on its goal, while it plans, or
+/// without a path; its second cell is [`NextCell`]'s. In crowd mode the step rule may hold
+/// the agent or send it aside.
+///
+/// Optional, as [`NextCell`] is: add it to an agent's entity and the plugin writes it after
+/// every tick. Each write walks the plan, so only the entities that carry it pay.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct GridPath(pub Vec<Pos>);
+
 /// What the agent is doing: walking, arrived, waiting for a plan, no path, ...
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AgentState(pub AgentStatus);
 
-/// Simulation agent id → its entity, and the world's epoch they were made for.
+/// Where the entities stand against the world: the epoch they follow, and the change tick of
+/// the last [`sync_agents`] (a [`Goal`] changed at it is the plugin's own write, not the
+/// game's).
 #[derive(Resource, Default, Debug)]
-pub struct AgentEntities {
-    /// Each agent's entity.
-    pub map: HashMap<AgentId, Entity>,
-    /// The newest agent with an entity: later ids have none yet.
-    newest: Option<AgentId>,
-    /// The world's epoch the ids are of.
+pub(crate) struct Synced {
     epoch: Option<u64>,
-    /// The change tick of the last [`sync_agents`]: a [`Goal`] changed at it is the plugin's
-    /// own write, not the game's.
-    synced: Option<Tick>,
+    tick: Option<Tick>,
 }
 
 /// Entities the game spawned with a [`Goal`], waiting for the next tick.
 #[derive(Resource, Default, Debug)]
-pub(crate) struct Joining(pub(crate) Vec<(Entity, SpawnAgent)>);
+pub(crate) struct Joining(pub(crate) Vec<(Entity, SpawnAgent, Option<OnArrival>)>);
 
 /// Queues an entity spawned with a [`Goal`] (and not by the plugin) as a new agent.
 fn goal_added(mut world: DeferredWorld, ctx: HookContext) {
@@ -97,39 +106,44 @@ fn goal_added(mut world: DeferredWorld, ctx: HookContext) {
     let Some(start) = world.get::<GridPos>(e).map(|p| p.0) else {
         return;
     };
+    let policy = world.get::<ArrivalPolicy>(e).map(|p| p.0);
     if let (Some(goal), Some(mut joining)) = (goal, world.get_resource_mut::<Joining>()) {
-        joining.0.push((e, SpawnAgent { start, goal }));
+        joining.0.push((e, SpawnAgent { start, goal }, policy));
     }
 }
 
 /// Queues the removal of the agent an entity was.
 fn agent_removed(mut world: DeferredWorld, ctx: HookContext) {
-    let label = world.get::<GridAgent>(ctx.entity).map(|a| a.label);
-    if let (Some(label), Some(mut pending)) = (label, world.get_resource_mut::<PendingInput>()) {
-        pending.leaving.push(label);
+    if let Some(mut pending) = world.get_resource_mut::<PendingInput>() {
+        pending.leaving.push(ctx.entity);
     }
 }
 
 /// Gathers the game's new entities and changed goals into the input of the next tick.
 pub(crate) fn gather_agents(
     world: Res<GridSim>,
-    entities: Res<AgentEntities>,
+    synced: Res<Synced>,
     mut joining: ResMut<Joining>,
     mut pending: ResMut<PendingInput>,
-    goals: Query<(&GridAgent, Ref<Goal>), Changed<Goal>>,
+    goals: Query<(Entity, Ref<GridAgent>, Ref<Goal>), Changed<Goal>>,
 ) {
     let pending = &mut *pending;
-    (pending.spawns).extend(joining.0.drain(..).map(|(e, s)| (s, Some(e))));
+    (pending.spawns).extend(joining.0.drain(..).map(|(e, s, p)| (s, Some(e), p)));
     // The plugin writes goals too (a wanderer's next one, or one set on the simulation): a
     // goal changed since, and differing from its agent's, is the game's.
     let sim = world.sim();
     let set = (goals.iter())
-        .filter(|(_, g)| Some(g.last_changed()) != entities.synced)
-        .filter(|(a, g)| sim.agent(a.id).is_some_and(|x| x.goal != g.0));
-    pending.retargets.extend(set.map(|(a, g)| (a.label, g.0)));
+        .filter(|(_, _, g)| Some(g.last_changed()) != synced.tick)
+        .filter(|(_, a, g)| {
+            // A new goal, or the goal it arrived at set again (it arrives again), unless the
+            // plugin just gave the entity its components, goal included.
+            let again = |x: &Agent| x.status == AgentStatus::Arrived && !a.is_changed();
+            sim.agent(a.id).is_some_and(|x| x.goal != g.0 || again(x))
+        });
+    pending.retargets.extend(set.map(|(e, _, g)| (e, g.0)));
 }
 
-/// The components of a new agent's entity.
+/// The components of an agent's entity.
 fn components(a: &Agent, label: u32) -> (GridAgent, GridPos, LastCell, Goal, AgentState) {
     (
         GridAgent { id: a.id, label },
@@ -148,24 +162,50 @@ type Written<'a> = (
     &'a mut LastCell,
     &'a mut Goal,
     Option<&'a mut NextCell>,
+    Option<&'a mut GridPath>,
     &'a mut AgentState,
 );
 
+/// The plan's cells, as [`GridPath`] holds them.
+fn path_cells(sim: &Simulation, id: AgentId) -> Vec<Pos> {
+    sim.path(id).map(|p| p.cells).unwrap_or_default()
+}
+
 /// The tick's last step: every agent entity follows its agent, and [`Arrived`] is sent for
-/// those that arrived. The query is walked beside the simulation's agents, both in id order
-/// (entities are made oldest first); agents newer than the newest entity get one. After a
-/// rebuild of the world ([`GridSim::epoch`]), entities are matched to agents by label.
+/// those that arrived. The query is walked beside the simulation's agents, both mostly in id
+/// order (entities are made oldest first), looking an agent up only where they part. Then
+/// the fresh agents' entities get their components (spawned for agents that came without
+/// one), and the entities of agents a rebuild dropped are despawned. After a rebuild every
+/// agent is fresh, so the walk is skipped: ids are new.
 pub(crate) fn sync_agents(
     mut commands: Commands,
-    world: Res<GridSim>,
-    mut entities: ResMut<AgentEntities>,
+    mut world: ResMut<GridSim>,
+    mut synced: ResMut<Synced>,
     mut agents: Query<Written>,
     mut arrived: MessageWriter<Arrived>,
     ticks: SystemChangeTick,
 ) {
-    let sim = world.sim();
+    let world = &mut *world;
+    if synced.epoch == Some(world.epoch()) {
+        follow(world.sim(), &mut agents, &mut arrived);
+    }
+    synced.epoch = Some(world.epoch());
+    for (entity, cell) in std::mem::take(&mut world.arrived_again) {
+        arrived.write(Arrived { entity, cell });
+    }
+    dress_fresh(&mut commands, world, &mut arrived);
+    for e in std::mem::take(&mut world.gone) {
+        if let Ok(mut entity) = commands.get_entity(e) {
+            entity.despawn();
+        }
+    }
+    synced.tick = Some(ticks.this_run());
+}
+
+/// Every entity's components follow its agent; [`Arrived`] for those that arrived.
+fn follow(sim: &Simulation, agents: &mut Query<Written>, arrived: &mut MessageWriter<Arrived>) {
     let mut cursor = sim.agents().peekable();
-    for (e, marker, mut pos, mut last, mut goal, mut next, mut state) in &mut agents {
+    for (e, marker, mut pos, mut last, mut goal, mut next, mut path, mut state) in agents {
         while cursor.next_if(|a| a.id < marker.id).is_some() {}
         let found = match cursor.peek() {
             Some(a) if a.id == marker.id => cursor.next(),
@@ -181,6 +221,12 @@ pub(crate) fn sync_agents(
         if let Some(next) = next.as_mut() {
             next.set_if_neq(NextCell(sim.next_cell(a.id)));
         }
+        if let Some(path) = path.as_mut() {
+            let cells = path_cells(sim, a.id);
+            if path.0 != cells {
+                path.0 = cells;
+            }
+        }
         if state.0 != a.status {
             if a.status == AgentStatus::Arrived {
                 arrived.write(Arrived {
@@ -191,99 +237,49 @@ pub(crate) fn sync_agents(
             state.0 = a.status;
         }
     }
-    spawn_fresh(&mut commands, &world, &mut entities);
-    entities.synced = Some(ticks.this_run());
 }
 
-/// Gives the agents newer than the newest entity one, oldest first (so the query keeps
-/// walking in id order), and despawns the entities of agents that are gone.
-fn spawn_fresh(commands: &mut Commands, world: &GridSim, entities: &mut AgentEntities) {
-    let sim = world.sim();
-    let newest = entities.newest;
-    let fresh = (sim.agents().rev())
-        .take_while(|a| newest.is_none_or(|n| a.id > n))
-        .count();
-    for a in sim.agents().skip(sim.agent_count() - fresh) {
-        let e = match entities.map.get(&a.id) {
-            // The game's own entity, matched when its agent appeared.
-            Some(&e) => {
-                let next = NextCell(sim.next_cell(a.id));
-                let mut entity = commands.entity(e);
-                entity.insert(components(a, world.label(a.id)));
-                // Its NextCell, if it carries one, from this tick on.
+/// Gives the fresh agents' entities their components, oldest first (so the query keeps
+/// walking in id order), spawning one for an agent that came without. One that starts on its
+/// goal has arrived: [`Arrived`] says so (not after a rebuild, which only carries it over).
+fn dress_fresh(commands: &mut Commands, world: &mut GridSim, arrived: &mut MessageWriter<Arrived>) {
+    let rebuilt = std::mem::take(&mut world.rebuilt_fresh);
+    for id in std::mem::take(&mut world.fresh) {
+        let Some(a) = world.sim().agent(id) else {
+            continue;
+        };
+        let arrives = !rebuilt && a.status == AgentStatus::Arrived;
+        let cell = a.pos;
+        let bundle = components(a, world.label(id));
+        let next = NextCell(world.sim().next_cell(id));
+        let cells = path_cells(world.sim(), id);
+        match world.entity(id).map(|e| commands.get_entity(e)) {
+            Some(Ok(mut entity)) => {
+                entity.insert(bundle);
+                // Its NextCell and GridPath, if it carries them, from this tick on.
                 entity.queue(move |mut entity: EntityWorldMut| {
                     if let Some(mut n) = entity.get_mut::<NextCell>() {
                         n.set_if_neq(next);
                     }
+                    if let Some(mut p) = entity.get_mut::<GridPath>() {
+                        p.set_if_neq(GridPath(cells));
+                    }
                 });
-                e
             }
-            None => commands.spawn(components(a, world.label(a.id))).id(),
-        };
-        entities.map.insert(a.id, e);
-    }
-    if let Some(last) = sim.agents().next_back() {
-        entities.newest = Some(newest.map_or(last.id, |n| n.max(last.id)));
-    }
-    if entities.map.len() != sim.agent_count() {
-        entities.map.retain(|id, e| {
-            let keep = sim.agent(*id).is_some();
-            if !keep && let Ok(mut entity) = commands.get_entity(*e) {
-                entity.despawn();
+            // Its entity was despawned meanwhile: the agent goes at the next tick.
+            Some(Err(_)) => {}
+            None => {
+                let e = commands.spawn(bundle).id();
+                world.bind(id, e);
             }
-            keep
-        });
+        }
+        if arrives && let Some(entity) = world.entity(id) {
+            arrived.write(Arrived { entity, cell });
+        }
     }
 }
 
 /// Run condition: the world was rebuilt since the entities last followed it.
-pub(crate) fn rebuilt(world: Res<GridSim>, entities: Res<AgentEntities>) -> bool {
-    entities.epoch != Some(world.epoch())
-}
-
-/// After a rebuild of the world ([`GridSim::epoch`]) every agent has a new id: entities
-/// keep their agent by label, those whose agent is gone are despawned, and every agent is
-/// then fresh for [`sync_agents`], which writes its components again.
-pub(crate) fn rematch_agents(
-    mut commands: Commands,
-    world: Res<GridSim>,
-    mut entities: ResMut<AgentEntities>,
-    mut relabel: Query<(Entity, &mut GridAgent)>,
-) {
-    if entities.epoch == Some(world.epoch()) {
-        return;
-    }
-    entities.epoch = Some(world.epoch());
-    let sim = world.sim();
-    let ids: HashMap<u32, AgentId> = sim.agents().map(|a| (world.label(a.id), a.id)).collect();
-    entities.map.clear();
-    entities.newest = None;
-    for (e, mut agent) in &mut relabel {
-        match ids.get(&agent.label) {
-            Some(&id) => {
-                agent.bypass_change_detection().id = id;
-                entities.map.insert(id, e);
-            }
-            None => commands.entity(e).despawn(),
-        }
-    }
-}
-
-/// Records the entities the game spawned whose agents appeared this tick, and sends
-/// [`AgentRefused`] for those refused.
-pub(crate) fn adopt(
-    commands: &mut Commands,
-    entities: &mut AgentEntities,
-    adopted: &[(AgentId, Entity)],
-    refused: Vec<(Option<Entity>, String)>,
-    out: &mut MessageWriter<AgentRefused>,
-) {
-    for &(id, e) in adopted {
-        if commands.get_entity(e).is_ok() {
-            entities.map.insert(id, e);
-        }
-    }
-    for (entity, reason) in refused {
-        out.write(AgentRefused { entity, reason });
-    }
+pub(crate) fn rebuilt(world: Res<GridSim>, synced: Res<Synced>) -> bool {
+    synced.epoch != Some(world.epoch())
 }

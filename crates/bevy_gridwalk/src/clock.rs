@@ -1,19 +1,31 @@
-//! The tick clock: pause, single steps and ticks per second.
+//! The tick clock: pause, single steps, ticks per second, and how far the world is between
+//! two ticks.
+//!
+//! The plugin ticks inside `FixedUpdate` at its own rate and leaves `Time<Fixed>` and
+//! `Time<Virtual>` as the game set them: each `FixedUpdate` run adds `Time<Fixed>`'s
+//! timestep to the clock, and a run that brings it to a tick's length is a tick. So a tick
+//! runs at most once per `FixedUpdate` run: the rate is at most `Time<Fixed>`'s (64 Hz by
+//! Bevy's default). A game that wants every `FixedUpdate` run to be a tick sets
+//! `Time<Fixed>` to [`TickClock::rate_hz`] itself.
 
 use std::time::Duration;
 
 use bevy::prelude::*;
 
-/// Whether the simulation runs, and how fast.
-#[derive(Resource, Debug, Clone)]
+/// Whether the simulation runs, and how fast. The game may write its public fields at any
+/// time; they take effect at the next `FixedUpdate` run.
+#[derive(Resource, Debug, Clone, Reflect)]
+#[reflect(Resource)]
 pub struct TickClock {
     /// Paused: `FixedUpdate` still runs, but only steps asked for are ticks.
     pub paused: bool,
-    /// Ticks asked for while paused.
+    /// Ticks asked for while paused, one per `FixedUpdate` run (at most 10 wait).
     pub steps: u32,
-    /// Ticks per second, 1–60.
+    /// Ticks per second, clamped to 1–60 when read ([`clamp_rate`]).
     pub rate_hz: f64,
-    pub(crate) ticking: bool,
+    /// Game time since the last tick.
+    since_tick: Duration,
+    ticking: bool,
 }
 
 impl TickClock {
@@ -30,6 +42,7 @@ impl TickClock {
             paused: false,
             steps: 0,
             rate_hz: clamp_rate(rate_hz),
+            since_tick: Duration::ZERO,
             ticking: false,
         }
     }
@@ -43,6 +56,44 @@ impl TickClock {
     /// Whether the current `FixedUpdate` run is a tick.
     pub fn ticking(&self) -> bool {
         self.ticking
+    }
+
+    /// The length of a tick at the current rate.
+    pub fn period(&self) -> Duration {
+        Duration::from_secs_f64(1.0 / clamp_rate(self.rate_hz))
+    }
+
+    /// How far the world is from the last tick to the next, 0–1: draw an agent at
+    /// `LastCell + (GridPos - LastCell) * fraction`. It counts the clock's own time and
+    /// `fixed`'s overstep, so it moves smoothly between `FixedUpdate` runs; 1 while paused.
+    pub fn fraction(&self, fixed: &Time<Fixed>) -> f32 {
+        if self.paused {
+            return 1.0;
+        }
+        let since = self.since_tick + fixed.overstep();
+        (since.as_secs_f64() / self.period().as_secs_f64()).clamp(0.0, 1.0) as f32
+    }
+
+    /// Decides whether a `FixedUpdate` run that advanced game time by `dt` is a tick: when
+    /// running, once a tick's length has gone by (what is left over counts towards the next,
+    /// at most one tick's worth); when paused, while steps are asked for.
+    pub(crate) fn advance(&mut self, dt: Duration) {
+        self.ticking = if self.paused {
+            self.since_tick = Duration::ZERO;
+            let step = self.steps > 0;
+            self.steps = self.steps.saturating_sub(1);
+            step
+        } else {
+            self.steps = 0;
+            self.since_tick += dt;
+            let period = self.period();
+            // A microsecond of slack: the timestep and the period are rounded to the nanosecond.
+            let due = self.since_tick + Duration::from_micros(1) >= period;
+            if due {
+                self.since_tick = self.since_tick.saturating_sub(period).min(period);
+            }
+            due
+        };
     }
 }
 
@@ -66,27 +117,37 @@ pub fn ticking(clock: Res<TickClock>) -> bool {
     clock.ticking
 }
 
-/// The most game time one frame may advance: a tick's length, but at least this. When ticks
-/// cost more than their share of real time, the simulation slows down rather than the frames:
-/// at rates up to 20 a second a frame runs at most about one tick, instead of the several
-/// that catching up would take (each making the next frame later still).
-const MIN_FRAME_ADVANCE_SECS: f64 = 0.05;
+/// The first step of every `FixedUpdate` run: advances the clock by the fixed timestep.
+pub(crate) fn advance_clock(mut clock: ResMut<TickClock>, fixed: Res<Time<Fixed>>) {
+    clock.advance(fixed.delta());
+}
 
-/// Keeps the fixed timestep at the clock's rate, and a frame's advance of game time within
-/// one tick (see [`MIN_FRAME_ADVANCE_SECS`]).
-pub(crate) fn apply_rate(
-    clock: Res<TickClock>,
-    mut fixed: ResMut<Time<Fixed>>,
-    mut virt: ResMut<Time<Virtual>>,
-) {
-    if !clock.is_changed() {
-        return;
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tick_comes_once_its_length_has_gone_by_and_the_rest_carries_over() {
+        let mut clock = TickClock::new(10.0);
+        let step = Duration::from_secs_f64(1.0 / 64.0);
+        let ticks = (0..640)
+            .filter(|_| {
+                clock.advance(step);
+                clock.ticking()
+            })
+            .count();
+        assert_eq!(ticks, 100, "10 s of 64 Hz runs at 10 Hz");
+        clock.step();
+        clock.advance(step);
+        assert!(clock.ticking() && clock.paused);
+        clock.advance(step);
+        assert!(!clock.ticking());
     }
-    let rate = clamp_rate(clock.rate_hz);
-    if (fixed.timestep().as_secs_f64() - 1.0 / rate).abs() > 1e-9 {
-        fixed.set_timestep_hz(rate);
+
+    #[test]
+    fn rates_are_clamped() {
+        assert_eq!(clamp_rate(0.0), 1.0);
+        assert_eq!(clamp_rate(1000.0), 60.0);
+        assert_eq!(clamp_rate(f64::NAN), 10.0);
     }
-    virt.set_max_delta(Duration::from_secs_f64(
-        (1.0 / rate).max(MIN_FRAME_ADVANCE_SECS),
-    ));
 }

@@ -1,6 +1,7 @@
 //! Debug drawing (the `debug` feature): every agent's path, and the cells the last repair
-//! expanded, as gizmos in their own group ([`RepairGizmos`]), so a game can toggle them.
-//! Drawing them needs Bevy's gizmo rendering in the game; the plugin itself renders nothing.
+//! expanded, as gizmos in their own group ([`RepairGizmos`]), switched by the
+//! [`GridwalkDebug`] resource (on from the start). Drawing them needs Bevy's gizmo rendering
+//! in the game; the plugin itself renders nothing.
 
 use bevy::prelude::*;
 use gridwalk_core::Pos;
@@ -22,6 +23,26 @@ pub struct GridwalkDebugPlugin {
     pub origin: Vec2,
 }
 
+/// What the debug plugin draws: both on when it is added. Set a field to `false` to stop
+/// drawing that part, at any time.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
+#[reflect(Resource)]
+pub struct GridwalkDebug {
+    /// Every agent's path (at most 256 agents').
+    pub paths: bool,
+    /// The cells the last repair expanded.
+    pub repairs: bool,
+}
+
+impl Default for GridwalkDebug {
+    fn default() -> Self {
+        GridwalkDebug {
+            paths: true,
+            repairs: true,
+        }
+    }
+}
+
 /// The layout the debug plugin draws with.
 #[derive(Resource, Clone, Copy, Debug)]
 struct Layout(GridwalkDebugPlugin);
@@ -40,20 +61,28 @@ impl Plugin for GridwalkDebugPlugin {
     fn build(&self, app: &mut App) {
         app.init_gizmo_group::<RepairGizmos>()
             .insert_resource(Layout(*self))
+            .init_resource::<GridwalkDebug>()
             .add_systems(Update, draw);
     }
 }
 
-fn draw(world: Res<GridSim>, layout: Res<Layout>, mut gizmos: Gizmos<RepairGizmos>) {
+fn draw(
+    world: Res<GridSim>,
+    layout: Res<Layout>,
+    on: Res<GridwalkDebug>,
+    mut gizmos: Gizmos<RepairGizmos>,
+) {
     let sim = world.sim();
     let grid = sim.grid();
     let size = Vec2::splat(layout.0.tile_size * 0.6);
-    for &c in sim.last_expanded() {
+    let expanded = if on.repairs { sim.last_expanded() } else { &[] };
+    for &c in expanded {
         let at = layout.center(grid.pos(c as usize));
         let color = Color::srgba(1.0, 0.6, 0.1, 0.5);
         gizmos.rect_2d(Isometry2d::from_translation(at), size, color);
     }
-    for a in sim.agents().take(MAX_PATHS) {
+    let paths = if on.paths { MAX_PATHS } else { 0 };
+    for a in sim.agents().take(paths) {
         if let Some(path) = sim.path(a.id) {
             let points = path.cells.iter().map(|&p| layout.center(p));
             gizmos.linestrip_2d(points, Color::srgb(0.3, 0.8, 1.0));

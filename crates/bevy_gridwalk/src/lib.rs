@@ -5,24 +5,30 @@
 //! [`GridPos`] and a [`Goal`], and read [`GridPos`], [`LastCell`] and [`AgentState`] back;
 //! [`Arrived`] tells of arrivals. Edit the map with [`TileEdit`] messages: the planners are
 //! told which cells changed and repair only what those cells affect (D\* Lite, one search per
-//! goal, shared by every agent heading there). The tick runs in `FixedUpdate`, in the chained
-//! sets of [`GridwalkSystems`], so a game orders its own systems before or after it.
+//! goal, shared by every agent heading there). The tick runs inside `FixedUpdate` at its own
+//! rate ([`TickClock`]), in the chained sets of [`GridwalkSystems`], so a game orders its own
+//! systems before or after it; the plugin leaves `FixedUpdate`'s executor, `Time<Fixed>` and
+//! `Time<Virtual>` as the game set them.
 //!
-//! Every rule of a tick lives in `gridwalk-core`; this crate is its Bevy side. The world
-//! ([`GridSim`]) records the session as a scenario ([`Segment`]), which
-//! `gridwalk-cli simulate` replays exactly. See `docs/plugin.md` for a guided tour.
+//! Every rule of a tick lives in `gridwalk-core` (re-exported as [`core`]); this crate is its
+//! Bevy side. Agents are known by their entity; anything refused comes back as one
+//! [`Refused`] message. With [`GridwalkSettings::record`], the world ([`GridSim`]) records the
+//! session as scenarios ([`Segment`]), which `gridwalk-cli simulate` replays exactly. See
+//! `docs/plugin.md` for a guided tour.
 //!
 //! ```
 //! use bevy::prelude::*;
 //! use bevy::time::TimeUpdateStrategy;
 //! use bevy_gridwalk::prelude::*;
-//! use gridwalk_core::{Grid, Pos};
+//! use bevy_gridwalk::core::{Grid, Pos};
 //!
 //! let mut app = App::new();
 //! app.add_plugins(MinimalPlugins)
 //!     .add_plugins(GridwalkPlugin::on_grid(Grid::new(8, 8).unwrap()))
-//!     // One fixed tick per update, for the example.
-//!     .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+//!     // One tick per update, for the example: each update is one `FixedUpdate` run, and
+//!     // `Time<Fixed>` runs at the plugin's rate.
+//!     .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+//!     .insert_resource(Time::<Fixed>::from_hz(TickClock::DEFAULT_RATE));
 //! let agent = app.world_mut().spawn((GridPos(Pos::new(0, 0)), Goal(Pos::new(7, 7)))).id();
 //! for _ in 0..10 {
 //!     app.update();
@@ -33,7 +39,8 @@
 //! ```
 //!
 //! Modules: [`settings`] (the settings value), `world` (the [`GridSim`] resource), `agents`
-//! (components and their sync), `messages`, `clock` ([`TickClock`]: pause, steps, rate),
+//! (components and their sync), `messages`, `clock` ([`TickClock`]: pause, steps, rate, the
+//! fraction between ticks),
 //! `segment` (the recording) and, with the `debug` feature, `debug` (gizmos of paths and
 //! repaired cells).
 
@@ -46,30 +53,44 @@ mod debug;
 mod messages;
 mod segment;
 pub mod settings;
+
+/// The core crate, `gridwalk-core`, re-exported: its grid, cells, planners and the
+/// simulation's types, so a game depends on this crate alone.
+pub use gridwalk_core as core;
 mod tick;
 mod world;
 
-use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
 use gridwalk_core::Grid;
 use gridwalk_core::format::Scenario;
 
-pub use agents::{AgentEntities, AgentState, Goal, GridAgent, GridPos, LastCell, NextCell};
+pub use agents::{
+    AgentState, ArrivalPolicy, Goal, GridAgent, GridPath, GridPos, LastCell, NextCell,
+};
 pub use clock::{TickClock, clamp_rate, ticking};
 #[cfg(feature = "debug")]
-pub use debug::{GridwalkDebugPlugin, RepairGizmos};
-pub use messages::WallsCleared;
-pub use messages::{AgentRefused, Arrived, ClearWalls, EditRefused, SpawnAgent, TileEdit};
+pub use debug::{GridwalkDebug, GridwalkDebugPlugin, RepairGizmos};
+pub use messages::{Arrived, Asked, ClearWalls, Refused, SpawnAgent, TileEdit, WallsCleared};
 pub use segment::Segment;
 pub use settings::GridwalkSettings;
-pub use world::{EXPLAIN_HISTORY, GridSim, PendingInput, Placed};
+pub use world::GridSim;
+
+/// docs/plugin.md, whose every Rust block is compiled as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/plugin.md")]
+pub struct PluginGuideDoctests;
+
+/// The crate's README, whose example is compiled as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
 
 /// What a game needs in scope: the plugin, its settings, components, messages and sets.
 pub mod prelude {
     pub use crate::{
-        AgentRefused, AgentState, Arrived, ClearWalls, EditRefused, Goal, GridAgent, GridPos,
-        GridSim, GridwalkPlugin, GridwalkSettings, GridwalkSystems, LastCell, NextCell, SpawnAgent,
-        TickClock, TileEdit,
+        AgentState, ArrivalPolicy, Arrived, Asked, ClearWalls, Goal, GridAgent, GridPath, GridPos,
+        GridSim, GridwalkPlugin, GridwalkSettings, GridwalkSystems, LastCell, NextCell, Refused,
+        SpawnAgent, TickClock, TileEdit,
     };
     pub use gridwalk_core::sim::AgentStatus;
 }
@@ -147,18 +168,14 @@ impl GridwalkPlugin {
 
 impl Plugin for GridwalkPlugin {
     fn build(&self, app: &mut App) {
-        // The refusals of the starting agents wait in `GridSim::take_start_refusals`.
+        // The refusals of the starting agents are sent at the first tick, unless the game
+        // takes them first (`GridSim::take_start_refusals`).
         let (mut world, _) = GridSim::new(self.world.clone(), &self.settings);
         world.set_map_name(self.name.clone());
         messages::register(app);
         let mut clock = TickClock::new(self.settings.ticks_per_second);
         clock.paused = self.settings.paused;
-        // The tick is one chain of sets: a parallel executor has nothing to overlap and only
-        // adds its task overhead to every tick.
-        app.edit_schedule(FixedUpdate, |s| {
-            s.set_executor(SingleThreadedExecutor::new());
-        })
-        .configure_sets(
+        app.configure_sets(
             FixedUpdate,
             (
                 GridwalkSystems::Gather,
@@ -169,30 +186,33 @@ impl Plugin for GridwalkPlugin {
                 .chain(),
         )
         .insert_resource(world)
-        .insert_resource(Time::<Fixed>::from_hz(clock.rate_hz))
         .insert_resource(clock)
-        .init_resource::<PendingInput>()
-        .init_resource::<AgentEntities>()
+        .init_resource::<world::PendingInput>()
+        .init_resource::<agents::Synced>()
         .init_resource::<agents::Joining>()
         .add_systems(
             FixedUpdate,
             (
-                (tick::gather_input, agents::gather_agents).in_set(GridwalkSystems::Gather),
+                (
+                    clock::advance_clock,
+                    tick::gather_input,
+                    agents::gather_agents,
+                )
+                    .chain()
+                    .in_set(GridwalkSystems::Gather),
                 (tick::apply_edits.in_set(GridwalkSystems::ApplyEdits)).run_if(ticking),
                 tick::step.in_set(GridwalkSystems::Step).run_if(ticking),
-                (agents::rematch_agents, agents::sync_agents)
-                    .chain()
-                    .in_set(GridwalkSystems::Sync)
-                    .run_if(ticking),
+                (agents::sync_agents.in_set(GridwalkSystems::Sync)).run_if(ticking),
             ),
         )
         // A rebuild between ticks (a new map, say) shows at once, paused or not.
         .add_systems(
             PostUpdate,
-            (agents::rematch_agents, agents::sync_agents)
-                .chain()
-                .run_if(agents::rebuilt),
-        )
-        .add_systems(Update, clock::apply_rate);
+            (
+                tick::drop_stale_input,
+                agents::sync_agents.run_if(agents::rebuilt),
+            )
+                .chain(),
+        );
     }
 }

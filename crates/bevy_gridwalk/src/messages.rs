@@ -1,6 +1,6 @@
 //! The plugin's messages: what a game asks of the world ([`TileEdit`], [`SpawnAgent`],
-//! [`ClearWalls`]), and what the world tells it back ([`Arrived`], [`AgentRefused`],
-//! [`EditRefused`]).
+//! [`ClearWalls`]), and what the world tells it back ([`Arrived`], [`Refused`],
+//! [`WallsCleared`]).
 
 use bevy::prelude::*;
 use gridwalk_core::sim::SimError;
@@ -12,12 +12,11 @@ pub(crate) fn register(app: &mut App) {
         .add_message::<SpawnAgent>()
         .add_message::<ClearWalls>()
         .add_message::<Arrived>()
-        .add_message::<AgentRefused>()
-        .add_message::<EditRefused>()
+        .add_message::<Refused>()
         .add_message::<WallsCleared>();
 }
 
-/// Set one cell's terrain at the next tick. Refused ([`EditRefused`]) on a cell that holds an
+/// Set one cell's terrain at the next tick. Refused ([`Refused`]) on a cell that holds an
 /// agent or is a goal, or that is off the map. The planners are told of the cell and repair.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TileEdit {
@@ -51,27 +50,50 @@ pub struct Arrived {
     pub cell: Pos,
 }
 
-/// An agent asked for could not be placed (its start is a wall or off the map, its goal
-/// unreachable from nowhere, ...). An entity of the game's keeps its components but gets no
-/// [`GridAgent`](crate::GridAgent).
-#[derive(Message, Clone, Debug, PartialEq, Eq)]
-pub struct AgentRefused {
-    /// The entity it was spawned as, if the game spawned one.
-    pub entity: Option<Entity>,
-    /// Why, in words.
-    pub reason: String,
+/// What a [`Refused`] message refuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Asked {
+    /// An agent (an entity spawned with [`GridPos`](crate::GridPos) and
+    /// [`Goal`](crate::Goal), a [`SpawnAgent`], or a scenario's): its start and goal.
+    Agent {
+        /// Its first cell.
+        start: Pos,
+        /// Its goal.
+        goal: Pos,
+    },
+    /// A new [`Goal`](crate::Goal) for an agent.
+    Goal(Pos),
+    /// A [`TileEdit`] of this cell.
+    Edit(Pos),
 }
 
-/// An edit of a tick was refused.
+/// Something asked of the world that it refused, and why: an agent that cannot be placed
+/// (its start is a wall or off the map, ...), a new goal it cannot take, an edit of a cell
+/// that is a goal or off the map. A refused entity of the game's keeps its components but
+/// gets no [`GridAgent`](crate::GridAgent).
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
-pub struct EditRefused {
-    /// The cell.
-    pub pos: Pos,
+pub struct Refused {
+    /// What was asked.
+    pub asked: Asked,
+    /// The agent's entity: the game's own, or the plugin's for a new goal. `None` for an
+    /// edit, and for an agent asked for by a [`SpawnAgent`] message or a scenario.
+    pub entity: Option<Entity>,
     /// Why.
     pub error: SimError,
 }
 
-/// A [`ClearWalls`] was applied.
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.asked {
+            Asked::Agent { start, goal } => write!(f, "agent {start} to {goal} refused"),
+            Asked::Goal(goal) => write!(f, "new goal {goal} refused"),
+            Asked::Edit(pos) => write!(f, "edit of {pos} refused"),
+        }?;
+        write!(f, ": {}", self.error)
+    }
+}
+
+/// A [`ClearWalls`] was applied, at the tick after it was sent.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WallsCleared {
     /// How many walls became ground.

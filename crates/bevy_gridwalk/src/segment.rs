@@ -13,7 +13,9 @@
 use gridwalk_core::format::{Scenario, SensingSpec};
 use gridwalk_core::scenario::Start;
 use gridwalk_core::scenario::timeline::{Applied, Timeline};
-use gridwalk_core::sim::{SimConfig, Simulation};
+use gridwalk_core::sim::{SimConfig, SimError, Simulation};
+
+use crate::messages::Asked;
 use gridwalk_core::{Grid, Pos, Terrain};
 
 /// One segment of the session. See the module docs.
@@ -96,21 +98,30 @@ impl Segment {
     }
 
     /// Plays tick `tick`'s share on `sim` and forgets what had no effect. Returns what
-    /// happened, and a sentence for each agent refused.
-    pub(super) fn play(&mut self, tick: u64, sim: &mut Simulation) -> (Applied, Vec<String>) {
+    /// happened, and each agent refused: its place in the timeline as it was, what it asked
+    /// for and why.
+    pub(super) fn play(
+        &mut self,
+        tick: u64,
+        sim: &mut Simulation,
+    ) -> (Applied, Vec<(usize, Asked, SimError)>) {
         let applied = self.timeline.apply(tick, sim);
         let agents = self.timeline.agents();
-        let refused = applied
-            .rejected
-            .iter()
+        let refused = (applied.rejected.iter())
             .map(|(i, e)| {
                 let (start, goal) = (agents[*i].start, agents[*i].goal);
-                format!("agent {start} to {goal} refused: {e}")
+                (*i, Asked::Agent { start, goal }, e.clone())
             })
             .collect();
         self.timeline.forget_ineffective(&applied);
         self.played = tick;
         (applied, refused)
+    }
+
+    /// Forgets the ticks played up to `tick`: what a session that is not recorded does after
+    /// each tick, so its timeline holds only what is still to come.
+    pub(super) fn forget_played(&mut self, tick: u64) {
+        self.timeline = self.timeline.split_off(tick + 1);
     }
 
     /// The timeline, to push the user's input at the tick it takes effect.
@@ -215,11 +226,7 @@ mod tests {
         });
         let (_, refused) = seg.play(2, &mut sim);
         assert_eq!(refused.len(), 1, "the agent on the new wall");
-        assert!(
-            refused[0].ends_with("cell (2, 0) is a wall"),
-            "{}",
-            refused[0]
-        );
+        assert_eq!(refused[0].2, SimError::OnWall(Pos::new(2, 0)));
         assert!(seg.edit_now(2, Pos::new(1, 1), Terrain::FREE, &mut sim));
         let s = seg.to_scenario();
         assert_eq!(s.seed, 7);

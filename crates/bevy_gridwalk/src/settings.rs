@@ -35,7 +35,8 @@ pub struct GridwalkSettings {
     /// Crowd mode: no two agents share a cell, swap or cross, and every move comes from the
     /// crowd's step rule on the planners' exact costs. Off: agents walk through each other.
     pub crowd: bool,
-    /// Ticks per second, 1–60: the rate of `FixedUpdate`, where the tick runs.
+    /// Ticks per second, 1–60, counted inside `FixedUpdate` (at most one a run; the plugin
+    /// leaves `Time<Fixed>` alone): [`TickClock::rate_hz`](crate::TickClock::rate_hz).
     pub ticks_per_second: f64,
     /// The planner-memory budget (least recently used planners are dropped past it) and the
     /// planning budget (expansions a tick; agents whose plan is not ready wait).
@@ -51,14 +52,15 @@ pub struct GridwalkSettings {
     pub measure_baseline: bool,
     /// Start paused ([`TickClock`](crate::TickClock) resumes).
     pub paused: bool,
-    /// Keep the session replayable: a new goal or a despawn, which a scenario cannot say,
-    /// starts a new [`Segment`](crate::Segment) (every agent replans). Off, they apply at once
-    /// and the current segment no longer replays the session.
+    /// Record the session as [`Segment`](crate::Segment)s that `gridwalk-cli simulate`
+    /// replays exactly: a change a scenario cannot say (a new goal, a despawn, a budget, the
+    /// planner) starts a new segment, rebuilding the world as its replay starts it (agents
+    /// keep their entities; every agent replans). Off (the default), nothing is recorded and
+    /// every change applies in place.
     pub record: bool,
     /// Recent computes each planner keeps for explaining a repair
     /// ([`Simulation::set_history`](gridwalk_core::sim::Simulation::set_history)): 0 by
-    /// default, so a game that does not explain pays nothing for it; the demo keeps
-    /// [`EXPLAIN_HISTORY`](crate::EXPLAIN_HISTORY).
+    /// default, so a game that does not explain pays nothing for it; the demo keeps 32.
     pub explain_history: usize,
 }
 

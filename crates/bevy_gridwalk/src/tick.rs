@@ -2,79 +2,77 @@
 
 use bevy::prelude::*;
 
-use crate::agents::{AgentEntities, adopt};
-use crate::clock::TickClock;
-use crate::messages::{AgentRefused, ClearWalls, EditRefused, SpawnAgent, TileEdit, WallsCleared};
+use crate::messages::{ClearWalls, Refused, SpawnAgent, TileEdit, WallsCleared};
 use crate::world::{GridSim, PendingInput};
 
-/// Drains the input messages into [`PendingInput`] and decides whether this run is a tick
-/// (not paused, or a step was asked for).
+/// Drains the input messages into [`PendingInput`].
 pub(crate) fn gather_input(
-    mut clock: ResMut<TickClock>,
     mut pending: ResMut<PendingInput>,
     mut edits: MessageReader<TileEdit>,
     mut spawns: MessageReader<SpawnAgent>,
     mut clears: MessageReader<ClearWalls>,
 ) {
-    (pending.spawns).extend(spawns.read().map(|&s| (s, None)));
+    (pending.spawns).extend(spawns.read().map(|&s| (s, None, None)));
     pending.edits.extend(edits.read().copied());
     if clears.read().count() > 0 {
         pending.clear_walls = true;
     }
-    clock.ticking = if clock.paused {
-        let step = clock.steps > 0;
-        clock.steps = clock.steps.saturating_sub(1);
-        step
-    } else {
-        clock.steps = 0;
-        true
-    };
+}
+
+/// The input queues that a new world drops.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(crate) struct Queues<'w> {
+    pending: ResMut<'w, PendingInput>,
+    edits: ResMut<'w, Messages<TileEdit>>,
+    spawns: ResMut<'w, Messages<SpawnAgent>>,
+    clears: ResMut<'w, Messages<ClearWalls>>,
+}
+
+/// Drops the input waiting for the next tick once the world was replaced
+/// ([`GridSim::new_map`], [`GridSim::load`], [`GridSim::clear_agents`]): it was aimed at the
+/// old one. Runs in `PostUpdate`, so input sent later in the frame of the change goes too.
+pub(crate) fn drop_stale_input(mut world: ResMut<GridSim>, mut q: Queues) {
+    if !world.drop_input {
+        return;
+    }
+    world.drop_input = false;
+    let pending = &mut *q.pending;
+    pending.spawns.clear();
+    pending.edits.clear();
+    pending.clear_walls = false;
+    q.edits.clear();
+    q.spawns.clear();
+    q.clears.clear();
 }
 
 /// What the tick's first step reports back.
 #[derive(bevy::ecs::system::SystemParam)]
 pub(crate) struct Reports<'w> {
-    agents: MessageWriter<'w, AgentRefused>,
-    edits: MessageWriter<'w, EditRefused>,
+    refused: MessageWriter<'w, Refused>,
     cleared: MessageWriter<'w, WallsCleared>,
 }
 
 /// Step 1 of a tick: agents removed or sent to new goals by the game; then the asked-for
 /// agents and edits join the segment's timeline at this tick, which plays its share (dynamic
 /// world, then agents, then edits, scripted ones first); then a pending "clear walls".
-/// Refusals become messages.
+/// Refusals become messages, the world's starting ones at its first tick.
 pub(crate) fn apply_edits(
-    mut commands: Commands,
     mut world: ResMut<GridSim>,
     mut pending: ResMut<PendingInput>,
-    mut entities: ResMut<AgentEntities>,
     mut out: Reports,
 ) {
     let pending = &mut *pending;
+    out.refused.write_batch(world.take_start_refusals());
     let leaving = std::mem::take(&mut pending.leaving);
     let retargets = std::mem::take(&mut pending.retargets);
-    for (label, error) in world.apply_untimed(&leaving, &retargets) {
-        let reason = format!("agent {label}: new goal refused: {error}");
-        out.agents.write(AgentRefused {
-            entity: None,
-            reason,
-        });
-    }
-    let played = world.play_tick(pending.spawns.drain(..), pending.edits.drain(..));
-    let refused = played.refused_agents;
-    adopt(
-        &mut commands,
-        &mut entities,
-        &played.adopted,
-        refused,
-        &mut out.agents,
-    );
+    out.refused
+        .write_batch(world.apply_untimed(&leaving, &retargets));
+    let spawns = std::mem::take(&mut pending.spawns);
+    out.refused
+        .write_batch(world.play_tick(spawns, pending.edits.drain(..)));
     if std::mem::take(&mut pending.clear_walls) {
         let count = world.clear_walls();
         out.cleared.write(WallsCleared { count });
-    }
-    for (pos, error) in played.refused_edits {
-        out.edits.write(EditRefused { pos, error });
     }
 }
 

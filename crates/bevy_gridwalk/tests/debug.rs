@@ -12,7 +12,7 @@ use bevy::gizmos::{GizmoAsset, GizmoHandles};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_gridwalk::prelude::*;
-use bevy_gridwalk::{GridwalkDebugPlugin, RepairGizmos};
+use bevy_gridwalk::{GridwalkDebug, GridwalkDebugPlugin, RepairGizmos};
 use gridwalk_core::{Grid, Pos, Terrain};
 
 const TILE: f32 = 10.0;
@@ -34,7 +34,9 @@ fn app() -> App {
             tile_size: TILE,
             origin: ORIGIN,
         })
-        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+        // One fixed run is one tick: `Time<Fixed>` at the plugin's rate.
+        .insert_resource(Time::<Fixed>::from_hz(TickClock::DEFAULT_RATE));
     app
 }
 
@@ -122,4 +124,46 @@ fn paths_and_repaired_cells_are_drawn_where_the_layout_puts_them() {
             "a square at {mid} on no expanded cell"
         );
     }
+}
+
+#[test]
+fn switched_off_it_draws_nothing() {
+    let mut app = app();
+    app.world_mut()
+        .spawn((GridPos(Pos::new(0, 1)), Goal(Pos::new(11, 1))));
+    for _ in 0..3 {
+        app.update();
+    }
+    app.world_mut().write_message(TileEdit {
+        pos: Pos::new(6, 1),
+        terrain: Terrain::Wall,
+    });
+    app.update();
+    let (paths, squares) = drawn(&app);
+    assert!(
+        !paths.is_empty() && !squares.is_empty(),
+        "on, it draws both"
+    );
+    *app.world_mut().resource_mut::<GridwalkDebug>() = GridwalkDebug {
+        paths: false,
+        repairs: false,
+    };
+    // A wall on its way again, so there is a repair to draw.
+    let sim = app.world().resource::<GridSim>().sim();
+    let a = sim.agents().next().unwrap();
+    let on_way = sim.path(a.id).unwrap().cells[3];
+    app.world_mut().write_message(TileEdit {
+        pos: on_way,
+        terrain: Terrain::Wall,
+    });
+    app.update();
+    assert!(
+        !app.world()
+            .resource::<GridSim>()
+            .sim()
+            .last_expanded()
+            .is_empty(),
+        "there was a repair to draw"
+    );
+    assert!(strips(&app).is_empty(), "off, it draws nothing");
 }

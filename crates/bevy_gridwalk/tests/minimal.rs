@@ -7,9 +7,10 @@ use std::collections::HashSet;
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
+use bevy_gridwalk::core::grid::Flood;
+use bevy_gridwalk::core::sim::{OnArrival, SimError};
+use bevy_gridwalk::core::{Pos, Terrain};
 use bevy_gridwalk::prelude::*;
-use gridwalk_core::grid::Flood;
-use gridwalk_core::{Pos, Terrain};
 
 #[allow(dead_code)]
 #[path = "../examples/minimal.rs"]
@@ -21,7 +22,9 @@ fn headless() -> App {
     app.add_plugins(MinimalPlugins)
         .add_plugins(minimal::plugin())
         .add_systems(Startup, minimal::setup)
-        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+        // One fixed run is one tick: `Time<Fixed>` at the plugin's rate.
+        .insert_resource(Time::<Fixed>::from_hz(TickClock::DEFAULT_RATE));
     app
 }
 
@@ -121,6 +124,46 @@ fn next_cell_is_written_where_asked_and_is_the_plans_next_step() {
     assert!(steps > 0, "some agent walked");
 }
 
+#[test]
+fn grid_path_is_written_where_asked_and_agrees_with_next_cell() {
+    let mut app = headless();
+    app.update();
+    app.update();
+    // A third of the agents carry both, a third only a path.
+    for (i, (e, ..)) in agents(&mut app).iter().enumerate() {
+        let mut entity = app.world_mut().entity_mut(*e);
+        match i % 3 {
+            0 => entity.insert((NextCell(None), GridPath::default())),
+            1 => entity.insert(GridPath::default()),
+            _ => &mut entity,
+        };
+    }
+    let mut compared = 0;
+    for _ in 0..40 {
+        app.update();
+        let mut q =
+            (app.world_mut()).query::<(&GridAgent, &GridPos, &GridPath, Option<&NextCell>)>();
+        let sim = app.world().resource::<GridSim>().sim();
+        assert_eq!(
+            q.iter(app.world()).count(),
+            34,
+            "only the entities that carry one"
+        );
+        for (agent, pos, path, next) in q.iter(app.world()) {
+            let plan = sim.path(agent.id).map(|p| p.cells).unwrap_or_default();
+            assert_eq!(path.0, plan, "agent {}'s path", agent.label);
+            if let Some(first) = path.0.first() {
+                assert_eq!(*first, pos.0, "a path starts where its agent stands");
+            }
+            if let Some(next) = next {
+                assert_eq!(next.0, path.0.get(1).copied(), "agent {}", agent.label);
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 0);
+}
+
 /// The example's map.
 fn app_grid() -> gridwalk_core::Grid {
     let app = headless();
@@ -176,42 +219,66 @@ fn an_agent_on_a_wall_is_refused_with_its_entity() {
         .spawn((GridPos(wall), Goal(Pos::new(0, 0))))
         .id();
     app.update();
-    let refused = app.world().resource::<Messages<AgentRefused>>();
+    let refused = app.world().resource::<Messages<Refused>>();
     let r: Vec<_> = refused.iter_current_update_messages().collect();
     assert_eq!(r.len(), 1);
     assert_eq!(r[0].entity, Some(e));
-    assert!(r[0].reason.contains("wall"), "{}", r[0].reason);
+    let (start, goal) = (wall, Pos::new(0, 0));
+    assert_eq!(r[0].asked, Asked::Agent { start, goal });
+    assert_eq!(r[0].error, SimError::OnWall(wall));
     assert!(app.world().get::<GridAgent>(e).is_none());
 }
 
-/// A goal a game system sets once, after the tick's `Sync`.
-#[derive(Resource)]
-struct LateGoal(Option<(Entity, Pos)>);
+/// A game system after the tick's `Sync`: the first time the plugin writes a wanderer's new
+/// goal, it sets a goal of its own in the same tick, and notes the plugin's.
+#[derive(Resource, Default)]
+struct LateGoal {
+    plugin_s: Option<Pos>,
+    game_s: Option<Pos>,
+}
 
 fn set_late_goal(mut late: ResMut<LateGoal>, mut goals: Query<&mut Goal>) {
-    if let Some((e, to)) = late.0.take() {
-        goals.get_mut(e).unwrap().0 = to;
+    for mut goal in &mut goals {
+        if late.plugin_s.is_none() && goal.is_changed() && goal.0 != Pos::new(1, 0) {
+            let mine = [Pos::new(7, 0), Pos::new(6, 0)]
+                .into_iter()
+                .find(|&p| p != goal.0);
+            late.plugin_s = Some(goal.0);
+            late.game_s = mine;
+            goal.0 = mine.unwrap();
+        }
     }
 }
 
 #[test]
 fn a_goal_set_right_after_the_plugin_wrote_one_still_retargets() {
-    let mut app = headless();
-    // Past the ticks where the plugin spawns the entities and their goals first count as
-    // changed.
-    for _ in 0..4 {
-        app.update();
-    }
-    let list = agents(&mut app);
-    let (e, first, second) = (list[1].0, list[2].1, list[3].1);
-    let id = app.world().get::<GridAgent>(e).unwrap().id;
-    // The simulation sends the agent to `first`, which the plugin writes to its `Goal` at the
-    // next tick's Sync; right after, in the same tick, a game system sets `second`.
-    let mut world = app.world_mut().resource_mut::<GridSim>();
-    world.sim_mut_unrecorded().set_goal(id, first).unwrap();
-    app.insert_resource(LateGoal(Some((e, second))))
+    let mut app = App::new();
+    let settings = GridwalkSettings {
+        on_arrival: OnArrival::Wander,
+        ..Default::default()
+    };
+    let grid = bevy_gridwalk::core::Grid::new(8, 1).unwrap();
+    app.add_plugins(MinimalPlugins)
+        .add_plugins(GridwalkPlugin::on_grid(grid).with_settings(settings))
+        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+        .insert_resource(Time::<Fixed>::from_hz(TickClock::DEFAULT_RATE))
+        .init_resource::<LateGoal>()
         .add_systems(FixedUpdate, set_late_goal.after(GridwalkSystems::Sync));
-    app.update();
+    let e = (app.world_mut())
+        .spawn((GridPos(Pos::new(0, 0)), Goal(Pos::new(1, 0))))
+        .id();
+    for _ in 0..40 {
+        app.update();
+        if app.world().resource::<LateGoal>().game_s.is_some() {
+            break;
+        }
+    }
+    let late = app.world().resource::<LateGoal>();
+    let (first, second) = (
+        late.plugin_s.expect("a wanderer's new goal"),
+        late.game_s.unwrap(),
+    );
+    let id = app.world().get::<GridAgent>(e).unwrap().id;
     let sim = app.world().resource::<GridSim>().sim();
     assert_eq!(
         sim.agent(id).unwrap().goal,
@@ -252,6 +319,8 @@ fn only_what_a_tick_changed_is_marked_changed() {
     app.add_plugins(MinimalPlugins)
         .add_plugins(GridwalkPlugin::on_grid(grid))
         .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+        // One fixed run is one tick: `Time<Fixed>` at the plugin's rate.
+        .insert_resource(Time::<Fixed>::from_hz(TickClock::DEFAULT_RATE))
         .init_resource::<Marked>()
         .add_systems(FixedUpdate, record_marked.after(GridwalkSystems::Sync));
     // On open ground the one shortest way from (0, 0) to (7, 0) is the row itself, a cell a
