@@ -11,7 +11,6 @@ use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
 use gridwalk_core::{Grid, Pos, Terrain};
 use proptest::prelude::*;
 
-use crate::common::proptest_cases;
 
 /// A `w × h` map with walls where `walls` says (row-major).
 fn map(w: u32, h: u32, walls: &[bool]) -> Grid {
@@ -180,7 +179,7 @@ fn crowd() -> impl Strategy<Value = (Grid, Vec<(u32, u8)>, Vec<u32>, u64)> {
 }
 
 proptest! {
-    #![proptest_config(proptest_cases(200))]
+    #![proptest_config(crate::common::proptest_cases(200))]
 
     /// No step puts a robot off the map or on a wall, two robots on a cell, or two robots
     /// through each other, however dense the crowd and wherever the goals (shared ones too).
