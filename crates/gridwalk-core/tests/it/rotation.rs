@@ -11,7 +11,6 @@ use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
 use gridwalk_core::{Grid, Pos, Terrain};
 use proptest::prelude::*;
 
-
 /// A `w × h` map with walls where `walls` says (row-major).
 fn map(w: u32, h: u32, walls: &[bool]) -> Grid {
     let mut grid = Grid::new(w, h).unwrap();
