@@ -44,7 +44,7 @@ fn best(name: &str) -> Value {
     serde_json::from_slice(&unzip_one(&lorr_data(&format!("best/{name}.json.zip")))).unwrap()
 }
 
-/// The published figures (the competition's leaderboard, in ../shared/lorr/README.md).
+/// The published figures (the competition's leaderboard, as docs/benchmarks.md gives them).
 #[test]
 fn best_known_results_recount_to_the_leaderboard() {
     for (problem, result, steps, figure) in [
@@ -160,26 +160,5 @@ fn planted_faults_are_found() {
     assert!(
         check(&p, &result_of(&p, &["X", "W"])).is_err(),
         "not an action"
-    );
-}
-
-/// Checks any result file against its problem, outside the suite's data: `LORR_PROBLEM=...
-/// LORR_RESULT=... cargo test --release -p gridwalk-cli --test it validate_a_file --
-/// --ignored` (for the benchmark runs of docs/benchmarks.md).
-#[test]
-#[ignore = "reads the files named by LORR_PROBLEM and LORR_RESULT"]
-fn validate_a_file() {
-    let (problem, result) = (
-        std::env::var("LORR_PROBLEM").unwrap(),
-        std::env::var("LORR_RESULT").unwrap(),
-    );
-    let p = load_problem(Path::new(&problem));
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(&result).unwrap()).unwrap();
-    let report = check(&p, &r).unwrap_or_else(|e| panic!("{result}: {e}"));
-    let finished = report.finished.expect("a file with its schedule");
-    assert_eq!(r["numTaskFinished"].as_u64(), Some(finished), "{result}");
-    eprintln!(
-        "{result}: valid, {finished} tasks finished in {} timesteps",
-        report.timesteps
     );
 }
