@@ -6,7 +6,7 @@
 //! by a fixed draw). Tables are made for goals as they come and dropped, all but this step's,
 //! when they pass the memory budget.
 
-use crate::crowd::{self, RotationGuidance, RotationStep};
+use crate::crowd::{RotationGuidance, RotationStep};
 use crate::grid::Grid;
 use crate::mapf::RotationTables;
 use crate::rng::{Rng, SeedableRng, SplitMix64};
@@ -182,12 +182,7 @@ impl Planner for RotationPlanner {
             Err(_) => None,
         };
         match chosen {
-            Some(chosen) => actions.extend(chosen.iter().map(|a| match a {
-                crowd::Action::Forward => Action::Forward,
-                crowd::Action::Clockwise => Action::Clockwise,
-                crowd::Action::CounterClockwise => Action::CounterClockwise,
-                crowd::Action::Wait => Action::Wait,
-            })),
+            Some(chosen) => actions.extend_from_slice(chosen),
             None => actions.resize(states.len(), Action::Wait),
         }
     }

@@ -44,49 +44,27 @@ pub struct State {
     pub facing: u8,
 }
 
-/// One timestep's action of a robot (LoRR's `MAPF_T` model).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Action {
-    /// `F`: one cell in the facing direction.
-    Forward,
-    /// `R`: a quarter turn clockwise.
-    Clockwise,
-    /// `C`: a quarter turn counter-clockwise.
-    CounterClockwise,
-    /// `W`: stay.
-    Wait,
-}
+/// One timestep's action of a robot: the crowd's rotation step's own ([`crate::crowd::Action`]).
+pub use crate::crowd::Action;
 
-impl Action {
-    /// The action's letter in the result JSON.
-    pub fn letter(self) -> u8 {
-        match self {
-            Action::Forward => b'F',
-            Action::Clockwise => b'R',
-            Action::CounterClockwise => b'C',
-            Action::Wait => b'W',
-        }
-    }
-
-    /// The state after this action, ignoring the map (a forward move off the map or into a
-    /// wall is for [`check_step`] to refuse); `None` if it would leave the cell range.
-    pub fn apply(self, s: State, width: u32, len: u32) -> Option<State> {
-        Some(match self {
-            Action::Forward => State {
-                cell: ahead(s.cell, s.facing, width, len)?,
-                facing: s.facing,
-            },
-            Action::Clockwise => State {
-                cell: s.cell,
-                facing: (s.facing + 1) % 4,
-            },
-            Action::CounterClockwise => State {
-                cell: s.cell,
-                facing: (s.facing + 3) % 4,
-            },
-            Action::Wait => s,
-        })
-    }
+/// The state after `act`, ignoring the map (a forward move off the map or into a wall is for
+/// [`check_step`] to refuse); `None` if it would leave the cell range.
+pub fn after(act: Action, s: State, width: u32, len: u32) -> Option<State> {
+    Some(match act {
+        Action::Forward => State {
+            cell: ahead(s.cell, s.facing, width, len)?,
+            facing: s.facing,
+        },
+        Action::Clockwise => State {
+            cell: s.cell,
+            facing: (s.facing + 1) % 4,
+        },
+        Action::CounterClockwise => State {
+            cell: s.cell,
+            facing: (s.facing + 3) % 4,
+        },
+        Action::Wait => s,
+    })
 }
 
 /// Checks one joint step by LoRR's rules, robots in index order, and returns the first
@@ -105,9 +83,7 @@ pub fn check_step(
     let mut result = Ok(());
     let mut entered = Vec::with_capacity(prev.len());
     for (i, (s, a)) in prev.iter().zip(actions).enumerate() {
-        let next = a
-            .apply(*s, w, len)
-            .filter(|n| grid.weight(n.cell as usize) != 0);
+        let next = after(*a, *s, w, len).filter(|n| grid.weight(n.cell as usize) != 0);
         let Some(next) = next else {
             result = Err((i as i64, -1, "unallowed move"));
             break;
@@ -121,7 +97,7 @@ pub fn check_step(
         entered.push(next.cell);
         let j = there[0];
         if next.cell != s.cell && j != NONE && (j as usize) < i {
-            let back = actions[j as usize].apply(prev[j as usize], w, len);
+            let back = after(actions[j as usize], prev[j as usize], w, len);
             if back.is_some_and(|b| b.cell == s.cell) {
                 result = Err((i as i64, j as i64, "edge conflict"));
                 break;
@@ -248,7 +224,7 @@ impl<'a> Sim<'a> {
         match &reply {
             Some(r) if r.actions.len() == n => {
                 for a in 0..n {
-                    rec.planned[a].push(r.actions[a].letter());
+                    rec.planned[a].push(r.actions[a].letter() as u8);
                 }
                 match check_step(
                     &self.problem.grid,
@@ -282,8 +258,8 @@ impl<'a> Sim<'a> {
         }
         let (w, len) = (self.problem.grid.width(), self.problem.grid.len() as u32);
         for ((s, act), letters) in self.states.iter_mut().zip(&actions).zip(&mut rec.actual) {
-            *s = act.apply(*s, w, len).unwrap_or(*s);
-            letters.push(act.letter());
+            *s = after(*act, *s, w, len).unwrap_or(*s);
+            letters.push(act.letter() as u8);
         }
         let tasks = &self.problem.tasks;
         if let Some(d) = &mut self.deal {

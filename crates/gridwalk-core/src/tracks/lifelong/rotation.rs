@@ -116,7 +116,7 @@ impl RotationPibt {
     /// Robot `a`'s actions, best first: by the cost to go after them, forward first on ties,
     /// then a wait before a turn.
     fn ranked(&self, a: usize, s: State) -> [(u64, Action); 4] {
-        let after = |act: Action| act.apply(s, self.width, self.len);
+        let after = |act: Action| super::after(act, s, self.width, self.len);
         let mut ranked = [
             Action::Forward,
             Action::Wait,
@@ -276,7 +276,7 @@ impl Planner for RotationPibt {
                 self.stuck[a].saturating_add(1)
             };
             self.occ_now[s.cell as usize] = NONE;
-            let next = act.apply(*s, self.width, self.len).unwrap_or(*s);
+            let next = super::after(act, *s, self.width, self.len).unwrap_or(*s);
             self.occ_next[next.cell as usize] = NONE;
         }
     }
