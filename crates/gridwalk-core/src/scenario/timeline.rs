@@ -299,7 +299,7 @@ impl Timeline {
         for i in self.agents_share(tick) {
             let a = &self.agents[i];
             if a.tick == tick {
-                match sim.add_agent_with(a.start, a.goal, a.on_arrival) {
+                match sim.add_agent_facing(a.start, a.goal, a.on_arrival, a.facing) {
                     Ok(id) => applied.appeared.push((i, id)),
                     Err(e) => applied.rejected.push((i, e)),
                 }

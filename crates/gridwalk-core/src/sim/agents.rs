@@ -20,7 +20,7 @@ use super::error::SimError;
 use super::living::OnArrival;
 use super::separate::separate;
 use crate::cost::Cost;
-use crate::grid::{Connectivity, Grid, Pos};
+use crate::grid::{Connectivity, Facing, Grid, Pos};
 use crate::slab::{HasId, Slab};
 
 /// What an agent is doing.
@@ -82,6 +82,9 @@ pub struct Agent {
     pub home: Pos,
     /// The goal it was given first: a patrol's far end.
     pub away: Pos,
+    /// The direction it faces. It turns only while agents turn
+    /// ([`SimConfig::turns`](super::SimConfig::turns)).
+    pub facing: Facing,
     /// Flat index of `next`, while it is set.
     pub(super) next_cell: u32,
     /// `remaining` is its planner's `g` of its cell as of the last replan: it took the
@@ -136,6 +139,7 @@ pub(super) struct Entering {
     /// Its goal, and the goal's cell.
     pub(super) goal: (Pos, usize),
     pub(super) on_arrival: OnArrival,
+    pub(super) facing: Facing,
 }
 
 /// Every agent, and per cell how many stand there and how many head there.
@@ -175,11 +179,11 @@ impl Agents {
         &mut self,
         (start, s): (Pos, usize),
         (goal, g): (Pos, usize),
-        on_arrival: OnArrival,
+        (on_arrival, facing): (OnArrival, Facing),
     ) -> AgentId {
         let id = self.next_id;
         self.next_id += 1;
-        self.insert_as(id, (start, s), (goal, g), on_arrival);
+        self.insert_as(id, (start, s), (goal, g), (on_arrival, facing));
         id
     }
 
@@ -190,7 +194,7 @@ impl Agents {
         id: AgentId,
         (start, s): (Pos, usize),
         (goal, g): (Pos, usize),
-        on_arrival: OnArrival,
+        (on_arrival, facing): (OnArrival, Facing),
     ) {
         self.occupied.0[s] += 1;
         self.count_goal(g);
@@ -211,6 +215,7 @@ impl Agents {
             away: goal,
             next_cell: 0,
             carried: false,
+            facing,
         };
         let place = AgentCells {
             cell: s as u32,
@@ -287,7 +292,7 @@ impl Agents {
         &mut self,
         start: (Pos, usize),
         goal: (Pos, usize),
-        on_arrival: OnArrival,
+        (on_arrival, facing): (OnArrival, Facing),
     ) -> AgentId {
         let id = self.next_id;
         self.next_id += 1;
@@ -296,6 +301,7 @@ impl Agents {
             start,
             goal,
             on_arrival,
+            facing,
         };
         self.entering.push(entering);
         id
@@ -323,7 +329,7 @@ impl Agents {
         waiting.retain(|e| {
             let free = all || (self.occupied[e.start.1] == 0 && passable(e.start.1));
             if free {
-                self.insert_as(e.id, e.start, e.goal, e.on_arrival);
+                self.insert_as(e.id, e.start, e.goal, (e.on_arrival, e.facing));
                 entered(e.start.1, e.goal.1);
             }
             !free
@@ -439,9 +445,9 @@ mod tests {
     fn counts_follow_inserts_retargets_and_removals() {
         let mut agents = Agents::new(10);
         let at = |i: u32| (Pos::new(i, 0), i as usize);
-        let a = agents.insert(at(1), at(5), OnArrival::Stay);
-        let b = agents.insert(at(1), at(5), OnArrival::Wander);
-        let c = agents.insert(at(7), at(7), OnArrival::Stay);
+        let a = agents.insert(at(1), at(5), (OnArrival::Stay, Facing::East));
+        let b = agents.insert(at(1), at(5), (OnArrival::Wander, Facing::East));
+        let c = agents.insert(at(7), at(7), (OnArrival::Stay, Facing::East));
         assert_eq!((a, b, c), (0, 1, 2), "ids in order of creation");
         assert_eq!(agents.new_goals, vec![5, 7], "a goal is new once");
         assert_eq!(agents.slab.get(&c).unwrap().status, AgentStatus::Arrived);
@@ -465,7 +471,11 @@ mod tests {
     #[test]
     fn an_edit_under_an_agent_or_on_a_goal_is_refused() {
         let mut agents = Agents::new(10);
-        let id = agents.insert((Pos::new(2, 0), 2), (Pos::new(4, 0), 4), OnArrival::Stay);
+        let id = agents.insert(
+            (Pos::new(2, 0), 2),
+            (Pos::new(4, 0), 4),
+            (OnArrival::Stay, Facing::East),
+        );
         let holds = agents.check_edit(Pos::new(2, 0), 2);
         assert_eq!(
             holds,
@@ -488,7 +498,11 @@ mod tests {
     #[test]
     fn settling_reads_the_answer_unless_on_the_goal() {
         let mut agents = Agents::new(10);
-        let id = agents.insert((Pos::new(2, 0), 2), (Pos::new(4, 0), 4), OnArrival::Stay);
+        let id = agents.insert(
+            (Pos::new(2, 0), 2),
+            (Pos::new(4, 0), 4),
+            (OnArrival::Stay, Facing::East),
+        );
         let a = agents.slab.get_mut(&id).unwrap();
         settle(a, || Some((20, Pos::new(3, 0), 3, 10)));
         assert_eq!(

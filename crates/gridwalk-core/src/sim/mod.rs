@@ -95,7 +95,7 @@
 //! `history_settings.rs`; the queries that answer for any algorithm (an agent's path, its
 //! next cell, its cost field) in `queries.rs`.
 
-use crate::grid::{Grid, Pos, Terrain};
+use crate::grid::{Facing, Grid, Pos, Terrain};
 use crate::planner::CellInfo;
 
 mod agents;
@@ -104,6 +104,7 @@ mod config;
 mod crowd_phase;
 mod crowd_search;
 mod crowd_step;
+mod crowd_turns;
 mod error;
 mod from_scratch;
 mod goal_groups;
@@ -361,13 +362,26 @@ impl Simulation {
         goal: Pos,
         on_arrival: OnArrival,
     ) -> Result<AgentId, SimError> {
+        self.add_agent_facing(start, goal, on_arrival, Facing::East)
+    }
+
+    /// [`add_agent_with`](Self::add_agent_with), the agent facing `facing` (it turns while
+    /// agents turn, [`SimConfig::turns`]).
+    pub fn add_agent_facing(
+        &mut self,
+        start: Pos,
+        goal: Pos,
+        on_arrival: OnArrival,
+        facing: Facing,
+    ) -> Result<AgentId, SimError> {
         let s = self.check_cell(start)?;
         let g = self.check_cell(goal)?;
+        let how = (on_arrival, facing);
         if self.crowd.is_some() && self.agents.occupied[s] > 0 {
             // Its start is taken: it enters under this id as soon as the cell is free.
-            return Ok((self.agents).wait_to_enter((start, s), (goal, g), on_arrival));
+            return Ok((self.agents).wait_to_enter((start, s), (goal, g), how));
         }
-        let id = self.agents.insert((start, s), (goal, g), on_arrival);
+        let id = self.agents.insert((start, s), (goal, g), how);
         if let Some(group) = self.groups.by_goal.get_mut(&g) {
             group.enter(s);
         }

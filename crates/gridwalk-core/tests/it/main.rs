@@ -6,6 +6,7 @@
 mod common;
 mod budgets;
 mod crowd;
+mod crowd_rotation;
 mod crowd_search;
 mod crowd_speed_hints;
 mod default_map;
