@@ -86,7 +86,7 @@ pub fn run(
     let emit = |replay: &mut Replay, out: &mut BufWriter<_>| -> Result<(), String> {
         let tick = replay.step();
         for (i, e) in &tick.applied.rejected {
-            let a = replay.timeline().agents()[*i];
+            let a = &replay.timeline().agents()[*i];
             eprintln!(
                 "gridwalk-cli: {}: agent with start {} and goal {} at tick {} could not appear: {e}",
                 file.display(),

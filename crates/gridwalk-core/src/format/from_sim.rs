@@ -20,6 +20,7 @@ impl Simulation {
             .map(|a| AgentSpec {
                 on_arrival: a.on_arrival,
                 facing: a.facing,
+                route: a.route.to_vec(),
                 ..AgentSpec::new(a.pos, a.goal)
             })
             .collect();

@@ -44,7 +44,8 @@
 //!   ground) or `Weight(w)` with w in 1–9.
 //! - `on_arrival` (per agent): `Stay` (default), `Wander` (a new random reachable goal) or
 //!   `Patrol` (back to its start, then to its goal again).
-//! - `facing` (per agent): `East` (default), `South`, `West` or `North`, where it first faces.
+//! - `facing` (per agent): `East` (default), `South`, `West` or `North`, where it first faces;
+//!   `route` (per agent, for `Patrol`): cells visited after its goal, in turn, round again.
 //! - `seed` (default 0): seeds wander's goals and the dynamic world's walls.
 //! - `dynamic`: from `tick` on (default 0), every `every` ticks a wall drops on a walking
 //!   agent's path ahead of it, and the oldest is lifted once more than `walls` (default 6)
@@ -86,7 +87,7 @@ use super::sensing::{self, SensingSpec};
 use super::{FormatError, display_name, read_text, strip_bom};
 use crate::grid::{Connectivity, Facing, Grid, Pos, Terrain};
 use crate::heuristic::Heuristic;
-use crate::sim::{Budget, MAX_DESTINATIONS, OnArrival};
+use crate::sim::{Budget, MAX_DESTINATIONS, OnArrival, Setup};
 
 /// What an edit makes its cells: exactly a wall, plain ground, or ground of a weight.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -121,7 +122,7 @@ impl CellSet {
 }
 
 /// An agent: where it starts, where it goes, and the tick at which it appears.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AgentSpec {
     /// Its first cell.
@@ -138,6 +139,21 @@ pub struct AgentSpec {
     /// `rotation`.
     #[serde(default)]
     pub facing: Facing,
+    /// A patrol's cells after its goal, visited in turn before its goal again; empty (the
+    /// default): it patrols between its start and its goal.
+    #[serde(default)]
+    pub route: Vec<Pos>,
+}
+
+impl AgentSpec {
+    /// Its setup in a simulation: its policy, facing and route.
+    pub fn setup(&self) -> Setup {
+        Setup {
+            on_arrival: self.on_arrival,
+            facing: self.facing,
+            route: self.route.as_slice().into(),
+        }
+    }
 }
 
 impl AgentSpec {
@@ -149,6 +165,7 @@ impl AgentSpec {
             tick: 0,
             on_arrival: OnArrival::Stay,
             facing: Facing::East,
+            route: Vec::new(),
         }
     }
 }
@@ -406,6 +423,12 @@ impl Scenario {
             if a.facing != Facing::East {
                 let _ = write!(out, ", facing: {:?}", a.facing);
             }
+            if !a.route.is_empty() {
+                let cells: Vec<String> = (a.route.iter())
+                    .map(|p| format!("({}, {})", p.x, p.y))
+                    .collect();
+                let _ = write!(out, ", route: [{}]", cells.join(", "));
+            }
             out.push(')');
         });
         write_list(&mut out, "edits", &self.edits, |out, e| {
@@ -527,6 +550,10 @@ impl Scenario {
                 if !g.is_passable(pos) {
                     return Err((site, format!("agents[{i}]: {field} {pos} is on a wall")));
                 }
+            }
+            if let Some((j, p)) = a.route.iter().enumerate().find(|(_, p)| !g.contains(**p)) {
+                let message = format!("agents[{i}].route[{j}]: {p} is outside the {size} map");
+                return Err((Site::AgentField(i, "route"), message));
             }
         }
         for (i, e) in self.edits.iter().enumerate() {

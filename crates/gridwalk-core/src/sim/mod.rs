@@ -95,7 +95,7 @@
 //! `history_settings.rs`; the queries that answer for any algorithm (an agent's path, its
 //! next cell, its cost field) in `queries.rs`.
 
-use crate::grid::{Facing, Grid, Pos, Terrain};
+use crate::grid::{Grid, Pos, Terrain};
 use crate::planner::CellInfo;
 
 mod agents;
@@ -128,7 +128,7 @@ mod separate;
 mod settle;
 mod tracking;
 
-pub use agents::{Agent, AgentId, AgentStatus};
+pub use agents::{Agent, AgentId, AgentStatus, Setup};
 pub use budget::{Budget, MAX_PLANNER_MEMORY, MIN_PLANNER_MEMORY, format_memory, parse_memory};
 pub use config::{BASELINE_MAX_AGENTS, SimConfig};
 pub use crowd_phase::{CrowdStats, STUCK_TICKS};
@@ -289,7 +289,7 @@ impl Simulation {
     /// The agents waiting to enter (crowd mode: their start was taken), in id order: id,
     /// start, goal and what each does on arrival. They are not among [`Self::agents`].
     pub fn entering(&self) -> impl Iterator<Item = (AgentId, Pos, Pos, OnArrival)> + '_ {
-        (self.agents.entering.iter()).map(|e| (e.id, e.start.0, e.goal.0, e.on_arrival))
+        (self.agents.entering.iter()).map(|e| (e.id, e.start.0, e.goal.0, e.setup.on_arrival))
     }
 
     /// Number of agents.
@@ -362,21 +362,28 @@ impl Simulation {
         goal: Pos,
         on_arrival: OnArrival,
     ) -> Result<AgentId, SimError> {
-        self.add_agent_facing(start, goal, on_arrival, Facing::East)
+        let setup = Setup {
+            on_arrival,
+            ..Setup::default()
+        };
+        self.add_agent_setup(start, goal, setup)
     }
 
-    /// [`add_agent_with`](Self::add_agent_with), the agent facing `facing` (it turns while
-    /// agents turn, [`SimConfig::turns`]).
-    pub fn add_agent_facing(
+    /// Adds an agent walking from `start` to `goal` that behaves as `setup` says: its arrival
+    /// policy, its first facing (it turns while agents turn, [`SimConfig::turns`]) and a
+    /// patrol's route, whose cells must be on the map.
+    pub fn add_agent_setup(
         &mut self,
         start: Pos,
         goal: Pos,
-        on_arrival: OnArrival,
-        facing: Facing,
+        setup: Setup,
     ) -> Result<AgentId, SimError> {
         let s = self.check_cell(start)?;
         let g = self.check_cell(goal)?;
-        let how = (on_arrival, facing);
+        if let Some(&off) = setup.route.iter().find(|&&p| !self.grid.contains(p)) {
+            self.grid.index(off)?;
+        }
+        let how = setup;
         if self.crowd.is_some() && self.agents.occupied[s] > 0 {
             // Its start is taken: it enters under this id as soon as the cell is free.
             return Ok((self.agents).wait_to_enter((start, s), (goal, g), how));

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use gridwalk_core::Facing;
 use gridwalk_core::format::{AgentSpec, Scenario};
 use gridwalk_core::rng::{SeedableRng, SplitMix64};
-use gridwalk_core::sim::{OnArrival, Simulation};
+use gridwalk_core::sim::{OnArrival, Setup, Simulation};
 use gridwalk_core::{Connectivity, Grid, Pos};
 
 use crate::no_knots::{Moves, free_cell, rooms};
@@ -80,7 +80,12 @@ fn every_tick_of_a_turning_crowd_is_one_action_per_agent() {
                 taken.push(p);
                 let f = Facing::from_index(taken.len() as u8);
                 let goal = free_cell(&grid, &mut rng);
-                sim.add_agent_facing(p, goal, OnArrival::Wander, f).unwrap();
+                let setup = Setup {
+                    on_arrival: OnArrival::Wander,
+                    facing: f,
+                    ..Setup::default()
+                };
+                sim.add_agent_setup(p, goal, setup).unwrap();
             }
         }
         let (mut turned, mut moved) = (0, 0);

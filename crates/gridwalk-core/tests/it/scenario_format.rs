@@ -386,6 +386,7 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                                 tick,
                                 on_arrival,
                                 facing: Facing::from_index(tick as u8),
+                                route: Vec::new(),
                             })
                             .collect(),
                         edits: edits
