@@ -12,6 +12,8 @@
 //!   the time is the whole `update()`: schedules, messages, the tick's four sets and the
 //!   agent entities' sync (their cells, goals, next cells and statuses written back).
 //!
+//! - Held edits are off on the game's side ([`GridwalkSettings::hold_edits`]): an edit of a
+//!   cell an agent stands on is refused on both sides.
 //! - Budgets: both sides plan without a per-tick limit (the core's default [`Budget`]), so
 //!   they do the same work; the game's own default limit would leave agents waiting.
 //!
@@ -217,6 +219,8 @@ fn main() {
         algorithm: config.algorithm,
         measure_baseline: config.measure_baseline,
         budget: Budget::default(),
+        // The core refuses an edit of a cell an agent stands on; so does the game's side.
+        hold_edits: false,
         ..GridwalkSettings::of_scenario(&scenario)
     };
     assert_eq!(settings.config(), config, "the same planner and moves");

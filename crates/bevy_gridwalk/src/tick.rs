@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use crate::messages::{ClearWalls, Refused, SpawnAgent, TileEdit, WallsCleared};
+use crate::messages::{ClearWalls, EditLanded, Refused, SpawnAgent, TileEdit, WallsCleared};
 use crate::world::{GridSim, PendingInput};
 
 /// Drains the input messages into [`PendingInput`].
@@ -49,13 +49,15 @@ pub(crate) fn drop_stale_input(mut world: ResMut<GridSim>, mut q: Queues) {
 #[derive(bevy::ecs::system::SystemParam)]
 pub(crate) struct Reports<'w> {
     refused: MessageWriter<'w, Refused>,
+    landed: MessageWriter<'w, EditLanded>,
     cleared: MessageWriter<'w, WallsCleared>,
 }
 
 /// Step 1 of a tick: agents removed or sent to new goals by the game; then the asked-for
 /// agents and edits join the segment's timeline at this tick, which plays its share (dynamic
-/// world, then agents, then edits, scripted ones first); then a pending "clear walls".
-/// Refusals become messages, the world's starting ones at its first tick.
+/// world, then agents, then edits, scripted ones first, the held ones before the new); then
+/// a pending "clear walls". Refusals and landed edits become messages, the world's starting
+/// refusals at its first tick.
 pub(crate) fn apply_edits(
     mut world: ResMut<GridSim>,
     mut pending: ResMut<PendingInput>,
@@ -68,8 +70,10 @@ pub(crate) fn apply_edits(
     out.refused
         .write_batch(world.apply_untimed(&leaving, &retargets));
     let spawns = std::mem::take(&mut pending.spawns);
-    out.refused
-        .write_batch(world.play_tick(spawns, pending.edits.drain(..)));
+    let edits = std::mem::take(&mut pending.edits);
+    let (refused, landed) = world.play_tick(spawns, edits);
+    out.refused.write_batch(refused);
+    out.landed.write_batch(landed);
     if std::mem::take(&mut pending.clear_walls) {
         let count = world.clear_walls();
         out.cleared.write(WallsCleared { count });
