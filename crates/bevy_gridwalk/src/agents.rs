@@ -7,7 +7,8 @@
 //! it, and it appears at the next tick ([`Refused`](crate::Refused) if it cannot). Agents
 //! that appear otherwise (a scenario's, a [`SpawnAgent`](crate::SpawnAgent) message's) get
 //! an entity of the plugin's. Changing an entity's [`Goal`] sends its agent there at the next tick;
-//! despawning it (or removing [`GridAgent`]) removes the agent.
+//! despawning it (or removing [`GridAgent`]) removes the agent, one still waiting to enter or
+//! to join included.
 
 use bevy::ecs::change_detection::Tick;
 use bevy::ecs::lifecycle::HookContext;
@@ -30,7 +31,7 @@ pub struct GridPos(pub Pos);
 /// changing it sends the agent there at the next tick. The plugin writes it when the agent's
 /// arrival policy picks a new goal (wander, patrol).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-#[component(on_add = goal_added)]
+#[component(on_add = goal_added, on_despawn = goal_despawned)]
 pub struct Goal(pub Pos);
 
 /// What this agent does on arrival (stay, wander, patrol): read when its entity is spawned
@@ -109,6 +110,27 @@ fn goal_added(mut world: DeferredWorld, ctx: HookContext) {
     let policy = world.get::<ArrivalPolicy>(e).map(|p| p.0);
     if let (Some(goal), Some(mut joining)) = (goal, world.get_resource_mut::<Joining>()) {
         joining.0.push((e, SpawnAgent { start, goal }, policy));
+    }
+}
+
+/// An entity with a [`Goal`] is despawned: its agent goes at the next tick, whether it
+/// stands on the map, waits to enter (crowd mode, no [`GridAgent`] yet) or has not joined.
+fn goal_despawned(mut world: DeferredWorld, ctx: HookContext) {
+    let e = ctx.entity;
+    if let Some(mut joining) = world.get_resource_mut::<Joining>()
+        && !joining.0.is_empty()
+    {
+        joining.0.retain(|(j, ..)| *j != e);
+    }
+    // An entity with a GridAgent is queued by that component's hook.
+    let on_map = world.get::<GridAgent>(e).is_some();
+    if let Some(mut pending) = world.get_resource_mut::<PendingInput>() {
+        if !pending.spawns.is_empty() {
+            pending.spawns.retain(|(_, j, _)| *j != Some(e));
+        }
+        if !on_map {
+            pending.leaving.push(e);
+        }
     }
 }
 
