@@ -19,31 +19,36 @@ use gridwalk_core::Pos;
 use gridwalk_core::sim::{Agent, AgentId, AgentStatus, OnArrival, Simulation};
 
 use crate::messages::{Arrived, SpawnAgent};
+use crate::reflect::{AgentStatusReflect, MaybePosReflect, OnArrivalReflect, PosReflect};
 use crate::world::{GridSim, PendingInput};
 
 /// The cell an agent stands on. Spawn it with a [`Goal`] to add an agent; after that the
 /// plugin writes it every tick (a game's writes are overwritten).
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GridPos(pub Pos);
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct GridPos(#[reflect(remote = PosReflect)] pub Pos);
 
 /// The cell an agent walks to. Spawning it with a [`GridPos`] adds an agent at the next tick
 /// (without one, nothing happens);
 /// changing it sends the agent there at the next tick. The plugin writes it when the agent's
 /// arrival policy picks a new goal (wander, patrol).
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
 #[component(on_add = goal_added, on_despawn = goal_despawned)]
-pub struct Goal(pub Pos);
+#[reflect(Component, Debug, PartialEq)]
+pub struct Goal(#[reflect(remote = PosReflect)] pub Pos);
 
 /// What this agent does on arrival (stay, wander, patrol): read when its entity is spawned
 /// with [`GridPos`] and [`Goal`]. Without it, the agent follows the world's setting
 /// ([`GridSim::on_arrival`], from [`GridwalkSettings::on_arrival`](crate::GridwalkSettings)).
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ArrivalPolicy(pub OnArrival);
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct ArrivalPolicy(#[reflect(remote = OnArrivalReflect)] pub OnArrival);
 
 /// The agent an entity is, once it is on the map: written by the plugin. Removing it (or
 /// despawning the entity) removes the agent at the next tick.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
 #[component(on_remove = agent_removed)]
+#[reflect(Component, Debug, PartialEq)]
 #[require(LastCell(Pos::new(0, 0)), AgentState(AgentStatus::Planning))]
 pub struct GridAgent {
     /// Its id in the simulation: a new one after a rebuild of the world
@@ -55,8 +60,9 @@ pub struct GridAgent {
 
 /// The cell the agent stood on before the last tick: draw it between this and [`GridPos`]
 /// by `Time<Fixed>`'s overstep.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LastCell(pub Pos);
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct LastCell(#[reflect(remote = PosReflect)] pub Pos);
 
 /// The cell the agent's plan steps to next ([`Simulation::next_cell`]): `None` on its goal,
 /// while it plans, or without a path. In crowd mode the step rule decides the move at the
@@ -67,8 +73,9 @@ pub struct LastCell(pub Pos);
 /// nothing.
 ///
 /// [`Simulation::next_cell`]: gridwalk_core::sim::Simulation::next_cell
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NextCell(pub Option<Pos>);
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct NextCell(#[reflect(remote = MaybePosReflect)] pub Option<Pos>);
 
 /// The agent's whole planned path, its own cell first: empty on its goal, while it plans, or
 /// without a path; its second cell is [`NextCell`]'s. In crowd mode the step rule may hold
@@ -76,12 +83,17 @@ pub struct NextCell(pub Option<Pos>);
 ///
 /// Optional, as [`NextCell`] is: add it to an agent's entity and the plugin writes it after
 /// every tick. Each write walks the plan, so only the entities that carry it pay.
-#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
-pub struct GridPath(pub Vec<Pos>);
+///
+/// Reflected as a component, its cells left out: a list of the core's cells has no
+/// reflected form.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Reflect)]
+#[reflect(Component, Debug, PartialEq, Default)]
+pub struct GridPath(#[reflect(ignore)] pub Vec<Pos>);
 
 /// What the agent is doing: walking, arrived, waiting for a plan, no path, ...
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AgentState(pub AgentStatus);
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct AgentState(#[reflect(remote = AgentStatusReflect)] pub AgentStatus);
 
 /// Where the entities stand against the world: the epoch they follow, and the change tick of
 /// the last [`sync_agents`] (a [`Goal`] changed at it is the plugin's own write, not the

@@ -42,7 +42,8 @@
 //! Modules: [`settings`] (the settings value), `world` (the [`GridSim`] resource), `agents`
 //! (components and their sync), `messages`, `clock` ([`TickClock`]: pause, steps, rate, the
 //! fraction between ticks),
-//! `held` (edits waiting for their cells), `segment` (the recording) and, with the `debug` feature, `debug` (gizmos of paths and
+//! `held` (edits waiting for their cells), [`reflect`] (the core's types as reflection sees
+//! them: every component reflects, and the plugin registers it), `segment` (the recording) and, with the `debug` feature, `debug` (gizmos of paths and
 //! repaired cells).
 
 #![warn(missing_docs)]
@@ -53,6 +54,7 @@ mod clock;
 mod debug;
 mod held;
 mod messages;
+pub mod reflect;
 mod segment;
 pub mod settings;
 
@@ -189,6 +191,15 @@ impl Plugin for GridwalkPlugin {
             )
                 .chain(),
         )
+        .register_type::<GridPos>()
+        .register_type::<Goal>()
+        .register_type::<ArrivalPolicy>()
+        .register_type::<GridAgent>()
+        .register_type::<LastCell>()
+        .register_type::<NextCell>()
+        .register_type::<GridPath>()
+        .register_type::<AgentState>()
+        .register_type::<TickClock>()
         .insert_resource(world)
         .insert_resource(clock)
         .init_resource::<world::PendingInput>()
