@@ -153,28 +153,24 @@ fn agent_removed(mut world: DeferredWorld, ctx: HookContext) {
     }
 }
 
-/// Gathers the game's new entities and changed goals into the input of the next tick.
-pub(crate) fn gather_agents(
-    world: Res<GridSim>,
-    synced: Res<Synced>,
-    mut joining: ResMut<Joining>,
-    mut pending: ResMut<PendingInput>,
-    goals: Query<(Entity, Ref<GridAgent>, Ref<Goal>), Changed<Goal>>,
-) {
-    let pending = &mut *pending;
-    (pending.spawns).extend(joining.0.drain(..).map(|(e, s, p)| (s, Some(e), p)));
-    // The plugin writes goals too (a wanderer's next one, or one set on the simulation): a
-    // goal changed since, and differing from its agent's, is the game's.
-    let sim = world.sim();
-    let set = (goals.iter())
-        .filter(|(_, _, g)| Some(g.last_changed()) != synced.tick)
-        .filter(|(_, a, g)| {
-            // A new goal, or the goal it arrived at set again (it arrives again), unless the
-            // plugin just gave the entity its components, goal included.
-            let again = |x: &Agent| x.status == AgentStatus::Arrived && !a.is_changed();
-            sim.agent(a.id).is_some_and(|x| x.goal != g.0 || again(x))
-        });
-    pending.retargets.extend(set.map(|(e, _, g)| (e, g.0)));
+/// What [`gather_agents`] reads: the game's new entities and its changed goals.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(crate) struct Gathered<'w, 's> {
+    synced: Res<'w, Synced>,
+    joining: ResMut<'w, Joining>,
+    goals: Query<'w, 's, (Entity, Ref<'static, GridAgent>, Ref<'static, Goal>), Changed<Goal>>,
+}
+
+/// Gathers the game's new entities and changed goals into the input of the next tick. The
+/// plugin writes goals too (a wanderer's next one), at the last sync's change tick: a goal
+/// changed at another is the game's. Whether it differs from the agent's is for the tick to
+/// see ([`GridSim::apply_untimed`]), which looks the agent up once; each goal goes with
+/// whether the plugin just gave the entity its components, goal included.
+pub(crate) fn gather_agents(g: &mut Gathered, pending: &mut PendingInput) {
+    (pending.spawns).extend(g.joining.0.drain(..).map(|(e, s, p)| (s, Some(e), p)));
+    let tick = g.synced.tick;
+    let set = (g.goals.iter()).filter(|(_, _, goal)| Some(goal.last_changed()) != tick);
+    (pending.retargets).extend(set.map(|(e, a, goal)| (e, goal.0, a.is_changed())));
 }
 
 /// The components of an agent's entity.

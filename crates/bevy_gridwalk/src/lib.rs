@@ -208,13 +208,7 @@ impl Plugin for GridwalkPlugin {
         .add_systems(
             FixedUpdate,
             (
-                (
-                    clock::advance_clock,
-                    tick::gather_input,
-                    agents::gather_agents,
-                )
-                    .chain()
-                    .in_set(GridwalkSystems::Gather),
+                tick::gather.in_set(GridwalkSystems::Gather),
                 (tick::apply_edits.in_set(GridwalkSystems::ApplyEdits)).run_if(ticking),
                 tick::step.in_set(GridwalkSystems::Step).run_if(ticking),
                 (agents::sync_agents.in_set(GridwalkSystems::Sync)).run_if(ticking),

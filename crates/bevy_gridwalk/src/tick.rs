@@ -2,21 +2,38 @@
 
 use bevy::prelude::*;
 
+use crate::agents;
+use crate::clock::TickClock;
 use crate::messages::{ClearWalls, EditLanded, Refused, SpawnAgent, TileEdit, WallsCleared};
 use crate::world::{GridSim, PendingInput};
 
-/// Drains the input messages into [`PendingInput`].
-pub(crate) fn gather_input(
+/// The input messages.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(crate) struct Input<'w, 's> {
+    edits: MessageReader<'w, 's, TileEdit>,
+    spawns: MessageReader<'w, 's, SpawnAgent>,
+    clears: MessageReader<'w, 's, ClearWalls>,
+}
+
+/// The tick's first step, run at every `FixedUpdate` run: advances the clock by the fixed
+/// timestep (deciding whether this run is a tick), then drains the input messages and the
+/// game's new entities and changed goals into [`PendingInput`]. One system, not three: each
+/// system of a multi-threaded schedule costs a task.
+pub(crate) fn gather(
+    mut clock: ResMut<TickClock>,
+    fixed: Res<Time<Fixed>>,
     mut pending: ResMut<PendingInput>,
-    mut edits: MessageReader<TileEdit>,
-    mut spawns: MessageReader<SpawnAgent>,
-    mut clears: MessageReader<ClearWalls>,
+    mut input: Input,
+    mut gathered: agents::Gathered,
 ) {
-    (pending.spawns).extend(spawns.read().map(|&s| (s, None, None)));
-    pending.edits.extend(edits.read().copied());
-    if clears.read().count() > 0 {
+    clock.advance(fixed.delta());
+    let pending = &mut *pending;
+    (pending.spawns).extend(input.spawns.read().map(|&s| (s, None, None)));
+    pending.edits.extend(input.edits.read().copied());
+    if input.clears.read().count() > 0 {
         pending.clear_walls = true;
     }
+    agents::gather_agents(&mut gathered, pending);
 }
 
 /// The input queues that a new world drops.

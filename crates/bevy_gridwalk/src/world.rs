@@ -33,8 +33,9 @@ pub(crate) struct PendingInput {
     pub(crate) clear_walls: bool,
     /// Entities whose agent goes: despawned, or their [`GridAgent`](crate::GridAgent) removed.
     pub(crate) leaving: Vec<Entity>,
-    /// Entities whose [`Goal`](crate::Goal) the game changed, with the new goal.
-    pub(crate) retargets: Vec<(Entity, Pos)>,
+    /// Entities whose [`Goal`](crate::Goal) the game changed, with the new goal, and whether
+    /// the plugin had just given the entity its components.
+    pub(crate) retargets: Vec<(Entity, Pos, bool)>,
 }
 
 /// An agent a rebuild keeps or places: start, goal, arrival policy, and the label and entity
@@ -77,9 +78,10 @@ pub struct GridSim {
     start_refusals: Vec<Refused>,
     /// Edits waiting for an agent to leave their cell.
     held: HeldEdits,
-    /// Each agent's entity (agents waiting to enter included), and back.
-    entity_of: HashMap<AgentId, Entity>,
-    agent_of: HashMap<Entity, AgentId>,
+    /// Each agent's entity (agents waiting to enter included), and back: fast hashes, since
+    /// every goal the game sets is looked up.
+    entity_of: bevy::platform::collections::HashMap<AgentId, Entity>,
+    agent_of: bevy::ecs::entity::EntityHashMap<AgentId>,
     /// Agents on the map whose entity has not yet got its components, oldest first.
     pub(crate) fresh: Vec<AgentId>,
     /// Agents waiting to enter (crowd mode): fresh once they are on the map.
@@ -118,8 +120,8 @@ impl GridSim {
             explain_history: settings.explain_history,
             start_refusals: Vec::new(),
             held: HeldEdits::new(settings.hold_edits),
-            entity_of: HashMap::new(),
-            agent_of: HashMap::new(),
+            entity_of: Default::default(),
+            agent_of: Default::default(),
             fresh: Vec::new(),
             waiting: Vec::new(),
             gone: Vec::new(),
@@ -592,12 +594,14 @@ impl GridSim {
     }
 
     /// Removes the agents of the `leaving` entities and sends those of `retargets` to their
-    /// new goals, at once. While recording, a new segment then starts, since a scenario
-    /// cannot say either. Returns the refusals of new goals.
+    /// new goals, at once; a goal the agent has already is no change, but one it arrived at,
+    /// set again by the game (not just given by the plugin), is an arrival again. While
+    /// recording, a new segment then starts, since a scenario cannot say either. Returns the
+    /// refusals of new goals.
     pub(crate) fn apply_untimed(
         &mut self,
         leaving: &[Entity],
-        retargets: &[(Entity, Pos)],
+        retargets: &[(Entity, Pos, bool)],
     ) -> Vec<Refused> {
         if leaving.is_empty() && retargets.is_empty() {
             return Vec::new();
@@ -612,7 +616,7 @@ impl GridSim {
             self.labels.remove(&id);
         }
         let mut refused = Vec::new();
-        for &(entity, goal) in retargets {
+        for &(entity, goal, dressed) in retargets {
             let Some(id) = self.agent_of(entity) else {
                 continue;
             };
@@ -621,7 +625,7 @@ impl GridSim {
             };
             if a.goal == goal {
                 // Sent again to where it stands: it has arrived, again.
-                if a.status == AgentStatus::Arrived {
+                if a.status == AgentStatus::Arrived && !dressed {
                     self.arrived_again.push((entity, goal));
                 }
                 continue;
