@@ -12,6 +12,13 @@
 //!   the time is the whole `update()`: schedules, messages, the tick's four sets and the
 //!   agent entities' sync (their cells, goals, next cells and statuses written back).
 //!
+//! - Held edits are off on the game's side ([`GridwalkSettings::hold_edits`]): an edit of a
+//!   cell an agent stands on is refused on both sides.
+//! - Retargets: after every tick each arrived agent is sent to the next goal, on the core's
+//!   side by `Simulation::set_goal` and on the game's by writing its `Goal`, which the game's
+//!   next tick applies (through the same `set_goal`). The core's tick time counts its
+//!   `set_goal` calls, so both sides' times hold the same work; finding the arrived agents
+//!   is untimed on both.
 //! - Budgets: both sides plan without a per-tick limit (the core's default [`Budget`]), so
 //!   they do the same work; the game's own default limit would leave agents waiting.
 //!
@@ -117,13 +124,16 @@ fn edit_script(grid: &Grid, ticks: usize, r: &mut maps::MapRng) -> Vec<Vec<(Pos,
 }
 
 /// Sends every arrived agent to the next goal of `goals` after its own that accepts it.
-fn retarget(sim: &mut Simulation, goals: &[Pos]) -> usize {
+/// Returns how many, and how long the new goals took to set: the share of the work the
+/// game's tick does for it (finding the arrived agents is the game's, on both sides).
+fn retarget(sim: &mut Simulation, goals: &[Pos]) -> (usize, Duration) {
     let arrived: Vec<(u32, Pos)> = sim
         .agents()
         .filter(|a| a.status == AgentStatus::Arrived)
         .map(|a| (a.id, a.goal))
         .collect();
     let n = arrived.len();
+    let started = Instant::now();
     for (id, g) in arrived {
         let i = goals.iter().position(|&x| x == g).unwrap_or(0);
         for k in 1..=goals.len() {
@@ -132,7 +142,7 @@ fn retarget(sim: &mut Simulation, goals: &[Pos]) -> usize {
             }
         }
     }
-    n
+    (n, started.elapsed())
 }
 
 /// [`retarget`] on the plugin's side, the way a game does it: each arrived agent's entity
@@ -217,6 +227,8 @@ fn main() {
         algorithm: config.algorithm,
         measure_baseline: config.measure_baseline,
         budget: Budget::default(),
+        // The core refuses an edit of a cell an agent stands on; so does the game's side.
+        hold_edits: false,
         ..GridwalkSettings::of_scenario(&scenario)
     };
     assert_eq!(settings.config(), config, "the same planner and moves");
@@ -261,10 +273,16 @@ fn main() {
     let mut retargeted = 0usize;
     let started = Instant::now();
     for (tick, edits) in script.iter().enumerate() {
+        // Arrived agents head for the next open goal, on both sides, as in the core's
+        // shared-goals workload: everyone keeps walking. The game's tick sets the new goals
+        // (its `Goal` components changed), so the core's time counts setting them too.
+        let (n, set_goals) = retarget(&mut core, &goals);
+        retargeted += n;
+        retarget_entities(&mut app, &goals);
         let run_core = |core: &mut Simulation, t: &mut Vec<Duration>| {
             let s = Instant::now();
             let report = core.tick(edits);
-            t.push(s.elapsed());
+            t.push(s.elapsed() + set_goals);
             report.stats.search.expanded
         };
         let mut run_ecs = |app: &mut App, t: &mut Vec<Duration>, frame: &mut Vec<Duration>| {
@@ -280,10 +298,6 @@ fn main() {
                 set.push(d);
             }
         };
-        // Arrived agents head for the next open goal, on both sides and outside the timing,
-        // as in the core's shared-goals workload: everyone keeps walking.
-        retargeted += retarget(&mut core, &goals);
-        retarget_entities(&mut app, &goals);
         if tick % 2 == 0 {
             expanded += run_core(&mut core, &mut t_core);
             run_ecs(&mut app, &mut t_ecs, &mut t_frame);

@@ -122,6 +122,8 @@ impl SimSetup {
             paused: self.paused,
             record: true,
             explain_history: EXPLAIN_HISTORY,
+            // The demo tells of an edit on an agent as refused, as it always has.
+            hold_edits: false,
             ..GridwalkSettings::of_scenario(&self.scenario)
         }
     }

@@ -7,7 +7,8 @@
 //! it, and it appears at the next tick ([`Refused`](crate::Refused) if it cannot). Agents
 //! that appear otherwise (a scenario's, a [`SpawnAgent`](crate::SpawnAgent) message's) get
 //! an entity of the plugin's. Changing an entity's [`Goal`] sends its agent there at the next tick;
-//! despawning it (or removing [`GridAgent`]) removes the agent.
+//! despawning it (or removing [`GridAgent`]) removes the agent, one still waiting to enter or
+//! to join included.
 
 use bevy::ecs::change_detection::Tick;
 use bevy::ecs::lifecycle::HookContext;
@@ -18,31 +19,36 @@ use gridwalk_core::Pos;
 use gridwalk_core::sim::{Agent, AgentId, AgentStatus, OnArrival, Simulation};
 
 use crate::messages::{Arrived, SpawnAgent};
+use crate::reflect::{AgentStatusReflect, MaybePosReflect, OnArrivalReflect, PosReflect};
 use crate::world::{GridSim, PendingInput};
 
 /// The cell an agent stands on. Spawn it with a [`Goal`] to add an agent; after that the
 /// plugin writes it every tick (a game's writes are overwritten).
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GridPos(pub Pos);
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct GridPos(#[reflect(remote = PosReflect)] pub Pos);
 
 /// The cell an agent walks to. Spawning it with a [`GridPos`] adds an agent at the next tick
 /// (without one, nothing happens);
 /// changing it sends the agent there at the next tick. The plugin writes it when the agent's
 /// arrival policy picks a new goal (wander, patrol).
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-#[component(on_add = goal_added)]
-pub struct Goal(pub Pos);
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
+#[component(on_add = goal_added, on_despawn = goal_despawned)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct Goal(#[reflect(remote = PosReflect)] pub Pos);
 
 /// What this agent does on arrival (stay, wander, patrol): read when its entity is spawned
 /// with [`GridPos`] and [`Goal`]. Without it, the agent follows the world's setting
 /// ([`GridSim::on_arrival`], from [`GridwalkSettings::on_arrival`](crate::GridwalkSettings)).
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ArrivalPolicy(pub OnArrival);
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct ArrivalPolicy(#[reflect(remote = OnArrivalReflect)] pub OnArrival);
 
 /// The agent an entity is, once it is on the map: written by the plugin. Removing it (or
 /// despawning the entity) removes the agent at the next tick.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
 #[component(on_remove = agent_removed)]
+#[reflect(Component, Debug, PartialEq)]
 #[require(LastCell(Pos::new(0, 0)), AgentState(AgentStatus::Planning))]
 pub struct GridAgent {
     /// Its id in the simulation: a new one after a rebuild of the world
@@ -54,8 +60,9 @@ pub struct GridAgent {
 
 /// The cell the agent stood on before the last tick: draw it between this and [`GridPos`]
 /// by `Time<Fixed>`'s overstep.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LastCell(pub Pos);
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct LastCell(#[reflect(remote = PosReflect)] pub Pos);
 
 /// The cell the agent's plan steps to next ([`Simulation::next_cell`]): `None` on its goal,
 /// while it plans, or without a path. In crowd mode the step rule decides the move at the
@@ -66,8 +73,9 @@ pub struct LastCell(pub Pos);
 /// nothing.
 ///
 /// [`Simulation::next_cell`]: gridwalk_core::sim::Simulation::next_cell
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NextCell(pub Option<Pos>);
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct NextCell(#[reflect(remote = MaybePosReflect)] pub Option<Pos>);
 
 /// The agent's whole planned path, its own cell first: empty on its goal, while it plans, or
 /// without a path; its second cell is [`NextCell`]'s. In crowd mode the step rule may hold
@@ -75,12 +83,17 @@ pub struct NextCell(pub Option<Pos>);
 ///
 /// Optional, as [`NextCell`] is: add it to an agent's entity and the plugin writes it after
 /// every tick. Each write walks the plan, so only the entities that carry it pay.
-#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
-pub struct GridPath(pub Vec<Pos>);
+///
+/// Reflected as a component, its cells left out: a list of the core's cells has no
+/// reflected form.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Reflect)]
+#[reflect(Component, Debug, PartialEq, Default)]
+pub struct GridPath(#[reflect(ignore)] pub Vec<Pos>);
 
 /// What the agent is doing: walking, arrived, waiting for a plan, no path, ...
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AgentState(pub AgentStatus);
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct AgentState(#[reflect(remote = AgentStatusReflect)] pub AgentStatus);
 
 /// Where the entities stand against the world: the epoch they follow, and the change tick of
 /// the last [`sync_agents`] (a [`Goal`] changed at it is the plugin's own write, not the
@@ -112,6 +125,27 @@ fn goal_added(mut world: DeferredWorld, ctx: HookContext) {
     }
 }
 
+/// An entity with a [`Goal`] is despawned: its agent goes at the next tick, whether it
+/// stands on the map, waits to enter (crowd mode, no [`GridAgent`] yet) or has not joined.
+fn goal_despawned(mut world: DeferredWorld, ctx: HookContext) {
+    let e = ctx.entity;
+    if let Some(mut joining) = world.get_resource_mut::<Joining>()
+        && !joining.0.is_empty()
+    {
+        joining.0.retain(|(j, ..)| *j != e);
+    }
+    // An entity with a GridAgent is queued by that component's hook.
+    let on_map = world.get::<GridAgent>(e).is_some();
+    if let Some(mut pending) = world.get_resource_mut::<PendingInput>() {
+        if !pending.spawns.is_empty() {
+            pending.spawns.retain(|(_, j, _)| *j != Some(e));
+        }
+        if !on_map {
+            pending.leaving.push(e);
+        }
+    }
+}
+
 /// Queues the removal of the agent an entity was.
 fn agent_removed(mut world: DeferredWorld, ctx: HookContext) {
     if let Some(mut pending) = world.get_resource_mut::<PendingInput>() {
@@ -119,28 +153,24 @@ fn agent_removed(mut world: DeferredWorld, ctx: HookContext) {
     }
 }
 
-/// Gathers the game's new entities and changed goals into the input of the next tick.
-pub(crate) fn gather_agents(
-    world: Res<GridSim>,
-    synced: Res<Synced>,
-    mut joining: ResMut<Joining>,
-    mut pending: ResMut<PendingInput>,
-    goals: Query<(Entity, Ref<GridAgent>, Ref<Goal>), Changed<Goal>>,
-) {
-    let pending = &mut *pending;
-    (pending.spawns).extend(joining.0.drain(..).map(|(e, s, p)| (s, Some(e), p)));
-    // The plugin writes goals too (a wanderer's next one, or one set on the simulation): a
-    // goal changed since, and differing from its agent's, is the game's.
-    let sim = world.sim();
-    let set = (goals.iter())
-        .filter(|(_, _, g)| Some(g.last_changed()) != synced.tick)
-        .filter(|(_, a, g)| {
-            // A new goal, or the goal it arrived at set again (it arrives again), unless the
-            // plugin just gave the entity its components, goal included.
-            let again = |x: &Agent| x.status == AgentStatus::Arrived && !a.is_changed();
-            sim.agent(a.id).is_some_and(|x| x.goal != g.0 || again(x))
-        });
-    pending.retargets.extend(set.map(|(e, _, g)| (e, g.0)));
+/// What [`gather_agents`] reads: the game's new entities and its changed goals.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(crate) struct Gathered<'w, 's> {
+    synced: Res<'w, Synced>,
+    joining: ResMut<'w, Joining>,
+    goals: Query<'w, 's, (Entity, Ref<'static, GridAgent>, Ref<'static, Goal>), Changed<Goal>>,
+}
+
+/// Gathers the game's new entities and changed goals into the input of the next tick. The
+/// plugin writes goals too (a wanderer's next one), at the last sync's change tick: a goal
+/// changed at another is the game's. Whether it differs from the agent's is for the tick to
+/// see ([`GridSim::apply_untimed`]), which looks the agent up once; each goal goes with
+/// whether the plugin just gave the entity its components, goal included.
+pub(crate) fn gather_agents(g: &mut Gathered, pending: &mut PendingInput) {
+    (pending.spawns).extend(g.joining.0.drain(..).map(|(e, s, p)| (s, Some(e), p)));
+    let tick = g.synced.tick;
+    let set = (g.goals.iter()).filter(|(_, _, goal)| Some(goal.last_changed()) != tick);
+    (pending.retargets).extend(set.map(|(e, a, goal)| (e, goal.0, a.is_changed())));
 }
 
 /// The components of an agent's entity.

@@ -117,11 +117,6 @@ pub fn ticking(clock: Res<TickClock>) -> bool {
     clock.ticking
 }
 
-/// The first step of every `FixedUpdate` run: advances the clock by the fixed timestep.
-pub(crate) fn advance_clock(mut clock: ResMut<TickClock>, fixed: Res<Time<Fixed>>) {
-    clock.advance(fixed.delta());
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

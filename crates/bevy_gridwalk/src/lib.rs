@@ -12,7 +12,8 @@
 //!
 //! Every rule of a tick lives in `gridwalk-core` (re-exported as [`core`]); this crate is its
 //! Bevy side. Agents are known by their entity; anything refused comes back as one
-//! [`Refused`] message. With [`GridwalkSettings::record`], the world ([`GridSim`]) records the
+//! [`Refused`] message, and an edit of a cell an agent stands on waits for the cell to free
+//! ([`EditLanded`]). With [`GridwalkSettings::record`], the world ([`GridSim`]) records the
 //! session as scenarios ([`Segment`]), which `gridwalk-cli simulate` replays exactly. See
 //! `docs/plugin.md` for a guided tour.
 //!
@@ -41,7 +42,8 @@
 //! Modules: [`settings`] (the settings value), `world` (the [`GridSim`] resource), `agents`
 //! (components and their sync), `messages`, `clock` ([`TickClock`]: pause, steps, rate, the
 //! fraction between ticks),
-//! `segment` (the recording) and, with the `debug` feature, `debug` (gizmos of paths and
+//! `held` (edits waiting for their cells), [`reflect`] (the core's types as reflection sees
+//! them: every component reflects, and the plugin registers it), `segment` (the recording) and, with the `debug` feature, `debug` (gizmos of paths and
 //! repaired cells).
 
 #![warn(missing_docs)]
@@ -50,7 +52,9 @@ mod agents;
 mod clock;
 #[cfg(feature = "debug")]
 mod debug;
+mod held;
 mod messages;
+pub mod reflect;
 mod segment;
 pub mod settings;
 
@@ -70,7 +74,9 @@ pub use agents::{
 pub use clock::{TickClock, clamp_rate, ticking};
 #[cfg(feature = "debug")]
 pub use debug::{GridwalkDebug, GridwalkDebugPlugin, RepairGizmos};
-pub use messages::{Arrived, Asked, ClearWalls, Refused, SpawnAgent, TileEdit, WallsCleared};
+pub use messages::{
+    Arrived, Asked, ClearWalls, EditLanded, Refused, SpawnAgent, TileEdit, WallsCleared,
+};
 pub use segment::Segment;
 pub use settings::GridwalkSettings;
 pub use world::GridSim;
@@ -88,9 +94,9 @@ pub struct ReadmeDoctests;
 /// What a game needs in scope: the plugin, its settings, components, messages and sets.
 pub mod prelude {
     pub use crate::{
-        AgentState, ArrivalPolicy, Arrived, Asked, ClearWalls, Goal, GridAgent, GridPath, GridPos,
-        GridSim, GridwalkPlugin, GridwalkSettings, GridwalkSystems, LastCell, NextCell, Refused,
-        SpawnAgent, TickClock, TileEdit,
+        AgentState, ArrivalPolicy, Arrived, Asked, ClearWalls, EditLanded, Goal, GridAgent,
+        GridPath, GridPos, GridSim, GridwalkPlugin, GridwalkSettings, GridwalkSystems, LastCell,
+        NextCell, Refused, SpawnAgent, TickClock, TileEdit,
     };
     pub use gridwalk_core::sim::AgentStatus;
 }
@@ -185,6 +191,15 @@ impl Plugin for GridwalkPlugin {
             )
                 .chain(),
         )
+        .register_type::<GridPos>()
+        .register_type::<Goal>()
+        .register_type::<ArrivalPolicy>()
+        .register_type::<GridAgent>()
+        .register_type::<LastCell>()
+        .register_type::<NextCell>()
+        .register_type::<GridPath>()
+        .register_type::<AgentState>()
+        .register_type::<TickClock>()
         .insert_resource(world)
         .insert_resource(clock)
         .init_resource::<world::PendingInput>()
@@ -193,13 +208,7 @@ impl Plugin for GridwalkPlugin {
         .add_systems(
             FixedUpdate,
             (
-                (
-                    clock::advance_clock,
-                    tick::gather_input,
-                    agents::gather_agents,
-                )
-                    .chain()
-                    .in_set(GridwalkSystems::Gather),
+                tick::gather.in_set(GridwalkSystems::Gather),
                 (tick::apply_edits.in_set(GridwalkSystems::ApplyEdits)).run_if(ticking),
                 tick::step.in_set(GridwalkSystems::Step).run_if(ticking),
                 (agents::sync_agents.in_set(GridwalkSystems::Sync)).run_if(ticking),

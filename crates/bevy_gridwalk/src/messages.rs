@@ -1,6 +1,6 @@
 //! The plugin's messages: what a game asks of the world ([`TileEdit`], [`SpawnAgent`],
 //! [`ClearWalls`]), and what the world tells it back ([`Arrived`], [`Refused`],
-//! [`WallsCleared`]).
+//! [`EditLanded`], [`WallsCleared`]).
 
 use bevy::prelude::*;
 use gridwalk_core::sim::SimError;
@@ -13,11 +13,17 @@ pub(crate) fn register(app: &mut App) {
         .add_message::<ClearWalls>()
         .add_message::<Arrived>()
         .add_message::<Refused>()
+        .add_message::<EditLanded>()
         .add_message::<WallsCleared>();
 }
 
-/// Set one cell's terrain at the next tick. Refused ([`Refused`]) on a cell that holds an
-/// agent or is a goal, or that is off the map. The planners are told of the cell and repair.
+/// Set one cell's terrain at the next tick; the planners are told of the cell and repair.
+/// Refused ([`Refused`]) on a cell that is a goal or off the map. On a cell an agent stands
+/// on (or, in crowd mode, waits to enter) it is held
+/// ([`GridwalkSettings::hold_edits`](crate::GridwalkSettings::hold_edits), on by default) and
+/// lands at the first tick the cell is free, which [`EditLanded`] tells; a later edit of the
+/// same cell replaces a held one ([`GridSim::held_edits`](crate::GridSim::held_edits) lists
+/// them).
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TileEdit {
     /// The cell.
@@ -50,6 +56,15 @@ pub struct Arrived {
     pub cell: Pos,
 }
 
+/// A held [`TileEdit`] landed: its cell was free at this tick, and now has its terrain.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EditLanded {
+    /// The cell.
+    pub pos: Pos,
+    /// What it became.
+    pub terrain: Terrain,
+}
+
 /// What a [`Refused`] message refuses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Asked {
@@ -69,7 +84,8 @@ pub enum Asked {
 
 /// Something asked of the world that it refused, and why: an agent that cannot be placed
 /// (its start is a wall or off the map, ...), a new goal it cannot take, an edit of a cell
-/// that is a goal or off the map. A refused entity of the game's keeps its components but
+/// that is a goal or off the map (or that holds an agent, with
+/// [`GridwalkSettings::hold_edits`](crate::GridwalkSettings::hold_edits) off). A refused entity of the game's keeps its components but
 /// gets no [`GridAgent`](crate::GridAgent).
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct Refused {

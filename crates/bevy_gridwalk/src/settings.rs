@@ -62,6 +62,10 @@ pub struct GridwalkSettings {
     /// ([`Simulation::set_history`](gridwalk_core::sim::Simulation::set_history)): 0 by
     /// default, so a game that does not explain pays nothing for it; the demo keeps 32.
     pub explain_history: usize,
+    /// Hold an edit of a cell an agent stands on (or waits to enter) until the cell is free,
+    /// then apply it and send [`EditLanded`](crate::EditLanded) (on by default). Off, such
+    /// an edit is refused at once ([`Refused`](crate::Refused)), as the core refuses it.
+    pub hold_edits: bool,
 }
 
 impl Default for GridwalkSettings {
@@ -80,6 +84,7 @@ impl Default for GridwalkSettings {
             paused: false,
             record: false,
             explain_history: 0,
+            hold_edits: true,
         }
     }
 }

@@ -2,21 +2,38 @@
 
 use bevy::prelude::*;
 
-use crate::messages::{ClearWalls, Refused, SpawnAgent, TileEdit, WallsCleared};
+use crate::agents;
+use crate::clock::TickClock;
+use crate::messages::{ClearWalls, EditLanded, Refused, SpawnAgent, TileEdit, WallsCleared};
 use crate::world::{GridSim, PendingInput};
 
-/// Drains the input messages into [`PendingInput`].
-pub(crate) fn gather_input(
+/// The input messages.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(crate) struct Input<'w, 's> {
+    edits: MessageReader<'w, 's, TileEdit>,
+    spawns: MessageReader<'w, 's, SpawnAgent>,
+    clears: MessageReader<'w, 's, ClearWalls>,
+}
+
+/// The tick's first step, run at every `FixedUpdate` run: advances the clock by the fixed
+/// timestep (deciding whether this run is a tick), then drains the input messages and the
+/// game's new entities and changed goals into [`PendingInput`]. One system, not three: each
+/// system of a multi-threaded schedule costs a task.
+pub(crate) fn gather(
+    mut clock: ResMut<TickClock>,
+    fixed: Res<Time<Fixed>>,
     mut pending: ResMut<PendingInput>,
-    mut edits: MessageReader<TileEdit>,
-    mut spawns: MessageReader<SpawnAgent>,
-    mut clears: MessageReader<ClearWalls>,
+    mut input: Input,
+    mut gathered: agents::Gathered,
 ) {
-    (pending.spawns).extend(spawns.read().map(|&s| (s, None, None)));
-    pending.edits.extend(edits.read().copied());
-    if clears.read().count() > 0 {
+    clock.advance(fixed.delta());
+    let pending = &mut *pending;
+    (pending.spawns).extend(input.spawns.read().map(|&s| (s, None, None)));
+    pending.edits.extend(input.edits.read().copied());
+    if input.clears.read().count() > 0 {
         pending.clear_walls = true;
     }
+    agents::gather_agents(&mut gathered, pending);
 }
 
 /// The input queues that a new world drops.
@@ -49,13 +66,15 @@ pub(crate) fn drop_stale_input(mut world: ResMut<GridSim>, mut q: Queues) {
 #[derive(bevy::ecs::system::SystemParam)]
 pub(crate) struct Reports<'w> {
     refused: MessageWriter<'w, Refused>,
+    landed: MessageWriter<'w, EditLanded>,
     cleared: MessageWriter<'w, WallsCleared>,
 }
 
 /// Step 1 of a tick: agents removed or sent to new goals by the game; then the asked-for
 /// agents and edits join the segment's timeline at this tick, which plays its share (dynamic
-/// world, then agents, then edits, scripted ones first); then a pending "clear walls".
-/// Refusals become messages, the world's starting ones at its first tick.
+/// world, then agents, then edits, scripted ones first, the held ones before the new); then
+/// a pending "clear walls". Refusals and landed edits become messages, the world's starting
+/// refusals at its first tick.
 pub(crate) fn apply_edits(
     mut world: ResMut<GridSim>,
     mut pending: ResMut<PendingInput>,
@@ -68,8 +87,10 @@ pub(crate) fn apply_edits(
     out.refused
         .write_batch(world.apply_untimed(&leaving, &retargets));
     let spawns = std::mem::take(&mut pending.spawns);
-    out.refused
-        .write_batch(world.play_tick(spawns, pending.edits.drain(..)));
+    let edits = std::mem::take(&mut pending.edits);
+    let (refused, landed) = world.play_tick(spawns, edits);
+    out.refused.write_batch(refused);
+    out.landed.write_batch(landed);
     if std::mem::take(&mut pending.clear_walls) {
         let count = world.clear_walls();
         out.cleared.write(WallsCleared { count });

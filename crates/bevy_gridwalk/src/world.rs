@@ -16,7 +16,8 @@ use gridwalk_core::sim::{AgentId, AgentStatus, Budget, SimConfig, Simulation};
 use gridwalk_core::sim::{DynamicWorld, OnArrival};
 use gridwalk_core::{Grid, Pos, Terrain};
 
-use crate::messages::{Asked, Refused, SpawnAgent, TileEdit};
+use crate::held::HeldEdits;
+use crate::messages::{Asked, EditLanded, Refused, SpawnAgent, TileEdit};
 use crate::segment::Segment;
 use crate::settings::GridwalkSettings;
 
@@ -32,8 +33,9 @@ pub(crate) struct PendingInput {
     pub(crate) clear_walls: bool,
     /// Entities whose agent goes: despawned, or their [`GridAgent`](crate::GridAgent) removed.
     pub(crate) leaving: Vec<Entity>,
-    /// Entities whose [`Goal`](crate::Goal) the game changed, with the new goal.
-    pub(crate) retargets: Vec<(Entity, Pos)>,
+    /// Entities whose [`Goal`](crate::Goal) the game changed, with the new goal, and whether
+    /// the plugin had just given the entity its components.
+    pub(crate) retargets: Vec<(Entity, Pos, bool)>,
 }
 
 /// An agent a rebuild keeps or places: start, goal, arrival policy, and the label and entity
@@ -74,9 +76,12 @@ pub struct GridSim {
     /// Computes each planner keeps for explain ([`GridwalkSettings::explain_history`]).
     explain_history: usize,
     start_refusals: Vec<Refused>,
-    /// Each agent's entity (agents waiting to enter included), and back.
-    entity_of: HashMap<AgentId, Entity>,
-    agent_of: HashMap<Entity, AgentId>,
+    /// Edits waiting for an agent to leave their cell.
+    held: HeldEdits,
+    /// Each agent's entity (agents waiting to enter included), and back: fast hashes, since
+    /// every goal the game sets is looked up.
+    entity_of: bevy::platform::collections::HashMap<AgentId, Entity>,
+    agent_of: bevy::ecs::entity::EntityHashMap<AgentId>,
     /// Agents on the map whose entity has not yet got its components, oldest first.
     pub(crate) fresh: Vec<AgentId>,
     /// Agents waiting to enter (crowd mode): fresh once they are on the map.
@@ -114,8 +119,9 @@ impl GridSim {
             record: settings.record,
             explain_history: settings.explain_history,
             start_refusals: Vec::new(),
-            entity_of: HashMap::new(),
-            agent_of: HashMap::new(),
+            held: HeldEdits::new(settings.hold_edits),
+            entity_of: Default::default(),
+            agent_of: Default::default(),
             fresh: Vec::new(),
             waiting: Vec::new(),
             gone: Vec::new(),
@@ -126,6 +132,13 @@ impl GridSim {
         let refused = s.play_start(&[]);
         s.start_refusals.clone_from(&refused);
         (s, refused)
+    }
+
+    /// The edits waiting for an agent to leave their cell, oldest first, at most one a cell
+    /// ([`GridwalkSettings::hold_edits`]). Each is tried again at every tick, and lands at the
+    /// first tick its cell is free ([`EditLanded`]); a new map drops them.
+    pub fn held_edits(&self) -> &[TileEdit] {
+        self.held.as_slice()
     }
 
     /// The planner-memory and planning budgets.
@@ -273,7 +286,7 @@ impl GridSim {
     /// seed, the budgets and the destinations (chosen again on `grid`). Every agent of the
     /// old world goes, with its entity; input waiting for the next tick is dropped at the end
     /// of the frame, being aimed at the old world (input sent later in the same frame goes
-    /// with it). A new
+    /// with it), and the held edits go at once. A new
     /// segment starts (`reason`). Returns the refusals of agents.
     pub fn new_map(
         &mut self,
@@ -292,6 +305,7 @@ impl GridSim {
             })
             .collect();
         self.drop_input = true;
+        self.held.clear();
         self.rebuild_playing(grid, config, placed, Timeline::default(), reason)
     }
 
@@ -308,6 +322,7 @@ impl GridSim {
     /// [`Self::new_map`]. Returns the refusals of its agents.
     pub fn load(&mut self, scenario: Scenario, config: SimConfig, reason: &str) -> Vec<Refused> {
         self.drop_input = true;
+        self.held.clear();
         self.start_segment(scenario, config, &[], reason)
     }
 
@@ -508,16 +523,16 @@ impl GridSim {
     }
 
     /// The tick's first step: pushes the asked-for agents (with their own arrival policy, or
-    /// the world's)
-    /// and edits into the segment's timeline at the next tick, then plays that tick's share:
-    /// its dynamic-world settings, its agents (scripted ones first), its edits (scripted ones
-    /// first). Each agent asked for with an entity is bound to it by its place in the
-    /// timeline. Returns the refusals.
+    /// the world's) and edits (the held ones first) into the segment's timeline at the next
+    /// tick, then plays that tick's share: its dynamic-world settings, its agents (scripted
+    /// ones first), its edits (scripted ones first). Each agent asked for with an entity is
+    /// bound to it by its place in the timeline. Returns the refusals, and the held edits
+    /// that landed.
     pub(crate) fn play_tick(
         &mut self,
         spawns: Vec<(SpawnAgent, Option<Entity>, Option<OnArrival>)>,
-        edits: impl IntoIterator<Item = TileEdit>,
-    ) -> Vec<Refused> {
+        edits: Vec<TileEdit>,
+    ) -> (Vec<Refused>, Vec<EditLanded>) {
         let tick = self.next_tick();
         // A recording checks agents against the segment's starting map: one on a cell that
         // was a wall then needs a new segment first.
@@ -545,7 +560,8 @@ impl GridSim {
                 on_arrival,
             });
         }
-        for e in edits {
+        let (edits, held) = self.held.take_with(edits);
+        for e in &edits {
             timeline.push_edit(tick, e.pos, e.terrain);
         }
         let (applied, rejected) = self.segment.play(tick, &mut self.sim);
@@ -564,7 +580,9 @@ impl GridSim {
                 error,
             })
             .collect();
-        refused.extend((applied.refused.into_iter()).map(|(pos, error)| Refused {
+        let (edits_refused, landed) =
+            (self.held).settle(&edits, held, applied.refused, self.sim.grid());
+        refused.extend((edits_refused.into_iter()).map(|(pos, error)| Refused {
             asked: Asked::Edit(pos),
             entity: None,
             error,
@@ -572,16 +590,18 @@ impl GridSim {
         if !self.record {
             self.segment.forget_played(tick);
         }
-        refused
+        (refused, landed)
     }
 
     /// Removes the agents of the `leaving` entities and sends those of `retargets` to their
-    /// new goals, at once. While recording, a new segment then starts, since a scenario
-    /// cannot say either. Returns the refusals of new goals.
+    /// new goals, at once; a goal the agent has already is no change, but one it arrived at,
+    /// set again by the game (not just given by the plugin), is an arrival again. While
+    /// recording, a new segment then starts, since a scenario cannot say either. Returns the
+    /// refusals of new goals.
     pub(crate) fn apply_untimed(
         &mut self,
         leaving: &[Entity],
-        retargets: &[(Entity, Pos)],
+        retargets: &[(Entity, Pos, bool)],
     ) -> Vec<Refused> {
         if leaving.is_empty() && retargets.is_empty() {
             return Vec::new();
@@ -596,7 +616,7 @@ impl GridSim {
             self.labels.remove(&id);
         }
         let mut refused = Vec::new();
-        for &(entity, goal) in retargets {
+        for &(entity, goal, dressed) in retargets {
             let Some(id) = self.agent_of(entity) else {
                 continue;
             };
@@ -605,7 +625,7 @@ impl GridSim {
             };
             if a.goal == goal {
                 // Sent again to where it stands: it has arrived, again.
-                if a.status == AgentStatus::Arrived {
+                if a.status == AgentStatus::Arrived && !dressed {
                     self.arrived_again.push((entity, goal));
                 }
                 continue;
@@ -626,8 +646,9 @@ impl GridSim {
     }
 
     /// Turns every wall into plain ground, after the tick's share, and records the cells at
-    /// this tick. Returns how many.
+    /// this tick; held walls are dropped. Returns how many.
     pub(crate) fn clear_walls(&mut self) -> usize {
+        self.held.drop_walls();
         let tick = self.next_tick();
         let grid = self.sim.grid();
         let walls: Vec<Pos> = (0..grid.len())

@@ -1,6 +1,6 @@
 //! The world changed while it runs: settings applied in place (agents keep their planners
-//! and entities), crowd agents that enter late, despawns, and arrivals on the agent's own
-//! cell.
+//! and entities), crowd agents that enter late, despawns (of agents on the map, waiting to
+//! enter, or not yet joined), and arrivals on the agent's own cell.
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
@@ -227,4 +227,40 @@ fn a_player_who_stays_among_npcs_who_wander() {
             "an NPC wanders on from its first goal: {goals:?}"
         );
     }
+}
+
+#[test]
+fn a_despawned_entity_s_agent_goes_while_it_waits_to_enter() {
+    let crowd = GridwalkSettings {
+        crowd: true,
+        ..Default::default()
+    };
+    let mut app = app(10, 3, crowd);
+    let start = Pos::new(0, 1);
+    let first = (app.world_mut())
+        .spawn((GridPos(start), Goal(Pos::new(9, 1))))
+        .id();
+    let waiting = (app.world_mut())
+        .spawn((GridPos(start), Goal(Pos::new(9, 0))))
+        .id();
+    // Spawned and despawned before any tick: its agent never joins.
+    let brief = (app.world_mut())
+        .spawn((GridPos(Pos::new(0, 2)), Goal(Pos::new(9, 2))))
+        .id();
+    app.world_mut().despawn(brief);
+    app.update();
+    app.update();
+    let w = app.world().resource::<GridSim>();
+    assert_eq!(w.sim().entering().count(), 1, "the second waits to enter");
+    assert!(app.world().get::<GridAgent>(waiting).is_none());
+    app.world_mut().despawn(waiting);
+    for _ in 0..20 {
+        app.update();
+    }
+    let w = app.world().resource::<GridSim>();
+    assert_eq!(w.sim().entering().count(), 0);
+    assert_eq!(w.sim().agent_count(), 1, "only the first agent is left");
+    let id = app.world().get::<GridAgent>(first).unwrap().id;
+    assert_eq!(w.agent_of(first), Some(id));
+    assert_eq!(ids(&mut app), [(first, id)], "no entity spawned for it");
 }
