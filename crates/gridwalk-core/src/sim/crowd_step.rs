@@ -261,7 +261,7 @@ impl CrowdPhase {
             Some(next) => (next, 0),
             None if turning => {
                 let mine = (&mut self.turns, &self.members[..], &mut self.rng);
-                let (next, now) = turn_step(mine, &b, &planners, (&goals, &guided));
+                let (next, now) = turn_step(mine, &b, &planners, &goals);
                 facings = Some(now);
                 (next, 0)
             }

@@ -9,16 +9,18 @@
 //!
 //! **Bounded.** A table holds two bytes a state, eight a passable cell, and is searched
 //! breadth-first in O(cells). Each tick makes tables only for the goals agents head to, at most
-//! [`STATES_PER_TICK`] states' worth, and keeps them within [`TABLE_BYTES`]; an agent whose
-//! goal has no table yet is unguided that tick (it prefers to stay and can be pushed, as an
-//! agent whose plan is not ready). The tables are made again on the map the agents know when it
-//! changes.
+//! [`STATES_PER_TICK`] states' worth, and keeps them within [`TABLE_BYTES`]. An agent whose
+//! goal has no table yet ranks its cells by its planner's cost in steps (exact for the cell,
+//! blind to the facing, which the rule's turns then add to); one whose plan is not ready
+//! prefers to stay and can be pushed. The tables are made again on the map the agents know
+//! when it changes.
 
 use std::collections::HashSet;
 
 use super::agents::{AgentCells, AgentId, Agents};
 use super::crowd_phase::Member;
 use super::crowd_step::MoveBorrows;
+use crate::cost::{COST_ONE, INFINITY};
 use crate::crowd::{Action, RotationGuidance, RotationStep};
 use crate::grid::{Facing, Grid};
 use crate::mapf::{ROTATION_UNREACHABLE, RotationTables};
@@ -39,20 +41,28 @@ pub(super) struct Turns {
     stale: bool,
 }
 
-/// Each agent's guidance in a rotation step: its goal's table, or for an agent without one,
-/// 0 on its own cell and 1 elsewhere (it prefers to stay).
+/// Each agent's guidance in a rotation step: its goal's table; without one its planner's
+/// cost in whole steps; without a ready plan, 0 on its own cell and 1 elsewhere (it prefers
+/// to stay).
 struct TableGuidance<'a> {
     tables: &'a RotationTables,
     goals: &'a [u32],
-    guided: &'a [bool],
+    has_table: &'a [bool],
+    planners: &'a [Option<&'a dyn GoalPlanner>],
     cur: &'a [u32],
 }
 
 impl RotationGuidance for TableGuidance<'_> {
     #[inline]
     fn cost(&self, i: usize, cell: u32, facing: u8) -> u64 {
-        if !self.guided[i] {
+        let Some(planner) = self.planners[i] else {
             return u64::from(cell != self.cur[i]);
+        };
+        if !self.has_table[i] {
+            return match planner.cost_to_goal(cell as usize) {
+                INFINITY => u64::MAX,
+                c => c / COST_ONE,
+            };
         }
         match self.tables.get(self.goals[i], cell, facing) {
             Some(ROTATION_UNREACHABLE) | None => u64::MAX,
@@ -88,27 +98,28 @@ impl Turns {
         maps: (&Grid, &Grid),
         agents: &Agents,
         (goals, order): (&[u32], &[u32]),
-        guided: &[bool],
+        planners: &[Option<&dyn GoalPlanner>],
         rng: &mut SplitMix64,
     ) -> (Vec<u32>, Vec<u8>) {
         let states: Vec<(u32, u8)> = (agents.slab.hot().iter().zip(agents.slab.values()))
             .map(|(p, a)| (p.cell, a.facing.index()))
             .collect();
-        let after = self.step(maps, (&states, goals, order), guided, rng);
+        let after = self.step(maps, (&states, goals, order), planners, rng);
         after.into_iter().unzip()
     }
 
-    /// One step of the agents on `states` (cell, facing), in `order`, each guided (when
-    /// `guided[i]`, its plan being ready) to `goals[i]` on `known`, moved on `truth`. Returns
+    /// One step of the agents on `states` (cell, facing), in `order`, each guided (when its
+    /// planner in `planners` is ready) to `goals[i]` on `known`, moved on `truth`. Returns
     /// each agent's next cell and facing; on input the rule refuses (it cannot happen for
     /// distinct passable cells) everyone stays.
     pub(super) fn step(
         &mut self,
         (known, truth): (&Grid, &Grid),
         (states, goals, order): (&[(u32, u8)], &[u32], &[u32]),
-        guided: &[bool],
+        planners: &[Option<&dyn GoalPlanner>],
         rng: &mut SplitMix64,
     ) -> Vec<(u32, u8)> {
+        let guided: Vec<bool> = planners.iter().map(Option::is_some).collect();
         if self.stale || self.tables.grid().len() != known.len() {
             self.tables = RotationTables::new(known);
             self.stale = false;
@@ -116,12 +127,13 @@ impl Turns {
         if !self.step.fits(truth) {
             self.step = RotationStep::new(truth);
         }
-        let has_table = self.make_tables(goals, guided, order);
+        let has_table = self.make_tables(goals, &guided, order);
         let cur: Vec<u32> = states.iter().map(|s| s.0).collect();
         let guidance = TableGuidance {
             tables: &self.tables,
             goals,
-            guided: &has_table,
+            has_table: &has_table,
+            planners,
             cur: &cur,
         };
         match self.step.step(truth, states, order, &guidance, rng) {
@@ -185,19 +197,19 @@ fn turn_order(
 }
 
 /// The rotation step of crowd mode's advance part: every agent's next cell and facing (by
-/// index), in id order, on the borrows' maps, `planners` and `guided` saying whose plan is
-/// ready; the crowd's turns (made on first use), members and generator.
+/// index), in id order, on the borrows' maps, `planners` saying whose plan is ready; the
+/// crowd's turns (made on first use), members and generator.
 pub(super) fn turn_step(
     (turns, members, rng): (&mut Option<Turns>, &[(AgentId, Member)], &mut SplitMix64),
     b: &MoveBorrows,
     planners: &[Option<&dyn GoalPlanner>],
-    (goals, guided): (&[u32], &[bool]),
+    goals: &[u32],
 ) -> (Vec<u32>, Vec<u8>) {
     let places = b.agents.slab.hot();
     let order = turn_order(members, planners, places, b.tick);
     let turns = turns.get_or_insert_with(|| Turns::new(b.known));
     let maps = (b.known, b.truth);
-    turns.step_agents(maps, b.agents, (goals, &order), guided, rng)
+    turns.step_agents(maps, b.agents, (goals, &order), planners, rng)
 }
 
 /// Sets each agent's facing (in id order) to `facings` (by index).
