@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use gridwalk_core::format::lorr::Problem;
 use gridwalk_core::tracks::lifelong::{
-    CrowdPlanner, DEFAULT_BUDGET, Planner, RotationPibt, RotationPlanner, Settings, run as play,
+    CrowdPlanner, DEFAULT_BUDGET, OperationPibt, Planner, RotationPibt, RotationPlanner, Settings,
+    run as play,
 };
 
 use crate::mapf::parse_seconds;
@@ -29,7 +30,7 @@ pub struct LifelongArgs {
     /// `rotation` (the crowd's rotation step with exact (cell, facing) tables, the default),
     /// `state` (PIBT over (cell, facing) states, pushes forward only) or `crowd` (the crowd's
     /// 4-move step rule, its cells turned into rotations).
-    #[arg(long, default_value = "rotation", value_parser = ["rotation", "state", "crowd"])]
+    #[arg(long, default_value = "rotation", value_parser = ["rotation", "operations", "state", "crowd"])]
     pub planner: String,
     /// The seed of the planner's tie-breaks.
     #[arg(long, default_value_t = 0)]
@@ -45,6 +46,7 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
     let problem = Problem::load(&args.problem).map_err(|e| e.to_string())?;
     let planner: Box<dyn Planner> = match args.planner.as_str() {
         "crowd" => Box::new(CrowdPlanner::new(&problem.grid, DEFAULT_BUDGET, args.seed)),
+        "operations" => Box::new(OperationPibt::new(&problem.grid, DEFAULT_BUDGET, args.seed)),
         "state" => Box::new(RotationPibt::new(&problem.grid, DEFAULT_BUDGET, args.seed)),
         _ => Box::new(RotationPlanner::new(
             &problem.grid,

@@ -67,7 +67,7 @@ fn play_and_check(problem: &Path, extra: &[&str], tag: &str) -> (String, Value) 
 
 #[test]
 fn both_editions_play_valid_steps() {
-    for planner in ["rotation", "state", "crowd"] {
+    for planner in ["rotation", "operations", "state", "crowd"] {
         let flags = ["--steps", "200", "--planner", planner];
         let (line, r) = play_and_check(
             &lorr_data("2023/MR23-I-04.json"),
