@@ -9,20 +9,25 @@
 //! [`DEPTH`] plus the (cell, facing) table's cost from the state it ends in; ties go to the
 //! operation that gets nearer sooner (the sum of the costs along it), then to a draw.
 //!
-//! **The search.** Robots decide highest priority first. A robot takes its best operation
-//! whose cells at timesteps 1 to [`DEPTH`] no decided robot holds and that swaps with no
-//! decided robot. Undecided robots on those cells are pushed: each must take an operation
-//! clear of the pusher's cells. A pushed robot that cannot stays on its cell for the window
-//! (turning if that helps) and its pusher tries its next operation. A decision is final, as
-//! in PIBT, so a step decides each robot once (pushes reach at most [`MAX_PUSH_DEPTH`]).
+//! **The search.** Robots decide highest priority first: the longest on their goal, ties by
+//! a draw each step. A robot takes its best operation whose cells at timesteps 1 to
+//! [`DEPTH`] no decided robot holds and that swaps with no decided robot. Undecided robots on
+//! those cells are pushed: each must take an operation clear of the pusher's cells. When a
+//! pushed robot finds none, everything decided since the pusher took that operation is
+//! undone and the pusher tries its next one. A top-level decision and its pushes try at most
+//! [`TOP_WORK`] operations, a step [`DEFAULT_STEP_WORK`] (then [`LATE_WORK`] a decision);
+//! chains reach at most [`MAX_PUSH_DEPTH`]. A robot whose search fails stays on its cell.
+//!
+//! **Dense crowds.** From [`COMMIT_DENSITY`] robots a free cell, a robot first tries the
+//! operations that go on with the one it started last step (same goal), waits included:
+//! replanning from scratch each step there undoes every plan before it bears fruit.
 //!
 //! **Validity.** Each robot's cells over the window are checked against every decided
-//! robot's, again after its pushes (a robot that failed a push stays where an ancestor in the
-//! chain wanted to pass; the ancestor then drops that operation). No robot counts on the cell
-//! of one still deciding in the chain (that one may yet stay), so a finished decision holds
-//! whatever its ancestors do. An undecided robot's cell is never held by a decided robot's
-//! window, so staying is always open to a robot that decides by itself. The first timestep of the window therefore puts no two robots on one
-//! cell and makes no two swap: it is valid by LoRR's rules.
+//! robot's. A decision that counts on another robot's is undone with it (the log is undone
+//! from the back). No decided robot's window holds the cell of an undecided robot (it would
+//! have pushed it), so staying is open to a robot that decides by itself, at least for the
+//! first timestep. The first timestep of the window therefore puts no two robots on one cell
+//! and makes no two swap: it is valid by LoRR's rules.
 
 use crate::crowd::{NONE, RotationGuidance};
 use crate::grid::Grid;
@@ -38,12 +43,19 @@ pub const DEPTH: usize = 3;
 /// The deepest chain of pushes one decision may start; a deeper push fails.
 pub const MAX_PUSH_DEPTH: usize = 256;
 
-/// Operations one top-level decision may try by default, its pushes' included.
-pub const DEFAULT_WORK: usize = 1000;
+/// Operations one top-level decision may try, its pushes' included.
+pub const TOP_WORK: usize = 100_000;
 
-/// A robot's priority: the steps since it last changed cells, plus the steps since its goal
-/// came divided by this.
-const GOAL_DIV: u32 = 16;
+/// Operations one step may try by default, all decisions together; once they are spent,
+/// each top-level decision may try [`LATE_WORK`].
+pub const DEFAULT_STEP_WORK: usize = 5_000_000;
+
+/// Operations a top-level decision may try once the step's work is spent.
+pub const LATE_WORK: usize = 200;
+
+/// Robots per free cell from which a robot keeps to the operation it started (see the
+/// module doc).
+pub const COMMIT_DENSITY: f64 = 0.6;
 
 /// An operation: [`DEPTH`] actions.
 type Op = [Action; DEPTH];
@@ -107,6 +119,8 @@ pub fn operations() -> Vec<Op> {
 /// A candidate's rank: lower is better.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Key {
+    /// Not the rest of the operation the robot started last step.
+    fresh: bool,
     cost: u64,
     along: u64,
     draw: u32,
@@ -120,17 +134,19 @@ pub struct OperationPibt {
     ops: Vec<Op>,
     rng: SplitMix64,
     waited: Vec<u32>,
-    stuck: Vec<u32>,
     last_goal: Vec<Option<u32>>,
-    last_cell: Vec<u32>,
     order: Vec<u32>,
     goal_cells: Vec<u32>,
     /// Per robot: its ranked operations, `cand[start[a]..start[a + 1]]`, as indices of `ops`.
     cand: Vec<u16>,
     start: Vec<u32>,
     search: Search,
-    /// Operations one top-level decision may try, its pushes' included.
+    /// Operations one step may try, all decisions together.
     work: usize,
+    /// Whether robots keep to the operation they started (dense crowds).
+    commit: bool,
+    /// Per robot: the rest of the operation it started last step, if its goal is the same.
+    tail: Vec<Option<[Action; DEPTH - 1]>>,
 }
 
 /// What one step's search reads and writes.
@@ -139,6 +155,8 @@ struct Search {
     path: Vec<Path>,
     decided: Vec<bool>,
     chosen: Vec<Action>,
+    /// Per robot: its operation, once decided.
+    op: Vec<Op>,
     /// Per cell: the robot on it now, or [`NONE`].
     occ_now: Vec<u32>,
     /// Per cell: the robot on it at timesteps 1 to [`DEPTH`], or [`NONE`].
@@ -156,9 +174,7 @@ impl OperationPibt {
             ops: operations(),
             rng: SplitMix64::seed_from_u64(seed),
             waited: Vec::new(),
-            stuck: Vec::new(),
             last_goal: Vec::new(),
-            last_cell: Vec::new(),
             order: Vec::new(),
             goal_cells: Vec::new(),
             cand: Vec::new(),
@@ -167,10 +183,13 @@ impl OperationPibt {
                 path: Vec::new(),
                 decided: Vec::new(),
                 chosen: Vec::new(),
+                op: Vec::new(),
                 occ_now: vec![NONE; grid.len()],
                 held: vec![[NONE; DEPTH]; grid.len()],
             },
-            work: DEFAULT_WORK,
+            commit: false,
+            tail: Vec::new(),
+            work: DEFAULT_STEP_WORK,
         }
     }
 
@@ -179,32 +198,29 @@ impl OperationPibt {
         let n = states.len();
         if self.waited.len() != n {
             self.waited = vec![0; n];
-            self.stuck = vec![0; n];
             self.last_goal = vec![None; n];
-            self.last_cell = states.iter().map(|s| s.cell).collect();
+            let free = (0..self.grid.len())
+                .filter(|&c| self.grid.weight(c) != 0)
+                .count();
+            self.commit = n as f64 >= COMMIT_DENSITY * free as f64;
         }
-        for a in 0..n {
-            if goals[a] != self.last_goal[a] {
+        for (a, &goal) in goals.iter().enumerate() {
+            if goal != self.last_goal[a] {
+                if let Some(t) = self.tail.get_mut(a) {
+                    *t = None;
+                }
                 self.waited[a] = 0;
-                self.last_goal[a] = goals[a];
+                self.last_goal[a] = goal;
             } else {
                 self.waited[a] = self.waited[a].saturating_add(1);
             }
-            self.stuck[a] = if self.last_cell[a] != states[a].cell {
-                0
-            } else {
-                self.stuck[a].saturating_add(1)
-            };
-            self.last_cell[a] = states[a].cell;
         }
         let draws: Vec<u32> = (0..n).map(|_| self.rng.next_u32()).collect();
         self.order.clear();
         self.order.extend(0..n as u32);
-        let (waited, stuck) = (&self.waited, &self.stuck);
-        self.order.sort_unstable_by_key(|&a| {
-            let a = a as usize;
-            std::cmp::Reverse((waited[a] / GOAL_DIV + stuck[a], draws[a]))
-        });
+        let waited = &self.waited;
+        self.order
+            .sort_unstable_by_key(|&a| std::cmp::Reverse((waited[a as usize], draws[a as usize])));
         self.goal_cells.clear();
         self.goal_cells
             .extend(states.iter().zip(goals).map(|(s, g)| g.unwrap_or(s.cell)));
@@ -221,7 +237,10 @@ impl OperationPibt {
         let Ok(guidance) = self.tables.guidance(&self.goal_cells) else {
             return false;
         };
-        let (grid, ops, rng) = (&self.grid, &self.ops, &mut self.rng);
+        let (grid, ops, rng, commit) = (&self.grid, &self.ops, &mut self.rng, self.commit);
+        if self.tail.len() != states.len() {
+            self.tail = vec![None; states.len()];
+        }
         self.cand.clear();
         self.start.clear();
         let mut keyed: Vec<(Key, u16)> = Vec::with_capacity(ops.len());
@@ -235,6 +254,7 @@ impl OperationPibt {
                 let key = match goals[a] {
                     Some(g) => cost_along(&guidance, a, g, &path),
                     None => Key {
+                        fresh: true,
                         cost: 0,
                         along: op.iter().filter(|&&x| x != Action::Wait).count() as u64,
                         draw: 0,
@@ -243,9 +263,11 @@ impl OperationPibt {
                 if key.cost == u64::MAX {
                     continue;
                 }
+                let kept = commit && self.tail[a].is_some_and(|t| op[..DEPTH - 1] == t[..]);
                 keyed.push((
                     Key {
                         draw: rng.next_u32(),
+                        fresh: !kept,
                         ..key
                     },
                     k as u16,
@@ -274,6 +296,7 @@ fn cost_along<G: RotationGuidance>(g: &G, a: usize, goal: u32, path: &Path) -> K
     for (t, &(c, f)) in path.iter().enumerate().skip(1) {
         if c == goal {
             return Key {
+                fresh: true,
                 cost: t as u64,
                 along,
                 draw: 0,
@@ -283,6 +306,7 @@ fn cost_along<G: RotationGuidance>(g: &G, a: usize, goal: u32, path: &Path) -> K
     }
     let (c, f) = path[DEPTH];
     Key {
+        fresh: true,
         cost: g.cost(a, c, f).saturating_add(DEPTH as u64),
         along,
         draw: 0,
@@ -299,6 +323,8 @@ impl Search {
         self.decided.resize(n, false);
         self.chosen.clear();
         self.chosen.resize(n, Action::Wait);
+        self.op.clear();
+        self.op.resize(n, [Action::Wait; DEPTH]);
         for (a, s) in states.iter().enumerate() {
             self.occ_now[s.cell as usize] = a as u32;
         }
@@ -393,10 +419,16 @@ impl Decider<'_> {
                 && self.s.clear(a, &path)
             {
                 self.s.hold(a, &path, op[0]);
+                self.s.op[a as usize] = *op;
                 self.log.push(a);
                 return;
             }
         }
+        // Only a later timestep of the window is taken: waiting keeps the first one valid.
+        self.s
+            .hold(a, &[(st.cell, st.facing); DEPTH + 1], Action::Wait);
+        self.s.op[a as usize] = [Action::Wait; DEPTH];
+        self.log.push(a);
     }
 
     /// Tries robot `a`'s operations best first; with a pusher (`depth` > 0) the pusher's
@@ -419,6 +451,7 @@ impl Decider<'_> {
             }
             let mark = self.log.len();
             self.s.hold(a, &path, op[0]);
+            self.s.op[a as usize] = *op;
             self.log.push(a);
             if self.push_along(a, &path, depth) {
                 return true;
@@ -473,12 +506,24 @@ impl Planner for OperationPibt {
             log: Vec::with_capacity(states.len()),
             budget: 0,
         };
+        let mut left = self.work;
         for &a in &self.order {
             if !d.s.decided[a as usize] {
-                d.decide_top(a, self.work);
+                let budget = if left > 0 {
+                    TOP_WORK.min(left)
+                } else {
+                    LATE_WORK
+                };
+                d.decide_top(a, budget);
+                left = left.saturating_sub(budget - d.budget);
             }
         }
         actions.extend_from_slice(&self.search.chosen);
+        for (t, op) in self.tail.iter_mut().zip(&self.search.op) {
+            let mut rest = [Action::Wait; DEPTH - 1];
+            rest.copy_from_slice(&op[1..]);
+            *t = Some(rest);
+        }
         self.search.end(states);
     }
 }
@@ -499,6 +544,87 @@ mod tests {
         sorted.sort_by_key(|op| op.map(|a| a.letter()));
         sorted.dedup();
         assert_eq!(sorted.len(), ops.len());
+    }
+
+    /// Robots on a 10 × 10 grid with walls, each given a new random goal when it reaches one,
+    /// stepped `steps` times: every joint step must pass the rules ([`super::super::check_step`],
+    /// which knows nothing of the planner). Returns the goals reached.
+    fn play_random(robots: usize, seed: u64, steps: usize) -> usize {
+        use crate::grid::{Pos, Terrain};
+        use crate::rng::Draw;
+        let mut rng = SplitMix64::seed_from_u64(seed);
+        let mut grid = Grid::new(10, 10).unwrap();
+        for _ in 0..12 {
+            let (x, y) = (rng.below(10) as u32, rng.below(10) as u32);
+            grid.set(Pos::new(x, y), Terrain::Wall).unwrap();
+        }
+        // The largest connected part only, so that every goal can be reached.
+        let free: Vec<u32> = (0..100).filter(|&c| grid.weight(c as usize) != 0).collect();
+        let mut bfs = super::super::dist::Bfs::new(&grid);
+        let mut d = vec![0u16; 100];
+        let part: Vec<u32> = free
+            .iter()
+            .map(|&c| {
+                bfs.fill(c, &mut d);
+                free.iter().filter(|&&o| d[o as usize] != u16::MAX).count() as u32
+            })
+            .collect();
+        let big = *part.iter().max().unwrap();
+        let seedc = free[part.iter().position(|&p| p == big).unwrap()];
+        bfs.fill(seedc, &mut d);
+        let mut cells: Vec<u32> = free
+            .into_iter()
+            .filter(|&c| d[c as usize] != u16::MAX)
+            .collect();
+        assert!(cells.len() >= robots);
+        for i in (1..cells.len()).rev() {
+            cells.swap(i, rng.below(i + 1));
+        }
+        let pick = |rng: &mut SplitMix64| cells[rng.below(cells.len())];
+        let mut states: Vec<State> = cells[..robots]
+            .iter()
+            .map(|&cell| State {
+                cell,
+                facing: rng.below(4) as u8,
+            })
+            .collect();
+        let mut goals: Vec<Option<u32>> = (0..robots).map(|_| Some(pick(&mut rng))).collect();
+        let mut p = OperationPibt::new(&grid, 1 << 24, seed);
+        let mut actions = Vec::new();
+        let mut scratch = vec![[NONE; 2]; grid.len()];
+        let mut reached = 0;
+        for t in 0..steps {
+            p.plan(&states, &goals, &mut actions);
+            let ok = super::super::check_step(&grid, &states, &actions, &mut scratch);
+            assert_eq!(ok, Ok(()), "seed {seed}, {robots} robots, step {t}");
+            for (a, s) in states.iter_mut().enumerate() {
+                *s = super::super::after(actions[a], *s, 10, 100).unwrap();
+                if goals[a] == Some(s.cell) {
+                    reached += 1;
+                    goals[a] = Some(pick(&mut rng));
+                }
+            }
+        }
+        reached
+    }
+
+    #[test]
+    fn every_step_is_valid_from_sparse_to_packed() {
+        for seed in 0..6 {
+            for robots in [5, 30, 60, 80] {
+                play_random(robots, seed, 120);
+            }
+        }
+    }
+
+    #[test]
+    fn robots_reach_goals_on_open_ground() {
+        // Five robots on a 10 × 10 grid hardly meet: each should reach a goal about every
+        // dozen steps (mean distance about 7 moves, plus turns).
+        for seed in 0..4 {
+            let reached = play_random(5, seed, 200);
+            assert!(reached >= 40, "seed {seed}: {reached} goals");
+        }
     }
 
     #[test]
