@@ -67,7 +67,7 @@ fn play_and_check(problem: &Path, extra: &[&str], tag: &str) -> (String, Value) 
 
 #[test]
 fn both_editions_play_valid_steps() {
-    for planner in ["rotation", "state", "crowd"] {
+    for planner in ["rotation", "operations", "state", "crowd"] {
         let flags = ["--steps", "200", "--planner", planner];
         let (line, r) = play_and_check(
             &lorr_data("2023/MR23-I-04.json"),
@@ -210,5 +210,29 @@ fn bad_problems_are_named_by_file_and_line() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{name}: {err}");
         assert!(err.contains(place) && err.contains(words), "{name}: {err}");
+    }
+}
+
+/// The default planner on I-04 (100 robots, 500 steps, uncongested): every step valid by the
+/// validator, every robot finishing tasks, and the total within reach of the competition's
+/// best-known 1,741 (the one-step rotation planner finished 1,088, 0.62 of it).
+#[test]
+fn the_default_planner_keeps_every_robot_busy_on_i04() {
+    let (line, r) = play_and_check(
+        &lorr_data("2023/MR23-I-04.json"),
+        &["--steps", "500"],
+        "i04-default",
+    );
+    assert_eq!(field(&line, "errors"), 0.0, "{line}");
+    let finished = field(&line, "tasks finished");
+    assert!(finished >= 0.7 * 1741.0, "{line}");
+    for (a, events) in r["events"].as_array().unwrap().iter().enumerate() {
+        let done = events
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e[2] == "finished")
+            .count();
+        assert!(done >= 3, "robot {a} finished {done} tasks: {line}");
     }
 }
