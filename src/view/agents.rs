@@ -49,6 +49,12 @@ enum DiscLook {
     Ring,
 }
 
+/// An agent's disc across, in cells: larger than its cell, so agents show on big maps.
+const DISC_SIZE: f32 = 1.6;
+
+/// A robot's disc across while robots turn, in cells: its own cell, a rim of ground round it.
+const ROBOT_SIZE: f32 = 0.92;
+
 /// The agents feature.
 pub fn plugin(app: &mut App) {
     app.init_gizmo_group::<PathGizmos>()
@@ -98,7 +104,7 @@ fn disc_image(look: DiscLook, hand: bool) -> Image {
             if d < inside {
                 alpha = 0.0;
             }
-            let on_hand = hand && x > N / 2 && (y as f32 + 0.5 - N as f32 / 2.0).abs() < 3.0;
+            let on_hand = hand && x > N / 2 && (y as f32 + 0.5 - N as f32 / 2.0).abs() < 6.0;
             let shade = if on_hand && d < 0.95 {
                 alpha = 1.0;
                 40
@@ -150,7 +156,7 @@ fn dress_agents(
             Sprite {
                 image: disc.walking.clone(),
                 color: agent_color(marker.label),
-                custom_size: Some(Vec2::splat(1.6)),
+                custom_size: Some(Vec2::splat(DISC_SIZE)),
                 ..default()
             },
             Transform::from_translation(at.extend(3.0)),
@@ -190,6 +196,11 @@ fn glide_agents(
         let turned = Quat::from_rotation_z(facing.map_or(0.0, facing_angle));
         if transform.rotation != turned {
             transform.rotation = turned;
+        }
+        // Robots that turn fill their cell and no more, so no disc hides a neighbour's hand.
+        let size = Some(Vec2::splat(if turns { ROBOT_SIZE } else { DISC_SIZE }));
+        if sprite.custom_size != size {
+            sprite.custom_size = size;
         }
         let (look, color) = match g.status.0 {
             AgentStatus::Arrived => (1, agent_color(marker.label)),
