@@ -54,11 +54,16 @@
 //! [`RotationTables`](crate::mapf::RotationTables)).
 
 pub(crate) mod core;
+mod operations;
 mod pibt;
 mod rotation;
 mod traps;
 
 pub use core::Outcome;
+pub use operations::{
+    COMMIT_DENSITY, DEFAULT_STEP_WORK, DEPTH, LATE_WORK, MAX_PUSH_DEPTH, Operation, OperationStep,
+    TOP_WORK, operations,
+};
 pub use pibt::{StepError, StepReport, StepRule};
 pub(crate) use rotation::ahead;
 pub use rotation::{Action, RotationGuidance, RotationStep};
