@@ -18,9 +18,8 @@
 //! must take an operation clear of the pusher's cells. When a pushed robot finds none,
 //! everything decided since the pusher took that operation is undone and the pusher tries
 //! its next one. A top-level decision and its pushes try at most [`TOP_WORK`] operations, a
-//! step its work ([`DEFAULT_STEP_WORK`] unless [`OperationStep::set_work`] says otherwise;
-//! then [`LATE_WORK`] a decision); chains reach at most [`MAX_PUSH_DEPTH`]. A robot whose
-//! search fails stays on its cell.
+//! step [`DEFAULT_STEP_WORK`] (then [`LATE_WORK`] a decision); chains reach at most
+//! [`MAX_PUSH_DEPTH`]. A robot whose search fails stays on its cell.
 //!
 //! **Dense crowds.** From [`COMMIT_DENSITY`] robots a free cell, a robot first tries the
 //! operations that go on with the one it started last step (same goal, and it stands where
@@ -174,7 +173,7 @@ struct Search {
 }
 
 impl OperationStep {
-    /// A step for robots on `grid`, with [`DEFAULT_STEP_WORK`].
+    /// A step for robots on `grid`.
     pub fn new(grid: &Grid) -> OperationStep {
         OperationStep {
             width: grid.width(),
@@ -193,12 +192,6 @@ impl OperationStep {
             work: DEFAULT_STEP_WORK,
             tail: Vec::new(),
         }
-    }
-
-    /// Sets the operations one step may try, all decisions together (at least one each
-    /// decision); past them each decision may try [`LATE_WORK`].
-    pub fn set_work(&mut self, work: usize) {
-        self.work = work;
     }
 
     /// Whether this step was made for a grid of `grid`'s size.
