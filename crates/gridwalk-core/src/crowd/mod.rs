@@ -52,6 +52,11 @@
 //! that face a direction and turn (LoRR's `MAPF_T`, actions [`Action`], guidance over
 //! (cell, facing) by [`RotationGuidance`], exact tables in
 //! [`RotationTables`](crate::mapf::RotationTables)).
+//!
+//! **Operations.** For the same robots, [`OperationStep`] is PIBT over 3-step *operations*
+//! with a reservation over the window and undoable pushes (`crowd/operations.rs`), its own
+//! search beside the core: the lifelong track's best planner and a simulation's step under
+//! rotation.
 
 pub(crate) mod core;
 mod operations;
