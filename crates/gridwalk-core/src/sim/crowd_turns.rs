@@ -1,7 +1,10 @@
 //! Crowd mode for robots that face a direction ([`SimConfig::rotation`](super::SimConfig)):
 //! each tick an agent moves one cell ahead, turns 90° either way, or waits, as in the League of
-//! Robot Runners (LoRR's `MAPF_T`). The step is the crowd's rotation rule
-//! ([`RotationStep`]), ranked on exact (cell, facing) tables ([`RotationTables`]).
+//! Robot Runners (LoRR's `MAPF_T`). The step is the crowd's PIBT over 3-step operations
+//! ([`OperationStep`]), ranked on exact (cell, facing) tables ([`RotationTables`]); it tries
+//! at most [`DEFAULT_STEP_WORK`](crate::crowd::DEFAULT_STEP_WORK) operations a tick, then
+//! [`LATE_WORK`](crate::crowd::LATE_WORK) an agent. A smaller cap starves the decisions late
+//! in the order, and the crowd knots (LoRR's 400 robots on random-32-32-20 did with 300,000).
 //!
 //! **Costs.** Every action costs one timestep, as in LoRR: the tables count forward moves and
 //! turns, and a terrain's weight only says whether it is passable. The planners' weighted costs
@@ -10,8 +13,8 @@
 //! **Bounded.** A table holds two bytes a state, eight a passable cell, and is searched
 //! breadth-first in O(cells). Each tick makes tables only for the goals agents head to, at most
 //! [`STATES_PER_TICK`] states' worth, and keeps them within [`TABLE_BYTES`]. An agent whose
-//! goal has no table yet ranks its cells by its planner's cost in steps (exact for the cell,
-//! blind to the facing, which the rule's turns then add to); one whose plan is not ready
+//! goal has no table yet ranks its operations by its planner's cost in steps (exact for the
+//! cell, blind to the facing); one whose plan is not ready has no goal for the step: it
 //! prefers to stay and can be pushed. The tables are made again on the map the agents know
 //! when it changes.
 
@@ -21,7 +24,7 @@ use super::agents::{AgentCells, AgentId, Agents};
 use super::crowd_phase::Member;
 use super::crowd_step::MoveBorrows;
 use crate::cost::{COST_ONE, INFINITY};
-use crate::crowd::{Action, RotationGuidance, RotationStep};
+use crate::crowd::{Action, OperationStep, RotationGuidance};
 use crate::grid::{Facing, Grid};
 use crate::mapf::{ROTATION_UNREACHABLE, RotationTables};
 use crate::planner::GoalPlanner;
@@ -33,30 +36,29 @@ pub(super) const STATES_PER_TICK: usize = 4_000_000;
 /// The bytes the tables may hold; past it, tables of goals nobody heads to are dropped first.
 pub(super) const TABLE_BYTES: usize = 512 << 20;
 
-/// The rotation rule and its tables, kept from tick to tick.
+/// The operation step and its tables, kept from tick to tick.
 pub(super) struct Turns {
-    step: RotationStep,
+    step: OperationStep,
     tables: RotationTables,
     /// The known map changed since the tables were made.
     stale: bool,
 }
 
 /// Each agent's guidance in a rotation step: its goal's table; without one its planner's
-/// cost in whole steps; without a ready plan, 0 on its own cell and 1 elsewhere (it prefers
-/// to stay).
+/// cost in whole steps. An agent without a ready plan has no goal in the step, which never
+/// asks for its cost (it would be unreachable).
 struct TableGuidance<'a> {
     tables: &'a RotationTables,
     goals: &'a [u32],
     has_table: &'a [bool],
     planners: &'a [Option<&'a dyn GoalPlanner>],
-    cur: &'a [u32],
 }
 
 impl RotationGuidance for TableGuidance<'_> {
     #[inline]
     fn cost(&self, i: usize, cell: u32, facing: u8) -> u64 {
         let Some(planner) = self.planners[i] else {
-            return u64::from(cell != self.cur[i]);
+            return u64::MAX;
         };
         if !self.has_table[i] {
             return match planner.cost_to_goal(cell as usize) {
@@ -72,10 +74,10 @@ impl RotationGuidance for TableGuidance<'_> {
 }
 
 impl Turns {
-    /// The rule and no tables yet, on `known`, the map the agents know.
+    /// The step and no tables yet, on `known`, the map the agents know.
     pub(super) fn new(known: &Grid) -> Turns {
         Turns {
-            step: RotationStep::new(known),
+            step: OperationStep::new(known),
             tables: RotationTables::new(known),
             stale: false,
         }
@@ -86,7 +88,7 @@ impl Turns {
         self.stale = true;
     }
 
-    /// Bytes held: the tables and the rule's per-cell arrays.
+    /// Bytes held: the tables and the step's per-cell and per-agent arrays.
     pub(super) fn bytes(&self) -> usize {
         self.tables.memory_bytes() + self.step.memory_bytes()
     }
@@ -110,7 +112,7 @@ impl Turns {
 
     /// One step of the agents on `states` (cell, facing), in `order`, each guided (when its
     /// planner in `planners` is ready) to `goals[i]` on `known`, moved on `truth`. Returns
-    /// each agent's next cell and facing; on input the rule refuses (it cannot happen for
+    /// each agent's next cell and facing; on input the step refuses (it cannot happen for
     /// distinct passable cells) everyone stays.
     pub(super) fn step(
         &mut self,
@@ -125,18 +127,19 @@ impl Turns {
             self.stale = false;
         }
         if !self.step.fits(truth) {
-            self.step = RotationStep::new(truth);
+            self.step = OperationStep::new(truth);
         }
         let has_table = self.make_tables(goals, &guided, order);
-        let cur: Vec<u32> = states.iter().map(|s| s.0).collect();
         let guidance = TableGuidance {
             tables: &self.tables,
             goals,
             has_table: &has_table,
             planners,
-            cur: &cur,
         };
-        match self.step.step(truth, states, order, &guidance, rng) {
+        let heading: Vec<Option<u32>> = (goals.iter().zip(&guided))
+            .map(|(&g, &on)| on.then_some(g))
+            .collect();
+        match (self.step).step(truth, states, &heading, order, &guidance, rng) {
             Ok(actions) => (states.iter().zip(actions))
                 .map(|(&s, act)| apply(truth, s, *act))
                 .collect(),
@@ -170,9 +173,10 @@ impl Turns {
     }
 }
 
-/// The agents in priority order under rotation: guided agents off their goal first, by the
-/// ticks since they last came closer plus a sixteenth of their leg's age, most first, then
-/// the others as `priority_order` ranks them.
+/// The agents in priority order under rotation: guided agents off their goal first, by their
+/// leg's age plus the ticks since they last came closer, most first, then the others as
+/// `priority_order` ranks them. The leg's age keeps an order from tick to tick, which a plan
+/// over several steps needs; the ticks without progress let a blocked agent lead in time.
 fn turn_order(
     members: &[(AgentId, Member)],
     planners: &[Option<&dyn GoalPlanner>],
@@ -188,7 +192,7 @@ fn turn_order(
                 (false, false) => 1,
             };
             let age = tick - m.leg_start.min(tick);
-            let urgency = u64::from(m.since_better) + age / 16;
+            let urgency = age + u64::from(m.since_better);
             (class, u64::MAX - urgency, m.tie, i as u32)
         })
         .collect();
@@ -220,7 +224,7 @@ pub(super) fn turn_agents(agents: &mut Agents, facings: &[u8]) {
     }
 }
 
-/// The state after `act` from `s`, or `s` when the action would leave the map (the rule never
+/// The state after `act` from `s`, or `s` when the action would leave the map (the step never
 /// asks for that).
 fn apply(grid: &Grid, s: (u32, u8), act: Action) -> (u32, u8) {
     act.apply(grid, s).unwrap_or(s)

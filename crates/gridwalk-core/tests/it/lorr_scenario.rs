@@ -1,11 +1,12 @@
 //! A LoRR problem as the game plays it ([`Problem::to_scenario`]): each robot starts on its
 //! start facing east and patrols the cycle of tasks round robin deals it; the scenario plays
-//! under rotation, and every robot's arrivals follow its cycle. Other strategies and the 2024
-//! edition are refused with a message.
+//! under rotation, and every robot's arrivals follow its cycle; the game's 400-robot problem
+//! keeps flowing. Other strategies and the 2024 edition are refused with a message.
 
 use std::path::PathBuf;
 
 use gridwalk_core::format::lorr::{MAX_ROUTE, Problem};
+use gridwalk_core::sim::AgentStatus;
 use gridwalk_core::{Algorithm, Facing, Pos};
 
 /// Writes a 2023 problem (a 6×4 open map, `starts`, `tasks` as cells, `strategy`) into its
@@ -83,5 +84,32 @@ fn other_strategies_are_refused_with_a_message() {
     assert!(
         e.contains("round robin") && e.contains("gridwalk-cli lifelong"),
         "{e}"
+    );
+}
+
+/// The game's LoRR problem (`maps/lorr/random_400.json`: 400 robots on random-32-32-20, about
+/// half its free cells) for 500 ticks: the robots of ticks 250 to 500 arrive at least half as
+/// often as those of ticks 0 to 250, and at the end at most an eighth of them are stuck.
+#[test]
+fn four_hundred_robots_keep_flowing() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../maps/lorr/random_400.json");
+    let scenario = Problem::load(&path).unwrap().to_scenario().unwrap();
+    let mut start = scenario.start(scenario.config(Algorithm::DStarLite));
+    start.timeline.apply(0, &mut start.sim);
+    let sim = &mut start.sim;
+    let mut first = 0;
+    for tick in 0..500 {
+        if tick == 250 {
+            first = sim.crowd_stats().unwrap().arrivals_total;
+        }
+        sim.step();
+    }
+    let last = sim.crowd_stats().unwrap().arrivals_total - first;
+    let stuck = (sim.agents())
+        .filter(|a| a.status == AgentStatus::Stuck)
+        .count();
+    assert!(
+        sim.agent_count() == 400 && first > 0 && 2 * last >= first && 8 * stuck <= 400,
+        "arrivals {first} then {last}, {stuck} stuck"
     );
 }

@@ -1,8 +1,9 @@
 //! Lifelong crowds keep flowing: 100 wanderers with random goals (two may share one) on a
 //! 40×30 map split into six rooms by walls with one-cell doorways, for 3,000 ticks under 4
-//! and 8 moves and under rotation (robots that face a direction and turn), and again with four shared destinations and a fifth of the agents entering
-//! late on taken cells. The arrivals of the last 500 ticks are at least half those of the
-//! first 500, and no agent is stuck ([`AgentStatus::Stuck`]) for more than 200 ticks in a row.
+//! and 8 moves and under rotation (robots that face a direction and turn), and again with
+//! four shared destinations and a fifth of the agents entering late on taken cells. The
+//! arrivals of the last 500 ticks are at least half those of the first 500, and no agent is
+//! stuck ([`AgentStatus::Stuck`]) for more than 200 ticks in a row.
 //! An agent whose new goal is the cell it stands on arrives at once.
 
 use std::collections::BTreeMap;
@@ -204,6 +205,11 @@ fn wanderers_keep_flowing_under_eight_moves() {
 }
 
 #[test]
+fn wanderers_keep_flowing_under_rotation() {
+    keeps_flowing(Moves::Rotation, Goals::Random, true);
+}
+
+#[test]
 fn shared_goals_and_late_entries_keep_flowing_under_four_moves() {
     keeps_flowing(Moves::Four, Goals::SharedLate, true);
 }
@@ -214,6 +220,11 @@ fn shared_goals_and_late_entries_keep_flowing_under_four_moves() {
 #[test]
 fn shared_goals_and_late_entries_keep_flowing_under_eight_moves() {
     keeps_flowing(Moves::Eight, Goals::SharedLate, false);
+}
+
+#[test]
+fn shared_goals_and_late_entries_keep_flowing_under_rotation() {
+    keeps_flowing(Moves::Rotation, Goals::SharedLate, true);
 }
 
 /// An agent given the cell it stands on as its goal arrives in that tick, whether it stays
