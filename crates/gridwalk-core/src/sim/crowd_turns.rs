@@ -136,8 +136,10 @@ impl Turns {
             has_table: &has_table,
             planners,
         };
-        let heading: Vec<Option<u32>> = (goals.iter().zip(&guided))
-            .map(|(&g, &on)| on.then_some(g))
+        // An agent on its goal heads nowhere: it waits there rather than turn on the spot,
+        // and can still be pushed (off it, it heads back next tick).
+        let heading: Vec<Option<u32>> = (goals.iter().zip(&guided).zip(states))
+            .map(|((&g, &on), s)| (on && s.0 != g).then_some(g))
             .collect();
         match (self.step).step(truth, states, &heading, order, &guidance, rng) {
             Ok(actions) => (states.iter().zip(actions))
