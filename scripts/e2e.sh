@@ -32,6 +32,11 @@
 #    shows an agent on each goal cell the status lists, and the replay has every agent on its
 #    goal and none stuck, with the real-time search having moved the crowd
 #    ($E2E_DENSE_SCREENSHOT, if set, keeps the screenshot).
+# 9. a League of Robot Runners problem: the start-kit's random-32-32-20 with 400 robots that
+#    turn (--lorr maps/lorr/random_400.json); after a few seconds a wall is dragged across the
+#    map, and later the game is paused: the screenshot shows each listed robot's hand where
+#    it faces, the tasks finished grew, and the replay keeps one action a robot a tick and
+#    reaches the game's count ($E2E_LORR_SCREENSHOT, if set, keeps the screenshot).
 #
 # The checks are in scripts/e2e_checks.py, beside this file.
 set -euo pipefail
@@ -325,5 +330,39 @@ checks dense-shot "$dense_status" "$sats"
 echo "e2e: dense: every agent stood on its goal at the game's tick $arrived_at"
 quit_and_replay "$work/dense.log" "$dense_record" "$work/dense.jsonl" || exit 1
 checks dense "$dense_record" "$work/dense.jsonl"
+
+# 9. A LoRR problem played live: robots that turn, a wall dragged through them, the hands
+#    drawn where they face, tasks that keep being finished, and a replay to the same count.
+lorr_record="$work/lorr.ron"
+lorr_status="$work/lorr-status.json"
+lorr_shot="${E2E_LORR_SCREENSHOT:-$work/lorr.png}"
+status="$lorr_status"
+GRIDWALK_STATUS="$lorr_status" launch "$work/lorr.log" --lorr maps/lorr/random_400.json --record "$lorr_record"
+echo "e2e: LoRR random-32-32-20, 400 robots"
+sleep "${E2E_LORR_SECS:-10}"
+alive "$work/lorr.log" "playing the LoRR problem"
+tasks_before=$(checks lorr-tasks "$lorr_status") || { echo "$tasks_before"; exit 1; }
+xdotool windowfocus "$win" 2>/dev/null || true
+move 2 16; xdotool mousedown 2               # a wall across the map's middle row, dragged
+for x in 8 14 20 26 30; do move "$x" 16; done
+xdotool mouseup 2
+sleep "${E2E_LORR_SECS:-10}"
+alive "$work/lorr.log" "after the wall"
+xdotool key --window "$win" space             # paused: every disc stands on its cell
+xdotool key --window "$win" p; sleep 1.5      # the paths hidden, so the hands show
+tasks_after=$(checks lorr-tasks "$lorr_status") || { echo "$tasks_after"; exit 1; }
+[ "$tasks_after" -gt "$tasks_before" ] ||
+    { echo "e2e: lorr: tasks finished did not grow after the wall ($tasks_before, then $tasks_after)"; exit 1; }
+import -window "$win" "$lorr_shot"
+lights=""
+for p in $(checks lorr-points "$lorr_status"); do
+    x=${p%,*} y=${p#*,}
+    lights="$lights $(convert "$lorr_shot" -crop "1x1+$x+$y" -colorspace gray \
+        -format '%[fx:mean]' info:)"
+done
+checks lorr-shot "$lorr_status" "$lights"
+echo "e2e: lorr: $tasks_before tasks before the wall, $tasks_after when paused"
+quit_and_replay "$work/lorr.log" "$lorr_record" "$work/lorr.jsonl" || exit 1
+checks lorr "$lorr_record" "$work/lorr.jsonl" "$tasks_after" 0
 
 echo "e2e: passed"

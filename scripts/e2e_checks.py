@@ -24,6 +24,15 @@ usage: python3 scripts/e2e_checks.py COMMAND ARGS...
   dense-shot STATUS SATURATIONS  8: the screenshot shows an agent (colour) on each listed cell
   dense RECORD REPLAY            8: the dense crowd: one a cell, no swap, every agent on its
                                  goal and none stuck at the end, the real-time search engaged
+  lorr-tasks STATUS              9: the tasks the LoRR robots finished, as the status says
+  lorr-points STATUS             9: per listed robot, the window pixel on its disc's hand and
+                                 the one opposite it, X,Y X,Y each line
+  lorr-shot STATUS BRIGHTNESSES  9: the screenshot shows each listed robot's hand where it
+                                 faces: dark on the hand, lighter opposite it
+  lorr RECORD REPLAY TASKS WALLS 9: the LoRR robots: rotation recorded, one action each a tick
+                                 (a cell ahead, a quarter turn, or a wait), one a cell, no
+                                 swap, the walls drawn, and the replay's tasks finished the
+                                 game's TASKS
 """
 
 import json
@@ -305,6 +314,75 @@ def dense(record_path, replay_path):
           f"({searched} ticks moved by the real-time search), no shared cell or swap")
 
 
+STEPS = {"east": (1, 0), "south": (0, 1), "west": (-1, 0), "north": (0, -1)}
+TURNS = ["east", "south", "west", "north"]
+
+
+def lorr_tasks(path):
+    s = status(path)
+    if "tasks" not in s:
+        fail("the status has no `tasks`: the robots do not turn")
+    print(s["tasks"])
+
+
+def lorr_points(path):
+    """A point on each listed robot's hand (0.3 of a cell from its disc's centre, where it
+    faces, and 0.11 of a cell aside, off the cross of a goal's marker) and the point as
+    far the other way, in window pixels."""
+    s = status(path)
+    v = s["view"]
+    for a in s["list"]:
+        x, y = a["pos"]
+        dx, dy = STEPS[a["facing"]]
+        side = lambda k: (x + k * dx + 0.11 * dy, y + k * dy + 0.11 * dx)
+        at = lambda k: (round(v["x0"] + side(k)[0] * v["dx"]), round(v["y0"] + side(k)[1] * v["dy"]))
+        (hx, hy), (ox, oy) = at(0.3), at(-0.3)
+        print(f"{hx},{hy} {ox},{oy}")
+
+
+def lorr_shot(path, brightnesses):
+    """Hand and opposite brightness pairs, in the order of `lorr-points`: most robots show a
+    dark hand (below 0.3) with a lighter side opposite it (at least 0.15 brighter)."""
+    values = [float(b) for b in brightnesses.split()]
+    listed = status(path)["list"]
+    if len(values) != 2 * len(listed) or not listed:
+        fail(f"{len(values)} samples for {len(listed)} listed robots")
+    pairs = list(zip(values[0::2], values[1::2]))
+    shown = sum(1 for h, o in pairs if h < 0.3 and o > h + 0.15)
+    if shown * 4 < len(pairs) * 3:
+        fail(f"only {shown} of {len(pairs)} listed robots show a hand where they face: {pairs}")
+    print(f"e2e: lorr: {shown} of {len(pairs)} listed robots show their hand where they face")
+
+
+def lorr(record_path, replay_path, tasks, walls_before):
+    text = open(record_path).read()
+    if not re.search(r"^\s*rotation: true,", text, re.M):
+        fail("the LoRR recording does not say rotation: true")
+    ticks = jsonl(replay_path)
+    one_a_cell(ticks)
+    for before, after in zip(ticks, ticks[1:]):
+        was = {a["id"]: a for a in before["agents"]}
+        for a in after["agents"]:
+            b = was.get(a["id"])
+            if b is None:
+                continue
+            turn = (TURNS.index(a["facing"]) - TURNS.index(b["facing"])) % 4
+            dx, dy = STEPS[b["facing"]]
+            ahead = [b["pos"][0] + dx, b["pos"][1] + dy]
+            still = a["pos"] == b["pos"] and turn != 2
+            if not (still or (a["pos"] == ahead and turn == 0)):
+                fail(f"tick {after['tick']}: robot {a['id']} went from {b['pos']} {b['facing']} "
+                     f"to {a['pos']} {a['facing']}: no single action")
+    done = ticks[-1]["crowd"]["arrivals_total"]
+    if done != int(tasks):
+        fail(f"the replay finished {done} tasks, the game {tasks}")
+    walls = len(re.findall(r"set: Wall", text))
+    if walls == 0:
+        fail(f"the recording holds no wall drawn through the warehouse ({walls_before} before)")
+    print(f"e2e: lorr: {len(ticks[-1]['agents'])} robots, {done} tasks in {ticks[-1]['tick']} "
+          f"ticks, replayed to the same count; one action a tick each, one a cell, no swap")
+
+
 def example_wall(before, after):
     """The minimal example's clicked cell: ground (light) before the click, a wall (dark)
     after, and agents (colour) drawn on the map: mean greys and saturation from ImageMagick."""
@@ -337,6 +415,10 @@ COMMANDS = {
     "dense-shot": dense_shot,
     "dense": dense,
     "example-wall": example_wall,
+    "lorr-tasks": lorr_tasks,
+    "lorr-points": lorr_points,
+    "lorr-shot": lorr_shot,
+    "lorr": lorr,
 }
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 //! The command line, parsed by clap: `gridwalk [--map FILE] [--seed N] [--density F]
 //! [--agents N] [--on-arrival stay|wander|patrol] [--destinations K] [--planner-memory SIZE]
-//! [--plan-budget N] [--record FILE.ron]
+//! [--plan-budget N] [--record FILE.ron] [--lorr PROBLEM.json]
 //! [--screenshot FILE.png --exit-after-frames N] [--timings] [--preset explore|crowd]`.
 //!
 //! clap checks every value and range and prints help and errors; a bad argument ends the
@@ -38,6 +38,10 @@ pub struct Args {
     /// [default: maps/default.ron, or a random map].
     #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "density"])]
     pub map: Option<PathBuf>,
+    /// Play a League of Robot Runners problem (2023, round robin, as the start-kit ships it):
+    /// its map, and its robots facing a direction and turning, each patrolling its tasks.
+    #[arg(long, value_name = "PROBLEM.json", value_parser = json_file, conflicts_with_all = ["map", "seed", "density", "preset", "agents"])]
+    pub lorr: Option<PathBuf>,
     /// Seed of the random map and agents [default: 1]; implies a random map.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
@@ -113,6 +117,10 @@ fn file_in_existing_dir(v: &str, ext: &str) -> Result<PathBuf, String> {
 
 fn ron_file(v: &str) -> Result<PathBuf, String> {
     file_in_existing_dir(v, "ron")
+}
+
+fn json_file(v: &str) -> Result<PathBuf, String> {
+    file_in_existing_dir(v, "json")
 }
 
 fn png_file(v: &str) -> Result<PathBuf, String> {
@@ -214,6 +222,13 @@ fn starting_map(args: &Args, seed: u64) -> Result<(Scenario, String), String> {
     };
     if let Some(p) = args.preset {
         return Ok(p.scenario());
+    }
+    if let Some(path) = &args.lorr {
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into(),
+        );
+        return Ok((maps::load_lorr(path)?, name));
     }
     let wants_random = args.seed.is_some() || args.density.is_some();
     Ok(match &args.map {

@@ -11,6 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
+use gridwalk_core::format::lorr::Problem;
 use gridwalk_core::format::{Scenario, movingai};
 use gridwalk_core::grid::Components;
 use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
@@ -167,7 +168,8 @@ fn embedded(path: &Path) -> Option<&'static str> {
         .map(|(_, text)| *text)
 }
 
-/// The `.ron` and `.map` files in `maps/`, sorted by name (in a browser, the built-in ones).
+/// The `.ron` and `.map` files in `maps/` and the LoRR problems (`.json`) in `maps/lorr/`,
+/// sorted by path (in a browser, the built-in ones).
 pub fn list_maps() -> Vec<PathBuf> {
     if cfg!(target_arch = "wasm32") {
         return EMBEDDED_MAPS
@@ -175,19 +177,17 @@ pub fn list_maps() -> Vec<PathBuf> {
             .map(|(n, _)| maps_dir().join(n))
             .collect();
     }
-    let Ok(entries) = std::fs::read_dir(maps_dir()) else {
-        return Vec::new();
+    let listed = |dir: PathBuf, exts: &[&str]| -> Vec<PathBuf> {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return Vec::new();
+        };
+        let ext = |p: &Path| p.extension().and_then(|e| e.to_str()).map(str::to_owned);
+        (entries.filter_map(|e| e.ok().map(|e| e.path())))
+            .filter(|p| p.is_file() && ext(p).is_some_and(|e| exts.contains(&e.as_str())))
+            .collect()
     };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.is_file()
-                && matches!(
-                    p.extension().and_then(|e| e.to_str()),
-                    Some("ron") | Some("map")
-                )
-        })
-        .collect();
+    let mut files = listed(maps_dir(), &["ron", "map"]);
+    files.extend(listed(maps_dir().join("lorr"), &["json"]));
     files.sort();
     files
 }
@@ -211,11 +211,20 @@ pub fn load_map_file(path: &Path) -> Result<Scenario, String> {
             .map(imported)
             .map_err(|e| e.to_string()),
         Some("ron") => Scenario::load(path).map_err(|e| e.to_string()),
+        Some("json") => load_lorr(path),
         _ => Err(format!(
-            "{}: unknown map format: expected a .ron scenario or a Moving AI .map",
+            "{}: unknown map format: expected a .ron scenario, a Moving AI .map or a LoRR problem .json",
             path.display()
         )),
     }
+}
+
+/// Reads a League of Robot Runners problem (`.json`, the 2023 edition dealt round robin) as
+/// the scenario the game plays: robots that turn, each patrolling its tasks
+/// ([`Problem::to_scenario`]). Errors name the file.
+pub fn load_lorr(path: &Path) -> Result<Scenario, String> {
+    let problem = Problem::load(path).map_err(|e| e.to_string())?;
+    (problem.to_scenario()).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Parses the text of a map file named `name` (its extension says the format), as
@@ -251,6 +260,7 @@ pub fn valid_map_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gridwalk_core::sim::OnArrival;
 
     #[test]
     fn random_maps_are_seeded_and_dense_as_asked() {
@@ -280,10 +290,27 @@ mod tests {
         );
     }
 
+    /// The LoRR problem of `maps/lorr/` is listed and loads as robots that turn, each
+    /// patrolling its tasks; a file that is not one says so.
+    #[test]
+    fn the_lorr_problem_loads_as_turning_robots() {
+        let lorr = maps_dir().join("lorr").join("random_400.json");
+        assert!(list_maps().contains(&lorr));
+        let s = load_map_file(&lorr).unwrap();
+        assert!(s.rotation && s.crowd && s.agents.len() == 400);
+        assert!(
+            s.agents
+                .iter()
+                .all(|a| a.on_arrival == OnArrival::Patrol && !a.route.is_empty())
+        );
+        let e = load_map_file(&maps_dir().join("lorr").join("none.json")).unwrap_err();
+        assert!(e.contains("none.json"), "{e}");
+    }
+
     #[test]
     fn the_built_in_maps_are_the_maps_folder() {
-        let names: Vec<String> = list_maps()
-            .iter()
+        let names: Vec<String> = (list_maps().iter())
+            .filter(|p| p.parent() == Some(maps_dir().as_path()))
             .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
             .collect();
         let built_in: Vec<&str> = EMBEDDED_MAPS.iter().map(|(n, _)| *n).collect();

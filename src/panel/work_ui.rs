@@ -36,11 +36,7 @@ pub(super) fn planner_ui(ui: &mut egui::Ui, state: &GridSim, act: &mut Actions) 
                 }
             });
     });
-    ui.horizontal(|ui| {
-        ui.label("moves");
-        ui.radio_value(&mut new.connectivity, Connectivity::Eight, "8 neighbours");
-        ui.radio_value(&mut new.connectivity, Connectivity::Four, "4");
-    });
+    moves_ui(ui, &mut new);
     ui.checkbox(&mut new.crowd, "crowd mode: one agent a cell (B)");
     ui.checkbox(
         &mut new.measure_baseline,
@@ -70,6 +66,33 @@ pub(super) fn planner_ui(ui: &mut egui::Ui, state: &GridSim, act: &mut Actions) 
     if new != old {
         act.commands.write(SimCommand::SetConfig(new));
     }
+}
+
+/// The moves: eight neighbours, four, or four with robots that face a direction and turn
+/// (crowd mode on, as rotation needs it).
+fn moves_ui(ui: &mut egui::Ui, new: &mut SimConfig) {
+    let mut moves = match (new.connectivity, new.turns()) {
+        (Connectivity::Eight, _) => 8,
+        (Connectivity::Four, false) => 4,
+        (Connectivity::Four, true) => 0,
+    };
+    ui.horizontal(|ui| {
+        ui.label("moves");
+        ui.radio_value(&mut moves, 8, "8 neighbours");
+        ui.radio_value(&mut moves, 4, "4");
+        ui.radio_value(&mut moves, 0, "4, robots turn")
+            .on_hover_text(
+                "each tick a robot moves a cell ahead, turns 90° or waits (LoRR's rules)",
+            );
+    });
+    let turns = moves == 0;
+    new.connectivity = if moves == 8 {
+        Connectivity::Eight
+    } else {
+        Connectivity::Four
+    };
+    new.crowd |= turns;
+    new.rotation = turns;
 }
 
 fn stats_row(ui: &mut egui::Ui, name: &str, s: &TickStats, baseline: bool) {
@@ -187,6 +210,9 @@ pub(super) fn crowd_ui(ui: &mut egui::Ui, state: &GridSim, act: &mut Actions) {
             RED,
         ));
     }
+    if sim.config().turns() {
+        ui.label(tasks_text(c.arrivals_total, sim.tick_count()));
+    }
     ui.label(throughput_text(c.arrivals_total, sim.tick_count()));
     ui.label(soc_text(c.soc, c.soc_lb));
     let entering = sim.entering_count();
@@ -219,6 +245,13 @@ pub fn search_text(
              crowd stalls for {ENGAGE_TICKS} ticks"
         ),
     }
+}
+
+/// Robots' tasks finished (their arrivals) and the throughput a step, as the League of Robot
+/// Runners counts it.
+pub fn tasks_text(arrivals: u64, ticks: u64) -> String {
+    let rate = arrivals as f64 / ticks.max(1) as f64;
+    format!("tasks finished: {arrivals}, {rate:.2} a step")
 }
 
 /// Arrivals per 100 ticks over the `ticks` crowd mode has run.
@@ -316,6 +349,8 @@ mod tests {
             "throughput: 15.0 arrivals / 100 ticks (30 in 200 ticks)"
         );
         assert!(throughput_text(0, 0).contains("no tick"));
+        assert_eq!(tasks_text(30, 200), "tasks finished: 30, 0.15 a step");
+        assert_eq!(tasks_text(0, 0), "tasks finished: 0, 0.00 a step");
         assert_eq!(
             soc_text(150, 100),
             "sum of costs: 150 against a lower bound of 100 (1.50×)"

@@ -163,7 +163,8 @@ fn json_str(out: &mut String, s: &str) {
 /// `.` ground, `2`–`9` weights; empty past [`STATUS_MAX_CELLS`]), where cells are on the page
 /// (`view`: the centre of cell (0, 0) and the step between cells, in CSS pixels), how many
 /// agents stand arrived on their goal (`arrived`), the first [`STATUS_AGENTS`] agents with
-/// their paths, the notices, and explain's replay (`explain`: its step and number of steps
+/// their paths (while robots turn, with their facing, and the tasks finished: `tasks`), the
+/// notices, and explain's replay (`explain`: its step and number of steps
 /// while it is open, else `null`).
 pub fn status_json(
     state: &GridSim,
@@ -199,6 +200,10 @@ pub fn status_json(
         down.y - o.y,
     );
     json_str(&mut s, state.map_name());
+    let turns = sim.config().turns();
+    if let Some(c) = sim.crowd_stats().filter(|_| turns) {
+        let _ = write!(s, ",\"tasks\":{}", c.arrivals_total);
+    }
     match explain {
         Some((step, steps)) => {
             let _ = write!(s, ",\"explain\":{{\"step\":{step},\"steps\":{steps}}}");
@@ -229,7 +234,7 @@ pub fn status_json(
         }
         let _ = write!(
             s,
-            "{{\"id\":{},\"pos\":[{},{}],\"goal\":[{},{}],\"status\":\"{}\",\"path\":[",
+            "{{\"id\":{},\"pos\":[{},{}],\"goal\":[{},{}],\"status\":\"{}\",",
             state.label(a.id),
             a.pos.x,
             a.pos.y,
@@ -237,6 +242,10 @@ pub fn status_json(
             a.goal.y,
             a.status.name()
         );
+        if turns {
+            let _ = write!(s, "\"facing\":\"{}\",", a.facing.name());
+        }
+        s.push_str("\"path\":[");
         if let Some(p) = sim.path(a.id) {
             for (j, c) in p.cells.iter().take(STATUS_MAX_PATH).enumerate() {
                 let sep = if j > 0 { "," } else { "" };

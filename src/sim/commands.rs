@@ -130,6 +130,7 @@ impl CommandTarget<'_> {
             && new.heuristic == old.heuristic
             && new.connectivity == old.connectivity
             && new.crowd == old.crowd
+            && new.turns() == old.turns()
         {
             return self.state.set_config(new, "baseline measurement changed");
         }
@@ -139,6 +140,16 @@ impl CommandTarget<'_> {
                 "crowd mode on: one agent a cell, moved by the crowd's step rule"
             } else {
                 "crowd mode off: agents walk through each other"
+            };
+            self.notices.push(NoticeKind::Info, text);
+            return refused;
+        }
+        if new.turns() != old.turns() && new.connectivity == old.connectivity {
+            let refused = self.state.set_config(new, "rotation changed");
+            let text = if new.turns() {
+                "robots turn: each tick one moves a cell ahead, turns 90° or waits"
+            } else {
+                "robots no longer turn"
             };
             self.notices.push(NoticeKind::Info, text);
             return refused;

@@ -28,8 +28,8 @@ use gridwalk_core::{Algorithm, Grid};
 
 pub use bevy_gridwalk::{
     AgentState, Asked, ClearWalls, Goal, GridAgent, GridPos, GridSim, GridwalkPlugin,
-    GridwalkSettings, GridwalkSystems, LastCell, NextCell, Refused, Segment, SpawnAgent, TickClock,
-    TileEdit, WallsCleared, clamp_rate, ticking,
+    GridwalkSettings, GridwalkSystems, Heading, LastCell, NextCell, Refused, Segment, SpawnAgent,
+    TickClock, TileEdit, WallsCleared, clamp_rate, ticking,
 };
 pub use commands::{SimRng, default_goals};
 

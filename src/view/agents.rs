@@ -1,5 +1,6 @@
-//! Agents on the map: a coloured disc per agent gliding between cells, and what is drawn per
-//! frame: the selected agent's path, the selection rings and the pending start.
+//! Agents on the map: a coloured disc per agent gliding between cells (while robots turn, a
+//! hand on it points where it faces), and what is drawn per frame: the selected agent's path,
+//! the selection rings and the pending start.
 //!
 //! Paths come from [`PathCache`], which [`crate::observe`] fills once per tick (or rebuild).
 //! The selected agent's line starts at its gliding disc, so it follows it smoothly; every
@@ -10,12 +11,12 @@ use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use gridwalk_core::sim::AgentStatus;
-use gridwalk_core::{Grid, Pos};
+use gridwalk_core::{Facing, Grid, Pos};
 
 use super::marks;
 use crate::map_frame::tile_center;
 use crate::schedule::FrameSystems;
-use crate::sim::{Glide, GridAgent, GridSim};
+use crate::sim::{Glide, GridAgent, GridSim, Heading};
 use crate::theme::palette::{PLANNING_COLOR, RING_DARK, RING_LIGHT, STUCK_COLOR, agent_color};
 use crate::ui_state::{CursorTile, PendingStart};
 
@@ -29,12 +30,15 @@ pub struct MarkerGizmos;
 
 /// The disc images shared by every agent sprite: a full disc, a hollow one for arrived
 /// agents, and a thin ring for agents waiting for their plan (sprites, not rings of lines per
-/// agent, so thousands cost one batch).
+/// agent, so thousands cost one batch); each again with a hand pointing east, turned with the
+/// sprite while robots turn.
 #[derive(Resource)]
 struct Disc {
     walking: Handle<Image>,
     arrived: Handle<Image>,
     planning: Handle<Image>,
+    /// The three with a hand, in the same order.
+    pointed: [Handle<Image>; 3],
 }
 
 /// An agent's disc: full, hollow (its inner half clear), or a bright ring (its outer third).
@@ -44,6 +48,12 @@ enum DiscLook {
     Hollow,
     Ring,
 }
+
+/// An agent's disc across, in cells: larger than its cell, so agents show on big maps.
+const DISC_SIZE: f32 = 1.6;
+
+/// A robot's disc across while robots turn, in cells: its own cell, a rim of ground round it.
+const ROBOT_SIZE: f32 = 0.92;
 
 /// The agents feature.
 pub fn plugin(app: &mut App) {
@@ -71,8 +81,9 @@ fn configure_gizmos(mut store: ResMut<GizmoConfigStore>) {
 }
 
 /// A white disc with a soft edge and a dark rim, tinted per agent; a hollow one leaves its
-/// inside clear, the look of an agent that has arrived (its goal mark shows through).
-fn disc_image(look: DiscLook) -> Image {
+/// inside clear, the look of an agent that has arrived (its goal mark shows through). With
+/// `hand`, a dark bar from the centre to the east edge says where a robot faces.
+fn disc_image(look: DiscLook, hand: bool) -> Image {
     const N: u32 = 32;
     let mut data = Vec::with_capacity((N * N * 4) as usize);
     for y in 0..N {
@@ -93,6 +104,13 @@ fn disc_image(look: DiscLook) -> Image {
             if d < inside {
                 alpha = 0.0;
             }
+            let on_hand = hand && x > N / 2 && (y as f32 + 0.5 - N as f32 / 2.0).abs() < 6.0;
+            let shade = if on_hand && d < 0.95 {
+                alpha = 1.0;
+                40
+            } else {
+                shade
+            };
             data.extend_from_slice(&[shade, shade, shade, (alpha * 255.0) as u8]);
         }
     }
@@ -110,10 +128,12 @@ fn disc_image(look: DiscLook) -> Image {
 }
 
 fn make_disc(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
+    let looks = [DiscLook::Full, DiscLook::Hollow, DiscLook::Ring];
     commands.insert_resource(Disc {
-        walking: images.add(disc_image(DiscLook::Full)),
-        arrived: images.add(disc_image(DiscLook::Hollow)),
-        planning: images.add(disc_image(DiscLook::Ring)),
+        walking: images.add(disc_image(DiscLook::Full, false)),
+        arrived: images.add(disc_image(DiscLook::Hollow, false)),
+        planning: images.add(disc_image(DiscLook::Ring, false)),
+        pointed: looks.map(|look| images.add(disc_image(look, true))),
     });
 }
 
@@ -130,11 +150,13 @@ fn dress_agents(
     let grid = state.sim().grid();
     for (e, marker, glide) in &new {
         let at = tile_center(glide.to.0, grid.width(), grid.height());
+        let facing = state.sim().agent(marker.id).map(|a| a.facing);
         commands.entity(e).insert((
+            Heading(facing.unwrap_or_default()),
             Sprite {
                 image: disc.walking.clone(),
                 color: agent_color(marker.label),
-                custom_size: Some(Vec2::splat(1.6)),
+                custom_size: Some(Vec2::splat(DISC_SIZE)),
                 ..default()
             },
             Transform::from_translation(at.extend(3.0)),
@@ -145,36 +167,71 @@ fn dress_agents(
 /// Moves each disc between its last two cells by the tick clock's fraction, shows arrived
 /// agents hollow, agents waiting for their plan as an amber ring, and in crowd mode agents
 /// waiting near a taken goal as a ring of their colour and stuck ones as a magenta ring.
+/// While robots turn, each disc carries a hand turned to its facing.
 fn glide_agents(
     state: Res<GridSim>,
     time: Res<Time<Fixed>>,
     clock: Res<crate::sim::TickClock>,
     disc: Option<Res<Disc>>,
-    mut agents: Query<(&GridAgent, Glide, &mut Transform, &mut Sprite)>,
+    mut agents: Query<(
+        &GridAgent,
+        Glide,
+        Option<&Heading>,
+        &mut Transform,
+        &mut Sprite,
+    )>,
 ) {
     let Some(disc) = disc else {
         return;
     };
     let grid = state.sim().grid();
+    let turns = state.sim().config().turns();
     let t = clock.fraction(&time);
-    for (marker, g, mut transform, mut sprite) in &mut agents {
+    for (marker, g, heading, mut transform, mut sprite) in &mut agents {
         let at = glide_point(g.from.0, g.to.0, t, grid);
         if transform.translation.truncate() != at {
             transform.translation = at.extend(3.0);
         }
-        let (image, color) = match g.status.0 {
-            AgentStatus::Arrived => (&disc.arrived, agent_color(marker.label)),
-            AgentStatus::Planning => (&disc.planning, PLANNING_COLOR),
+        let facing = heading.filter(|_| turns).map(|h| h.0);
+        let turned = Quat::from_rotation_z(facing.map_or(0.0, facing_angle));
+        if transform.rotation != turned {
+            transform.rotation = turned;
+        }
+        // Robots that turn fill their cell and no more, so no disc hides a neighbour's hand.
+        let size = Some(Vec2::splat(if turns { ROBOT_SIZE } else { DISC_SIZE }));
+        if sprite.custom_size != size {
+            sprite.custom_size = size;
+        }
+        let (look, color) = match g.status.0 {
+            AgentStatus::Arrived => (1, agent_color(marker.label)),
+            AgentStatus::Planning => (2, PLANNING_COLOR),
             // Crowd mode: waiting near a taken goal is a ring in the agent's colour, stuck a
             // ring in the stuck colour.
-            AgentStatus::Waiting => (&disc.planning, agent_color(marker.label)),
-            AgentStatus::Stuck => (&disc.planning, STUCK_COLOR),
-            _ => (&disc.walking, agent_color(marker.label)),
+            AgentStatus::Waiting => (2, agent_color(marker.label)),
+            AgentStatus::Stuck => (2, STUCK_COLOR),
+            _ => (0, agent_color(marker.label)),
+        };
+        let plain = [&disc.walking, &disc.arrived, &disc.planning];
+        let image = match facing {
+            Some(_) => &disc.pointed[look],
+            None => plain[look],
         };
         if sprite.image != *image || sprite.color != color {
             sprite.image = image.clone();
             sprite.color = color;
         }
+    }
+}
+
+/// The angle of a disc's hand for `facing`, counter-clockwise from east (the map's rows go
+/// down, so south is a quarter turn clockwise).
+fn facing_angle(facing: Facing) -> f32 {
+    use std::f32::consts::{FRAC_PI_2, PI};
+    match facing {
+        Facing::East => 0.0,
+        Facing::South => -FRAC_PI_2,
+        Facing::West => PI,
+        Facing::North => FRAC_PI_2,
     }
 }
 

@@ -638,6 +638,7 @@ fn switching_the_planner_replans_every_agent() {
             heuristic: Heuristic::default_for(connectivity),
             measure_baseline: true,
             crowd: false,
+            rotation: false,
         };
         app.world_mut().write_message(SimCommand::SetConfig(config));
         frame(&mut app);

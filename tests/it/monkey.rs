@@ -101,6 +101,7 @@ fn poke(
                 heuristic,
                 measure_baseline: r.below(2) == 0,
                 crowd: false,
+                rotation: false,
             }));
         }
         70..=74 => {

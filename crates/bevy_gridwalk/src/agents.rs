@@ -15,11 +15,13 @@ use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::system::SystemChangeTick;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
-use gridwalk_core::Pos;
 use gridwalk_core::sim::{Agent, AgentId, AgentStatus, OnArrival, Simulation};
+use gridwalk_core::{Facing, Pos};
 
 use crate::messages::{Arrived, SpawnAgent};
-use crate::reflect::{AgentStatusReflect, MaybePosReflect, OnArrivalReflect, PosReflect};
+use crate::reflect::{
+    AgentStatusReflect, FacingReflect, MaybePosReflect, OnArrivalReflect, PosReflect,
+};
 use crate::world::{GridSim, PendingInput};
 
 /// The cell an agent stands on. Spawn it with a [`Goal`] to add an agent; after that the
@@ -89,6 +91,16 @@ pub struct NextCell(#[reflect(remote = MaybePosReflect)] pub Option<Pos>);
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Reflect)]
 #[reflect(Component, Debug, PartialEq, Default)]
 pub struct GridPath(#[reflect(ignore)] pub Vec<Pos>);
+
+/// The direction the agent faces: it turns while agents turn
+/// ([`GridwalkSettings::rotation`](crate::GridwalkSettings::rotation)), and keeps its facing
+/// otherwise.
+///
+/// Optional, as [`NextCell`] is: add it to an agent's entity and the plugin writes it after
+/// every tick.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
+#[reflect(Component, Debug, PartialEq, Default)]
+pub struct Heading(#[reflect(remote = FacingReflect)] pub Facing);
 
 /// What the agent is doing: walking, arrived, waiting for a plan, no path, ...
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
@@ -193,6 +205,7 @@ type Written<'a> = (
     &'a mut Goal,
     Option<&'a mut NextCell>,
     Option<&'a mut GridPath>,
+    Option<&'a mut Heading>,
     &'a mut AgentState,
 );
 
@@ -235,7 +248,9 @@ pub(crate) fn sync_agents(
 /// Every entity's components follow its agent; [`Arrived`] for those that arrived.
 fn follow(sim: &Simulation, agents: &mut Query<Written>, arrived: &mut MessageWriter<Arrived>) {
     let mut cursor = sim.agents().peekable();
-    for (e, marker, mut pos, mut last, mut goal, mut next, mut path, mut state) in agents {
+    for (e, marker, mut pos, mut last, mut goal, mut next, mut path, mut heading, mut state) in
+        agents
+    {
         while cursor.next_if(|a| a.id < marker.id).is_some() {}
         let found = match cursor.peek() {
             Some(a) if a.id == marker.id => cursor.next(),
@@ -250,6 +265,9 @@ fn follow(sim: &Simulation, agents: &mut Query<Written>, arrived: &mut MessageWr
         goal.set_if_neq(Goal(a.goal));
         if let Some(next) = next.as_mut() {
             next.set_if_neq(NextCell(sim.next_cell(a.id)));
+        }
+        if let Some(heading) = heading.as_mut() {
+            heading.set_if_neq(Heading(a.facing));
         }
         if let Some(path) = path.as_mut() {
             let cells = path_cells(sim, a.id);
@@ -282,14 +300,18 @@ fn dress_fresh(commands: &mut Commands, world: &mut GridSim, arrived: &mut Messa
         let cell = a.pos;
         let bundle = components(a, world.label(id));
         let next = NextCell(world.sim().next_cell(id));
+        let heading = Heading(a.facing);
         let cells = path_cells(world.sim(), id);
         match world.entity(id).map(|e| commands.get_entity(e)) {
             Some(Ok(mut entity)) => {
                 entity.insert(bundle);
-                // Its NextCell and GridPath, if it carries them, from this tick on.
+                // Its NextCell, Heading and GridPath, if it carries them, from this tick on.
                 entity.queue(move |mut entity: EntityWorldMut| {
                     if let Some(mut n) = entity.get_mut::<NextCell>() {
                         n.set_if_neq(next);
+                    }
+                    if let Some(mut h) = entity.get_mut::<Heading>() {
+                        h.set_if_neq(heading);
                     }
                     if let Some(mut p) = entity.get_mut::<GridPath>() {
                         p.set_if_neq(GridPath(cells));

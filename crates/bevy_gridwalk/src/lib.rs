@@ -69,7 +69,7 @@ use gridwalk_core::Grid;
 use gridwalk_core::format::Scenario;
 
 pub use agents::{
-    AgentState, ArrivalPolicy, Goal, GridAgent, GridPath, GridPos, LastCell, NextCell,
+    AgentState, ArrivalPolicy, Goal, GridAgent, GridPath, GridPos, Heading, LastCell, NextCell,
 };
 pub use clock::{TickClock, clamp_rate, ticking};
 #[cfg(feature = "debug")]
@@ -95,8 +95,8 @@ pub struct ReadmeDoctests;
 pub mod prelude {
     pub use crate::{
         AgentState, ArrivalPolicy, Arrived, Asked, ClearWalls, EditLanded, Goal, GridAgent,
-        GridPath, GridPos, GridSim, GridwalkPlugin, GridwalkSettings, GridwalkSystems, LastCell,
-        NextCell, Refused, SpawnAgent, TickClock, TileEdit,
+        GridPath, GridPos, GridSim, GridwalkPlugin, GridwalkSettings, GridwalkSystems, Heading,
+        LastCell, NextCell, Refused, SpawnAgent, TickClock, TileEdit,
     };
     pub use gridwalk_core::sim::AgentStatus;
 }
@@ -198,6 +198,7 @@ impl Plugin for GridwalkPlugin {
         .register_type::<LastCell>()
         .register_type::<NextCell>()
         .register_type::<GridPath>()
+        .register_type::<Heading>()
         .register_type::<AgentState>()
         .register_type::<TickClock>()
         .insert_resource(world)

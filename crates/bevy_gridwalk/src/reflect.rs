@@ -1,12 +1,13 @@
 //! Reflection of the core's types that the components hold, for inspectors: `gridwalk-core`
-//! has no Bevy, so each type it lends a component ([`Pos`], [`AgentStatus`], [`OnArrival`])
+//! has no Bevy, so each type it lends a component ([`Pos`], [`AgentStatus`], [`OnArrival`],
+//! [`Facing`])
 //! is reflected here through a remote wrapper that mirrors it field for field, and the
 //! components name the wrapper on their fields (`#[reflect(remote = ...)]`). A component's
 //! fields read by path as its own would: `GridPos`'s `"0.x"`, `AgentState`'s variant.
 
 use bevy::reflect::reflect_remote;
-use gridwalk_core::Pos;
 use gridwalk_core::sim::{AgentStatus, OnArrival};
+use gridwalk_core::{Facing, Pos};
 
 /// [`Pos`] as reflection sees it: its column and row.
 #[reflect_remote(Pos)]
@@ -47,6 +48,20 @@ pub enum AgentStatusReflect {
     Waiting,
     /// Crowd mode: it has not come closer to its goal for a while.
     Stuck,
+}
+
+/// [`Facing`] as reflection sees it, variant for variant.
+#[reflect_remote(Facing)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FacingReflect {
+    /// Toward growing x.
+    East,
+    /// Toward growing y (down the map).
+    South,
+    /// Toward x = 0.
+    West,
+    /// Toward y = 0 (up the map).
+    North,
 }
 
 /// [`OnArrival`] as reflection sees it, variant for variant.

@@ -1,5 +1,5 @@
-//! The plugin's settings: the planner, the moves, crowd mode, the tick rate and the budgets,
-//! in one value the plugin is built from.
+//! The plugin's settings: the planner, the moves (and rotation), crowd mode, the tick rate and
+//! the budgets, in one value the plugin is built from.
 
 use gridwalk_core::format::Scenario;
 use gridwalk_core::mapf::DEFAULT_BUDGET;
@@ -35,6 +35,10 @@ pub struct GridwalkSettings {
     /// Crowd mode: no two agents share a cell, swap or cross, and every move comes from the
     /// crowd's step rule on the planners' exact costs. Off: agents walk through each other.
     pub crowd: bool,
+    /// Robots that face a direction: each tick an agent moves one cell ahead, turns 90° or
+    /// waits (the League of Robot Runners' rules). It holds in crowd mode with four moves
+    /// ([`SimConfig::turns`]); off by default.
+    pub rotation: bool,
     /// Ticks per second, 1–60, counted inside `FixedUpdate` (at most one a run; the plugin
     /// leaves `Time<Fixed>` alone): [`TickClock::rate_hz`](crate::TickClock::rate_hz).
     pub ticks_per_second: f64,
@@ -76,6 +80,7 @@ impl Default for GridwalkSettings {
             connectivity: config.connectivity,
             heuristic: None,
             crowd: false,
+            rotation: false,
             ticks_per_second: crate::TickClock::DEFAULT_RATE,
             budget: Budget::default(),
             crowd_budget: DEFAULT_BUDGET,
@@ -97,6 +102,7 @@ impl GridwalkSettings {
             connectivity: scenario.connectivity,
             heuristic: scenario.heuristic,
             crowd: scenario.crowd,
+            rotation: scenario.rotation,
             budget: scenario.budget(),
             crowd_budget: scenario.crowd_budget.unwrap_or(DEFAULT_BUDGET),
             ..GridwalkSettings::default()
@@ -111,6 +117,7 @@ impl GridwalkSettings {
             heuristic: (self.heuristic).unwrap_or(Heuristic::default_for(self.connectivity)),
             measure_baseline: self.measure_baseline,
             crowd: self.crowd,
+            rotation: self.rotation,
         }
     }
 
@@ -119,6 +126,7 @@ impl GridwalkSettings {
         scenario.connectivity = self.connectivity;
         scenario.heuristic = self.heuristic;
         scenario.crowd = self.crowd;
+        scenario.rotation = self.config().turns();
         (scenario.planner_memory, scenario.plan_budget) = self.budget.in_scenario();
         scenario.crowd_budget = Some(self.crowd_budget.max(1)).filter(|&b| b != DEFAULT_BUDGET);
         scenario

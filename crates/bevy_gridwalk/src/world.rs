@@ -554,10 +554,9 @@ impl GridSim {
                 own.insert(timeline.agents().len(), e);
             }
             timeline.push_agent(AgentSpec {
-                start,
-                goal,
                 tick,
                 on_arrival,
+                ..AgentSpec::new(start, goal)
             });
         }
         let (edits, held) = self.held.take_with(edits);

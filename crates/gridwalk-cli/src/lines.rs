@@ -50,6 +50,10 @@ pub struct AgentLine {
     pub status: &'static str,
     /// The cost of its current path, rounded to 6 decimals; `None` without a path.
     pub remaining: Option<f64>,
+    /// Where it faces (`east`, `south`, `west` or `north`), only while agents turn
+    /// (`rotation`); left out otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub facing: Option<&'static str>,
 }
 
 /// What one tick did, as one JSON line.
@@ -153,6 +157,7 @@ impl TickLine {
                 .map(|r| TraceEntry::of(r, replay))
                 .collect()
         });
+        let turns = sim.config().turns();
         let agents = replay
             .agents()
             .filter_map(|(i, id)| {
@@ -163,6 +168,7 @@ impl TickLine {
                     goal: [a.goal.x, a.goal.y],
                     status: a.status.name(),
                     remaining: a.remaining.map(printed_cost),
+                    facing: turns.then(|| a.facing.name()),
                 })
             })
             .collect();

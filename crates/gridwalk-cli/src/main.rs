@@ -61,6 +61,11 @@ enum Command {
         /// step rule (default: the scenario's `crowd_budget`, else 16).
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         crowd_budget: Option<u64>,
+        /// Robots that face a direction: each tick an agent moves one cell ahead, turns 90°
+        /// or waits (LoRR's rules); implies --crowd and needs four moves (default: the
+        /// scenario's `rotation`).
+        #[arg(long)]
+        rotation: bool,
     },
     /// Solve every problem of a Moving AI scenario and check the optimal lengths.
     Movingai {
@@ -117,12 +122,14 @@ fn main() -> ExitCode {
             plan_budget,
             crowd,
             crowd_budget,
+            rotation,
         } => {
             let budgets = simulate::BudgetFlags {
                 planner_memory,
                 plan_budget,
                 crowd,
                 crowd_budget: crowd_budget.map(|b| b as usize),
+                rotation,
             };
             simulate::run(&file, algo, ticks, trace, budgets)
         }

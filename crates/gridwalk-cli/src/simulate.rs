@@ -4,10 +4,10 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use gridwalk_core::Algorithm;
 use gridwalk_core::format::Scenario;
 use gridwalk_core::scenario::replay::{DEFAULT_TICK_LIMIT, Replay};
 use gridwalk_core::sim::{MAX_RUN_STEPS, crowd_destinations};
+use gridwalk_core::{Algorithm, Connectivity};
 
 use crate::lines::TickLine;
 
@@ -23,6 +23,8 @@ pub struct BudgetFlags {
     pub crowd: bool,
     /// Tries a tick of crowd mode's real-time search makes (`--crowd-budget`).
     pub crowd_budget: Option<usize>,
+    /// Agents turn (`--rotation`, crowd mode with four moves), whatever the scenario says.
+    pub rotation: bool,
 }
 
 /// The destinations a crowd's wanderers draw from: the core's crowd-destination rule
@@ -45,11 +47,21 @@ pub fn run(
     trace: bool,
     budgets: BudgetFlags,
 ) -> Result<ExitCode, String> {
-    let mut scenario = match budgets.crowd {
+    let mut scenario = match budgets.crowd || budgets.rotation {
         true => Scenario::load_crowd(file),
         false => Scenario::load(file),
     }
     .map_err(|e| e.to_string())?;
+    if budgets.rotation {
+        if scenario.connectivity != Connectivity::Four {
+            return Err(format!(
+                "{}: --rotation: agents turn only with four moves, and the scenario has connectivity: {:?}",
+                file.display(),
+                scenario.connectivity
+            ));
+        }
+        scenario.rotation = true;
+    }
     if scenario.crowd {
         scenario.destinations = crowd_destinations_of(&scenario);
     }
@@ -74,7 +86,7 @@ pub fn run(
     let emit = |replay: &mut Replay, out: &mut BufWriter<_>| -> Result<(), String> {
         let tick = replay.step();
         for (i, e) in &tick.applied.rejected {
-            let a = replay.timeline().agents()[*i];
+            let a = &replay.timeline().agents()[*i];
             eprintln!(
                 "gridwalk-cli: {}: agent with start {} and goal {} at tick {} could not appear: {e}",
                 file.display(),

@@ -64,6 +64,7 @@ fn main() {
             heuristic: Heuristic::Octile,
             measure_baseline: false,
             crowd: false,
+            rotation: false,
         },
     );
     // Starts for 10,000 agents are drawn whatever AGENTS is, as the bench draws them, so the

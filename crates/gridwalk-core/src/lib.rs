@@ -49,7 +49,7 @@ pub mod trace;
 pub mod tracks;
 
 pub use cost::Cost;
-pub use grid::{Connectivity, Grid, GridError, Pos, Terrain};
+pub use grid::{Connectivity, Facing, Grid, GridError, Pos, Terrain};
 pub use heuristic::Heuristic;
 pub use path::Path;
 pub use planner::{Algorithm, CellInfo, GoalPlanner, Progress};

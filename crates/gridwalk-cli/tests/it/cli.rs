@@ -270,3 +270,62 @@ fn trace_lists_every_expansion_of_every_search_run() {
         }
     }
 }
+
+/// `--rotation`: agents face a direction and turn; each line gives every agent's facing, and
+/// each tick an agent moves one cell along it or turns a quarter (or waits). Off, no line has
+/// a facing. A scenario of eight moves is refused with a message.
+#[test]
+fn simulate_rotation_prints_facings_and_turns_before_moving() {
+    let text = "(rows: [\".....\", \".....\"], connectivity: Four,\n  agents: [(start: (0, 0), goal: (4, 1), facing: West), (start: (4, 0), goal: (0, 0))])";
+    let f = write("turning.ron", text);
+    let plain = simulate(&f, "dstar-lite", &["--crowd"]);
+    assert!(plain.iter().all(|l| l["agents"][0].get("facing").is_none()));
+    let turned = simulate(&f, "dstar-lite", &["--rotation"]);
+    let facing = |l: &Value, i: usize| l["agents"][i]["facing"].as_str().unwrap().to_owned();
+    let pos = |l: &Value, i: usize| {
+        (
+            l["agents"][i]["pos"][0].as_u64(),
+            l["agents"][i]["pos"][1].as_u64(),
+        )
+    };
+    assert_eq!(facing(&turned[0], 0), "west");
+    for w in turned.windows(2) {
+        for i in 0..2 {
+            let ((x0, y0), (x1, y1)) = (pos(&w[0], i), pos(&w[1], i));
+            let (x0, y0, x1, y1) = (
+                x0.unwrap() as i64,
+                y0.unwrap() as i64,
+                x1.unwrap() as i64,
+                y1.unwrap() as i64,
+            );
+            let (f0, f1) = (facing(&w[0], i), facing(&w[1], i));
+            let step = match f0.as_str() {
+                "east" => (1, 0),
+                "south" => (0, 1),
+                "west" => (-1, 0),
+                _ => (0, -1),
+            };
+            let moved = (x1 - x0, y1 - y0);
+            assert!(
+                (moved == (0, 0)) || (moved == step && f0 == f1),
+                "agent {i}: {f0} {moved:?} {f1}"
+            );
+        }
+    }
+    let last = turned.last().unwrap();
+    assert_eq!(
+        (pos(last, 0), pos(last, 1)),
+        ((Some(4), Some(1)), (Some(0), Some(0)))
+    );
+    let eight = write("turning8.ron", "(rows: [\"...\"])");
+    let out = cli()
+        .args(["simulate", eight.to_str().unwrap(), "--rotation"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--rotation") && err.contains("four moves"),
+        "{err}"
+    );
+}

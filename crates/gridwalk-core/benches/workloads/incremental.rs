@@ -566,6 +566,7 @@ fn sim_with(grid: &Grid, agents: &[(Pos, Pos)]) -> Simulation {
             heuristic: H,
             measure_baseline: false,
             crowd: false,
+            rotation: false,
         },
     );
     for &(s, g) in agents {

@@ -29,6 +29,7 @@ pub fn living(cfg: &Config) -> Result<Report, String> {
             heuristic: scenario.effective_heuristic(),
             measure_baseline: false,
             crowd: false,
+            rotation: false,
         },
     );
     sim.set_seed(scenario.seed);

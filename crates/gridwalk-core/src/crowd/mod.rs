@@ -52,13 +52,23 @@
 //! that face a direction and turn (LoRR's `MAPF_T`, actions [`Action`], guidance over
 //! (cell, facing) by [`RotationGuidance`], exact tables in
 //! [`RotationTables`](crate::mapf::RotationTables)).
+//!
+//! **Operations.** For the same robots, [`OperationStep`] is PIBT over 3-step *operations*
+//! with a reservation over the window and undoable pushes (`crowd/operations.rs`), its own
+//! search beside the core: the lifelong track's best planner and a simulation's step under
+//! rotation.
 
 pub(crate) mod core;
+mod operations;
 mod pibt;
 mod rotation;
 mod traps;
 
 pub use core::Outcome;
+pub use operations::{
+    COMMIT_DENSITY, DEFAULT_STEP_WORK, DEPTH, LATE_WORK, MAX_PUSH_DEPTH, Operation, OperationStep,
+    TOP_WORK, operations,
+};
 pub use pibt::{StepError, StepReport, StepRule};
 pub(crate) use rotation::ahead;
 pub use rotation::{Action, RotationGuidance, RotationStep};

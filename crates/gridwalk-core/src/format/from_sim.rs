@@ -19,6 +19,8 @@ impl Simulation {
         s.agents = (self.agents())
             .map(|a| AgentSpec {
                 on_arrival: a.on_arrival,
+                facing: a.facing,
+                route: a.route.to_vec(),
                 ..AgentSpec::new(a.pos, a.goal)
             })
             .collect();
@@ -30,6 +32,7 @@ impl Simulation {
         s.sensor_range = self.sensor_range();
         (s.planner_memory, s.plan_budget) = self.budget().in_scenario();
         s.crowd = self.config().crowd;
+        s.rotation = self.config().turns();
         s.crowd_budget = Some(self.crowd_budget()).filter(|&b| b != DEFAULT_BUDGET);
         s
     }

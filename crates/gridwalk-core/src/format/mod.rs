@@ -17,6 +17,7 @@ use std::path::Path;
 
 mod atomic;
 pub mod budgets;
+mod dynamic_spec;
 mod from_sim;
 pub mod gppc;
 mod locate;

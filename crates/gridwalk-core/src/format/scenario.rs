@@ -44,6 +44,8 @@
 //!   ground) or `Weight(w)` with w in 1–9.
 //! - `on_arrival` (per agent): `Stay` (default), `Wander` (a new random reachable goal) or
 //!   `Patrol` (back to its start, then to its goal again).
+//! - `facing` (per agent): `East` (default), `South`, `West` or `North`, where it first faces;
+//!   `route` (per agent, for `Patrol`): cells visited after its goal, in turn, round again.
 //! - `seed` (default 0): seeds wander's goals and the dynamic world's walls.
 //! - `dynamic`: from `tick` on (default 0), every `every` ticks a wall drops on a walking
 //!   agent's path ahead of it, and the oldest is lifted once more than `walls` (default 6)
@@ -57,6 +59,9 @@
 //! - `planner_memory` (default `"2G"`), `plan_budget` (default none) and `crowd_budget`
 //!   (default [`DEFAULT_BUDGET`](crate::mapf::DEFAULT_BUDGET) tries): the budgets,
 //!   see [`super::budgets`].
+//!
+//! - `crowd` (default false): no two agents on one cell; `rotation` (default false): agents
+//!   turn ([`SimConfig::rotation`](crate::sim::SimConfig::rotation)), with `crowd` and `Four`.
 //!
 //! A file without the last six fields means what it always meant: agents stay, the world
 //! only changes by `edits`.
@@ -75,13 +80,14 @@ use serde::{Deserialize, Serialize};
 
 use super::atomic::write_atomically;
 use super::budgets::{check_budgets, read_memory, write_budgets};
+pub use super::dynamic_spec::DynamicSpec;
 use super::locate::Locator;
 use super::rows::{cell_char, parse_rows};
 use super::sensing::{self, SensingSpec};
 use super::{FormatError, display_name, read_text, strip_bom};
-use crate::grid::{Connectivity, Grid, Pos, Terrain};
+use crate::grid::{Connectivity, Facing, Grid, Pos, Terrain};
 use crate::heuristic::Heuristic;
-use crate::sim::{Budget, DynamicWorld, MAX_DESTINATIONS, OnArrival};
+use crate::sim::{Budget, MAX_DESTINATIONS, OnArrival, Setup};
 
 /// What an edit makes its cells: exactly a wall, plain ground, or ground of a weight.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -116,7 +122,7 @@ impl CellSet {
 }
 
 /// An agent: where it starts, where it goes, and the tick at which it appears.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AgentSpec {
     /// Its first cell.
@@ -129,6 +135,25 @@ pub struct AgentSpec {
     /// What it does on arrival; [`OnArrival::Stay`] by default.
     #[serde(default)]
     pub on_arrival: OnArrival,
+    /// The direction it faces at first, [`Facing::East`] by default; it turns only under
+    /// `rotation`.
+    #[serde(default)]
+    pub facing: Facing,
+    /// A patrol's cells after its goal, visited in turn before its goal again; empty (the
+    /// default): it patrols between its start and its goal.
+    #[serde(default)]
+    pub route: Vec<Pos>,
+}
+
+impl AgentSpec {
+    /// Its setup in a simulation: its policy, facing and route.
+    pub fn setup(&self) -> Setup {
+        Setup {
+            on_arrival: self.on_arrival,
+            facing: self.facing,
+            route: self.route.as_slice().into(),
+        }
+    }
 }
 
 impl AgentSpec {
@@ -139,51 +164,8 @@ impl AgentSpec {
             goal,
             tick: 0,
             on_arrival: OnArrival::Stay,
-        }
-    }
-}
-
-/// A timed change of the dynamic world: from `tick` on, a wall every `every` ticks with at
-/// most `walls` standing; `every: 0` turns it off.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DynamicSpec {
-    /// The tick from which it holds; 0 by default.
-    #[serde(default)]
-    pub tick: u64,
-    /// Ticks between two walls; 0 is off.
-    pub every: u32,
-    /// Walls standing at most; 6 by default.
-    #[serde(default = "default_walls")]
-    pub walls: u32,
-}
-
-fn default_walls() -> u32 {
-    DynamicWorld::GENTLE.walls
-}
-
-impl DynamicSpec {
-    /// The dynamic world's setting this change makes, `None` for off.
-    pub fn setting(&self) -> Option<DynamicWorld> {
-        (self.every > 0).then_some(DynamicWorld {
-            every: self.every,
-            walls: self.walls,
-        })
-    }
-
-    /// The change that makes `setting` from `tick` on.
-    pub fn new(tick: u64, setting: Option<DynamicWorld>) -> DynamicSpec {
-        match setting {
-            Some(d) => DynamicSpec {
-                tick,
-                every: d.every,
-                walls: d.walls,
-            },
-            None => DynamicSpec {
-                tick,
-                every: 0,
-                walls: default_walls(),
-            },
+            facing: Facing::East,
+            route: Vec::new(),
         }
     }
 }
@@ -240,6 +222,9 @@ pub struct Scenario {
     pub crowd: bool,
     /// The tries a tick of crowd mode's real-time search makes, or `None` for the default.
     pub crowd_budget: Option<usize>,
+    /// Agents face a direction and turn ([`SimConfig::rotation`](crate::sim::SimConfig::rotation));
+    /// only with `crowd` and four moves.
+    pub rotation: bool,
 }
 
 /// The file's shape, as serde reads it, before validation.
@@ -272,6 +257,8 @@ struct RawScenario {
     crowd: bool,
     #[serde(default)]
     crowd_budget: Option<usize>,
+    #[serde(default)]
+    rotation: bool,
 }
 
 /// Where in the file a semantic error is, to be turned into a line by a [`Locator`].
@@ -337,6 +324,7 @@ impl Scenario {
             plan_budget: None,
             crowd: false,
             crowd_budget: None,
+            rotation: false,
         }
     }
 
@@ -362,13 +350,18 @@ impl Scenario {
 
     /// Parses and validates RON `text`; `file_name` is only used to name the file in errors.
     pub fn parse(text: &str, file_name: &str) -> Result<Scenario, FormatError> {
+        Self::parse_as(text, file_name, false)
+    }
+
+    /// [`Scenario::parse`], in crowd mode if the file says so or `crowd`.
+    fn parse_as(text: &str, file_name: &str, crowd: bool) -> Result<Scenario, FormatError> {
         let text = strip_bom(text);
         let options = ron::Options::default()
             .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
         let raw: RawScenario = options
             .from_str(text)
             .map_err(|e| ron_error(&e, text, file_name))?;
-        Self::from_raw(raw).map_err(|(site, message)| FormatError {
+        Self::from_raw(raw, crowd).map_err(|(site, message)| FormatError {
             file: file_name.to_owned(),
             line: locate(text, site),
             message,
@@ -427,6 +420,15 @@ impl Scenario {
             if a.on_arrival != OnArrival::Stay {
                 let _ = write!(out, ", on_arrival: {:?}", a.on_arrival);
             }
+            if a.facing != Facing::East {
+                let _ = write!(out, ", facing: {:?}", a.facing);
+            }
+            if !a.route.is_empty() {
+                let cells: Vec<String> = (a.route.iter())
+                    .map(|p| format!("({}, {})", p.x, p.y))
+                    .collect();
+                let _ = write!(out, ", route: [{}]", cells.join(", "));
+            }
             out.push(')');
         });
         write_list(&mut out, "edits", &self.edits, |out, e| {
@@ -468,6 +470,9 @@ impl Scenario {
         if self.crowd {
             out.push_str("    crowd: true,\n");
         }
+        if self.rotation {
+            out.push_str("    rotation: true,\n");
+        }
         out.push_str(")\n");
         out
     }
@@ -486,16 +491,7 @@ impl Scenario {
     /// [`Scenario::parse`], in crowd mode whatever the file says (`gridwalk-cli simulate
     /// --crowd`): two agents due at tick 0 on one cell are an error at the second one's line.
     pub fn parse_crowd(text: &str, file_name: &str) -> Result<Scenario, FormatError> {
-        let mut scenario = Self::parse(text, file_name)?;
-        scenario.crowd = true;
-        scenario
-            .check_crowd_starts()
-            .map_err(|(site, message)| FormatError {
-                file: file_name.to_owned(),
-                line: locate(strip_bom(text), site),
-                message,
-            })?;
-        Ok(scenario)
+        Self::parse_as(text, file_name, true)
     }
 
     /// In crowd mode, no two agents due at tick 0 start on one cell (later ones wait).
@@ -513,7 +509,8 @@ impl Scenario {
         Ok(())
     }
 
-    fn from_raw(raw: RawScenario) -> Result<Scenario, SiteError> {
+    /// The scenario `raw` describes, in crowd mode if it says so or `crowd`, checked.
+    fn from_raw(raw: RawScenario, crowd: bool) -> Result<Scenario, SiteError> {
         let grid =
             parse_rows(&raw.rows).map_err(|(row, e)| (row.map_or(Site::Rows, Site::Row), e))?;
         let scenario = Scenario {
@@ -530,8 +527,9 @@ impl Scenario {
             planner_memory: read_memory(raw.planner_memory.as_deref())
                 .map_err(|e| (Site::Field("planner_memory"), e))?,
             plan_budget: raw.plan_budget,
-            crowd: raw.crowd,
+            crowd: raw.crowd || crowd,
             crowd_budget: raw.crowd_budget,
+            rotation: raw.rotation,
         };
         scenario.check()?;
         Ok(scenario)
@@ -552,6 +550,10 @@ impl Scenario {
                 if !g.is_passable(pos) {
                     return Err((site, format!("agents[{i}]: {field} {pos} is on a wall")));
                 }
+            }
+            if let Some((j, p)) = a.route.iter().enumerate().find(|(_, p)| !g.contains(**p)) {
+                let message = format!("agents[{i}].route[{j}]: {p} is outside the {size} map");
+                return Err((Site::AgentField(i, "route"), message));
             }
         }
         for (i, e) in self.edits.iter().enumerate() {
@@ -583,6 +585,11 @@ impl Scenario {
         check_budgets(self.plan_budget, self.crowd_budget).map_err(|(f, e)| (Site::Field(f), e))?;
         if self.crowd {
             self.check_crowd_starts()?;
+        }
+        if self.rotation && !(self.crowd && self.connectivity == Connectivity::Four) {
+            let message = "rotation: agents turn only in crowd mode with four moves; \
+                 set `crowd: true` and `connectivity: Four` (or run `simulate --crowd`)";
+            return Err((Site::Field("rotation"), message.to_owned()));
         }
         if self.destinations > MAX_DESTINATIONS {
             return Err((

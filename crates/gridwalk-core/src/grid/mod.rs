@@ -16,9 +16,11 @@
 //! division per cell, or a copy, on the hottest paths. The grid's connectivity ([`Flood`],
 //! [`Components`], [`ring_connected`], in `reach.rs`) works over flat indices too.
 
+mod facing;
 mod random;
 mod reach;
 
+pub use facing::Facing;
 pub use reach::{Components, Flood, reachable, ring_connected};
 
 use std::fmt;

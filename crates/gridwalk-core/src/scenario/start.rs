@@ -30,6 +30,7 @@ impl Scenario {
             heuristic: self.effective_heuristic(),
             measure_baseline: false,
             crowd: self.crowd,
+            rotation: self.rotation,
         }
     }
 

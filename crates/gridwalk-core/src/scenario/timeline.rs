@@ -299,7 +299,7 @@ impl Timeline {
         for i in self.agents_share(tick) {
             let a = &self.agents[i];
             if a.tick == tick {
-                match sim.add_agent_with(a.start, a.goal, a.on_arrival) {
+                match sim.add_agent_setup(a.start, a.goal, a.setup()) {
                     Ok(id) => applied.appeared.push((i, id)),
                     Err(e) => applied.rejected.push((i, e)),
                 }
@@ -357,7 +357,7 @@ impl Timeline {
                 .agents
                 .iter()
                 .filter(|a| a.tick <= tick)
-                .copied()
+                .cloned()
                 .collect(),
             edits: self
                 .edits

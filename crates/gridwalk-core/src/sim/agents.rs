@@ -12,6 +12,8 @@
 //! - `new_goals` lists (with repeats) every goal cell whose count rose from 0 since the last
 //!   replan, unless `rescan_goals` asks the replan to look at every agent's goal.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 pub use super::id::AgentId;
@@ -20,7 +22,7 @@ use super::error::SimError;
 use super::living::OnArrival;
 use super::separate::separate;
 use crate::cost::Cost;
-use crate::grid::{Connectivity, Grid, Pos};
+use crate::grid::{Connectivity, Facing, Grid, Pos};
 use crate::slab::{HasId, Slab};
 
 /// What an agent is doing.
@@ -57,6 +59,20 @@ impl AgentStatus {
     }
 }
 
+/// How an agent behaves beyond its start and goal
+/// ([`Simulation::add_agent_setup`](super::Simulation::add_agent_setup)).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Setup {
+    /// What it does on arrival.
+    pub on_arrival: OnArrival,
+    /// Where it faces at first; it turns only while agents turn.
+    pub facing: Facing,
+    /// The cells a patrol visits after its goal, in turn, before its goal again; empty: it
+    /// patrols between its start and its goal. Cells that are walls when their turn comes are
+    /// passed over.
+    pub route: Arc<[Pos]>,
+}
+
 /// One agent.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Agent {
@@ -82,6 +98,13 @@ pub struct Agent {
     pub home: Pos,
     /// The goal it was given first: a patrol's far end.
     pub away: Pos,
+    /// A patrol's cells after `away` ([`Setup::route`]).
+    pub route: Arc<[Pos]>,
+    /// Which of `away` (0) and the route's cells (1 on) it heads to, on a route.
+    pub(super) leg: u32,
+    /// The direction it faces. It turns only while agents turn
+    /// ([`SimConfig::turns`](super::SimConfig::turns)).
+    pub facing: Facing,
     /// Flat index of `next`, while it is set.
     pub(super) next_cell: u32,
     /// `remaining` is its planner's `g` of its cell as of the last replan: it took the
@@ -128,14 +151,14 @@ impl Occupancy {
 
 /// An agent waiting to enter (crowd mode: its start was taken when it was added): it enters
 /// under its id as soon as its start is free.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Entering {
     pub(super) id: AgentId,
     /// Its start, and the start's cell.
     pub(super) start: (Pos, usize),
     /// Its goal, and the goal's cell.
     pub(super) goal: (Pos, usize),
-    pub(super) on_arrival: OnArrival,
+    pub(super) setup: Setup,
 }
 
 /// Every agent, and per cell how many stand there and how many head there.
@@ -175,11 +198,11 @@ impl Agents {
         &mut self,
         (start, s): (Pos, usize),
         (goal, g): (Pos, usize),
-        on_arrival: OnArrival,
+        setup: Setup,
     ) -> AgentId {
         let id = self.next_id;
         self.next_id += 1;
-        self.insert_as(id, (start, s), (goal, g), on_arrival);
+        self.insert_as(id, (start, s), (goal, g), setup);
         id
     }
 
@@ -190,7 +213,7 @@ impl Agents {
         id: AgentId,
         (start, s): (Pos, usize),
         (goal, g): (Pos, usize),
-        on_arrival: OnArrival,
+        setup: Setup,
     ) {
         self.occupied.0[s] += 1;
         self.count_goal(g);
@@ -206,11 +229,14 @@ impl Agents {
             remaining: arrived.then_some(0),
             next: None,
             step_cost: 0,
-            on_arrival,
+            on_arrival: setup.on_arrival,
             home: start,
             away: goal,
+            route: setup.route,
+            leg: 0,
             next_cell: 0,
             carried: false,
+            facing: setup.facing,
         };
         let place = AgentCells {
             cell: s as u32,
@@ -287,7 +313,7 @@ impl Agents {
         &mut self,
         start: (Pos, usize),
         goal: (Pos, usize),
-        on_arrival: OnArrival,
+        setup: Setup,
     ) -> AgentId {
         let id = self.next_id;
         self.next_id += 1;
@@ -295,7 +321,7 @@ impl Agents {
             id,
             start,
             goal,
-            on_arrival,
+            setup,
         };
         self.entering.push(entering);
         id
@@ -323,7 +349,7 @@ impl Agents {
         waiting.retain(|e| {
             let free = all || (self.occupied[e.start.1] == 0 && passable(e.start.1));
             if free {
-                self.insert_as(e.id, e.start, e.goal, e.on_arrival);
+                self.insert_as(e.id, e.start, e.goal, e.setup.clone());
                 entered(e.start.1, e.goal.1);
             }
             !free
@@ -424,6 +450,13 @@ pub(super) fn wait(a: &mut Agent) {
 mod tests {
     use super::*;
 
+    fn setup(on_arrival: OnArrival) -> Setup {
+        Setup {
+            on_arrival,
+            ..Setup::default()
+        }
+    }
+
     /// The counts, recomputed from the slab.
     fn recount(agents: &Agents) -> (Vec<u32>, Vec<u32>) {
         let (mut occupied, mut goals) =
@@ -439,9 +472,9 @@ mod tests {
     fn counts_follow_inserts_retargets_and_removals() {
         let mut agents = Agents::new(10);
         let at = |i: u32| (Pos::new(i, 0), i as usize);
-        let a = agents.insert(at(1), at(5), OnArrival::Stay);
-        let b = agents.insert(at(1), at(5), OnArrival::Wander);
-        let c = agents.insert(at(7), at(7), OnArrival::Stay);
+        let a = agents.insert(at(1), at(5), setup(OnArrival::Stay));
+        let b = agents.insert(at(1), at(5), setup(OnArrival::Wander));
+        let c = agents.insert(at(7), at(7), setup(OnArrival::Stay));
         assert_eq!((a, b, c), (0, 1, 2), "ids in order of creation");
         assert_eq!(agents.new_goals, vec![5, 7], "a goal is new once");
         assert_eq!(agents.slab.get(&c).unwrap().status, AgentStatus::Arrived);
@@ -465,7 +498,11 @@ mod tests {
     #[test]
     fn an_edit_under_an_agent_or_on_a_goal_is_refused() {
         let mut agents = Agents::new(10);
-        let id = agents.insert((Pos::new(2, 0), 2), (Pos::new(4, 0), 4), OnArrival::Stay);
+        let id = agents.insert(
+            (Pos::new(2, 0), 2),
+            (Pos::new(4, 0), 4),
+            setup(OnArrival::Stay),
+        );
         let holds = agents.check_edit(Pos::new(2, 0), 2);
         assert_eq!(
             holds,
@@ -488,7 +525,11 @@ mod tests {
     #[test]
     fn settling_reads_the_answer_unless_on_the_goal() {
         let mut agents = Agents::new(10);
-        let id = agents.insert((Pos::new(2, 0), 2), (Pos::new(4, 0), 4), OnArrival::Stay);
+        let id = agents.insert(
+            (Pos::new(2, 0), 2),
+            (Pos::new(4, 0), 4),
+            setup(OnArrival::Stay),
+        );
         let a = agents.slab.get_mut(&id).unwrap();
         settle(a, || Some((20, Pos::new(3, 0), 3, 10)));
         assert_eq!(

@@ -27,6 +27,18 @@ pub struct SimConfig {
     /// rule on the planners' exact costs (see `crowd_step.rs`).
     #[serde(default)]
     pub crowd: bool,
+    /// Agents face a direction and turn (LoRR's `MAPF_T`): each tick one moves a cell ahead,
+    /// turns 90° or waits. It holds in crowd mode with four moves ([`SimConfig::turns`]);
+    /// elsewhere agents keep their facing. Serialized only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rotation: bool,
+}
+
+impl SimConfig {
+    /// Whether agents turn: [`rotation`](Self::rotation), in crowd mode, with four moves.
+    pub fn turns(&self) -> bool {
+        self.rotation && self.crowd && self.connectivity == Connectivity::Four
+    }
 }
 
 impl Default for SimConfig {
@@ -37,6 +49,7 @@ impl Default for SimConfig {
             heuristic: Heuristic::Octile,
             measure_baseline: false,
             crowd: false,
+            rotation: false,
         }
     }
 }

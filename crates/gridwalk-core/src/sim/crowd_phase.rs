@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::agents::AgentId;
 use super::crowd_search::CrowdSearch;
+use super::crowd_turns::Turns;
 use crate::cost::Cost;
 use crate::crowd::{StepOptions, StepRule};
 use crate::planner::GoalPlanner;
@@ -108,6 +109,10 @@ pub(super) struct CrowdPhase {
     pub(super) last_ids: Vec<AgentId>,
     /// The real-time search that takes over from the step rule when the crowd stalls.
     pub(super) search: CrowdSearch,
+    /// The rotation rule and its tables, while agents turn ([`SimConfig::rotation`](super::SimConfig)).
+    pub(super) turns: Option<Turns>,
+    /// The last step turned agents (the rotation rule moved them; explain has no candidates).
+    pub(super) last_turned: bool,
 }
 
 impl CrowdPhase {
@@ -120,6 +125,8 @@ impl CrowdPhase {
             stats: CrowdStats::default(),
             last_ids: Vec::new(),
             search: CrowdSearch::new(seed),
+            turns: None,
+            last_turned: false,
         }
     }
 
@@ -127,7 +134,7 @@ impl CrowdPhase {
     pub(super) fn bytes(&self) -> usize {
         let planners: usize = self.own_planners.values().map(|g| g.memory_bytes()).sum();
         let cells = self.rule.as_ref().map_or(0, |(r, _)| r.memory_bytes());
-        let search = self.search.bytes();
+        let search = self.search.bytes() + self.turns.as_ref().map_or(0, Turns::bytes);
         planners + cells + search + self.members.len() * std::mem::size_of::<(AgentId, Member)>()
     }
 }

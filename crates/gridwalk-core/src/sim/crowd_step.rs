@@ -82,6 +82,7 @@ use web_time::Instant;
 
 use super::crowd_phase::{CrowdStats, STUCK_TICKS};
 use super::crowd_search::{CrowdView, ENGAGE_TICKS, SearchStep};
+use super::crowd_turns::{Turns, turn_agents, turn_step};
 use crate::rng::SplitMix64;
 
 /// The fewest moves from `a` to `b` on an empty map.
@@ -145,11 +146,12 @@ pub(super) struct PlanBorrows<'a> {
     pub(super) left: Option<u64>,
 }
 
-/// What the advance part reads and moves: the true map, the configuration, the tick, the
+/// What the advance part reads and moves: the true and known maps, the configuration, the tick, the
 /// goals' groups (their planners give the guidance for algorithms that honour exact cells),
 /// whether planning is rationed (a plan may then be unfinished), and the agents.
 pub(super) struct MoveBorrows<'a> {
     pub(super) truth: &'a Grid,
+    pub(super) known: &'a Grid,
     pub(super) config: SimConfig,
     pub(super) tick: u64,
     pub(super) groups: &'a BTreeMap<usize, Group>,
@@ -251,16 +253,25 @@ impl CrowdPhase {
             entering: !b.agents.entering.is_empty(),
             tick: b.tick,
         };
-        let searched = self.search.next(&view);
+        let turning = b.config.turns();
+        let searched = (!turning).then(|| self.search.next(&view)).flatten();
         let was_searched = searched.is_some();
+        let mut facings = None;
         let (next, pushed) = match searched {
             Some(next) => (next, 0),
+            None if turning => {
+                let mine = (&mut self.turns, &self.members[..], &mut self.rng);
+                let (next, now) = turn_step(mine, &b, &planners, &goals);
+                facings = Some(now);
+                (next, 0)
+            }
             None => {
                 let order = priority_order(&self.members, &planners, places, b.tick);
                 let (rule, _) = self.rule.as_mut().expect("made above");
                 pibt_step(truth, rule, &mut self.rng, (&cur, &order), &guidance)
             }
         };
+        self.turns = self.turns.take().filter(|_| turning);
         let step_nanos = began.elapsed().as_nanos() as u64;
         // Each agent's cost at its new cell, the loads asked for a few agents ahead.
         let costs: Vec<Cost> = (0..ids.len())
@@ -291,6 +302,10 @@ impl CrowdPhase {
             tick: b.tick,
         };
         outcome.apply(b.agents, &mut self.members, &mut stats);
+        if let Some(facings) = facings {
+            turn_agents(b.agents, &facings);
+        }
+        self.last_turned = turning;
         stats.arrivals_total += stats.arrivals as u64;
         self.stats = stats;
         self.last_ids = ids;
@@ -557,8 +572,11 @@ impl Simulation {
         let Some(crowd) = self.crowd.as_mut() else {
             return;
         };
-        // The real-time search roots again on the changed map.
+        // The real-time search roots again on the changed map; rotation's tables are remade.
         crowd.search.changed |= !self.changed.is_empty();
+        (crowd.turns.as_mut())
+            .filter(|_| !self.changed.is_empty())
+            .map(Turns::map_changed);
         let b = PlanBorrows {
             grid: &self.grid,
             changed: &self.changed,
@@ -585,6 +603,7 @@ impl Simulation {
         if let Some(crowd) = self.crowd.as_mut() {
             crowd.advance(MoveBorrows {
                 truth: self.knowledge.truth(&self.grid),
+                known: &self.grid,
                 config: self.config,
                 tick: self.tick,
                 groups: &self.groups.by_goal,
@@ -625,7 +644,7 @@ impl Simulation {
     /// pusher): what explain shows. `None` when the real-time search moved the agents
     /// ([`CrowdStats::searched`]; [`crowd_search_step`](Self::crowd_search_step) explains).
     pub fn crowd_step_of(&self, id: AgentId) -> Option<(Vec<Pos>, Vec<AgentId>)> {
-        let crowd = self.crowd.as_ref().filter(|c| !c.stats.searched)?;
+        let crowd = (self.crowd.as_ref()).filter(|c| !c.stats.searched && !c.last_turned)?;
         let i = crowd.last_ids.binary_search(&id).ok()?;
         let (rule, _) = crowd.rule.as_ref()?;
         let cells = rule

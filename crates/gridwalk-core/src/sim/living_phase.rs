@@ -66,11 +66,18 @@ impl Simulation {
         let conn = self.config.connectivity;
         let ids = std::mem::take(&mut self.agents.arrived);
         for &id in &ids {
+            let routed = (self.agents.slab.get(&id))
+                .is_some_and(|a| a.on_arrival == OnArrival::Patrol && !a.route.is_empty());
+            let on_route = routed.then(|| self.next_on_route(id));
             let Some((a, p)) = self.agents.slab.get_both(&id) else {
                 continue;
             };
             let goal = match a.on_arrival {
                 OnArrival::Stay => continue,
+                OnArrival::Patrol if routed => match on_route.flatten() {
+                    Some(goal) => goal,
+                    None => continue,
+                },
                 OnArrival::Patrol => {
                     if a.goal == a.away {
                         a.home
@@ -110,6 +117,27 @@ impl Simulation {
             }
         }
         self.agents.arrived = ids;
+    }
+
+    /// Agent `id`'s next cell on its route (its goal first, then the route's cells, round
+    /// again), passing over cells that are walls on the map it knows; `None` when every other
+    /// one is. Moves it along.
+    fn next_on_route(&mut self, id: AgentId) -> Option<Pos> {
+        let grid = &self.grid;
+        let a = self.agents.slab.get_mut(&id)?;
+        let n = a.route.len() as u32 + 1;
+        let cell = |leg: u32| {
+            if leg == 0 {
+                a.away
+            } else {
+                a.route[leg as usize - 1]
+            }
+        };
+        let leg = (1..n)
+            .map(|k| (a.leg + k) % n)
+            .find(|&leg| grid.is_passable(cell(leg)))?;
+        a.leg = leg;
+        Some(cell(leg))
     }
 
     /// Drops a wall on a walking agent's path ahead of it every `every` ticks, and lifts the

@@ -104,6 +104,7 @@ mod config;
 mod crowd_phase;
 mod crowd_search;
 mod crowd_step;
+mod crowd_turns;
 mod error;
 mod from_scratch;
 mod goal_groups;
@@ -127,7 +128,7 @@ mod separate;
 mod settle;
 mod tracking;
 
-pub use agents::{Agent, AgentId, AgentStatus};
+pub use agents::{Agent, AgentId, AgentStatus, Setup};
 pub use budget::{Budget, MAX_PLANNER_MEMORY, MIN_PLANNER_MEMORY, format_memory, parse_memory};
 pub use config::{BASELINE_MAX_AGENTS, SimConfig};
 pub use crowd_phase::{CrowdStats, STUCK_TICKS};
@@ -288,7 +289,7 @@ impl Simulation {
     /// The agents waiting to enter (crowd mode: their start was taken), in id order: id,
     /// start, goal and what each does on arrival. They are not among [`Self::agents`].
     pub fn entering(&self) -> impl Iterator<Item = (AgentId, Pos, Pos, OnArrival)> + '_ {
-        (self.agents.entering.iter()).map(|e| (e.id, e.start.0, e.goal.0, e.on_arrival))
+        (self.agents.entering.iter()).map(|e| (e.id, e.start.0, e.goal.0, e.setup.on_arrival))
     }
 
     /// Number of agents.
@@ -361,13 +362,33 @@ impl Simulation {
         goal: Pos,
         on_arrival: OnArrival,
     ) -> Result<AgentId, SimError> {
+        let setup = Setup {
+            on_arrival,
+            ..Setup::default()
+        };
+        self.add_agent_setup(start, goal, setup)
+    }
+
+    /// Adds an agent walking from `start` to `goal` that behaves as `setup` says: its arrival
+    /// policy, its first facing (it turns while agents turn, [`SimConfig::turns`]) and a
+    /// patrol's route, whose cells must be on the map.
+    pub fn add_agent_setup(
+        &mut self,
+        start: Pos,
+        goal: Pos,
+        setup: Setup,
+    ) -> Result<AgentId, SimError> {
         let s = self.check_cell(start)?;
         let g = self.check_cell(goal)?;
+        if let Some(&off) = setup.route.iter().find(|&&p| !self.grid.contains(p)) {
+            self.grid.index(off)?;
+        }
+        let how = setup;
         if self.crowd.is_some() && self.agents.occupied[s] > 0 {
             // Its start is taken: it enters under this id as soon as the cell is free.
-            return Ok((self.agents).wait_to_enter((start, s), (goal, g), on_arrival));
+            return Ok((self.agents).wait_to_enter((start, s), (goal, g), how));
         }
-        let id = self.agents.insert((start, s), (goal, g), on_arrival);
+        let id = self.agents.insert((start, s), (goal, g), how);
         if let Some(group) = self.groups.by_goal.get_mut(&g) {
             group.enter(s);
         }

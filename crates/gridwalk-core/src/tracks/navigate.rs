@@ -157,6 +157,7 @@ pub fn navigate(
         heuristic: run.heuristic,
         measure_baseline: false,
         crowd: false,
+        rotation: false,
     };
     let mut sim = Simulation::new(grid.clone(), config);
     sim.set_sensor_range(Some(run.range));

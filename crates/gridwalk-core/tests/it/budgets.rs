@@ -81,6 +81,7 @@ fn start(case: &Case, budgets: bool) -> Simulation {
         heuristic: Heuristic::default_for(connectivity),
         measure_baseline: false,
         crowd: false,
+        rotation: false,
     };
     let mut sim = Simulation::new(case.grid.clone(), config);
     if budgets {

@@ -126,6 +126,7 @@ fn play_in(problem: &Problem, stranded: bool, limit: u64) -> Run {
         },
         measure_baseline: false,
         crowd: true,
+        rotation: false,
     };
     let mut sim = Simulation::new(grid.clone(), config);
     let goals: Vec<Pos> = problem.goals();

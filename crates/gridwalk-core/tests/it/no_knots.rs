@@ -1,8 +1,9 @@
 //! Lifelong crowds keep flowing: 100 wanderers with random goals (two may share one) on a
 //! 40×30 map split into six rooms by walls with one-cell doorways, for 3,000 ticks under 4
-//! and 8 moves, and again with four shared destinations and a fifth of the agents entering
-//! late on taken cells. The arrivals of the last 500 ticks are at least half those of the
-//! first 500, and no agent is stuck ([`AgentStatus::Stuck`]) for more than 200 ticks in a row.
+//! and 8 moves and under rotation (robots that face a direction and turn), and again with
+//! four shared destinations and a fifth of the agents entering late on taken cells. The
+//! arrivals of the last 500 ticks are at least half those of the first 500, and no agent is
+//! stuck ([`AgentStatus::Stuck`]) for more than 200 ticks in a row.
 //! An agent whose new goal is the cell it stands on arrives at once.
 
 use std::collections::BTreeMap;
@@ -20,7 +21,7 @@ const MOST_STUCK: u32 = 200;
 
 /// The rooms map: walls down columns 13 and 26 and along row 14, each wall segment between
 /// two rooms with one doorway at a seeded place.
-fn rooms(rng: &mut SplitMix64) -> Grid {
+pub(crate) fn rooms(rng: &mut SplitMix64) -> Grid {
     let mut grid = Grid::new(WIDTH, HEIGHT).unwrap();
     let wall = |grid: &mut Grid, x: u32, y: u32| grid.set(Pos::new(x, y), Terrain::Wall).unwrap();
     for y in 0..HEIGHT {
@@ -45,7 +46,7 @@ fn rooms(rng: &mut SplitMix64) -> Grid {
 }
 
 /// A free cell of `grid` drawn with `rng`.
-fn free_cell(grid: &Grid, rng: &mut SplitMix64) -> Pos {
+pub(crate) fn free_cell(grid: &Grid, rng: &mut SplitMix64) -> Pos {
     loop {
         let p = Pos::new(
             rng.below(WIDTH as usize) as u32,
@@ -82,16 +83,36 @@ struct Flow {
     entered: usize,
 }
 
-/// Plays the wanderers on the rooms map of `seed` under `conn`, with `goals`.
-fn play(seed: u64, conn: Connectivity, goals: Goals) -> Flow {
+/// The moves of a run: four, eight, or four with turns ([`SimConfig::rotation`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Moves {
+    Four,
+    Eight,
+    Rotation,
+}
+
+impl Moves {
+    /// Crowd mode's configuration for these moves.
+    pub(crate) fn config(self) -> SimConfig {
+        let conn = match self {
+            Moves::Eight => Connectivity::Eight,
+            Moves::Four | Moves::Rotation => Connectivity::Four,
+        };
+        SimConfig {
+            connectivity: conn,
+            heuristic: Heuristic::default_for(conn),
+            crowd: true,
+            rotation: matches!(self, Moves::Rotation),
+            ..SimConfig::default()
+        }
+    }
+}
+
+/// Plays the wanderers on the rooms map of `seed` under `moves`, with `goals`.
+fn play(seed: u64, moves: Moves, goals: Goals) -> Flow {
     let mut rng = SplitMix64::seed_from_u64(seed);
     let grid = rooms(&mut rng);
-    let config = SimConfig {
-        connectivity: conn,
-        heuristic: Heuristic::default_for(conn),
-        crowd: true,
-        ..SimConfig::default()
-    };
+    let config = moves.config();
     let mut sim = Simulation::new(grid.clone(), config);
     sim.set_seed(seed);
     let mut late = Vec::new();
@@ -159,33 +180,38 @@ fn play(seed: u64, conn: Connectivity, goals: Goals) -> Flow {
     flow
 }
 
-/// Both checks of the module doc on seeds 1 to 3 under `conn`, with `goals`; with `all_enter`,
-/// every late agent has entered by the end too.
-fn keeps_flowing(conn: Connectivity, goals: Goals, all_enter: bool) {
+/// Both checks of the module doc on seeds 1 to 3 under `moves`, with `goals`; with
+/// `all_enter`, every late agent has entered by the end too.
+fn keeps_flowing(moves: Moves, goals: Goals, all_enter: bool) {
     for seed in 1..=3 {
-        let flow = play(seed, conn, goals);
+        let flow = play(seed, moves, goals);
         assert!(
             2 * flow.last >= flow.first
                 && flow.most_stuck <= MOST_STUCK
                 && (!all_enter || flow.entered == AGENTS),
-            "seed {seed}, {conn:?}, {goals:?}: {flow:?}"
+            "seed {seed}, {moves:?}, {goals:?}: {flow:?}"
         );
     }
 }
 
 #[test]
 fn wanderers_keep_flowing_under_four_moves() {
-    keeps_flowing(Connectivity::Four, Goals::Random, true);
+    keeps_flowing(Moves::Four, Goals::Random, true);
 }
 
 #[test]
 fn wanderers_keep_flowing_under_eight_moves() {
-    keeps_flowing(Connectivity::Eight, Goals::Random, true);
+    keeps_flowing(Moves::Eight, Goals::Random, true);
+}
+
+#[test]
+fn wanderers_keep_flowing_under_rotation() {
+    keeps_flowing(Moves::Rotation, Goals::Random, true);
 }
 
 #[test]
 fn shared_goals_and_late_entries_keep_flowing_under_four_moves() {
-    keeps_flowing(Connectivity::Four, Goals::SharedLate, true);
+    keeps_flowing(Moves::Four, Goals::SharedLate, true);
 }
 
 /// Under 8 moves one late agent of seed 3 waits to enter for good: its start is the cell
@@ -193,7 +219,12 @@ fn shared_goals_and_late_entries_keep_flowing_under_four_moves() {
 /// free when the tick admits. The crowd itself keeps flowing.
 #[test]
 fn shared_goals_and_late_entries_keep_flowing_under_eight_moves() {
-    keeps_flowing(Connectivity::Eight, Goals::SharedLate, false);
+    keeps_flowing(Moves::Eight, Goals::SharedLate, false);
+}
+
+#[test]
+fn shared_goals_and_late_entries_keep_flowing_under_rotation() {
+    keeps_flowing(Moves::Rotation, Goals::SharedLate, true);
 }
 
 /// An agent given the cell it stands on as its goal arrives in that tick, whether it stays

@@ -14,6 +14,7 @@ fn config(algorithm: Algorithm, conn: Connectivity) -> SimConfig {
         heuristic: Heuristic::default_for(conn),
         measure_baseline: false,
         crowd: false,
+        rotation: false,
     }
 }
 

@@ -4,6 +4,7 @@ use crate::common;
 
 use std::path::PathBuf;
 
+use gridwalk_core::Facing;
 use gridwalk_core::format::scenario::DynamicSpec;
 use gridwalk_core::format::{AgentSpec, CellSet, EditSpec, FormatError, Scenario, SensingSpec};
 use gridwalk_core::sim::OnArrival;
@@ -384,6 +385,8 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                                 goal: *g.get(&open),
                                 tick,
                                 on_arrival,
+                                facing: Facing::from_index(tick as u8),
+                                route: Vec::new(),
                             })
                             .collect(),
                         edits: edits
@@ -411,6 +414,7 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                         plan_budget: None,
                         crowd: false,
                         crowd_budget: (seed % 3 == 1).then_some(1 + (seed % 40) as usize),
+                        rotation: false,
                     }
                 },
             )

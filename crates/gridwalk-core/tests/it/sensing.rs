@@ -152,6 +152,7 @@ fn start(case: &Case) -> Simulation {
         heuristic: Heuristic::default_for(w.conn),
         measure_baseline: case.seed.is_multiple_of(3),
         crowd: false,
+        rotation: false,
     };
     let mut sim = Simulation::new(w.grid.clone(), config);
     sim.set_seed(case.seed);

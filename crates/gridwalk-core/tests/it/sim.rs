@@ -106,6 +106,7 @@ fn run(case: &Case, algorithm: Algorithm) {
         heuristic: Heuristic::default_for(case.conn),
         measure_baseline: true,
         crowd: false,
+        rotation: false,
     };
     let mut sim = Simulation::new(case.grid.clone(), config);
     for &(s, g) in &case.agents {

@@ -174,6 +174,7 @@ fn run(calls: Vec<Call>, crowd: bool) -> Result<(), TestCaseError> {
                     heuristic: Heuristic::default_for(connectivity),
                     measure_baseline: four,
                     crowd,
+                    rotation: false,
                 });
             }
             Call::Replan => {

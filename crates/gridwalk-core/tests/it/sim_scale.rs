@@ -65,7 +65,7 @@ proptest! {
                 algorithm: Algorithm::DStarLite,
                 connectivity,
                 heuristic: Heuristic::default_for(connectivity),
-                measure_baseline: false, crowd: false,
+                measure_baseline: false, crowd: false, rotation: false,
             },
         );
         for (i, &s) in starts.iter().enumerate() {

@@ -8,6 +8,9 @@
 
 mod json;
 pub mod result;
+mod scenario;
+
+pub use scenario::MAX_ROUTE;
 
 use std::path::{Path, PathBuf};
 

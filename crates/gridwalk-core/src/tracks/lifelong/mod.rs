@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 
 pub use dist::{DEFAULT_BUDGET, DistCache};
 pub use guided::RotationPlanner;
-pub use operations::{DEPTH, MAX_PUSH_DEPTH, OperationPibt, operations};
+pub use operations::OperationPibt;
 pub use planner::{CrowdPlanner, Planner, ahead};
 pub use rotation::RotationPibt;
 pub use schedule::GreedyScheduler;

@@ -1,0 +1,675 @@
+//! [`OperationStep`]: PIBT over multi-step *operations* for robots that face a direction and
+//! turn (LoRR's `MAPF_T`): short action sequences checked against a reservation over a window
+//! of [`DEPTH`] timesteps; only each robot's first action is executed, and the next step
+//! plans again.
+//!
+//! **Operations.** Every sequence of [`DEPTH`] actions (forward, a quarter turn, a wait),
+//! less those that undo a turn at once and those whose cells over time and final facing
+//! repeat an earlier one's ([`operations`]). A robot with a goal ranks its operations by the
+//! cost to its goal through them, from its [`RotationGuidance`]: the timestep it stands on
+//! its goal if the operation gets there, else [`DEPTH`] plus the guidance's cost from the
+//! state it ends in; ties go to the operation that gets nearer sooner (the sum of the costs
+//! along it), then to a draw. A robot without a goal ranks them by how few actions are not
+//! waits: it prefers to stay, and can be pushed.
+//!
+//! **The search.** Robots decide in the caller's order, highest priority first. A robot
+//! takes its best operation whose cells at timesteps 1 to [`DEPTH`] no decided robot holds
+//! and that swaps with no decided robot. Undecided robots on those cells are pushed: each
+//! must take an operation clear of the pusher's cells. When a pushed robot finds none,
+//! everything decided since the pusher took that operation is undone and the pusher tries
+//! its next one. A top-level decision and its pushes try at most [`TOP_WORK`] operations, a
+//! step [`DEFAULT_STEP_WORK`] (then [`LATE_WORK`] a decision); chains reach at most
+//! [`MAX_PUSH_DEPTH`]. A robot whose search fails stays on its cell.
+//!
+//! **Dense crowds.** From [`COMMIT_DENSITY`] robots a free cell, a robot first tries the
+//! operations that go on with the one it started last step (same goal, and it stands where
+//! that operation's first action took it), waits included: replanning from scratch each step
+//! there undoes every plan before it bears fruit.
+//!
+//! **Validity.** Each robot's cells over the window are checked against every decided
+//! robot's. A decision that counts on another robot's is undone with it (the log is undone
+//! from the back). No decided robot's window holds the cell of an undecided robot (it would
+//! have pushed it), so staying is open to a robot that decides by itself, at least for the
+//! first timestep. The first timestep of the window therefore puts no two robots on one cell
+//! and makes no two swap: it is valid by LoRR's rules.
+//!
+//! **Cost.** Ranking costs O(robots × operations × [`DEPTH`]) reads of the guidance; the
+//! search at most the step's work plus [`LATE_WORK`] a robot, each try O([`DEPTH`]).
+
+use rand_core::Rng;
+
+use super::{Action, NONE, RotationGuidance, StepError};
+use crate::grid::Grid;
+
+/// Timesteps an operation spans.
+pub const DEPTH: usize = 3;
+
+/// The deepest chain of pushes one decision may start; a deeper push fails.
+pub const MAX_PUSH_DEPTH: usize = 256;
+
+/// Operations one top-level decision may try, its pushes' included.
+pub const TOP_WORK: usize = 100_000;
+
+/// Operations one step may try by default, all decisions together; once they are spent,
+/// each top-level decision may try [`LATE_WORK`].
+pub const DEFAULT_STEP_WORK: usize = 5_000_000;
+
+/// Operations a top-level decision may try once the step's work is spent.
+pub const LATE_WORK: usize = 200;
+
+/// Robots per free cell from which a robot keeps to the operation it started (see the
+/// module doc).
+pub const COMMIT_DENSITY: f64 = 0.6;
+
+/// An operation: [`DEPTH`] actions.
+pub type Operation = [Action; DEPTH];
+
+/// A robot's states over the window: index 0 is now.
+type Path = [(u32, u8); DEPTH + 1];
+
+/// The operations (see the module doc). Of equals the one kept has the fewest actions that
+/// are not waits, then comes first action by action, forward before turns before a wait.
+pub fn operations() -> Vec<Operation> {
+    use Action::*;
+    let letters = [Forward, Clockwise, CounterClockwise, Wait];
+    let mut all: Vec<Operation> = (0..4usize.pow(DEPTH as u32))
+        .map(|code| {
+            let mut op = [Wait; DEPTH];
+            let mut c = code;
+            for slot in op.iter_mut().rev() {
+                *slot = letters[c % 4];
+                c /= 4;
+            }
+            op
+        })
+        .collect();
+    // The fewest actions first, so that the one kept of equals does no more than it needs.
+    all.sort_by_key(|op| op.iter().filter(|&&a| a != Wait).count());
+    let mut out: Vec<Operation> = Vec::new();
+    let mut seen: Vec<([(i32, i32); DEPTH], u8)> = Vec::new();
+    for op in all {
+        let undoes = op.windows(2).any(|w| {
+            matches!(
+                (w[0], w[1]),
+                (Clockwise, CounterClockwise) | (CounterClockwise, Clockwise)
+            )
+        });
+        if undoes {
+            continue;
+        }
+        // Its cells over time and final facing, from (0, 0) facing east on open ground.
+        let (mut x, mut y, mut f) = (0i32, 0i32, 0u8);
+        let mut cells = [(0, 0); DEPTH];
+        for (t, a) in op.iter().enumerate() {
+            match a {
+                Forward => {
+                    let (dx, dy) = [(1, 0), (0, 1), (-1, 0), (0, -1)][f as usize];
+                    (x, y) = (x + dx, y + dy);
+                }
+                Clockwise => f = (f + 1) % 4,
+                CounterClockwise => f = (f + 3) % 4,
+                Wait => {}
+            }
+            cells[t] = (x, y);
+        }
+        if !seen.contains(&(cells, f)) {
+            seen.push((cells, f));
+            out.push(op);
+        }
+    }
+    out
+}
+
+/// A candidate's rank: lower is better.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Key {
+    /// Not the rest of the operation the robot started last step.
+    fresh: bool,
+    cost: u64,
+    along: u64,
+    draw: u32,
+}
+
+/// The rest of the operation a robot started: for the goal it had, from the state its first
+/// action led to.
+#[derive(Clone, Copy, Debug)]
+struct Tail {
+    goal: Option<u32>,
+    at: (u32, u8),
+    rest: [Action; DEPTH - 1],
+}
+
+/// PIBT over operations (see the module doc), sized to a grid, its buffers kept from step to
+/// step.
+#[derive(Clone, Debug)]
+pub struct OperationStep {
+    width: u32,
+    /// Passable cells of the grid it was made for: the density that turns commitment on.
+    free: usize,
+    ops: Vec<Operation>,
+    /// Per robot: its ranked operations, `cand[start[a]..start[a + 1]]`, as indices of `ops`.
+    cand: Vec<u16>,
+    start: Vec<u32>,
+    search: Search,
+    /// Operations one step may try, all decisions together.
+    work: usize,
+    /// Per robot: the rest of the operation it started last step.
+    tail: Vec<Option<Tail>>,
+}
+
+/// What one step's search reads and writes.
+#[derive(Clone, Debug)]
+struct Search {
+    /// Per robot: its states over the window once decided.
+    path: Vec<Path>,
+    decided: Vec<bool>,
+    chosen: Vec<Action>,
+    /// Per robot: its operation, once decided.
+    op: Vec<Operation>,
+    /// Per cell: the robot on it now, or [`NONE`].
+    occ_now: Vec<u32>,
+    /// Per cell: the robot on it at timesteps 1 to [`DEPTH`], or [`NONE`].
+    held: Vec<[u32; DEPTH]>,
+}
+
+impl OperationStep {
+    /// A step for robots on `grid`.
+    pub fn new(grid: &Grid) -> OperationStep {
+        OperationStep {
+            width: grid.width(),
+            free: (0..grid.len()).filter(|&c| grid.weight(c) != 0).count(),
+            ops: operations(),
+            cand: Vec::new(),
+            start: Vec::new(),
+            search: Search {
+                path: Vec::new(),
+                decided: Vec::new(),
+                chosen: Vec::new(),
+                op: Vec::new(),
+                occ_now: vec![NONE; grid.len()],
+                held: vec![[NONE; DEPTH]; grid.len()],
+            },
+            work: DEFAULT_STEP_WORK,
+            tail: Vec::new(),
+        }
+    }
+
+    /// Whether this step was made for a grid of `grid`'s size.
+    pub fn fits(&self, grid: &Grid) -> bool {
+        grid.len() == self.search.occ_now.len() && grid.width() == self.width
+    }
+
+    /// Bytes held: per cell its robot now and over the window, per robot its ranked
+    /// operations, window and the rest of its operation.
+    pub fn memory_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let s = &self.search;
+        s.occ_now.capacity() * 4
+            + s.held.capacity() * size_of::<[u32; DEPTH]>()
+            + self.cand.capacity() * 2
+            + self.start.capacity() * 4
+            + s.path.capacity() * size_of::<Path>()
+            + s.op.capacity() * size_of::<Operation>()
+            + s.decided.capacity()
+            + s.chosen.capacity() * size_of::<Action>()
+            + self.tail.capacity() * size_of::<Option<Tail>>()
+    }
+
+    /// Every robot's action for one step.
+    ///
+    /// - `states[a]` is robot a's cell (a flat index of `grid`) and facing (0 east, 1 south,
+    ///   2 west, 3 north); the cells must be passable and distinct.
+    /// - `goals[a]` is its goal cell, `None` for a robot without one (it prefers to stay).
+    /// - `order` lists robots by priority, highest first; robots it leaves out decide last,
+    ///   by index.
+    /// - `guidance` gives each robot with a goal its cost to it from a state, every action
+    ///   counting one; `rng` breaks ties.
+    ///
+    /// Returns each robot's action, indexed like `states`, valid by the rules of the
+    /// [module doc](self); input that does not fit gives [`StepError::BadInput`].
+    ///
+    /// A robot facing west, away from its goal three cells east, turns first:
+    ///
+    /// ```
+    /// use gridwalk_core::Grid;
+    /// use gridwalk_core::crowd::OperationStep;
+    /// use gridwalk_core::mapf::RotationTables;
+    /// use gridwalk_core::rng::{SeedableRng, SplitMix64};
+    ///
+    /// let grid = Grid::new(4, 1).unwrap();
+    /// let mut tables = RotationTables::new(&grid);
+    /// let goals = [3];
+    /// let mut rule = OperationStep::new(&grid);
+    /// let mut rng = SplitMix64::seed_from_u64(1);
+    /// let mut state = [(0, 2)]; // cell 0, facing west
+    /// let mut taken = String::new();
+    /// while state[0].0 != goals[0] {
+    ///     let guidance = tables.guidance(&goals).unwrap();
+    ///     let act = rule.step(&grid, &state, &[Some(3)], &[0], &guidance, &mut rng).unwrap()[0];
+    ///     state[0] = act.apply(&grid, state[0]).unwrap();
+    ///     taken.push(act.letter());
+    /// }
+    /// assert!(taken == "RRFFF" || taken == "CCFFF", "{taken}");
+    /// ```
+    pub fn step<G: RotationGuidance + ?Sized, R: Rng + ?Sized>(
+        &mut self,
+        grid: &Grid,
+        states: &[(u32, u8)],
+        goals: &[Option<u32>],
+        order: &[u32],
+        guidance: &G,
+        rng: &mut R,
+    ) -> Result<&[Action], StepError> {
+        self.check(grid, states, goals, order)?;
+        self.rank(grid, states, goals, guidance, rng);
+        self.search.begin(states);
+        let mut d = Decider {
+            grid,
+            ops: &self.ops,
+            cand: &self.cand,
+            start: &self.start,
+            states,
+            s: &mut self.search,
+            log: Vec::with_capacity(states.len()),
+            budget: 0,
+        };
+        let mut left = self.work;
+        for a in order.iter().copied().chain(0..states.len() as u32) {
+            if !d.s.decided[a as usize] {
+                let budget = if left > 0 {
+                    TOP_WORK.min(left)
+                } else {
+                    LATE_WORK
+                };
+                d.decide_top(a, budget);
+                left = left.saturating_sub(budget - d.budget);
+            }
+        }
+        for (a, t) in self.tail.iter_mut().enumerate() {
+            let op = &self.search.op[a];
+            let mut rest = [Action::Wait; DEPTH - 1];
+            rest.copy_from_slice(&op[1..]);
+            *t = Some(Tail {
+                goal: goals[a],
+                at: self.search.path[a][1],
+                rest,
+            });
+        }
+        self.search.end(states);
+        Ok(&self.search.chosen)
+    }
+
+    /// Refuses input that does not fit: another grid, lengths that differ, a robot off the
+    /// grid, on a wall, on another's cell or with a facing past 3, an order naming no robot.
+    fn check(
+        &mut self,
+        grid: &Grid,
+        states: &[(u32, u8)],
+        goals: &[Option<u32>],
+        order: &[u32],
+    ) -> Result<(), StepError> {
+        let bad = |s: String| Err(StepError::BadInput(s));
+        if !self.fits(grid) {
+            return bad("the grid is not the size the operation step was made for".into());
+        }
+        let n = states.len();
+        if goals.len() != n {
+            return bad(format!("{} goals for {n} robots", goals.len()));
+        }
+        if let Some(&a) = order.iter().find(|&&a| a as usize >= n) {
+            return bad(format!("the order names robot {a} of {n}"));
+        }
+        let occ = &mut self.search.occ_now;
+        let mut why = None;
+        for (a, &(c, f)) in states.iter().enumerate() {
+            why = if c as usize >= grid.len() || grid.weight(c as usize) == 0 {
+                Some(format!("robot {a}'s cell {c} is off the grid or a wall"))
+            } else if f > 3 {
+                Some(format!("robot {a}'s facing {f} is not 0 to 3"))
+            } else if occ[c as usize] != NONE {
+                Some(format!("robots {} and {a} share cell {c}", occ[c as usize]))
+            } else {
+                occ[c as usize] = a as u32;
+                None
+            };
+            if why.is_some() {
+                break;
+            }
+        }
+        for &(c, _) in states {
+            if let Some(o) = occ.get_mut(c as usize) {
+                *o = NONE;
+            }
+        }
+        why.map_or(Ok(()), bad)
+    }
+
+    /// Every robot's operations, ranked.
+    fn rank<G: RotationGuidance + ?Sized, R: Rng + ?Sized>(
+        &mut self,
+        grid: &Grid,
+        states: &[(u32, u8)],
+        goals: &[Option<u32>],
+        guidance: &G,
+        rng: &mut R,
+    ) {
+        let commit = states.len() as f64 >= COMMIT_DENSITY * self.free as f64;
+        if self.tail.len() != states.len() {
+            self.tail = vec![None; states.len()];
+        }
+        self.cand.clear();
+        self.start.clear();
+        let mut keyed: Vec<(Key, u16)> = Vec::with_capacity(self.ops.len());
+        for (a, &s) in states.iter().enumerate() {
+            self.start.push(self.cand.len() as u32);
+            keyed.clear();
+            let tail = (self.tail[a])
+                .filter(|t| commit && t.goal == goals[a] && t.at == s)
+                .map(|t| t.rest);
+            for (k, op) in self.ops.iter().enumerate() {
+                let Some(path) = trace(grid, s, op) else {
+                    continue;
+                };
+                let key = match goals[a] {
+                    Some(g) => cost_along(guidance, a, g, &path),
+                    None => Key {
+                        fresh: true,
+                        cost: 0,
+                        along: op.iter().filter(|&&x| x != Action::Wait).count() as u64,
+                        draw: 0,
+                    },
+                };
+                if key.cost == u64::MAX {
+                    continue;
+                }
+                let kept = tail.is_some_and(|t| op[..DEPTH - 1] == t[..]);
+                keyed.push((
+                    Key {
+                        draw: rng.next_u32(),
+                        fresh: !kept,
+                        ..key
+                    },
+                    k as u16,
+                ));
+            }
+            keyed.sort_unstable();
+            self.cand.extend(keyed.iter().map(|&(_, k)| k));
+        }
+        self.start.push(self.cand.len() as u32);
+    }
+}
+
+/// The states `op` leads through from `s`, or `None` if it walks off the map or into a wall.
+fn trace(grid: &Grid, s: (u32, u8), op: &Operation) -> Option<Path> {
+    let mut path = [s; DEPTH + 1];
+    for (t, a) in op.iter().enumerate() {
+        path[t + 1] = a.apply(grid, path[t])?;
+    }
+    Some(path)
+}
+
+/// The rank of robot `a`'s operation through `path` toward `goal` (see the module doc).
+fn cost_along<G: RotationGuidance + ?Sized>(g: &G, a: usize, goal: u32, path: &Path) -> Key {
+    let mut along = 0u64;
+    for (t, &(c, f)) in path.iter().enumerate().skip(1) {
+        if c == goal {
+            return Key {
+                fresh: true,
+                cost: t as u64,
+                along,
+                draw: 0,
+            };
+        }
+        along = along.saturating_add(g.cost(a, c, f));
+    }
+    let (c, f) = path[DEPTH];
+    Key {
+        fresh: true,
+        cost: g.cost(a, c, f).saturating_add(DEPTH as u64),
+        along,
+        draw: 0,
+    }
+}
+
+impl Search {
+    /// Sizes the per-robot buffers and marks who stands where.
+    fn begin(&mut self, states: &[(u32, u8)]) {
+        let n = states.len();
+        self.path.clear();
+        self.path.resize(n, [(0, 0); DEPTH + 1]);
+        self.decided.clear();
+        self.decided.resize(n, false);
+        self.chosen.clear();
+        self.chosen.resize(n, Action::Wait);
+        self.op.clear();
+        self.op.resize(n, [Action::Wait; DEPTH]);
+        for (a, s) in states.iter().enumerate() {
+            self.occ_now[s.0 as usize] = a as u32;
+        }
+    }
+
+    /// Clears the per-cell marks this step left.
+    fn end(&mut self, states: &[(u32, u8)]) {
+        for (a, s) in states.iter().enumerate() {
+            self.occ_now[s.0 as usize] = NONE;
+            for (t, &(c, _)) in self.path[a].iter().enumerate().skip(1) {
+                if self.held[c as usize][t - 1] == a as u32 {
+                    self.held[c as usize][t - 1] = NONE;
+                }
+            }
+        }
+    }
+
+    /// Whether robot `a` may go along `path` as far as decided robots are concerned: no cell
+    /// held by another at the same timestep, no swap with another.
+    fn clear(&self, a: u32, path: &Path) -> bool {
+        for t in 1..=DEPTH {
+            let (c, _) = path[t];
+            let h = self.held[c as usize][t - 1];
+            if h != NONE && h != a {
+                return false;
+            }
+            let (from, _) = path[t - 1];
+            if from != c {
+                // Whoever is on `from` at t, if it was on `c` at t - 1, swaps with `a`.
+                let j = self.held[from as usize][t - 1];
+                if j != NONE && j != a && self.path[j as usize][t - 1].0 == c {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Decides robot `a` on `path`, whose first action is `first`.
+    fn hold(&mut self, a: u32, path: &Path, first: Action) {
+        for (t, &(c, _)) in path[1..].iter().enumerate() {
+            self.held[c as usize][t] = a;
+        }
+        self.path[a as usize] = *path;
+        self.decided[a as usize] = true;
+        self.chosen[a as usize] = first;
+    }
+
+    /// Undoes robot `a`'s decision on `path`.
+    fn release(&mut self, a: u32, path: &Path) {
+        for (t, &(c, _)) in path[1..].iter().enumerate() {
+            let h = &mut self.held[c as usize][t];
+            if *h == a {
+                *h = NONE;
+            }
+        }
+        self.decided[a as usize] = false;
+    }
+}
+
+/// One step's decisions: the search and what it reads.
+struct Decider<'a> {
+    grid: &'a Grid,
+    ops: &'a [Operation],
+    cand: &'a [u16],
+    start: &'a [u32],
+    states: &'a [(u32, u8)],
+    s: &'a mut Search,
+    /// The robots decided, in order: a failed operation undoes the ones after it.
+    log: Vec<u32>,
+    /// Operations a top-level decision may still try, its pushes' included.
+    budget: usize,
+}
+
+impl Decider<'_> {
+    /// Decides robot `a`, which heads a chain of pushes, and every robot its pushes reach;
+    /// when nothing works it stays, the best way it can (always open to it, see the module
+    /// doc).
+    fn decide_top(&mut self, a: u32, budget: usize) {
+        self.budget = budget;
+        if self.decide(a, 0) {
+            return;
+        }
+        let st = self.states[a as usize];
+        let range = self.start[a as usize] as usize..self.start[a as usize + 1] as usize;
+        let stays = range
+            .map(|k| &self.ops[self.cand[k] as usize])
+            .filter(|op| !op.contains(&Action::Forward))
+            .chain([&[Action::Wait; DEPTH]]);
+        for op in stays {
+            if let Some(path) = trace(self.grid, st, op)
+                && self.s.clear(a, &path)
+            {
+                self.s.hold(a, &path, op[0]);
+                self.s.op[a as usize] = *op;
+                self.log.push(a);
+                return;
+            }
+        }
+        // Only a later timestep of the window is taken: waiting keeps the first one valid.
+        self.s.hold(a, &[st; DEPTH + 1], Action::Wait);
+        self.s.op[a as usize] = [Action::Wait; DEPTH];
+        self.log.push(a);
+    }
+
+    /// Tries robot `a`'s operations best first; with a pusher (`depth` > 0) the pusher's
+    /// cells are held, so it must clear them. Returns whether one worked with every push it
+    /// made; if not, everything it decided is undone and `a` is undecided again.
+    fn decide(&mut self, a: u32, depth: usize) -> bool {
+        let st = self.states[a as usize];
+        let range = self.start[a as usize] as usize..self.start[a as usize + 1] as usize;
+        for k in range {
+            if self.budget == 0 {
+                return false;
+            }
+            self.budget -= 1;
+            let op = &self.ops[self.cand[k] as usize];
+            let Some(path) = trace(self.grid, st, op) else {
+                continue;
+            };
+            if !self.s.clear(a, &path) {
+                continue;
+            }
+            let mark = self.log.len();
+            self.s.hold(a, &path, op[0]);
+            self.s.op[a as usize] = *op;
+            self.log.push(a);
+            if self.push_along(a, &path, depth) {
+                return true;
+            }
+            while self.log.len() > mark {
+                let b = self.log.pop().unwrap_or(a);
+                let p = self.s.path[b as usize];
+                self.s.release(b, &p);
+            }
+        }
+        false
+    }
+
+    /// Pushes the undecided robots on `path`'s cells; whether all got out of the way.
+    fn push_along(&mut self, a: u32, path: &Path, depth: usize) -> bool {
+        for &(c, _) in &path[1..] {
+            let j = self.s.occ_now[c as usize];
+            if j == NONE || j == a || self.s.decided[j as usize] {
+                continue;
+            }
+            if depth >= MAX_PUSH_DEPTH || !self.decide(j, depth + 1) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::{SeedableRng, SplitMix64};
+
+    #[test]
+    fn operations_are_distinct_and_include_waiting() {
+        let ops = operations();
+        assert!(ops.contains(&[Action::Wait; DEPTH]));
+        assert!(ops.contains(&[Action::Forward; DEPTH]));
+        // Turning back at once is never offered, nor a second copy of the same motion.
+        assert!(!ops.contains(&[Action::Clockwise, Action::CounterClockwise, Action::Wait]));
+        assert!(!ops.contains(&[Action::Wait, Action::Clockwise, Action::Wait]));
+        let mut sorted = ops.clone();
+        sorted.sort_by_key(|op| op.map(|a| a.letter()));
+        sorted.dedup();
+        assert_eq!(sorted.len(), ops.len());
+    }
+
+    /// Cost to `goal` on a 1-wide row, by cells only (the facing's turns left out).
+    fn row_cost(goals: &[Option<u32>]) -> impl Fn(usize, u32, u8) -> u64 + '_ {
+        |a, c, _| goals[a].map_or(0, |g| u64::from(c.abs_diff(g)))
+    }
+
+    #[test]
+    fn a_robot_without_a_goal_stays_until_pushed() {
+        let grid = Grid::new(5, 1).unwrap();
+        let mut step = OperationStep::new(&grid);
+        let mut rng = SplitMix64::seed_from_u64(3);
+        let goals = [None, Some(4)];
+        let g = row_cost(&goals);
+        let alone = step.step(&grid, &[(2, 0)], &[None], &[], &g, &mut rng);
+        assert_eq!(alone.unwrap(), [Action::Wait]);
+        // The robot with a goal behind it pushes it on: both move forward.
+        let states = [(2, 0), (1, 0)];
+        let acts = step.step(&grid, &states, &goals, &[1, 0], &g, &mut rng);
+        assert_eq!(acts.unwrap(), [Action::Forward, Action::Forward]);
+    }
+
+    #[test]
+    fn head_on_robots_never_swap() {
+        let grid = Grid::new(5, 1).unwrap();
+        let mut step = OperationStep::new(&grid);
+        let mut rng = SplitMix64::seed_from_u64(1);
+        let goals = [Some(4), Some(0)];
+        let g = row_cost(&goals);
+        let acts = step.step(&grid, &[(1, 0), (2, 2)], &goals, &[0, 1], &g, &mut rng);
+        let acts = acts.unwrap();
+        assert!(!(acts[0] == Action::Forward && acts[1] == Action::Forward));
+    }
+
+    #[test]
+    fn input_that_does_not_fit_is_refused_by_name() {
+        let grid = Grid::new(5, 1).unwrap();
+        let mut step = OperationStep::new(&grid);
+        let mut rng = SplitMix64::seed_from_u64(1);
+        let g = |_: usize, _: u32, _: u8| 0;
+        let mut why = |states: &[(u32, u8)], goals: &[Option<u32>], order: &[u32]| match step
+            .step(&grid, states, goals, order, &g, &mut rng)
+        {
+            Err(StepError::BadInput(s)) => s,
+            other => panic!("{other:?}"),
+        };
+        assert!(why(&[(1, 0), (1, 2)], &[None; 2], &[]).contains("share cell 1"));
+        assert!(why(&[(9, 0)], &[None], &[]).contains("off the grid"));
+        assert!(why(&[(1, 4)], &[None], &[]).contains("facing 4"));
+        assert!(why(&[(1, 0)], &[None], &[1]).contains("names robot 1"));
+        assert!(why(&[(1, 0)], &[], &[]).contains("0 goals"));
+        // A refused step leaves nothing behind: the next one sees a free row.
+        let acts = step.step(&grid, &[(1, 0)], &[None], &[], &g, &mut rng);
+        assert_eq!(acts.unwrap(), [Action::Wait]);
+        let other = Grid::new(4, 1).unwrap();
+        let refused = step.step(&other, &[(1, 0)], &[None], &[], &g, &mut rng);
+        assert!(matches!(refused, Err(StepError::BadInput(_))));
+    }
+}
