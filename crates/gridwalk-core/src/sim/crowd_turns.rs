@@ -13,10 +13,11 @@
 //! **Bounded.** A table holds two bytes a state, eight a passable cell, and is searched
 //! breadth-first in O(cells). Each tick makes tables only for the goals agents head to, at most
 //! [`STATES_PER_TICK`] states' worth, and keeps them within [`TABLE_BYTES`]. An agent whose
-//! goal has no table yet ranks its operations by its planner's cost in steps (exact for the
-//! cell, blind to the facing); one whose plan is not ready has no goal for the step: it
-//! prefers to stay and can be pushed. The tables are made again on the map the agents know
-//! when it changes.
+//! goal has a table walks by it whether or not its plan is ready (a table needs no plan, and
+//! on a big map a tick's planning budget serves few goals); one without ranks its operations
+//! by its planner's cost in steps (exact for the cell, blind to the facing); one with neither
+//! has no goal for the step: it prefers to stay and can be pushed. The tables are made again
+//! on the map the agents know when it changes.
 
 use std::collections::HashSet;
 
@@ -44,9 +45,9 @@ pub(super) struct Turns {
     stale: bool,
 }
 
-/// Each agent's guidance in a rotation step: its goal's table; without one its planner's
-/// cost in whole steps. An agent without a ready plan has no goal in the step, which never
-/// asks for its cost (it would be unreachable).
+/// Each agent's guidance in a rotation step: its goal's table, whether or not its plan is
+/// ready; without one its planner's cost in whole steps. An agent with neither has no goal
+/// in the step, which never asks for its cost (it would be unreachable).
 struct TableGuidance<'a> {
     tables: &'a RotationTables,
     goals: &'a [u32],
@@ -57,13 +58,10 @@ struct TableGuidance<'a> {
 impl RotationGuidance for TableGuidance<'_> {
     #[inline]
     fn cost(&self, i: usize, cell: u32, facing: u8) -> u64 {
-        let Some(planner) = self.planners[i] else {
-            return u64::MAX;
-        };
         if !self.has_table[i] {
-            return match planner.cost_to_goal(cell as usize) {
-                INFINITY => u64::MAX,
-                c => c / COST_ONE,
+            return match self.planners[i].map(|p| p.cost_to_goal(cell as usize)) {
+                None | Some(INFINITY) => u64::MAX,
+                Some(c) => c / COST_ONE,
             };
         }
         match self.tables.get(self.goals[i], cell, facing) {
@@ -121,7 +119,8 @@ impl Turns {
         planners: &[Option<&dyn GoalPlanner>],
         rng: &mut SplitMix64,
     ) -> Vec<(u32, u8)> {
-        let guided: Vec<bool> = planners.iter().map(Option::is_some).collect();
+        // Tables need no plan: every agent off its goal may have one.
+        let wants: Vec<bool> = (goals.iter().zip(states)).map(|(&g, s)| s.0 != g).collect();
         if self.stale || self.tables.grid().len() != known.len() {
             self.tables = RotationTables::new(known);
             self.stale = false;
@@ -129,7 +128,7 @@ impl Turns {
         if !self.step.fits(truth) {
             self.step = OperationStep::new(truth);
         }
-        let has_table = self.make_tables(goals, &guided, order);
+        let has_table = self.make_tables(goals, &wants, order);
         let guidance = TableGuidance {
             tables: &self.tables,
             goals,
@@ -138,8 +137,9 @@ impl Turns {
         };
         // An agent on its goal heads nowhere: it waits there rather than turn on the spot,
         // and can still be pushed (off it, it heads back next tick).
-        let heading: Vec<Option<u32>> = (goals.iter().zip(&guided).zip(states))
-            .map(|((&g, &on), s)| (on && s.0 != g).then_some(g))
+        let heading: Vec<Option<u32>> = (goals.iter().zip(&wants).zip(&has_table))
+            .zip(planners)
+            .map(|(((&g, &off), &table), p)| (off && (table || p.is_some())).then_some(g))
             .collect();
         match (self.step).step(truth, states, &heading, order, &guidance, rng) {
             Ok(actions) => (states.iter().zip(actions))
@@ -149,12 +149,12 @@ impl Turns {
         }
     }
 
-    /// Makes the missing tables of the guided agents' goals, highest priority first, within
+    /// Makes the missing tables of the goals of the agents `wants` names, highest priority first, within
     /// [`STATES_PER_TICK`] and [`TABLE_BYTES`]. Returns, per agent, whether its goal has one.
-    fn make_tables(&mut self, goals: &[u32], guided: &[bool], order: &[u32]) -> Vec<bool> {
+    fn make_tables(&mut self, goals: &[u32], wants: &[bool], order: &[u32]) -> Vec<bool> {
         let per = self.tables.table_bytes().max(1);
         if (self.tables.len() + 1) * per > TABLE_BYTES {
-            let wanted: HashSet<u32> = (goals.iter().zip(guided))
+            let wanted: HashSet<u32> = (goals.iter().zip(wants))
                 .filter_map(|(&g, &on)| on.then_some(g))
                 .collect();
             self.tables.retain(|g| wanted.contains(&g));
@@ -165,11 +165,11 @@ impl Turns {
             let made = self.tables.get(goal, goal, 0).is_some();
             let room = (self.tables.len() + 1) * per <= TABLE_BYTES;
             let time = searched == 0 || searched + per / 2 <= STATES_PER_TICK;
-            if guided[a] && !made && room && time && self.tables.ensure(goal).is_ok() {
+            if wants[a] && !made && room && time && self.tables.ensure(goal).is_ok() {
                 searched += per / 2;
             }
         }
-        (goals.iter().zip(guided))
+        (goals.iter().zip(wants))
             .map(|(&g, &on)| on && self.tables.get(g, g, 0).is_some())
             .collect()
     }
