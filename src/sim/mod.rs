@@ -27,7 +27,7 @@ use gridwalk_core::sim::{Budget, DynamicWorld, OnArrival, SimConfig};
 use gridwalk_core::{Algorithm, Grid};
 
 pub use bevy_gridwalk::{
-    AgentState, Asked, ClearWalls, Goal, GridAgent, GridPos, GridSim, GridwalkPlugin,
+    AgentState, Asked, ClearWalls, EditLanded, Goal, GridAgent, GridPos, GridSim, GridwalkPlugin,
     GridwalkSettings, GridwalkSystems, Heading, LastCell, NextCell, Refused, Segment, SpawnAgent,
     TickClock, TileEdit, WallsCleared, clamp_rate, ticking,
 };
@@ -122,8 +122,6 @@ impl SimSetup {
             paused: self.paused,
             record: true,
             explain_history: EXPLAIN_HISTORY,
-            // The demo tells of an edit on an agent as refused, as it always has.
-            hold_edits: false,
             ..GridwalkSettings::of_scenario(&self.scenario)
         }
     }
@@ -255,12 +253,42 @@ fn pace_frames(
 }
 
 /// The plugin's refusals and reports of a tick, as notices: one per refused agent, one for
-/// the tick's refused edits.
+/// the tick's refused edits, one for the edits newly held (an agent stands on their cell) and
+/// one for the held edits that landed.
 fn report_refusals_of_tick(
     mut refusals: MessageReader<Refused>,
     mut cleared: MessageReader<WallsCleared>,
+    mut landed: MessageReader<EditLanded>,
+    state: Res<GridSim>,
+    mut held_before: Local<usize>,
     mut notices: ResMut<Notices>,
 ) {
+    let held = state.held_edits();
+    if let Some(last) = held.last().filter(|_| held.len() > *held_before) {
+        let text = match held.len() - *held_before {
+            1 => format!(
+                "edit of {} waits: an agent stands there; it lands when the cell frees",
+                last.pos
+            ),
+            n => format!(
+                "{n} edits wait for agents to leave their cells, e.g. {}",
+                last.pos
+            ),
+        };
+        notices.push(NoticeKind::Info, text);
+    }
+    let landed: Vec<EditLanded> = landed.read().copied().collect();
+    if let Some(first) = landed.first() {
+        let text = match landed.len() {
+            1 => format!("edit of {} landed: the cell is free", first.pos),
+            n => format!(
+                "{n} held edits landed as their cells freed, e.g. {}",
+                first.pos
+            ),
+        };
+        notices.push(NoticeKind::Info, text);
+    }
+    *held_before = state.held_edits().len();
     let mut edits = Vec::new();
     for r in refusals.read() {
         match r.asked {

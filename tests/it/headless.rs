@@ -322,12 +322,26 @@ fn refusals_leave_the_world_unchanged_and_say_why() {
         key(app, KeyCode::KeyN);
         frame(app);
     };
-    // A wall on the agent's cell.
+    // A wall on the agent's cell waits for it to step off.
     click(&mut app, MouseButton::Middle, here.x as i32, here.y as i32);
     step(&mut app);
     assert!(!is_wall(&app, here.x, here.y));
     let n = last_notice(&app);
-    assert!(n.contains("holds agent"), "{n}");
+    assert!(
+        n.contains("waits") && n.contains("lands when the cell frees"),
+        "{n}"
+    );
+    assert_eq!(state(&app).held_edits().len(), 1);
+    // It lands at the first tick the agent has left, and says so.
+    for _ in 0..5 {
+        if is_wall(&app, here.x, here.y) {
+            break;
+        }
+        step(&mut app);
+    }
+    assert!(is_wall(&app, here.x, here.y) && state(&app).held_edits().is_empty());
+    let n = last_notice(&app);
+    assert!(n.contains("landed"), "{n}");
     // A wall on its goal.
     click(&mut app, MouseButton::Middle, 8, 1);
     step(&mut app);
