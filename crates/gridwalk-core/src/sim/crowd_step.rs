@@ -404,18 +404,30 @@ fn guiding_planners<'a>(
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Priority {
     class: u8,
-    /// `u64::MAX` less the ticks since the leg began: the longest waiting sort first.
+    /// `u64::MAX` less how long the agent has waited: the longest waiting sort first.
     fresh: u64,
     tie: u64,
     agent: u32,
 }
 
-/// The agents in priority order, highest first ([`Priority`]).
+/// The agents in priority order, highest first ([`Priority`]), their waiting told by the
+/// ticks since their leg began.
 fn priority_order(
     members: &[(AgentId, Member)],
     planners: &[Option<&dyn GoalPlanner>],
     places: &[AgentCells],
     tick: u64,
+) -> Vec<u32> {
+    ordered_by(members, planners, places, |m| tick - m.leg_start.min(tick))
+}
+
+/// The agents in priority order, highest first ([`Priority`]), `urgency` telling how long
+/// each has waited.
+pub(super) fn ordered_by(
+    members: &[(AgentId, Member)],
+    planners: &[Option<&dyn GoalPlanner>],
+    places: &[AgentCells],
+    urgency: impl Fn(&Member) -> u64,
 ) -> Vec<u32> {
     let mut order: Vec<Priority> = (members.iter().zip(planners).zip(places))
         .enumerate()
@@ -425,7 +437,7 @@ fn priority_order(
                 (true, false) => 0,
                 (false, false) => 1,
             },
-            fresh: u64::MAX - (tick - m.leg_start.min(tick)),
+            fresh: u64::MAX - urgency(m),
             tie: m.tie,
             agent: i as u32,
         })

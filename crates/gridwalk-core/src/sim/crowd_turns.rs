@@ -23,7 +23,7 @@ use std::collections::HashSet;
 
 use super::agents::{AgentCells, AgentId, Agents};
 use super::crowd_phase::Member;
-use super::crowd_step::MoveBorrows;
+use super::crowd_step::{MoveBorrows, ordered_by};
 use crate::cost::{COST_ONE, INFINITY};
 use crate::crowd::{Action, OperationStep, RotationGuidance};
 use crate::grid::{Facing, Grid};
@@ -175,31 +175,19 @@ impl Turns {
     }
 }
 
-/// The agents in priority order under rotation: guided agents off their goal first, by their
-/// leg's age plus the ticks since they last came closer, most first, then the others as
-/// `priority_order` ranks them. The leg's age keeps an order from tick to tick, which a plan
-/// over several steps needs; the ticks without progress let a blocked agent lead in time.
+/// The agents in priority order under rotation, as crowd mode orders them, by their leg's
+/// age plus the ticks since they last came closer. The leg's age keeps an order from tick to
+/// tick, which a plan over several steps needs; the ticks without progress let a blocked
+/// agent lead in time.
 fn turn_order(
     members: &[(AgentId, Member)],
     planners: &[Option<&dyn GoalPlanner>],
     places: &[AgentCells],
     tick: u64,
 ) -> Vec<u32> {
-    let mut order: Vec<(u8, u64, u64, u32)> = (members.iter().zip(planners).zip(places))
-        .enumerate()
-        .map(|(i, (((_, m), planner), p))| {
-            let class = match (planner.is_some(), p.cell == p.goal) {
-                (_, true) => 2,
-                (true, false) => 0,
-                (false, false) => 1,
-            };
-            let age = tick - m.leg_start.min(tick);
-            let urgency = age + u64::from(m.since_better);
-            (class, u64::MAX - urgency, m.tie, i as u32)
-        })
-        .collect();
-    order.sort_unstable();
-    order.into_iter().map(|o| o.3).collect()
+    ordered_by(members, planners, places, |m| {
+        tick - m.leg_start.min(tick) + u64::from(m.since_better)
+    })
 }
 
 /// The rotation step of crowd mode's advance part: every agent's next cell and facing (by
