@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::agents::AgentId;
+use super::agents::{AgentCells, AgentId};
 use super::crowd_search::CrowdSearch;
 use super::crowd_turns::Turns;
 use crate::cost::Cost;
@@ -137,4 +137,40 @@ impl CrowdPhase {
         let search = self.search.bytes() + self.turns.as_ref().map_or(0, Turns::bytes);
         planners + cells + search + self.members.len() * std::mem::size_of::<(AgentId, Member)>()
     }
+}
+
+/// An agent's place in the step's order: guided agents first, then those waiting for a plan,
+/// then arrived ones; within a class, most ticks since the leg began first, then the tie-break.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Priority {
+    class: u8,
+    /// `u64::MAX` less how long the agent has waited: the longest waiting sort first.
+    fresh: u64,
+    tie: u64,
+    agent: u32,
+}
+
+/// The agents in priority order, highest first ([`Priority`]), `urgency` telling how long
+/// each has waited.
+pub(super) fn ordered_by(
+    members: &[(AgentId, Member)],
+    planners: &[Option<&dyn GoalPlanner>],
+    places: &[AgentCells],
+    urgency: impl Fn(&Member) -> u64,
+) -> Vec<u32> {
+    let mut order: Vec<Priority> = (members.iter().zip(planners).zip(places))
+        .enumerate()
+        .map(|(i, (((_, m), planner), p))| Priority {
+            class: match (planner.is_some(), p.cell == p.goal) {
+                (_, true) => 2,
+                (true, false) => 0,
+                (false, false) => 1,
+            },
+            fresh: u64::MAX - urgency(m),
+            tie: m.tie,
+            agent: i as u32,
+        })
+        .collect();
+    order.sort_unstable();
+    order.into_iter().map(|o| o.agent).collect()
 }

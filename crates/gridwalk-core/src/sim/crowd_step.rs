@@ -80,6 +80,7 @@ use crate::rng::Rng;
 use crate::stats::SearchStats;
 use web_time::Instant;
 
+use super::crowd_phase::ordered_by;
 use super::crowd_phase::{CrowdStats, STUCK_TICKS};
 use super::crowd_search::{CrowdView, ENGAGE_TICKS, SearchStep};
 use super::crowd_turns::{Turns, turn_agents, turn_step};
@@ -399,17 +400,6 @@ fn guiding_planners<'a>(
         .collect()
 }
 
-/// An agent's place in the step's order: guided agents first, then those waiting for a plan,
-/// then arrived ones; within a class, most ticks since the leg began first, then the tie-break.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Priority {
-    class: u8,
-    /// `u64::MAX` less how long the agent has waited: the longest waiting sort first.
-    fresh: u64,
-    tie: u64,
-    agent: u32,
-}
-
 /// The agents in priority order, highest first ([`Priority`]), their waiting told by the
 /// ticks since their leg began.
 fn priority_order(
@@ -419,31 +409,6 @@ fn priority_order(
     tick: u64,
 ) -> Vec<u32> {
     ordered_by(members, planners, places, |m| tick - m.leg_start.min(tick))
-}
-
-/// The agents in priority order, highest first ([`Priority`]), `urgency` telling how long
-/// each has waited.
-pub(super) fn ordered_by(
-    members: &[(AgentId, Member)],
-    planners: &[Option<&dyn GoalPlanner>],
-    places: &[AgentCells],
-    urgency: impl Fn(&Member) -> u64,
-) -> Vec<u32> {
-    let mut order: Vec<Priority> = (members.iter().zip(planners).zip(places))
-        .enumerate()
-        .map(|(i, (((_, m), planner), p))| Priority {
-            class: match (planner.is_some(), p.cell == p.goal) {
-                (_, true) => 2,
-                (true, false) => 0,
-                (false, false) => 1,
-            },
-            fresh: u64::MAX - urgency(m),
-            tie: m.tie,
-            agent: i as u32,
-        })
-        .collect();
-    order.sort_unstable();
-    order.into_iter().map(|o| o.agent).collect()
 }
 
 /// What a step decided: each agent's next cell, its cost there, whether it was guided, and

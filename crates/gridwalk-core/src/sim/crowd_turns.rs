@@ -22,8 +22,8 @@
 use std::collections::HashSet;
 
 use super::agents::{AgentCells, AgentId, Agents};
-use super::crowd_phase::Member;
-use super::crowd_step::{MoveBorrows, ordered_by};
+use super::crowd_phase::{Member, ordered_by};
+use super::crowd_step::MoveBorrows;
 use crate::cost::{COST_ONE, INFINITY};
 use crate::crowd::{Action, OperationStep, RotationGuidance};
 use crate::grid::{Facing, Grid};
