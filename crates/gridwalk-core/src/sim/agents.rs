@@ -112,6 +112,40 @@ pub struct Agent {
     pub(super) carried: bool,
 }
 
+impl Agent {
+    /// Where a patrol heads once it reaches its goal: the next cell of its route that is
+    /// passable on `grid`, or its other end on a patrol without a route. `None` for an agent
+    /// that does not patrol, or whose route has no other passable cell.
+    pub fn goal_after(&self, grid: &Grid) -> Option<Pos> {
+        match self.on_arrival {
+            OnArrival::Patrol if self.route.is_empty() => Some(if self.goal == self.away {
+                self.home
+            } else {
+                self.away
+            }),
+            OnArrival::Patrol => self.leg_after(grid).map(|(_, cell)| cell),
+            OnArrival::Stay | OnArrival::Wander => None,
+        }
+    }
+
+    /// The leg after the current one on its route, and its cell: the route's cells after
+    /// `away` in turn, round again, passing over cells that are walls on `grid`.
+    pub(super) fn leg_after(&self, grid: &Grid) -> Option<(u32, Pos)> {
+        let n = self.route.len() as u32 + 1;
+        let cell = |leg: u32| {
+            if leg == 0 {
+                self.away
+            } else {
+                self.route[leg as usize - 1]
+            }
+        };
+        (1..n)
+            .map(|k| (self.leg + k) % n)
+            .map(|leg| (leg, cell(leg)))
+            .find(|&(_, p)| grid.is_passable(p))
+    }
+}
+
 impl HasId for Agent {
     fn id(&self) -> u32 {
         self.id

@@ -123,21 +123,10 @@ impl Simulation {
     /// again), passing over cells that are walls on the map it knows; `None` when every other
     /// one is. Moves it along.
     fn next_on_route(&mut self, id: AgentId) -> Option<Pos> {
-        let grid = &self.grid;
         let a = self.agents.slab.get_mut(&id)?;
-        let n = a.route.len() as u32 + 1;
-        let cell = |leg: u32| {
-            if leg == 0 {
-                a.away
-            } else {
-                a.route[leg as usize - 1]
-            }
-        };
-        let leg = (1..n)
-            .map(|k| (a.leg + k) % n)
-            .find(|&leg| grid.is_passable(cell(leg)))?;
+        let (leg, cell) = a.leg_after(&self.grid)?;
         a.leg = leg;
-        Some(cell(leg))
+        Some(cell)
     }
 
     /// Drops a wall on a walking agent's path ahead of it every `every` ticks, and lifts the

@@ -68,3 +68,49 @@ fn a_route_off_the_map_names_agent_cell_and_line() {
         "{e:?}"
     );
 }
+
+/// Each goal a patrol is given on arrival is the one `goal_after` named before it arrived,
+/// with a route and without, and with a route cell walled.
+#[test]
+fn goal_after_names_the_next_goal_before_it_is_given() {
+    let with_route = r#"(rows: ["......", "......", "......"], connectivity: Four,
+        agents: [(start: (0, 0), goal: (5, 0), on_arrival: Patrol, route: [(5, 2), (0, 2), (3, 1)])])"#;
+    let two_ends = r#"(rows: ["......", "......", "......"], connectivity: Four,
+        agents: [(start: (0, 0), goal: (5, 2), on_arrival: Patrol)])"#;
+    for (text, wall) in [
+        (with_route, None),
+        (with_route, Some(Pos::new(0, 2))),
+        (two_ends, None),
+    ] {
+        let mut sim = started(text);
+        if let Some(w) = wall {
+            sim.edit(w, Terrain::Wall).unwrap();
+        }
+        let mut changes = 0;
+        for _ in 0..80 {
+            let a = sim.agents().next().unwrap();
+            let (goal, after) = (a.goal, a.goal_after(sim.grid()));
+            assert!(after.is_some(), "a patrol always has a next goal here");
+            sim.step();
+            let now = sim.agents().next().unwrap().goal;
+            if now != goal {
+                assert_eq!(Some(now), after, "{text}, wall {wall:?}");
+                changes += 1;
+            }
+        }
+        assert!(changes >= 4, "the patrol moved on only {changes} times");
+        if let Some(w) = wall {
+            let a = sim.agents().next().unwrap();
+            assert_ne!(a.goal_after(sim.grid()), Some(w));
+        }
+    }
+}
+
+#[test]
+fn agents_that_do_not_patrol_have_no_goal_after() {
+    let text = r#"(rows: ["....."], agents: [(start: (0, 0), goal: (4, 0)), (start: (1, 0), goal: (3, 0), on_arrival: Wander)])"#;
+    let sim = started(text);
+    for a in sim.agents() {
+        assert_eq!(a.goal_after(sim.grid()), None, "agent {}", a.id);
+    }
+}
