@@ -9,6 +9,8 @@ use bevy::prelude::*;
 use gridwalk_core::sim::AgentId;
 use gridwalk_core::{Pos, Terrain};
 
+use crate::sim::GridSim;
+
 /// Where the cursor points, in the world and on the grid.
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq)]
 pub struct CursorTile {
@@ -53,9 +55,23 @@ pub struct Inspector {
     pub on: bool,
 }
 
-/// The agent selected in the panel (or with Tab).
+/// The agent selected in the panel (or with Tab), by its entity: a rebuild of the world gives
+/// its agent a new [`AgentId`] but keeps the entity, so the selection stays on it.
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Selection(pub Option<AgentId>);
+pub struct Selection(pub Option<Entity>);
+
+impl Selection {
+    /// Selects the agent `id` now has, or nothing when it has no entity.
+    pub fn of(state: &GridSim, id: Option<AgentId>) -> Selection {
+        Selection(id.and_then(|id| state.entity(id)))
+    }
+
+    /// The selected agent's id in the simulation as it is now; `None` when nothing is
+    /// selected or its agent is gone.
+    pub fn agent(&self, state: &GridSim) -> Option<AgentId> {
+        self.0.and_then(|entity| state.agent_of(entity))
+    }
+}
 
 /// Which overlays are shown.
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]

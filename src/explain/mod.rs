@@ -144,7 +144,7 @@ fn control(
     for c in controls.read() {
         match *c {
             ExplainControl::Start => {
-                let Some(id) = selection.0 else {
+                let Some(id) = selection.agent(&state) else {
                     notices.push(NoticeKind::Refused, "explain: select an agent first");
                     continue;
                 };

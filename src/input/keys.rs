@@ -117,7 +117,9 @@ pub fn view_keys(
     for key in keys.get_just_pressed() {
         match key {
             KeyCode::Digit0 | KeyCode::KeyW => brush.0 = Terrain::Wall,
-            KeyCode::Tab => selection.0 = next_agent(&state, selection.0),
+            KeyCode::Tab => {
+                *selection = Selection::of(&state, next_agent(&state, selection.agent(&state)))
+            }
             KeyCode::KeyI => inspector.on = !inspector.on,
             KeyCode::KeyH => overlays.heat = !overlays.heat,
             KeyCode::KeyG => overlays.g_values = !overlays.g_values,

@@ -29,10 +29,7 @@ pub(super) fn forget_stale(
     if preview.seen != now {
         if preview.seen.1 != now.1 {
             start.0 = None;
-            if selection
-                .0
-                .is_some_and(|id| state.sim().agent(id).is_none())
-            {
+            if selection.0.is_some() && selection.agent(&state).is_none() {
                 selection.0 = None;
             }
         }

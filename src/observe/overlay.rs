@@ -103,11 +103,12 @@ pub(super) fn update(
         ov.heat_up(sim.last_expanded());
     }
     changed |= !ov.heat_touched.is_empty();
-    let g_now = (now.0, now.1, selection.0);
+    let selected = selection.agent(&state);
+    let g_now = (now.0, now.1, selected);
     if overlays.g_values && ov.g_seen != Some(g_now) {
         ov.g_seen = Some(g_now);
         changed = true;
-        read_g(ov, sim, selection.0);
+        read_g(ov, sim, selected);
     }
     if changed {
         data.set_changed();

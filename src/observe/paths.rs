@@ -33,19 +33,15 @@ pub(super) fn cache_paths(
     overlays: Res<Overlays>,
     mut cache: ResMut<PathCache>,
 ) {
-    let now = (
-        state.ticks(),
-        state.epoch(),
-        selection.0,
-        overlays.all_paths,
-    );
+    let selected = selection.agent(&state);
+    let now = (state.ticks(), state.epoch(), selected, overlays.all_paths);
     if cache.seen == Some(now) {
         return;
     }
     cache.seen = Some(now);
     cache.paths.clear();
     let sim = state.sim();
-    if let Some(id) = selection.0
+    if let Some(id) = selected
         && let Some(p) = sim.path(id)
     {
         cache.paths.insert(id, p.cells);
@@ -58,7 +54,7 @@ pub(super) fn cache_paths(
         if cells >= MAX_PATH_CELLS {
             break;
         }
-        if selection.0 != Some(a.id)
+        if selected != Some(a.id)
             && let Some(p) = sim.path(a.id)
         {
             cells += p.cells.len();

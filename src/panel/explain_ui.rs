@@ -31,13 +31,13 @@ pub fn explain_ui(ui: &mut egui::Ui, ctl: &mut Controls, act: &mut Actions, stat
     let algorithm = state.sim().config().algorithm;
     if !ctl.explain.active() {
         start_ui(ui, ctl, act, algorithm);
-        crowd_step_ui(ui, state, ctl.selection.0);
+        crowd_step_ui(ui, state, ctl.selection.agent(state));
         return;
     }
     figures_ui(ui, &ctl.explain, act, algorithm);
     transport_ui(ui, ctl, act);
     legend_ui(ui, &ctl.explain, algorithm);
-    crowd_step_ui(ui, state, ctl.selection.0);
+    crowd_step_ui(ui, state, ctl.selection.agent(state));
 }
 
 /// The selected agent's last crowd step, one line each: its candidate cells in the order the
@@ -378,7 +378,7 @@ pub fn inspector_ui(ui: &mut egui::Ui, ctl: &mut Controls, state: &GridSim) {
     match ctl.cursor.cell {
         Some(c) if c.x >= 0 && c.y >= 0 => {
             let cell = Pos::new(c.x as u32, c.y as u32);
-            for line in inspect_lines(state, ctl.selection.0, cell) {
+            for line in inspect_lines(state, ctl.selection.agent(state), cell) {
                 ui.monospace(line);
             }
         }

@@ -384,7 +384,7 @@ fn map_labels(
             );
         }
     }
-    let step = (selection.0)
+    let step = (selection.agent(&state))
         .filter(|_| explain.active())
         .and_then(|id| state.sim().crowd_step_of(id));
     if let Some((cells, _)) = step {

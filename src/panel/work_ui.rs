@@ -10,6 +10,7 @@ use crate::observe::PathCache;
 use crate::platform::clock::micros_text;
 use crate::sim::{GridSim, SimCommand};
 use crate::theme::text::{GREEN, RED, agent_color32};
+use crate::ui_state::Selection;
 
 pub(super) fn planner_ui(ui: &mut egui::Ui, state: &GridSim, act: &mut Actions) {
     ui.strong("Planner");
@@ -318,9 +319,9 @@ pub(super) fn agents_ui(ui: &mut egui::Ui, state: &GridSim, paths: &PathCache, c
                     if matches!(a.status, AgentStatus::NoPath | AgentStatus::Stuck) {
                         rt = rt.color(RED);
                     }
-                    let selected = ctl.selection.0 == Some(a.id);
+                    let selected = ctl.selection.agent(state) == Some(a.id);
                     if ui.selectable_label(selected, rt).clicked() {
-                        ctl.selection.0 = if selected { None } else { Some(a.id) };
+                        *ctl.selection = Selection::of(state, (!selected).then_some(a.id));
                     }
                 });
             }

@@ -1,6 +1,7 @@
 //! Agents on the map: a coloured disc per agent gliding between cells (while robots turn, a
 //! hand on it points where it faces), and what is drawn per frame: the selected agent's path,
-//! the selection rings and the pending start.
+//! the selection rings, its task and the one after (a patrol's, a LoRR robot's), and the
+//! pending start.
 //!
 //! Paths come from [`PathCache`], which [`crate::observe`] fills once per tick (or rebuild).
 //! The selected agent's line starts at its gliding disc, so it follows it smoothly; every
@@ -10,7 +11,7 @@
 use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
-use gridwalk_core::sim::AgentStatus;
+use gridwalk_core::sim::{Agent, AgentStatus};
 use gridwalk_core::{Facing, Grid, Pos};
 
 use super::marks;
@@ -241,7 +242,23 @@ pub fn glide_point(from: Pos, to: Pos, t: f32, grid: &Grid) -> Vec2 {
     tile_center(from, w, h).lerp(tile_center(to, w, h), t)
 }
 
-/// The selected agent's path from its gliding disc, its rings, and the pending start.
+/// Marks the selected agent's task: a diamond around its goal, and, on a patrol (each LoRR
+/// robot patrols its tasks), a thin line on to the task after it, marked smaller.
+fn mark_tasks(markers: &mut Gizmos<MarkerGizmos>, grid: &Grid, a: &Agent, pulse: f32) {
+    let (w, h) = (grid.width(), grid.height());
+    let diamond = |p: Vec2| Isometry2d::new(p, Rot2::degrees(45.0));
+    let goal = tile_center(a.goal, w, h);
+    markers.rect_2d(diamond(goal), Vec2::splat(1.25 + pulse), RING_LIGHT);
+    markers.rect_2d(diamond(goal), Vec2::splat(1.45 + pulse), RING_DARK);
+    if let Some(after) = a.goal_after(grid).filter(|&p| p != a.goal) {
+        let next = tile_center(after, w, h);
+        markers.line_2d(goal, next, RING_LIGHT.with_alpha(0.45));
+        markers.rect_2d(diamond(next), Vec2::splat(0.8), RING_LIGHT.with_alpha(0.8));
+    }
+}
+
+/// The selected agent's path from its gliding disc, its rings, its tasks, and the pending
+/// start.
 fn draw_markers(
     shown: marks::PathsShown,
     start: Res<PendingStart>,
@@ -258,7 +275,7 @@ fn draw_markers(
     } = shown;
     let grid = state.sim().grid();
     let (w, h) = (grid.width(), grid.height());
-    if let Some(id) = selection.0
+    if let Some(id) = selection.agent(&state)
         && let Some((marker, transform)) = agents.iter().find(|(m, _)| m.id == id)
     {
         let here = transform.translation.truncate();
@@ -271,6 +288,10 @@ fn draw_markers(
         }
         markers.circle_2d(Isometry2d::from_translation(here), 0.9, RING_LIGHT);
         markers.circle_2d(Isometry2d::from_translation(here), 1.05, RING_DARK);
+        if let Some(a) = state.sim().agent(id) {
+            let pulse = 0.1 * (time.elapsed_secs() * 4.0).sin();
+            mark_tasks(&mut markers, grid, a, pulse);
+        }
     }
     if let Some(s) = start.0 {
         let at = tile_center(s, w, h);

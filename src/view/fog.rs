@@ -142,7 +142,7 @@ fn draw_sensor_square(
     mut gizmos: Gizmos<MarkerGizmos>,
 ) {
     let sim = state.sim();
-    let Some((lo, hi)) = selection.0.and_then(|id| sim.sensor_square(id)) else {
+    let Some((lo, hi)) = selection.agent(&state).and_then(|id| sim.sensor_square(id)) else {
         return;
     };
     let (w, h) = (sim.grid().width(), sim.grid().height());

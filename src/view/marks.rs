@@ -68,10 +68,11 @@ pub(super) fn rebuild_marks(
     let Some(layers) = layers else {
         return;
     };
+    let selected = selection.agent(&state);
     let now = (
         state.ticks(),
         state.epoch(),
-        selection.0,
+        selected,
         overlays.all_paths,
         agents.iter().len(),
     );
@@ -85,7 +86,7 @@ pub(super) fn rebuild_marks(
     let mut goals = HashSet::new();
     for (marker, glide) in &agents {
         let color = agent_color(marker.label);
-        if selection.0 != Some(marker.id)
+        if selected != Some(marker.id)
             && let Some(cells) = cache.paths.get(&marker.id)
             && cells.len() > 1
         {

@@ -41,7 +41,9 @@ fn app_after_a_repair() -> App {
         });
     }
     app.update();
-    app.world_mut().resource_mut::<Selection>().0 = Some(0);
+    let first = Selection::of(app.world().resource::<GridSim>(), Some(0));
+    assert!(first.0.is_some(), "agent 0 has an entity");
+    *app.world_mut().resource_mut::<Selection>() = first;
     app
 }
 

@@ -728,3 +728,52 @@ fn the_binary_explains_what_keeps_it_from_opening_a_window() {
     refused(&["--agents", "3"], "DISPLAY");
     refused(&["--map", "no/such/map.ron"], "no/such/map.ron");
 }
+
+/// The selection is kept by entity: a rebuild of the world (here: an agent enters on a cell
+/// that was a wall when the recording's segment began) numbers the agents anew, and the
+/// selection stays on the same agent.
+#[test]
+fn the_selection_follows_its_agent_across_a_rebuild() {
+    use gridwalk::sim::SpawnAgent;
+    use gridwalk::ui_state::Selection;
+    let starts = [(0, 0), (0, 5), (0, 10), (0, 15)];
+    let agents: Vec<_> = (starts.iter())
+        .map(|&(x, y)| (Pos::new(x, y), Pos::new(39, y)))
+        .collect();
+    let mut map = Grid::new(40, 30).unwrap();
+    let wall = Pos::new(20, 25);
+    map.set(wall, Terrain::Wall).unwrap();
+    let mut app = app(map, &agents);
+    frame(&mut app);
+    key(&mut app, KeyCode::Space);
+    let pick = Selection::of(state(&app), Some(2));
+    let label = state(&app).label(2);
+    *app.world_mut().resource_mut::<Selection>() = pick;
+    // Agent 0 goes, so a rebuild's numbering differs from today's.
+    let first = state(&app).entity(0).expect("agent 0 has an entity");
+    app.world_mut().entity_mut(first).despawn();
+    app.world_mut().write_message(TileEdit {
+        pos: wall,
+        terrain: Terrain::FREE,
+    });
+    key(&mut app, KeyCode::KeyN);
+    app.world_mut().write_message(SpawnAgent {
+        start: wall,
+        goal: Pos::new(39, 25),
+    });
+    key(&mut app, KeyCode::KeyN);
+    let epoch = state(&app).epoch();
+    assert!(epoch > 0, "the world was rebuilt");
+    let selection = *app.world().resource::<Selection>();
+    assert_eq!(selection, pick, "the selection keeps its entity");
+    let id = selection
+        .agent(state(&app))
+        .expect("the selected agent is still there");
+    assert_ne!(id, 2, "the rebuild numbered the agents anew");
+    assert_eq!(state(&app).label(id), label, "the same agent, by its label");
+    assert_eq!(
+        agent(&app, id).pos.y,
+        10,
+        "the agent that started at (0, 10)"
+    );
+}
