@@ -20,7 +20,7 @@ use gridwalk_core::{Facing, Pos};
 
 use crate::messages::{Arrived, SpawnAgent};
 use crate::reflect::{
-    AgentStatusReflect, FacingReflect, MaybePosReflect, OnArrivalReflect, PosReflect,
+    AgentStatusReflect, CellsReflect, FacingReflect, MaybePosReflect, OnArrivalReflect, PosReflect,
 };
 use crate::world::{GridSim, PendingInput};
 
@@ -85,12 +85,9 @@ pub struct NextCell(#[reflect(remote = MaybePosReflect)] pub Option<Pos>);
 ///
 /// Optional, as [`NextCell`] is: add it to an agent's entity and the plugin writes it after
 /// every tick. Each write walks the plan, so only the entities that carry it pay.
-///
-/// Reflected as a component, its cells left out: a list of the core's cells has no
-/// reflected form.
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Reflect)]
 #[reflect(Component, Debug, PartialEq, Default)]
-pub struct GridPath(#[reflect(ignore)] pub Vec<Pos>);
+pub struct GridPath(#[reflect(remote = CellsReflect)] pub Vec<Pos>);
 
 /// The direction the agent faces: it turns while agents turn
 /// ([`GridwalkSettings::rotation`](crate::GridwalkSettings::rotation)), and keeps its facing
