@@ -8,9 +8,13 @@
 //! - Edits: 5 per tick, alternately a wall on a random ground cell and the removal of a random
 //!   wall, so the density stays put. The list is drawn once and fed to both sides: to the core
 //!   as `tick(&edits)`, to the game as `TileEdit` messages, the way the mouse sends them.
-//! - The App is `MinimalPlugins` + `GridwalkPlugin`, one fixed step per `update()`, and
-//!   the time is the whole `update()`: schedules, messages, the tick's four sets and the
-//!   agent entities' sync (their cells, goals, next cells and statuses written back).
+//! - The App is `MinimalPlugins` + `GridwalkPlugin`, one fixed step per `update()`, on Bevy's
+//!   default (multi-threaded) executor, as a game leaves it. The game's tick is timed from a
+//!   mark before the tick's first set to one after its last, and each set between marks:
+//!   messages, the four sets and the agent entities' sync (their cells, goals and statuses
+//!   written back). The marks are exclusive systems, so the instrument hands no task to a
+//!   worker thread between the sets. `-- --single-threaded` runs `FixedUpdate` on Bevy's
+//!   single-threaded executor instead, as a game may choose.
 //!
 //! - Held edits are off on the game's side ([`GridwalkSettings::hold_edits`]): an edit of a
 //!   cell an agent stands on is refused on both sides.
@@ -29,7 +33,7 @@
 //! `cargo bench -p gridwalk --bench tick` prints a table; `-- --json` prints JSON;
 //! `-- --agents N`, `-- --ticks N` and `-- --goals N` change the run (default 1,000 agents,
 //! 1,000 ticks, 10 goals); `-- --quick` is CI's smoke run (100 agents, 100 ticks, unless
-//! given), which checks the agreement, not the speed.
+//! given), which checks the agreement, not the speed; `-- --single-threaded` (above).
 
 use std::time::{Duration, Instant};
 
@@ -53,6 +57,7 @@ const GOAL: f64 = 1.2;
 
 struct Options {
     json: bool,
+    single: bool,
     agents: usize,
     ticks: usize,
     goals: usize,
@@ -60,13 +65,14 @@ struct Options {
 
 fn options() -> Options {
     let (mut agents, mut ticks, mut goals) = (None, None, 10);
-    let (mut json, mut quick) = (false, false);
+    let (mut json, mut quick, mut single) = (false, false, false);
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
             "--json" => json = true,
             "--quick" => quick = true,
+            "--single-threaded" => single = true,
             "--agents" | "--ticks" | "--goals" => {
                 let v = args.get(i + 1).and_then(|v| v.parse::<usize>().ok());
                 let Some(v) = v.filter(|&v| v > 0) else {
@@ -88,6 +94,7 @@ fn options() -> Options {
     let default = if quick { 100 } else { 1000 };
     Options {
         json,
+        single,
         agents: agents.unwrap_or(default),
         ticks: ticks.unwrap_or(default),
         goals,
@@ -175,16 +182,24 @@ struct FixedTimer {
     sets: [Duration; 4],
 }
 
-fn fixed_start(mut t: ResMut<FixedTimer>) {
+// The marks are exclusive systems: they run on the thread that runs the schedule, so the
+// instrument adds no task of its own between the plugin's sets (a plain system would, on a
+// multi-threaded executor, each a hand-off to a worker thread and back, inside the time).
+fn fixed_start(world: &mut World) {
+    let mut t = world.resource_mut::<FixedTimer>();
     t.marks.clear();
     t.marks.push(Instant::now());
 }
 
-fn set_end(mut t: ResMut<FixedTimer>) {
-    t.marks.push(Instant::now());
+fn set_end(world: &mut World) {
+    world
+        .resource_mut::<FixedTimer>()
+        .marks
+        .push(Instant::now());
 }
 
-fn fixed_end(mut t: ResMut<FixedTimer>) {
+fn fixed_end(world: &mut World) {
+    let mut t = world.resource_mut::<FixedTimer>();
     t.marks.push(Instant::now());
     if let [start, .., end] = t.marks[..] {
         t.last = end - start;
@@ -255,6 +270,11 @@ fn main() {
                 fixed_end.after(GridwalkSystems::Sync),
             ),
         );
+    if o.single {
+        app.edit_schedule(FixedUpdate, |s| {
+            s.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
+        });
+    }
     // The first update only starts the clocks.
     app.update();
     assert_eq!(app.world().resource::<GridSim>().ticks(), 0);
@@ -332,9 +352,14 @@ fn main() {
     let ratio = ecs_med / core_med;
     let frame_ratio = frame_med / core_med;
     let met = ratio <= GOAL;
+    let executor = if o.single {
+        "single-threaded"
+    } else {
+        "multi-threaded"
+    };
     if o.json {
         println!(
-            "{{\"workload\":\"game_tick\",\"agents\":{},\"goals\":{},\
+            "{{\"workload\":\"game_tick\",\"executor\":\"{executor}\",\"agents\":{},\"goals\":{},\
              \"edits_per_tick\":{EDITS_PER_TICK},\"ticks\":{},\
              \"core_tick_us\":{{\"median\":{core_med:.1},\"p95\":{core_p95:.1}}},\
              \"ecs_tick_us\":{{\"median\":{ecs_med:.1},\"p95\":{ecs_p95:.1}}},\
@@ -352,7 +377,8 @@ fn main() {
         );
     } else {
         println!(
-            "## game tick: {} agents over {} goals, {EDITS_PER_TICK} wall edits per tick, {} ticks\n",
+            "## game tick: {} agents over {} goals, {EDITS_PER_TICK} wall edits per tick, {} ticks, \
+             `FixedUpdate` {executor}\n",
             o.agents, o.goals, o.ticks
         );
         println!("| tick | median µs | p95 µs |");

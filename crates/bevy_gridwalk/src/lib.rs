@@ -104,7 +104,8 @@ pub mod prelude {
 /// The steps of a tick, in `FixedUpdate`, in this order. A step runs only when the run is a
 /// tick (not paused, or a step was asked for), but [`GridwalkSystems::Gather`] always runs.
 /// Order a game's systems against them: input before `Gather`, reading positions after
-/// `Sync`.
+/// `Sync`. Each step's system runs on the thread that runs the schedule, so a tick hands no
+/// task to a worker thread; the game's other systems still run on the workers beside it.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum GridwalkSystems {
     /// Drains the input messages and the game's new or changed agents, and decides whether

@@ -1,5 +1,6 @@
 //! The tick's systems, in `FixedUpdate`: gather input, apply edits, then plan and move.
 
+use bevy::ecs::system::NonSendMarker;
 use bevy::prelude::*;
 
 use crate::agents;
@@ -25,6 +26,7 @@ pub(crate) fn gather(
     mut pending: ResMut<PendingInput>,
     mut input: Input,
     mut gathered: agents::Gathered,
+    _main: NonSendMarker,
 ) {
     clock.advance(fixed.delta());
     let pending = &mut *pending;
@@ -79,6 +81,7 @@ pub(crate) fn apply_edits(
     mut world: ResMut<GridSim>,
     mut pending: ResMut<PendingInput>,
     mut out: Reports,
+    _main: NonSendMarker,
 ) {
     let pending = &mut *pending;
     out.refused.write_batch(world.take_start_refusals());
@@ -98,6 +101,6 @@ pub(crate) fn apply_edits(
 }
 
 /// Step 2 of a tick: the planners repair and every agent with a path moves.
-pub(crate) fn step(mut world: ResMut<GridSim>) {
+pub(crate) fn step(mut world: ResMut<GridSim>, _main: NonSendMarker) {
     world.step();
 }

@@ -5,7 +5,7 @@ use std::any::TypeId;
 
 use bevy::ecs::reflect::{AppTypeRegistry, ReflectComponent};
 use bevy::prelude::*;
-use bevy::reflect::{GetPath, ReflectRef};
+use bevy::reflect::{FromReflect, GetPath, ReflectRef};
 use bevy::time::TimeUpdateStrategy;
 use bevy_gridwalk::core::sim::OnArrival;
 use bevy_gridwalk::core::{Grid, Pos};
@@ -95,8 +95,23 @@ fn the_components_reflect_and_read_by_path() {
     });
     reflected::<AgentState>(&app, e, |r| assert_eq!(variant(r, ".0"), "Walking"));
     reflected::<ArrivalPolicy>(&app, e, |r| assert_eq!(variant(r, ".0"), "Patrol"));
+    let path = app.world().get::<GridPath>(e).unwrap().0.clone();
+    assert!(path.len() > 2, "a path to walk: {path:?}");
+    assert_eq!((path[0], path[1]), (pos, next), "its cell, then its next");
     reflected::<GridPath>(&app, e, |r| {
         assert!(r.reflect_type_path().ends_with("GridPath"));
+        let ReflectRef::List(cells) = r.reflect_path(".0").unwrap().reflect_ref() else {
+            panic!("a path's cells are a list");
+        };
+        assert_eq!(cells.len(), path.len());
+        for (i, p) in path.iter().enumerate() {
+            let (x, y) = (format!(".0[{i}].x"), format!(".0[{i}].y"));
+            assert_eq!((field::<u32>(r, &x), field::<u32>(r, &y)), (p.x, p.y));
+        }
+        // A copy made through reflection alone (what a scene or an inspector's undo does)
+        // holds the same cells.
+        let copy = GridPath::from_reflect(r.as_partial_reflect()).expect("rebuilt");
+        assert_eq!(copy.0, path);
     });
 }
 
