@@ -225,8 +225,9 @@ impl OperationStep {
     /// - `guidance` gives each robot with a goal its cost to it from a state, every action
     ///   counting one; `rng` breaks ties.
     ///
-    /// Returns each robot's action, indexed like `states`, valid by the rules of the
-    /// [module doc](self); input that does not fit gives [`StepError::BadInput`].
+    /// Returns each robot's action, indexed like `states`, valid by LoRR's rules (one robot a
+    /// cell, no swap, following allowed); input that does not fit gives
+    /// [`StepError::BadInput`].
     ///
     /// A robot facing west, away from its goal three cells east, turns first:
     ///

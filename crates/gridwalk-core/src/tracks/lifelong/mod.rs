@@ -1,7 +1,7 @@
 //! Lifelong MAPF on the League of Robot Runners (LoRR): robots with a facing, tasks dealt or
 //! scheduled as each edition's start-kit does, and a planner given a time limit a step.
 //!
-//! [`run`] plays a [`Problem`](crate::format::lorr::Problem) for a number of timesteps. The
+//! [`run`] plays a [`Problem`] for a number of timesteps. The
 //! entry (the [`Planner`], and in 2024 the [`GreedyScheduler`]) runs on one worker thread that
 //! lives as long as the run. Each timestep the simulator hands it the robots' states and goals
 //! and waits at most the step's time limit:
