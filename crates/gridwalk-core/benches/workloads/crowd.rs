@@ -14,6 +14,8 @@
 //!   [`StepRule::step`](gridwalk_core::crowd::StepRule::step)) for 10,000 wanderers on 64room_000,
 //!   beside the whole tick; and the same step on breadth-first distance tables, outside the
 //!   simulation.
+//! - *Lifelong LoRR*: `lorr_plan_10000_ms`, the lifelong track's planning a step for the 2023
+//!   main round's I-10, 10,000 robots on warehouse_large (`workloads/lorr.rs`).
 //! - *The rotation step*: `rotation_step_10000_ms`, [`RotationStep::step`] for 10,000 robots
 //!   that turn (LoRR's `MAPF_T`) on the same map and destinations, guided by exact
 //!   (cell, facing) tables.
@@ -535,6 +537,7 @@ pub fn crowd(cfg: &Config) -> Result<Report, String> {
         lifelong(cfg, &mut report)?;
     }
     step_10000(cfg, &mut report)?;
+    super::lorr::warehouse_10000(cfg.pick(200, 10) as u64, &mut report)?;
     rotation_10000(cfg, &mut report)?;
     report.notes.push(format!(
         "one-shot: agents stay on arrival (D* Lite guidance), first N rows of the -gen-1 scenarios; on {BIG_MAP} seeded random distinct cells; soc and makespan in timesteps over the agents' breadth-first distances, as mapf/ counts them. Lifelong: wanderers with {DESTINATIONS} shared destinations, arrivals a tick over the timed ticks"
