@@ -273,6 +273,7 @@ impl OperationStep {
         rng: &mut R,
     ) -> Result<&[Action], StepError> {
         self.check(grid, states, goals, order)?;
+        self.ranker.moves.refresh(grid);
         self.rank(states, goals, guidance, rng);
         self.search.begin(states);
         let mut d = Decider {
@@ -612,6 +613,32 @@ mod tests {
         let acts = step.step(&grid, &[(1, 0), (2, 2)], &goals, &[0, 1], &g, &mut rng);
         let acts = acts.unwrap();
         assert!(!(acts[0] == Action::Forward && acts[1] == Action::Forward));
+    }
+
+    /// A wall drawn after the rule was made: the robot facing it does not walk into it, and
+    /// the robot behind, which would follow it, does not walk onto it (the first decision
+    /// reads the map as it is now, not as it was).
+    #[test]
+    fn a_wall_drawn_since_is_not_walked_into() {
+        let mut grid = Grid::new(6, 1).unwrap();
+        let mut step = OperationStep::new(&grid);
+        let mut rng = SplitMix64::seed_from_u64(2);
+        let goals = [Some(5), Some(5)];
+        let g = row_cost(&goals);
+        let states = [(2, 0), (1, 0)];
+        let acts = step.step(&grid, &states, &goals, &[0, 1], &g, &mut rng);
+        assert_eq!(acts.unwrap(), [Action::Forward, Action::Forward]);
+        grid.set(crate::Pos::new(3, 0), crate::Terrain::Wall)
+            .unwrap();
+        let acts = step
+            .step(&grid, &states, &goals, &[0, 1], &g, &mut rng)
+            .unwrap();
+        assert_ne!(acts[0], Action::Forward, "into the new wall");
+        assert_ne!(
+            acts[1],
+            Action::Forward,
+            "onto the robot that cannot move on"
+        );
     }
 
     /// 3,000 robots (0.65 a free cell: commitment on) on a 100 × 50 grid with walls, most

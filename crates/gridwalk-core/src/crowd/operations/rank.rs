@@ -19,12 +19,19 @@ use super::{Action, DEPTH, Key, Operation, Path, Tail, cost_along};
 use crate::crowd::{NONE, RotationGuidance, par};
 use crate::grid::Grid;
 
+/// Whether each cell of `grid` is passable.
+fn passable(grid: &Grid) -> Vec<bool> {
+    (0..grid.len()).map(|c| grid.weight(c) != 0).collect()
+}
+
 /// Per state `cell × 4 + facing`: the cell ahead if it is passable, else [`NONE`]; the one
 /// read of a forward action.
 #[derive(Clone, Debug)]
 pub(super) struct Moves {
     ahead: Vec<u32>,
     width: u32,
+    /// The passable cells the table was made for: a map edited since needs a new table.
+    free: Vec<bool>,
 }
 
 impl Moves {
@@ -37,6 +44,16 @@ impl Moves {
         Moves {
             ahead,
             width: grid.width(),
+            free: passable(grid),
+        }
+    }
+
+    /// Makes the table anew if `grid`'s passable cells are not the ones it was made for (a
+    /// wall drawn or lifted since).
+    pub(super) fn refresh(&mut self, grid: &Grid) {
+        let now = passable(grid);
+        if now != self.free || grid.width() != self.width {
+            *self = Moves::new(grid);
         }
     }
 
