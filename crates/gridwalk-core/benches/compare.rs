@@ -42,6 +42,8 @@ mod incremental;
 mod living;
 #[path = "workloads/living_512.rs"]
 mod living_512;
+#[path = "workloads/lorr.rs"]
+mod lorr;
 #[path = "workloads/navigate.rs"]
 mod navigate;
 #[path = "workloads/peer_dlite.rs"]

@@ -14,6 +14,8 @@
 //!   [`StepRule::step`](gridwalk_core::crowd::StepRule::step)) for 10,000 wanderers on 64room_000,
 //!   beside the whole tick; and the same step on breadth-first distance tables, outside the
 //!   simulation.
+//! - *Lifelong LoRR*: `lorr_plan_10000_ms`, the lifelong track's planning a step for the 2023
+//!   main round's I-10, 10,000 robots on warehouse_large (`workloads/lorr.rs`).
 //! - *The rotation step*: `rotation_step_10000_ms`, [`RotationStep::step`] for 10,000 robots
 //!   that turn (LoRR's `MAPF_T`) on the same map and destinations, guided by exact
 //!   (cell, facing) tables.
@@ -529,12 +531,16 @@ fn rotation_10000(cfg: &Config, report: &mut Report) -> Result<(), String> {
 /// The crowd workload: one-shot, lifelong, and the step rule at 10,000 agents.
 pub fn crowd(cfg: &Config) -> Result<Report, String> {
     let mut report = Report::new("crowd");
-    // GRIDWALK_CROWD_STEP_ONLY=1 runs the 10,000-agent step alone (for profiling it).
-    if std::env::var_os("GRIDWALK_CROWD_STEP_ONLY").is_none() {
+    // GRIDWALK_CROWD_STEP_ONLY=1 runs the 10,000-agent steps alone (for profiling them).
+    let all = std::env::var_os("GRIDWALK_CROWD_STEP_ONLY").is_none();
+    if all {
         one_shot(cfg, &mut report)?;
         lifelong(cfg, &mut report)?;
     }
     step_10000(cfg, &mut report)?;
+    if all {
+        super::lorr::warehouse_10000(cfg.pick(200, 10) as u64, &mut report)?;
+    }
     rotation_10000(cfg, &mut report)?;
     report.notes.push(format!(
         "one-shot: agents stay on arrival (D* Lite guidance), first N rows of the -gen-1 scenarios; on {BIG_MAP} seeded random distinct cells; soc and makespan in timesteps over the agents' breadth-first distances, as mapf/ counts them. Lifelong: wanderers with {DESTINATIONS} shared destinations, arrivals a tick over the timed ticks"

@@ -60,6 +60,7 @@
 
 pub(crate) mod core;
 mod operations;
+mod par;
 mod pibt;
 mod rotation;
 mod traps;

@@ -83,6 +83,14 @@ fn facing_to(width: u32, from: u32, to: u32) -> u8 {
 pub trait RotationGuidance {
     /// The cost for `agent` to reach its goal from `cell` (a flat index) facing `facing`.
     fn cost(&self, agent: usize, cell: u32, facing: u8) -> u64;
+
+    /// A hint that [`cost`](Self::cost) of `agent` at `cell` (a cell of the grid, maybe a
+    /// wall), any facing, will be asked soon. Does nothing by default; it must not change any
+    /// answer.
+    #[inline]
+    fn prefetch(&self, agent: usize, cell: u32) {
+        let _ = (agent, cell);
+    }
 }
 
 impl<F: Fn(usize, u32, u8) -> u64> RotationGuidance for F {

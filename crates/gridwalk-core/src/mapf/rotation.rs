@@ -186,4 +186,13 @@ impl RotationGuidance for ToGoals<'_> {
             d => d as u64,
         }
     }
+
+    #[inline]
+    fn prefetch(&self, agent: usize, cell: u32) {
+        if let Some(&r) = self.rank.get(cell as usize)
+            && r != NONE
+        {
+            crate::prefetch::prefetch(self.per_agent[agent], r as usize * 4);
+        }
+    }
 }
