@@ -11,7 +11,7 @@ use std::time::Duration;
 use gridwalk_core::format::lorr::Problem;
 use gridwalk_core::tracks::lifelong::{
     CrowdPlanner, DEFAULT_BUDGET, OperationPibt, Planner, RotationPibt, RotationPlanner, Settings,
-    run as play,
+    EdgeCosts, WindowConfig, WindowLns, run as play,
 };
 
 use crate::mapf::parse_seconds;
@@ -37,8 +37,36 @@ pub struct LifelongArgs {
     /// (the crowd's rotation step, one step on the same tables), `state` (PIBT over (cell,
     /// facing) states, pushes forward only) or `crowd` (the crowd's 4-move step rule, its
     /// cells turned into rotations).
-    #[arg(long, default_value = "auto", value_parser = ["auto", "operations", "rotation", "state", "crowd"])]
+    #[arg(long, default_value = "auto", value_parser = ["auto", "window", "operations", "rotation", "state", "crowd"])]
     pub planner: String,
+    /// `window`: timesteps planned ahead.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub window: u64,
+    /// `window`: robots replanned together.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub neighbourhood: u64,
+    /// `window`: the share of the step time limit spent refining.
+    #[arg(long, default_value_t = 0.5)]
+    pub plan_share: f64,
+    /// `window`: start each step from last step's window only, never from a PIBT rollout.
+    #[arg(long)]
+    pub no_rollout: bool,
+    /// `window`: start from the rollout only when it costs less than last step's window.
+    #[arg(long)]
+    pub cheaper_rollout: bool,
+    /// `window`: neighbourhoods a step tries at most (without it: as many as the time allows).
+    #[arg(long)]
+    pub lns_iterations: Option<usize>,
+    /// `window`: the planner rolled out over the window.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "operations", "rotation"])]
+    pub rollout_planner: String,
+    /// `window`: the share of neighbourhoods replanned all together.
+    #[arg(long, default_value_t = 1.0)]
+    pub together: f64,
+    /// Traffic rules: rows and columns one-way in preference, a move against the way costing
+    /// this many halves of a move more (0: none).
+    #[arg(long, default_value_t = 0)]
+    pub highways: u32,
     /// The seed of the planner's tie-breaks.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -55,10 +83,41 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
         .filter(|&c| problem.grid.weight(c) != 0)
         .count();
     let dense = problem.team_size() as f64 >= AUTO_ROTATION_DENSITY * free as f64;
+    let dense_ops = problem.team_size() as f64 >= 0.7 * free as f64;
+    let costs = (args.highways > 0)
+        .then(|| EdgeCosts::highways(&problem.grid, 2, 2 + args.highways as u16));
     let planner: Box<dyn Planner> = match args.planner.as_str() {
         "crowd" => Box::new(CrowdPlanner::new(&problem.grid, DEFAULT_BUDGET, args.seed)),
         "state" => Box::new(RotationPibt::new(&problem.grid, DEFAULT_BUDGET, args.seed)),
+        "operations" if args.highways > 0 => Box::new(OperationPibt::with_costs(
+            &problem.grid,
+            DEFAULT_BUDGET,
+            args.seed,
+            EdgeCosts::highways(&problem.grid, 2, 2 + args.highways as u16),
+        )),
         "operations" => Box::new(OperationPibt::new(&problem.grid, DEFAULT_BUDGET, args.seed)),
+        "window" => Box::new(WindowLns::new(
+            &problem.grid,
+            DEFAULT_BUDGET,
+            args.seed,
+            WindowConfig {
+                window: args.window as usize,
+                neighbourhood: args.neighbourhood as usize,
+                plan_time: Duration::from_secs_f64(args.step_time_limit * args.plan_share),
+                iterations: args.lns_iterations,
+                rollout: !args.no_rollout,
+                always_rollout: !args.cheaper_rollout,
+                together: args.together,
+            },
+            if args.rollout_planner == "rotation" || (args.rollout_planner == "auto" && dense_ops) {
+                Box::new(RotationPlanner::new(&problem.grid, DEFAULT_BUDGET, args.seed))
+            } else if let Some(c) = &costs {
+                Box::new(OperationPibt::with_costs(&problem.grid, DEFAULT_BUDGET, args.seed, c.clone()))
+            } else {
+                Box::new(OperationPibt::new(&problem.grid, DEFAULT_BUDGET, args.seed))
+            },
+            costs.clone(),
+        )),
         "auto" if !dense => Box::new(OperationPibt::new(&problem.grid, DEFAULT_BUDGET, args.seed)),
         _ => Box::new(RotationPlanner::new(
             &problem.grid,
@@ -82,6 +141,9 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
         "gridwalk-cli: lifelong: preprocessing took {:.3} s",
         outcome.preprocess_seconds
     );
+    if let Some(note) = &outcome.planner_summary {
+        eprintln!("gridwalk-cli: lifelong: {note}");
+    }
     if let Some(out) = &args.out {
         std::fs::write(out, rec.to_json()).map_err(|e| format!("{}: {e}", out.display()))?;
     }

@@ -20,7 +20,10 @@ mod operations;
 mod planner;
 mod rotation;
 mod schedule;
+mod spacetime;
 mod tasks;
+mod weighted;
+mod window;
 
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -31,6 +34,8 @@ pub use operations::OperationPibt;
 pub use planner::{CrowdPlanner, Planner, ahead};
 pub use rotation::RotationPibt;
 pub use schedule::GreedyScheduler;
+pub use weighted::{EdgeCosts, WeightedGoals, WeightedTables};
+pub use window::{WindowConfig, WindowLns, WindowStats};
 
 use crate::crowd::NONE;
 use crate::format::lorr::result::{Record, RuleError};
@@ -133,6 +138,8 @@ pub struct Outcome {
     pub plan_seconds: Vec<f64>,
     /// Seconds the planner's preprocessing took, before timestep 0.
     pub preprocess_seconds: f64,
+    /// What the planner says of its run ([`Planner::summary`]), if anything.
+    pub planner_summary: Option<String>,
 }
 
 /// What the simulator sends the entry.
@@ -284,7 +291,7 @@ fn entry_loop(
     mut scheduler: Option<GreedyScheduler>,
     requests: mpsc::Receiver<Request>,
     replies: mpsc::Sender<Reply>,
-) {
+) -> Option<String> {
     let mut actions = Vec::new();
     for mut req in requests {
         let start = Instant::now();
@@ -301,9 +308,10 @@ fn entry_loop(
             seconds: start.elapsed().as_secs_f64(),
         };
         if replies.send(reply).is_err() {
-            return;
+            break;
         }
     }
+    planner.summary()
 }
 
 /// Plays `problem` with `planner` under `settings`. `progress(timestep, finished)` is called
@@ -365,13 +373,14 @@ pub fn run(
         progress(sim.record.timesteps, sim.record.finished);
     }
     drop(req_tx);
-    worker
+    let planner_summary = worker
         .join()
         .map_err(|_| "the planner's thread panicked".to_string())?;
     Ok(Outcome {
         record: sim.record,
         plan_seconds,
         preprocess_seconds,
+        planner_summary,
     })
 }
 

@@ -12,6 +12,7 @@ use crate::mapf::RotationTables;
 use crate::rng::{Rng, SeedableRng, SplitMix64};
 
 use super::planner::Planner;
+use super::weighted::{EdgeCosts, WeightedTables};
 use super::{Action, State};
 
 /// PIBT over operations for lifelong robots (see the module doc), its buffers kept from step
@@ -30,6 +31,8 @@ pub struct OperationPibt {
     goal_cells: Vec<u32>,
     /// The robots' states as the step takes them.
     at: Vec<(u32, u8)>,
+    /// Tables with traffic rules, used instead of the exact ones when set.
+    weighted: Option<WeightedTables>,
 }
 
 impl OperationPibt {
@@ -47,6 +50,16 @@ impl OperationPibt {
             order: Vec::new(),
             goal_cells: Vec::new(),
             at: Vec::new(),
+            weighted: None,
+        }
+    }
+
+    /// The same planner guided by tables with the action costs `costs` (see
+    /// [`EdgeCosts`]).
+    pub fn with_costs(grid: &Grid, budget: usize, seed: u64, costs: EdgeCosts) -> OperationPibt {
+        OperationPibt {
+            weighted: Some(WeightedTables::new(grid, costs)),
+            ..OperationPibt::new(grid, budget, seed)
         }
     }
 
@@ -74,11 +87,16 @@ impl OperationPibt {
         self.goal_cells.clear();
         self.goal_cells
             .extend(states.iter().zip(goals).map(|(s, g)| g.unwrap_or(s.cell)));
-        if self.tables.memory_bytes() > self.budget {
+        let over = self.tables.memory_bytes() > self.budget
+            || self.weighted.as_ref().is_some_and(|w| w.memory_bytes() > self.budget);
+        if over {
             let mut keep = self.goal_cells.clone();
             keep.sort_unstable();
             keep.dedup();
             self.tables.retain(|g| keep.binary_search(&g).is_ok());
+            if let Some(w) = &mut self.weighted {
+                w.retain(|g| keep.binary_search(&g).is_ok());
+            }
         }
     }
 }
@@ -87,7 +105,14 @@ impl Planner for OperationPibt {
     fn preprocess(&mut self, _states: &[State], goals: &[Option<u32>]) {
         for g in goals.iter().flatten() {
             // A goal off the map or on a wall is refused again when planned.
-            let _ = self.tables.ensure(*g);
+            match &mut self.weighted {
+                Some(w) => {
+                    let _ = w.ensure(*g);
+                }
+                None => {
+                    let _ = self.tables.ensure(*g);
+                }
+            }
         }
     }
 
@@ -97,16 +122,30 @@ impl Planner for OperationPibt {
         self.prepare(states, goals);
         self.at.clear();
         self.at.extend(states.iter().map(|s| (s.cell, s.facing)));
-        let planned = match self.tables.guidance(&self.goal_cells) {
-            Ok(guidance) => (self.step).step(
-                &self.grid,
-                &self.at,
-                goals,
-                &self.order,
-                &guidance,
-                &mut self.rng,
-            ),
-            Err(_) => Ok(&[][..]),
+        let planned = if let Some(w) = &mut self.weighted {
+            match w.guidance(&self.goal_cells) {
+                Ok(guidance) => (self.step).step(
+                    &self.grid,
+                    &self.at,
+                    goals,
+                    &self.order,
+                    &guidance,
+                    &mut self.rng,
+                ),
+                Err(_) => Ok(&[][..]),
+            }
+        } else {
+            match self.tables.guidance(&self.goal_cells) {
+                Ok(guidance) => (self.step).step(
+                    &self.grid,
+                    &self.at,
+                    goals,
+                    &self.order,
+                    &guidance,
+                    &mut self.rng,
+                ),
+                Err(_) => Ok(&[][..]),
+            }
         };
         match planned {
             Ok(acts) if acts.len() == states.len() => actions.extend_from_slice(acts),

@@ -36,6 +36,11 @@ pub trait Planner: Send {
     fn preprocess(&mut self, states: &[State], goals: &[Option<u32>]) {
         let _ = (states, goals);
     }
+
+    /// A line on what the planner did over the run, for the caller to show. None by default.
+    fn summary(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The cell one step from `cell` facing `facing` (0 E, 1 S, 2 W, 3 N), if it is on the map.
