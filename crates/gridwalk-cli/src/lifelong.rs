@@ -83,7 +83,7 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
         .filter(|&c| problem.grid.weight(c) != 0)
         .count();
     let dense = problem.team_size() as f64 >= AUTO_ROTATION_DENSITY * free as f64;
-    let dense_ops = problem.team_size() as f64 >= 0.7 * free as f64;
+    let dense_ops = problem.team_size() as f64 >= 0.9 * free as f64;
     let costs = (args.highways > 0)
         .then(|| EdgeCosts::highways(&problem.grid, 2, 2 + args.highways as u16));
     let planner: Box<dyn Planner> = match args.planner.as_str() {
@@ -110,11 +110,9 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
                 together: args.together,
             },
             if args.rollout_planner == "rotation" || (args.rollout_planner == "auto" && dense_ops) {
-                Box::new(RotationPlanner::new(&problem.grid, DEFAULT_BUDGET, args.seed))
-            } else if let Some(c) = &costs {
-                Box::new(OperationPibt::with_costs(&problem.grid, DEFAULT_BUDGET, args.seed, c.clone()))
+                Some(Box::new(RotationPlanner::new(&problem.grid, DEFAULT_BUDGET, args.seed)))
             } else {
-                Box::new(OperationPibt::new(&problem.grid, DEFAULT_BUDGET, args.seed))
+                None
             },
             costs.clone(),
         )),

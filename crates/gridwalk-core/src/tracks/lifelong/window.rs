@@ -27,7 +27,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::crowd::{Action, NONE};
+use crate::crowd::{Action, NONE, OperationStep};
 use crate::grid::Grid;
 use crate::mapf::RotationTables;
 use crate::rng::{Draw, Rng, SeedableRng, SplitMix64};
@@ -141,8 +141,14 @@ pub struct WindowLns {
     mark_gen: u32,
     saved: Vec<Vec<St>>,
     saved_cost: Vec<u64>,
-    /// The planner rolled out over the window.
-    inner: Box<dyn Planner>,
+    /// The planner rolled out over the window, if not the built-in PIBT over operations.
+    inner: Option<Box<dyn Planner>>,
+    /// Without an inner planner, PIBT over operations is rolled out, robots ordered by the
+    /// steps since their goal changed.
+    op_step: OperationStep,
+    waited: Vec<u32>,
+    last_goal: Vec<Option<u32>>,
+    order: Vec<u32>,
     /// What the refining did.
     pub stats: WindowStats,
 }
@@ -154,7 +160,7 @@ impl WindowLns {
         budget: usize,
         seed: u64,
         cfg: WindowConfig,
-        inner: Box<dyn Planner>,
+        inner: Option<Box<dyn Planner>>,
         costs: Option<EdgeCosts>,
     ) -> WindowLns {
         let window = cfg.window.max(1);
@@ -182,6 +188,10 @@ impl WindowLns {
             saved: Vec::new(),
             saved_cost: Vec::new(),
             inner,
+            op_step: OperationStep::new(grid),
+            waited: Vec::new(),
+            last_goal: Vec::new(),
+            order: Vec::new(),
             stats: WindowStats::default(),
         }
     }
@@ -240,11 +250,29 @@ impl WindowLns {
             })
             .collect();
         let mut acts = Vec::new();
-        for _ in 0..h {
+        if self.inner.is_none() {
+            self.prioritise();
+        }
+        let mut roll: Option<OperationStep> = None;
+        let mut cells: Vec<St> = Vec::with_capacity(n);
+        for k in 0..h {
+            acts.clear();
             if started.elapsed() < self.cfg.plan_time / 2 {
-                self.inner.plan(&at, &goals, &mut acts);
-            } else {
-                acts.clear();
+                if let Some(inner) = &mut self.inner {
+                    inner.plan(&at, &goals, &mut acts);
+                } else {
+                    cells.clear();
+                    cells.extend(at.iter().map(|s| (s.cell, s.facing)));
+                    // The first timestep on the step kept from step to step (its robots go on
+                    // with the operations they started), the others on a copy.
+                    let step = roll.as_mut().unwrap_or(&mut self.op_step);
+                    if let Ok(a) = step.step(&self.grid, &cells, &goals, &self.order, g, &mut self.rng) {
+                        acts.extend_from_slice(a);
+                    }
+                    if k == 0 {
+                        roll = Some(self.op_step.clone());
+                    }
+                }
             }
             acts.resize(n, Action::Wait);
             for (a, act) in acts.iter().enumerate() {
@@ -265,6 +293,29 @@ impl WindowLns {
             .map(|a| path_cost(g, a, self.goals[a], &paths[a]))
             .fold(0u64, u64::saturating_add);
         (paths, total)
+    }
+
+    /// The rollout's priorities: the longest on their goal first, ties drawn.
+    fn prioritise(&mut self) {
+        let n = self.goals.len();
+        if self.waited.len() != n {
+            self.waited = vec![0; n];
+            self.last_goal = vec![None; n];
+        }
+        for (a, &goal) in self.goals.iter().enumerate() {
+            if goal != self.last_goal[a] {
+                self.waited[a] = 0;
+                self.last_goal[a] = goal;
+            } else {
+                self.waited[a] = self.waited[a].saturating_add(1);
+            }
+        }
+        let draws: Vec<u32> = (0..n).map(|_| self.rng.next_u32()).collect();
+        self.order.clear();
+        self.order.extend(0..n as u32);
+        let waited = &self.waited;
+        self.order
+            .sort_unstable_by_key(|&a| std::cmp::Reverse((waited[a as usize], draws[a as usize])));
     }
 
     /// The cost robot `a` would have alone on the map from `s`: down its table, the cheapest
@@ -521,7 +572,9 @@ impl WindowLns {
 
 impl Planner for WindowLns {
     fn preprocess(&mut self, states: &[State], goals: &[Option<u32>]) {
-        self.inner.preprocess(states, goals);
+        if let Some(inner) = &mut self.inner {
+            inner.preprocess(states, goals);
+        }
         if let Some(t) = &mut self.tables {
             for g in goals.iter().flatten() {
                 let _ = t.ensure(*g);
