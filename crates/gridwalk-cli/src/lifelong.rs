@@ -11,7 +11,7 @@ use std::time::Duration;
 use gridwalk_core::format::lorr::Problem;
 use gridwalk_core::tracks::lifelong::{
     CrowdPlanner, DEFAULT_BUDGET, OperationPibt, Planner, RotationPibt, RotationPlanner, Settings,
-    EdgeCosts, WindowConfig, WindowLns, run as play,
+    EdgeCosts, SchedulerKind, WindowConfig, WindowLns, run as play,
 };
 
 use crate::mapf::parse_seconds;
@@ -67,6 +67,11 @@ pub struct LifelongArgs {
     /// this many halves of a move more (0: none).
     #[arg(long, default_value_t = 0)]
     pub highways: u32,
+    /// 2024: `greedy` (the start-kit's: a robot without a task takes the nearest by
+    /// makespan, for good) or `matching` (redone each timestep over the robots that have not
+    /// begun their task).
+    #[arg(long, default_value = "greedy", value_parser = ["greedy", "matching"])]
+    pub scheduler: String,
     /// The seed of the planner's tie-breaks.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -126,6 +131,10 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
     let settings = Settings {
         steps: args.steps,
         step_time_limit: Duration::from_secs_f64(args.step_time_limit),
+        scheduler: match args.scheduler.as_str() {
+            "greedy" => SchedulerKind::Greedy,
+            _ => SchedulerKind::Matching,
+        },
     };
     let every = (args.steps / 20).max(1);
     let mut progress = |t: u64, finished: u64| {

@@ -16,6 +16,7 @@
 
 mod dist;
 mod guided;
+mod matching;
 mod operations;
 mod planner;
 mod rotation;
@@ -33,7 +34,8 @@ pub use guided::RotationPlanner;
 pub use operations::OperationPibt;
 pub use planner::{CrowdPlanner, Planner, ahead};
 pub use rotation::RotationPibt;
-pub use schedule::GreedyScheduler;
+pub use matching::MatchingScheduler;
+pub use schedule::{GreedyScheduler, Scheduler};
 pub use weighted::{EdgeCosts, WeightedGoals, WeightedTables};
 pub use window::{WindowConfig, WindowLns, WindowStats};
 
@@ -127,6 +129,18 @@ pub struct Settings {
     pub steps: u64,
     /// How long the simulator waits for the entry each timestep.
     pub step_time_limit: Duration,
+    /// 2024: the scheduler ([`SchedulerKind`]).
+    pub scheduler: SchedulerKind,
+}
+
+/// Which 2024 scheduler the entry runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SchedulerKind {
+    /// The start-kit's greedy default ([`GreedyScheduler`]).
+    #[default]
+    Greedy,
+    /// The matching redone each timestep ([`MatchingScheduler`]).
+    Matching,
 }
 
 /// What a run did: the result file's record, and each planning call's own time.
@@ -288,7 +302,7 @@ impl<'a> Sim<'a> {
 /// The entry's thread: it answers requests until the simulator hangs up.
 fn entry_loop(
     mut planner: Box<dyn Planner>,
-    mut scheduler: Option<GreedyScheduler>,
+    mut scheduler: Option<Box<dyn Scheduler>>,
     requests: mpsc::Receiver<Request>,
     replies: mpsc::Sender<Reply>,
 ) -> Option<String> {
@@ -334,8 +348,14 @@ pub fn run(
     let preprocess_seconds = started.elapsed().as_secs_f64();
     let (req_tx, req_rx) = mpsc::channel::<Request>();
     let (rep_tx, rep_rx) = mpsc::channel::<Reply>();
-    let scheduler =
-        (problem.edition == Edition::Lorr2024).then(|| GreedyScheduler::new(&problem.grid));
+    let scheduler = (problem.edition == Edition::Lorr2024).then(|| -> Box<dyn Scheduler> {
+        match settings.scheduler {
+            SchedulerKind::Greedy => Box::new(GreedyScheduler::new(&problem.grid)),
+            SchedulerKind::Matching => {
+                Box::new(MatchingScheduler::new(&problem.grid, DEFAULT_BUDGET / 4))
+            }
+        }
+    });
     let worker = std::thread::Builder::new()
         .name("lorr-entry".into())
         // Pushes recurse along a chain of robots, at most one frame a robot.

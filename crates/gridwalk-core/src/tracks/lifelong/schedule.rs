@@ -79,3 +79,34 @@ impl GreedyScheduler {
         self.assigned.clone()
     }
 }
+
+/// A 2024 entry's scheduler: told of each task revealed, it proposes each timestep a task
+/// (or none) per robot, and sets the goals of robots whose task changes.
+pub trait Scheduler: Send {
+    /// Adds a newly revealed task.
+    fn reveal(&mut self, id: u64, errands: &[u32]);
+
+    /// The schedule for robots in `states`; `goals[a]` is robot a's next errand, `None` when
+    /// it has no task, and is set for the robots given one.
+    fn schedule(&mut self, states: &[State], goals: &mut [Option<u32>]) -> Vec<Option<u64>>;
+}
+
+impl Scheduler for GreedyScheduler {
+    fn reveal(&mut self, id: u64, errands: &[u32]) {
+        GreedyScheduler::reveal(self, id, errands);
+    }
+
+    fn schedule(&mut self, states: &[State], goals: &mut [Option<u32>]) -> Vec<Option<u64>> {
+        GreedyScheduler::schedule(self, states, goals)
+    }
+}
+
+impl Scheduler for super::matching::MatchingScheduler {
+    fn reveal(&mut self, id: u64, errands: &[u32]) {
+        super::matching::MatchingScheduler::reveal(self, id, errands);
+    }
+
+    fn schedule(&mut self, states: &[State], goals: &mut [Option<u32>]) -> Vec<Option<u64>> {
+        super::matching::MatchingScheduler::schedule(self, states, goals)
+    }
+}

@@ -1,0 +1,263 @@
+//! The 2024 entry's better scheduler: [`MatchingScheduler`], a greedy matching redone every
+//! timestep over the robots that have not begun their task and the tasks nobody has begun.
+//!
+//! The start-kit's greedy ([`GreedyScheduler`](super::GreedyScheduler)) gives a robot a task
+//! once, when it has none, and never takes it back: a robot may walk across the map to a
+//! task's first errand while a task revealed later lies next to it, and the open pool fills
+//! with the tasks nobody wanted. LoRR allows a task to change hands until its first errand is
+//! visited, so this scheduler, each timestep:
+//! - counts as *free* every robot without a task or whose task has no errand visited yet
+//!   (it has not stood on the first errand since it was given the task), and as *open* every
+//!   task nobody has begun;
+//! - prices a free robot with an open task as the moves from the robot to the task's first
+//!   errand plus the moves from errand to errand (the task's *makespan*, the start-kit's
+//!   cost), less [`STICK`] moves if the robot holds that task already, so that a robot
+//!   changes its task only for a clearly better one;
+//! - matches cheapest pair first, each robot once and each task once.
+//!
+//! A robot left without a task (more free robots than open tasks) gets none: its goal is
+//! `None`.
+//!
+//! Every schedule it proposes passes the simulator's checks: a robot that has begun its task
+//! keeps it, a task goes to one robot, and only open tasks are given.
+//!
+//! **Cost.** Distances come from breadth-first tables from each first errand, kept in a
+//! cache. A step prices every free robot with every open task: O(free × open) reads, at most
+//! [`MAX_PAIRS`] a step (beyond that only robots without a task are matched, as the greedy
+//! does).
+
+use std::collections::HashMap;
+
+use super::State;
+use super::dist::{DistCache, FAR};
+use crate::grid::Grid;
+
+/// Moves of makespan a robot's own task is cheaper by, against a task it would change to.
+pub const STICK: u64 = 4;
+
+/// Pairs of free robot and open task a step prices at most.
+pub const MAX_PAIRS: usize = 4_000_000;
+
+/// A distance as a cost, unreachable counting as very far.
+fn cost(d: u16) -> u64 {
+    if d == FAR { 1 << 32 } else { u64::from(d) }
+}
+
+/// A task the scheduler knows of: revealed and not finished.
+struct Known {
+    errands: Vec<u32>,
+    /// Moves from the first errand through the others.
+    length: u64,
+    /// The robot it is given to, if any.
+    holder: Option<u32>,
+}
+
+/// The matching scheduler (see the module doc).
+pub struct MatchingScheduler {
+    dist: DistCache,
+    tasks: HashMap<u64, Known>,
+    /// Per robot: its task, and whether it has begun it.
+    assigned: Vec<Option<u64>>,
+    begun: Vec<bool>,
+    /// Scratch: the pairs of one step, `(cost, robot, task)`.
+    pairs: Vec<(u64, u32, u64)>,
+}
+
+impl MatchingScheduler {
+    /// A scheduler for robots on `grid`, its distance tables held to `budget` bytes.
+    pub fn new(grid: &Grid, budget: usize) -> MatchingScheduler {
+        MatchingScheduler {
+            dist: DistCache::new(grid, budget),
+            tasks: HashMap::new(),
+            assigned: Vec::new(),
+            begun: Vec::new(),
+            pairs: Vec::new(),
+        }
+    }
+
+    /// Adds a newly revealed task.
+    pub fn reveal(&mut self, id: u64, errands: &[u32]) {
+        let mut length = 0;
+        for pair in errands.windows(2) {
+            let slot = self.dist.slot(pair[1]);
+            length += cost(self.dist.table(slot)[pair[0] as usize]);
+        }
+        self.tasks.insert(
+            id,
+            Known {
+                errands: errands.to_vec(),
+                length,
+                holder: None,
+            },
+        );
+    }
+
+    /// The schedule for robots in `states`. `goals[a]` is robot a's next errand as the
+    /// simulator has it (`None`: its task is finished, or it has none); the goals of robots
+    /// whose task changes become the new task's first errand.
+    pub fn schedule(&mut self, states: &[State], goals: &mut [Option<u32>]) -> Vec<Option<u64>> {
+        let n = states.len();
+        self.assigned.resize(n, None);
+        self.begun.resize(n, false);
+        self.dist.begin_step();
+        // What happened since the last call: tasks finished, first errands visited.
+        let mut free: Vec<u32> = Vec::new();
+        for (a, s) in states.iter().enumerate() {
+            match (self.assigned[a], goals[a]) {
+                (Some(id), None) => {
+                    self.tasks.remove(&id);
+                    self.assigned[a] = None;
+                    self.begun[a] = false;
+                }
+                (Some(id), Some(goal)) if !self.begun[a] => {
+                    let first = self.tasks.get(&id).map(|k| k.errands[0]);
+                    if first != Some(goal) || first == Some(s.cell) {
+                        self.begun[a] = true;
+                    }
+                }
+                _ => {}
+            }
+            if !self.begun[a] {
+                free.push(a as u32);
+            }
+        }
+        let open: Vec<u64> = {
+            let mut v: Vec<u64> = self
+                .tasks
+                .iter()
+                .filter(|(_, k)| k.holder.is_none_or(|r| !self.begun[r as usize]))
+                .map(|(&id, _)| id)
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        let matchable = if free.len().saturating_mul(open.len()) <= MAX_PAIRS {
+            free
+        } else {
+            free.into_iter()
+                .filter(|&a| self.assigned[a as usize].is_none())
+                .collect()
+        };
+        // Robots that may change keep their task only if the matching gives it back.
+        let mut may_change = vec![false; n];
+        for &a in &matchable {
+            may_change[a as usize] = true;
+        }
+        self.pairs.clear();
+        for &id in &open {
+            let k = &self.tasks[&id];
+            if k.holder.is_some_and(|r| !may_change[r as usize]) {
+                continue;
+            }
+            let slot = self.dist.slot(k.errands[0]);
+            let table = self.dist.table(slot);
+            for &a in &matchable {
+                let mut c = cost(table[states[a as usize].cell as usize]) + k.length;
+                if self.assigned[a as usize] == Some(id) {
+                    c = c.saturating_sub(STICK);
+                }
+                self.pairs.push((c, a, id));
+            }
+        }
+        self.pairs.sort_unstable();
+        for &a in &matchable {
+            goals[a as usize] = None;
+            if let Some(id) = self.assigned[a as usize].take()
+                && let Some(k) = self.tasks.get_mut(&id)
+            {
+                k.holder = None;
+            }
+        }
+        for &(_, a, id) in &self.pairs {
+            let k = self.tasks.get_mut(&id).expect("a priced task is known");
+            if !may_change[a as usize] || k.holder.is_some() {
+                continue;
+            }
+            may_change[a as usize] = false;
+            k.holder = Some(a);
+            self.assigned[a as usize] = Some(id);
+            goals[a as usize] = Some(k.errands[0]);
+        }
+        self.assigned.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(cell: u32) -> State {
+        State { cell, facing: 0 }
+    }
+
+    #[test]
+    fn a_robot_gives_up_a_far_task_for_a_near_one_until_it_has_begun() {
+        let grid = Grid::new(20, 1).unwrap();
+        let mut s = MatchingScheduler::new(&grid, 1 << 20);
+        s.reveal(0, &[19, 18]);
+        let mut goals = [None];
+        assert_eq!(s.schedule(&[at(0)], &mut goals), [Some(0)]);
+        assert_eq!(goals, [Some(19)]);
+        // A task next to the robot comes: it changes.
+        s.reveal(1, &[2, 3]);
+        let mut goals = [Some(19)];
+        assert_eq!(s.schedule(&[at(1)], &mut goals), [Some(1)]);
+        assert_eq!(goals, [Some(2)]);
+        // Once it stood on the first errand, it keeps its task, however near another is.
+        s.reveal(2, &[2, 2]);
+        let mut goals = [Some(3)];
+        assert_eq!(s.schedule(&[at(2)], &mut goals), [Some(1)]);
+        assert_eq!(goals, [Some(3)]);
+        // Finished: a new task, the one left.
+        let mut goals = [None];
+        assert_eq!(s.schedule(&[at(3)], &mut goals), [Some(2)]);
+    }
+
+    #[test]
+    fn no_task_goes_to_two_robots_and_begun_tasks_stay() {
+        use crate::rng::{Draw, SeedableRng, SplitMix64};
+        let grid = Grid::new(12, 12).unwrap();
+        let mut rng = SplitMix64::seed_from_u64(4);
+        let mut s = MatchingScheduler::new(&grid, 1 << 22);
+        let robots = 10;
+        let mut next = 0u64;
+        for _ in 0..15 {
+            let e: Vec<u32> = (0..3).map(|_| rng.below(144) as u32).collect();
+            s.reveal(next, &e);
+            next += 1;
+        }
+        let mut states: Vec<State> = (0..robots).map(|a| at(a * 13)).collect();
+        let mut goals: Vec<Option<u32>> = vec![None; robots as usize];
+        let mut held: Vec<Option<u64>> = vec![None; robots as usize];
+        let mut begun = vec![false; robots as usize];
+        for _ in 0..60 {
+            let sched = s.schedule(&states, &mut goals);
+            let mut ids: Vec<u64> = sched.iter().flatten().copied().collect();
+            let before = ids.len();
+            ids.sort_unstable();
+            ids.dedup();
+            assert_eq!(ids.len(), before, "a task given twice: {sched:?}");
+            for a in 0..robots as usize {
+                if begun[a] {
+                    assert_eq!(sched[a], held[a], "robot {a} lost a begun task");
+                }
+                held[a] = sched[a];
+                // Each robot jumps to its goal: it begins (or finishes) at once.
+                if let Some(g) = goals[a] {
+                    states[a] = at(g);
+                    begun[a] = true;
+                }
+            }
+            // Robots on their goal after the jump: pretend the task finishes.
+            for a in 0..robots as usize {
+                if rng.below(3) == 0 && begun[a] {
+                    goals[a] = None;
+                    begun[a] = false;
+                    let e: Vec<u32> = (0..3).map(|_| rng.below(144) as u32).collect();
+                    s.reveal(next, &e);
+                    next += 1;
+                }
+            }
+        }
+    }
+}
