@@ -57,9 +57,22 @@ pub struct LifelongArgs {
     /// `window`: neighbourhoods a step tries at most (without it: as many as the time allows).
     #[arg(long)]
     pub lns_iterations: Option<usize>,
+    /// `window`: A* expansions a step's refining may make (without it: as many as the time
+    /// allows).
+    #[arg(long)]
+    pub lns_work: Option<u64>,
     /// `window`: the planner rolled out over the window.
     #[arg(long, default_value = "auto", value_parser = ["auto", "operations", "rotation"])]
     pub rollout_planner: String,
+    /// `window`: rollouts a step tries, the later ones with perturbed priorities.
+    #[arg(long, default_value_t = 1)]
+    pub rollouts: usize,
+    /// `window`: keep only neighbourhoods that lower the cost.
+    #[arg(long)]
+    pub strict: bool,
+    /// `window`: robots that arrived within the window move on first rather than stay.
+    #[arg(long)]
+    pub move_after: bool,
     /// `window`: the share of neighbourhoods replanned all together.
     #[arg(long, default_value_t = 1.0)]
     pub together: f64,
@@ -72,6 +85,10 @@ pub struct LifelongArgs {
     /// begun their task).
     #[arg(long, default_value = "greedy", value_parser = ["greedy", "matching"])]
     pub scheduler: String,
+    /// Only this many robots work (those nearest their first goal); the others stay unless
+    /// pushed.
+    #[arg(long)]
+    pub park: Option<usize>,
     /// The seed of the planner's tie-breaks.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -110,9 +127,13 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
                 neighbourhood: args.neighbourhood as usize,
                 plan_time: Duration::from_secs_f64(args.step_time_limit * args.plan_share),
                 iterations: args.lns_iterations,
+                work: args.lns_work,
                 rollout: !args.no_rollout,
                 always_rollout: !args.cheaper_rollout,
+                rollouts: args.rollouts,
                 together: args.together,
+                strict: args.strict,
+                stay_after: !args.move_after,
             },
             if args.rollout_planner == "rotation" || (args.rollout_planner == "auto" && dense_ops) {
                 Some(Box::new(RotationPlanner::new(&problem.grid, DEFAULT_BUDGET, args.seed)))
@@ -127,6 +148,14 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
             DEFAULT_BUDGET,
             args.seed,
         )),
+    };
+    let planner: Box<dyn Planner> = match args.park {
+        Some(active) => {
+            gridwalk_core::tracks::lifelong::PARKING_WIDTH
+                .store(problem.grid.width(), std::sync::atomic::Ordering::Relaxed);
+            Box::new(gridwalk_core::tracks::lifelong::Parking::new(planner, active))
+        }
+        None => planner,
     };
     let settings = Settings {
         steps: args.steps,

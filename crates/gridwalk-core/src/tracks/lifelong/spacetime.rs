@@ -184,6 +184,8 @@ pub struct SpaceTimeAstar {
     pub cap: usize,
     /// Expansions made since the counter was last read.
     pub expanded: u64,
+    /// Whether a robot that has arrived stays rather than moves on, cost alike.
+    pub stay_after: bool,
 }
 
 impl SpaceTimeAstar {
@@ -202,6 +204,7 @@ impl SpaceTimeAstar {
             heap: BinaryHeap::new(),
             cap: 50_000,
             expanded: 0,
+            stay_after: true,
         }
     }
 
@@ -292,12 +295,14 @@ impl SpaceTimeAstar {
             budget -= 1;
             self.expanded += 1;
             let g0 = self.g[idx];
-            for act in [
-                Action::Forward,
-                Action::Clockwise,
-                Action::CounterClockwise,
-                Action::Wait,
-            ] {
+            // Once arrived, every way costs alike: staying is tried first, so that a robot
+            // that has arrived waits there unless it must make way.
+            let acts = if arrived && self.stay_after {
+                [Action::Wait, Action::Forward, Action::Clockwise, Action::CounterClockwise]
+            } else {
+                [Action::Forward, Action::Clockwise, Action::CounterClockwise, Action::Wait]
+            };
+            for act in acts {
                 let Some(n) = act.apply(grid, s) else {
                     continue;
                 };

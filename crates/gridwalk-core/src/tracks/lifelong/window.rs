@@ -50,14 +50,24 @@ pub struct WindowConfig {
     pub plan_time: Duration,
     /// Neighbourhoods a step may try at most (`None`: no bound but the time).
     pub iterations: Option<usize>,
+    /// A\* expansions a step's refining may make (`None`: no bound but the time). With a
+    /// bound that the time never cuts, the planner is deterministic.
+    pub work: Option<u64>,
     /// Whether each step also rolls PIBT over operations out over the window and starts
     /// from it when it costs less than last step's window.
     pub rollout: bool,
     /// Whether the rollout is started from even when last step's window costs less.
     pub always_rollout: bool,
+    /// Rollouts a step tries (the later ones with their priorities perturbed); the cheapest
+    /// is started from.
+    pub rollouts: usize,
     /// The share of neighbourhoods whose members' paths are all taken out before any is
     /// planned again (the others: each just before it is planned).
     pub together: f64,
+    /// Whether only neighbourhoods that lower the cost are kept (not those that keep it).
+    pub strict: bool,
+    /// Whether a robot that has arrived within the window rather stays there.
+    pub stay_after: bool,
 }
 
 impl Default for WindowConfig {
@@ -67,9 +77,13 @@ impl Default for WindowConfig {
             neighbourhood: 8,
             plan_time: Duration::from_millis(500),
             iterations: None,
+            work: None,
             rollout: true,
             always_rollout: true,
+            rollouts: 1,
             together: 1.0,
+            strict: false,
+            stay_after: true,
         }
     }
 }
@@ -85,6 +99,7 @@ pub struct WindowStats {
     pub expanded: u64,
     pub resets: u64,
     pub rollouts: u64,
+    pub better_rollouts: u64,
 }
 
 /// The guidance tables: exact, or with traffic rules.
@@ -175,7 +190,11 @@ impl WindowLns {
             cfg,
             rng: SplitMix64::seed_from_u64(seed),
             res: Reservations::new(grid.len(), window),
-            astar: SpaceTimeAstar::new(grid, window),
+            astar: {
+                let mut a = SpaceTimeAstar::new(grid, window);
+                a.stay_after = cfg.stay_after;
+                a
+            },
             paths: Vec::new(),
             cost: Vec::new(),
             alone: Vec::new(),
@@ -250,9 +269,6 @@ impl WindowLns {
             })
             .collect();
         let mut acts = Vec::new();
-        if self.inner.is_none() {
-            self.prioritise();
-        }
         let mut roll: Option<OperationStep> = None;
         let mut cells: Vec<St> = Vec::with_capacity(n);
         for k in 0..h {
@@ -293,6 +309,19 @@ impl WindowLns {
             .map(|a| path_cost(g, a, self.goals[a], &paths[a]))
             .fold(0u64, u64::saturating_add);
         (paths, total)
+    }
+
+    /// Another order for another rollout: the steps on the goal plus a draw below `spread`.
+    fn perturb(&mut self, spread: u32) {
+        let n = self.goals.len();
+        let keys: Vec<(u32, u32)> = (0..n)
+            .map(|a| {
+                let noise = self.rng.below(spread as usize + 1) as u32;
+                (self.waited[a].saturating_add(noise), self.rng.next_u32())
+            })
+            .collect();
+        self.order
+            .sort_unstable_by_key(|&a| std::cmp::Reverse(keys[a as usize]));
     }
 
     /// The rollout's priorities: the longest on their goal first, ties drawn.
@@ -478,7 +507,7 @@ impl WindowLns {
             self.cost[a as usize] = c;
             done += 1;
         }
-        if done == order.len() && after <= before {
+        if done == order.len() && (after < before || (after == before && !self.cfg.strict)) {
             self.stats.accepted += 1;
             if after < before {
                 self.stats.improved += 1;
@@ -522,7 +551,30 @@ impl WindowLns {
         let alone_sum = self.alone.iter().fold(0u64, |s, &c| s.saturating_add(c));
         let mut rolled = 0;
         if self.cfg.rollout {
-            let (paths, total) = self.rollout(g, states, started);
+            if self.inner.is_none() {
+                self.prioritise();
+            }
+            // Each rollout starts from the operations step as last step left it; the step
+            // goes on from the cheapest rollout's first timestep.
+            let kept = (self.cfg.rollouts > 1 && self.inner.is_none()).then(|| self.op_step.clone());
+            let (mut paths, mut total) = self.rollout(g, states, started);
+            if let Some(base) = kept {
+                let mut best_step = self.op_step.clone();
+                for r in 1..self.cfg.rollouts {
+                    if started.elapsed() > self.cfg.plan_time / 4 {
+                        break;
+                    }
+                    self.op_step = base.clone();
+                    self.perturb(8 * r as u32);
+                    let (p2, t2) = self.rollout(g, states, started);
+                    if t2 < total {
+                        (paths, total) = (p2, t2);
+                        self.stats.better_rollouts += 1;
+                        best_step = self.op_step.clone();
+                    }
+                }
+                self.op_step = best_step;
+            }
             rolled = total;
             if total < shifted || self.cfg.always_rollout {
                 self.stats.rollouts += 1;
@@ -542,8 +594,10 @@ impl WindowLns {
         self.late
             .extend((0..n as u32).filter(|&a| self.cost[a as usize] > self.alone[a as usize]));
         let mut iters = 0;
+        self.astar.expanded = 0;
         while started.elapsed() < self.cfg.plan_time
             && self.cfg.iterations.is_none_or(|m| iters < m)
+            && self.cfg.work.is_none_or(|w| self.astar.expanded < w)
         {
             iters += 1;
             if !self.neighbourhood(g) {
@@ -625,8 +679,8 @@ impl Planner for WindowLns {
     fn summary(&self) -> Option<String> {
         let s = &self.stats;
         Some(format!(
-            "window: steps {}, neighbourhoods {}, kept {}, better {}, failed {}, expanded {}, resets {}, rollouts taken {}",
-            s.steps, s.iterations, s.accepted, s.improved, s.failed, s.expanded, s.resets, s.rollouts
+            "window: steps {}, neighbourhoods {}, kept {}, better {}, failed {}, expanded {}, resets {}, rollouts taken {}, better rollouts {}",
+            s.steps, s.iterations, s.accepted, s.improved, s.failed, s.expanded, s.resets, s.rollouts, s.better_rollouts
         ))
     }
 }
