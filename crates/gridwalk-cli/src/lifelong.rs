@@ -1,6 +1,7 @@
 //! `gridwalk-cli lifelong PROBLEM.json`: a League of Robot Runners (LoRR) problem of the 2023
 //! or 2024 edition, played by the core's lifelong runner ([`gridwalk_core::tracks::lifelong`])
-//! with one of its planners (by default PIBT over 3-step operations). With `--out FILE` it writes that
+//! with one of its planners (by default, on small maps, a window refined by LNS; elsewhere PIBT
+//! over 3-step operations). With `--out FILE` it writes that
 //! edition's result JSON; progress goes to standard error, and one summary line is printed
 //! last.
 
@@ -10,8 +11,8 @@ use std::time::Duration;
 
 use gridwalk_core::format::lorr::Problem;
 use gridwalk_core::tracks::lifelong::{
-    CrowdPlanner, DEFAULT_BUDGET, OperationPibt, Planner, RotationPibt, RotationPlanner, Settings,
-    EdgeCosts, SchedulerKind, WindowConfig, WindowLns, run as play,
+    CrowdPlanner, DEFAULT_BUDGET, DEFAULT_WINDOW_WORK, EdgeCosts, OperationPibt, Planner,
+    RotationPibt, RotationPlanner, SchedulerKind, Settings, WindowConfig, WindowLns, run as play,
 };
 
 use crate::mapf::parse_seconds;
@@ -20,6 +21,21 @@ use crate::mapf::parse_seconds;
 /// 3-step operations need room to clear a window (on random-32-32-20 with 800 robots they
 /// finish fewer tasks).
 const AUTO_ROTATION_DENSITY: f64 = 0.9;
+
+/// Robots a free cell below which `--planner auto` takes the window planner on a small map:
+/// above it (random-32-32-20 with 700 robots) PIBT over operations alone finished more.
+const AUTO_WINDOW_DENSITY: f64 = 0.8;
+
+/// Robots a free cell from which `--highways auto` sets traffic rules on a small map: below
+/// it (random-32-32-20 with 100 and 200 robots) they cost more detours than knots.
+const AUTO_HIGHWAY_DENSITY: f64 = 0.35;
+
+/// `--highways auto`'s extra cost of a move against the way, in halves of a move.
+const AUTO_HIGHWAYS: u16 = 8;
+
+/// A map small enough for `auto`'s window planner and matching scheduler: cells and robots.
+const SMALL_MAP_CELLS: usize = 4096;
+const SMALL_MAP_ROBOTS: usize = 1000;
 
 /// What `lifelong` runs, as its command line gives it.
 #[derive(Clone, Debug, clap::Args)]
@@ -32,63 +48,46 @@ pub struct LifelongArgs {
     /// Seconds the planner has each timestep; a late step is lost, every robot waiting.
     #[arg(long, default_value = "1", value_parser = parse_seconds)]
     pub step_time_limit: f64,
-    /// `auto` (the default: `operations` below 0.9 robots a free cell, `rotation` above),
+    /// `auto` (the default: on a map of at most 4,096 cells and 1,000 robots `window` below
+    /// 0.8 robots a free cell; else `operations` below 0.9, `rotation` above), `window` (a
+    /// window of 10 timesteps from a PIBT rollout, refined by LNS with space-time A*),
     /// `operations` (PIBT over 3-step operations on exact (cell, facing) tables), `rotation`
     /// (the crowd's rotation step, one step on the same tables), `state` (PIBT over (cell,
     /// facing) states, pushes forward only) or `crowd` (the crowd's 4-move step rule, its
     /// cells turned into rotations).
     #[arg(long, default_value = "auto", value_parser = ["auto", "window", "operations", "rotation", "state", "crowd"])]
     pub planner: String,
+    /// Traffic rules for `window` and `operations`: every row and column a one-way street
+    /// in preference, a move against its way costing this many halves of a move more; 0
+    /// for none, `auto` (the default) 8 on a small map from 0.35 robots a free cell, else 0.
+    #[arg(long, default_value = "auto")]
+    pub highways: String,
     /// `window`: timesteps planned ahead.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub window: u64,
     /// `window`: robots replanned together.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub neighbourhood: u64,
-    /// `window`: the share of the step time limit spent refining.
+    /// `window`: A* expansions a step's refining may make (the default 4,000,000 is about a
+    /// third of a second).
+    #[arg(long, default_value_t = DEFAULT_WINDOW_WORK)]
+    pub lns_work: u64,
+    /// `window`: the share of the step time limit after which the planner stops refining
+    /// whatever its work (a safety net; when it cuts first, results depend on the machine).
     #[arg(long, default_value_t = 0.5)]
     pub plan_share: f64,
-    /// `window`: start each step from last step's window only, never from a PIBT rollout.
-    #[arg(long)]
-    pub no_rollout: bool,
-    /// `window`: start from the rollout only when it costs less than last step's window.
-    #[arg(long)]
-    pub cheaper_rollout: bool,
-    /// `window`: neighbourhoods a step tries at most (without it: as many as the time allows).
+    /// `window`: neighbourhoods a step tries at most.
     #[arg(long)]
     pub lns_iterations: Option<usize>,
-    /// `window`: A* expansions a step's refining may make (without it: as many as the time
-    /// allows).
+    /// `window`: start each step from last step's window, not from a PIBT rollout.
     #[arg(long)]
-    pub lns_work: Option<u64>,
-    /// `window`: the planner rolled out over the window.
-    #[arg(long, default_value = "auto", value_parser = ["auto", "operations", "rotation"])]
-    pub rollout_planner: String,
-    /// `window`: rollouts a step tries, the later ones with perturbed priorities.
-    #[arg(long, default_value_t = 1)]
-    pub rollouts: usize,
-    /// `window`: keep only neighbourhoods that lower the cost.
-    #[arg(long)]
-    pub strict: bool,
-    /// `window`: robots that arrived within the window move on first rather than stay.
-    #[arg(long)]
-    pub move_after: bool,
-    /// `window`: the share of neighbourhoods replanned all together.
-    #[arg(long, default_value_t = 1.0)]
-    pub together: f64,
-    /// Traffic rules: rows and columns one-way in preference, a move against the way costing
-    /// this many halves of a move more (0: none).
-    #[arg(long, default_value_t = 0)]
-    pub highways: u32,
-    /// 2024: `greedy` (the start-kit's: a robot without a task takes the nearest by
-    /// makespan, for good) or `matching` (redone each timestep over the robots that have not
+    pub no_rollout: bool,
+    /// 2024: `auto` (the default: `matching` on a small map, else `greedy`), `greedy` (the
+    /// start-kit's: a robot without a task takes the nearest by makespan, for good) or
+    /// `matching` (cheapest pairs first, redone each timestep over the robots that have not
     /// begun their task).
-    #[arg(long, default_value = "greedy", value_parser = ["greedy", "matching"])]
+    #[arg(long, default_value = "auto", value_parser = ["auto", "greedy", "matching"])]
     pub scheduler: String,
-    /// Only this many robots work (those nearest their first goal); the others stay unless
-    /// pushed.
-    #[arg(long)]
-    pub park: Option<usize>,
     /// The seed of the planner's tie-breaks.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -101,68 +100,55 @@ pub struct LifelongArgs {
 /// problem`.
 pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
     let problem = Problem::load(&args.problem).map_err(|e| e.to_string())?;
-    let free = (0..problem.grid.len())
-        .filter(|&c| problem.grid.weight(c) != 0)
-        .count();
-    let dense = problem.team_size() as f64 >= AUTO_ROTATION_DENSITY * free as f64;
-    let dense_ops = problem.team_size() as f64 >= 0.9 * free as f64;
-    let costs = (args.highways > 0)
-        .then(|| EdgeCosts::highways(&problem.grid, 2, 2 + args.highways as u16));
-    let planner: Box<dyn Planner> = match args.planner.as_str() {
-        "crowd" => Box::new(CrowdPlanner::new(&problem.grid, DEFAULT_BUDGET, args.seed)),
-        "state" => Box::new(RotationPibt::new(&problem.grid, DEFAULT_BUDGET, args.seed)),
-        "operations" if args.highways > 0 => Box::new(OperationPibt::with_costs(
-            &problem.grid,
-            DEFAULT_BUDGET,
-            args.seed,
-            EdgeCosts::highways(&problem.grid, 2, 2 + args.highways as u16),
-        )),
-        "operations" => Box::new(OperationPibt::new(&problem.grid, DEFAULT_BUDGET, args.seed)),
-        "window" => Box::new(WindowLns::new(
-            &problem.grid,
-            DEFAULT_BUDGET,
-            args.seed,
-            WindowConfig {
+    let grid = &problem.grid;
+    let free = (0..grid.len()).filter(|&c| grid.weight(c) != 0).count();
+    let density = problem.team_size() as f64 / free.max(1) as f64;
+    let small = grid.len() <= SMALL_MAP_CELLS && problem.team_size() <= SMALL_MAP_ROBOTS;
+    let highways = match args.highways.as_str() {
+        "auto" if small && density >= AUTO_HIGHWAY_DENSITY => AUTO_HIGHWAYS,
+        "auto" => 0,
+        n => n
+            .parse::<u16>()
+            .ok()
+            .filter(|&h| h <= 1000)
+            .ok_or_else(|| format!("--highways: {n} is neither auto nor 0 to 1000"))?,
+    };
+    let costs = (highways > 0).then(|| EdgeCosts::highways(grid, 2, 2 + highways));
+    let planner = match args.planner.as_str() {
+        "auto" if small && density < AUTO_WINDOW_DENSITY => "window",
+        "auto" if density < AUTO_ROTATION_DENSITY => "operations",
+        "auto" => "rotation",
+        p => p,
+    };
+    let seed = args.seed;
+    let planner: Box<dyn Planner> = match planner {
+        "crowd" => Box::new(CrowdPlanner::new(grid, DEFAULT_BUDGET, seed)),
+        "state" => Box::new(RotationPibt::new(grid, DEFAULT_BUDGET, seed)),
+        "operations" => match costs {
+            Some(c) => Box::new(OperationPibt::with_costs(grid, DEFAULT_BUDGET, seed, c)),
+            None => Box::new(OperationPibt::new(grid, DEFAULT_BUDGET, seed)),
+        },
+        "window" => {
+            let cfg = WindowConfig {
                 window: args.window as usize,
                 neighbourhood: args.neighbourhood as usize,
                 plan_time: Duration::from_secs_f64(args.step_time_limit * args.plan_share),
+                work: Some(args.lns_work),
                 iterations: args.lns_iterations,
-                work: args.lns_work,
                 rollout: !args.no_rollout,
-                always_rollout: !args.cheaper_rollout,
-                rollouts: args.rollouts,
-                together: args.together,
-                strict: args.strict,
-                stay_after: !args.move_after,
-            },
-            if args.rollout_planner == "rotation" || (args.rollout_planner == "auto" && dense_ops) {
-                Some(Box::new(RotationPlanner::new(&problem.grid, DEFAULT_BUDGET, args.seed)))
-            } else {
-                None
-            },
-            costs.clone(),
-        )),
-        "auto" if !dense => Box::new(OperationPibt::new(&problem.grid, DEFAULT_BUDGET, args.seed)),
-        _ => Box::new(RotationPlanner::new(
-            &problem.grid,
-            DEFAULT_BUDGET,
-            args.seed,
-        )),
-    };
-    let planner: Box<dyn Planner> = match args.park {
-        Some(active) => {
-            gridwalk_core::tracks::lifelong::PARKING_WIDTH
-                .store(problem.grid.width(), std::sync::atomic::Ordering::Relaxed);
-            Box::new(gridwalk_core::tracks::lifelong::Parking::new(planner, active))
+            };
+            Box::new(WindowLns::new(grid, DEFAULT_BUDGET, seed, cfg, costs))
         }
-        None => planner,
+        _ => Box::new(RotationPlanner::new(grid, DEFAULT_BUDGET, seed)),
     };
     let settings = Settings {
         steps: args.steps,
         step_time_limit: Duration::from_secs_f64(args.step_time_limit),
         scheduler: match args.scheduler.as_str() {
             "greedy" => SchedulerKind::Greedy,
-            _ => SchedulerKind::Matching,
+            "matching" => SchedulerKind::Matching,
+            _ if small => SchedulerKind::Matching,
+            _ => SchedulerKind::Greedy,
         },
     };
     let every = (args.steps / 20).max(1);

@@ -23,8 +23,8 @@
 //!
 //! **Cost.** Distances come from breadth-first tables from each first errand, kept in a
 //! cache. A step prices every free robot with every open task: O(free × open) reads, at most
-//! [`MAX_PAIRS`] a step (beyond that only robots without a task are matched, as the greedy
-//! does).
+//! [`MAX_PAIRS`] a step: beyond that only robots without a task are matched, as the greedy
+//! does, and as many of them as the bound allows, by index (the others wait a step).
 
 use std::collections::HashMap;
 
@@ -131,13 +131,15 @@ impl MatchingScheduler {
             v.sort_unstable();
             v
         };
-        let matchable = if free.len().saturating_mul(open.len()) <= MAX_PAIRS {
+        let mut matchable = if free.len().saturating_mul(open.len()) <= MAX_PAIRS {
             free
         } else {
             free.into_iter()
                 .filter(|&a| self.assigned[a as usize].is_none())
                 .collect()
         };
+        // Still too many: the first ones by index this step, the others at the next.
+        matchable.truncate(MAX_PAIRS / open.len().max(1));
         // Robots that may change keep their task only if the matching gives it back.
         let mut may_change = vec![false; n];
         for &a in &matchable {

@@ -80,9 +80,14 @@ impl Reservations {
         true
     }
 
-    /// The timesteps covered after now.
-    pub fn window(&self) -> usize {
-        self.window
+    /// Unmarks every robot.
+    pub fn clear(&mut self) {
+        self.at.fill(NONE);
+    }
+
+    /// Bytes held.
+    pub fn memory_bytes(&self) -> usize {
+        self.at.capacity() * 4
     }
 }
 
@@ -184,8 +189,6 @@ pub struct SpaceTimeAstar {
     pub cap: usize,
     /// Expansions made since the counter was last read.
     pub expanded: u64,
-    /// Whether a robot that has arrived stays rather than moves on, cost alike.
-    pub stay_after: bool,
 }
 
 impl SpaceTimeAstar {
@@ -204,13 +207,12 @@ impl SpaceTimeAstar {
             heap: BinaryHeap::new(),
             cap: 50_000,
             expanded: 0,
-            stay_after: true,
         }
     }
 
     /// Bytes held.
     pub fn memory_bytes(&self) -> usize {
-        self.seen.capacity() * 16 + self.heap.capacity() * std::mem::size_of::<Node>()
+        self.seen.capacity() * 20 + self.heap.capacity() * std::mem::size_of::<Node>()
     }
 
     #[inline]
@@ -297,7 +299,7 @@ impl SpaceTimeAstar {
             let g0 = self.g[idx];
             // Once arrived, every way costs alike: staying is tried first, so that a robot
             // that has arrived waits there unless it must make way.
-            let acts = if arrived && self.stay_after {
+            let acts = if arrived {
                 [Action::Wait, Action::Forward, Action::Clockwise, Action::CounterClockwise]
             } else {
                 [Action::Forward, Action::Clockwise, Action::CounterClockwise, Action::Wait]

@@ -1,29 +1,43 @@
 //! [`WindowLns`]: a window of several timesteps planned for every robot and refined by large
-//! neighbourhood search (LNS) while the step's time lasts; only the first timestep is
-//! executed, and the next step starts from the rest of the window.
+//! neighbourhood search (LNS) with space-time A\*; only the first timestep is executed, and
+//! the next step plans again. The planner of small maps below 0.8 robots a free cell
+//! (`--planner window`, and `auto`'s choice there).
 //!
 //! **The window.** Every robot holds a path of [`WindowConfig::window`] timesteps from its
 //! state now, clear of every other's (no shared cell, no swap: [`Reservations`]). Its cost
-//! is the timestep it reaches its goal, or the window plus the exact cost to go from where
-//! the window leaves it ([`path_cost`]); the search lowers the sum over all robots.
+//! ([`path_cost`]) is what its actions cost until it stands on its goal, or, if it does not
+//! get there within the window, what they cost plus the cost to go from where the window
+//! leaves it; ties go to the path that gets nearer sooner. The search lowers the sum over all
+//! robots. The costs are the guidance's: exact (cell, facing) tables, or tables with traffic
+//! rules ([`EdgeCosts`], one-way streets in preference) on the denser maps.
 //!
-//! **Each step** starts from last step's window without its first timestep (which was
-//! executed), every robot waiting one more timestep at its end: still clear of every other.
-//! At the first step, or when the robots do not stand where last step's window put them, every
-//! robot waits the whole window.
+//! **Each step** starts from a rollout: PIBT over 3-step operations ([`OperationStep`],
+//! priority to the robots longest on their goal) played over the window, a robot that reaches
+//! its goal staying there, pushable, for the rest of it. Its pushes are what move robots out
+//! of each other's way: LNS alone, started from last step's window, knotted from 0.5 robots
+//! a free cell (docs/benchmarks.md). Without the rollout
+//! ([`WindowConfig::rollout`] false), a step starts from last step's window without its first
+//! timestep, every robot waiting one more timestep at its end (still clear), and every robot
+//! waits the whole window at the first step or when the robots do not stand where the last
+//! window put them.
 //!
 //! **Refining.** A neighbourhood of robots is taken out of the window and planned again one by
 //! one, in a random order, each by space-time A\* ([`SpaceTimeAstar`]) against the others'
-//! paths; the new paths are kept if all were found and their costs sum to less than before
-//! (or the same), otherwise the old ones are put back. A neighbourhood grows from a robot that
-//! is late (its cost above its cost alone on the map): the robots on the cells of its path
-//! alone, over the window, and then theirs, up to [`WindowConfig::neighbourhood`] robots.
-//! Refining stops at the step's time ([`WindowConfig::plan_time`]) or after
-//! [`WindowConfig::iterations`] neighbourhoods.
+//! paths; a robot for which A\* finds nothing keeps its old path if that is still clear. The
+//! new paths are kept if all were found and their costs sum to less than before, otherwise
+//! the old ones are put back. A neighbourhood grows from a late robot (its cost above its
+//! cost alone on the map; the latest of four drawn): the robots on the cells of its path
+//! alone over the window (at that timestep or one either side), then on theirs, up to
+//! [`WindowConfig::neighbourhood`] robots. Refining stops when no robot is late, after
+//! [`WindowConfig::work`] A\* expansions (deterministic), or at [`WindowConfig::plan_time`],
+//! a safety net: when the time cuts first, results depend on the machine.
 //!
-//! **Validity.** Every window the search keeps is clear, so its first timestep puts no two
-//! robots on one cell and makes no two swap: the step is valid by LoRR's rules whenever the
-//! robots stand where the window starts, which the planner checks.
+//! **Validity.** Every window kept is clear, so its first timestep puts no two robots on one
+//! cell and makes no two swap: the step is valid by LoRR's rules.
+//!
+//! **Cost.** Memory: the reservation table and A\*'s buffers, O((window + 1) × cells); the
+//! tables, one a goal, held to the budget. Time: the rollout, a window of operations steps,
+//! then the refining's bound.
 
 use std::time::{Duration, Instant};
 
@@ -32,12 +46,12 @@ use crate::grid::Grid;
 use crate::mapf::RotationTables;
 use crate::rng::{Draw, Rng, SeedableRng, SplitMix64};
 
+use super::State;
 use super::planner::Planner;
 use super::spacetime::{
     Reservations, SpaceTimeAstar, St, WindowGuidance, action_between, path_cost,
 };
 use super::weighted::{EdgeCosts, WeightedTables};
-use super::State;
 
 /// How the window is planned and refined.
 #[derive(Clone, Copy, Debug)]
@@ -46,29 +60,20 @@ pub struct WindowConfig {
     pub window: usize,
     /// Robots replanned together.
     pub neighbourhood: usize,
-    /// Time a step may spend refining (the planner's own clock, from its call).
+    /// Time a step may spend, the rollout's included (the planner's own clock, from its
+    /// call): a safety net under [`work`](Self::work). The rollout stops at half of it.
     pub plan_time: Duration,
-    /// Neighbourhoods a step may try at most (`None`: no bound but the time).
-    pub iterations: Option<usize>,
-    /// A\* expansions a step's refining may make (`None`: no bound but the time). With a
-    /// bound that the time never cuts, the planner is deterministic.
+    /// A\* expansions a step's refining may make (`None`: no bound but the time).
     pub work: Option<u64>,
-    /// Whether each step also rolls PIBT over operations out over the window and starts
-    /// from it when it costs less than last step's window.
+    /// Neighbourhoods a step may try at most (`None`: no bound).
+    pub iterations: Option<usize>,
+    /// Whether each step starts from the rollout (see the module doc).
     pub rollout: bool,
-    /// Whether the rollout is started from even when last step's window costs less.
-    pub always_rollout: bool,
-    /// Rollouts a step tries (the later ones with their priorities perturbed); the cheapest
-    /// is started from.
-    pub rollouts: usize,
-    /// The share of neighbourhoods whose members' paths are all taken out before any is
-    /// planned again (the others: each just before it is planned).
-    pub together: f64,
-    /// Whether only neighbourhoods that lower the cost are kept (not those that keep it).
-    pub strict: bool,
-    /// Whether a robot that has arrived within the window rather stays there.
-    pub stay_after: bool,
 }
+
+/// The default bound on a step's refining: about a third of a second on the (loaded)
+/// machine of docs/benchmarks.md's figures.
+pub const DEFAULT_WINDOW_WORK: u64 = 4_000_000;
 
 impl Default for WindowConfig {
     fn default() -> WindowConfig {
@@ -76,30 +81,30 @@ impl Default for WindowConfig {
             window: 10,
             neighbourhood: 8,
             plan_time: Duration::from_millis(500),
+            work: Some(DEFAULT_WINDOW_WORK),
             iterations: None,
-            work: None,
             rollout: true,
-            always_rollout: true,
-            rollouts: 1,
-            together: 1.0,
-            strict: false,
-            stay_after: true,
         }
     }
 }
 
-/// What the refining did, summed over the steps.
+/// What the planner did, summed over the steps.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct WindowStats {
+    /// Steps planned.
     pub steps: u64,
+    /// Neighbourhoods tried.
     pub iterations: u64,
-    pub accepted: u64,
+    /// Neighbourhoods whose new paths were kept (they cost less).
     pub improved: u64,
+    /// Neighbourhoods where A\* found no path for some robot.
     pub failed: u64,
+    /// A\* expansions.
     pub expanded: u64,
+    /// Steps without the rollout whose robots did not stand where the last window put them.
     pub resets: u64,
-    pub rollouts: u64,
-    pub better_rollouts: u64,
+    /// Steps whose rollout the time cut short.
+    pub short_rollouts: u64,
 }
 
 /// The guidance tables: exact, or with traffic rules.
@@ -144,38 +149,35 @@ pub struct WindowLns {
     /// Per robot: its window path, `window + 1` states from now.
     paths: Vec<Vec<St>>,
     cost: Vec<u64>,
-    /// Per robot: its cost alone on the map (what its delay is measured from).
+    /// Per robot: its cost alone on the map (what its lateness is measured from).
     alone: Vec<u64>,
     goals: Vec<Option<u32>>,
     goal_cells: Vec<u32>,
-    /// Robots late at the step's start (some may have caught up since).
+    /// Robots late when refining began (some may have caught up since).
     late: Vec<u32>,
-    /// Scratch.
+    /// Scratch: a neighbourhood, its marks, its old paths and costs.
     members: Vec<u32>,
     mark: Vec<u32>,
     mark_gen: u32,
     saved: Vec<Vec<St>>,
     saved_cost: Vec<u64>,
-    /// The planner rolled out over the window, if not the built-in PIBT over operations.
-    inner: Option<Box<dyn Planner>>,
-    /// Without an inner planner, PIBT over operations is rolled out, robots ordered by the
-    /// steps since their goal changed.
+    /// The rollout's PIBT over operations, and its priorities: steps on the same goal.
     op_step: OperationStep,
     waited: Vec<u32>,
     last_goal: Vec<Option<u32>>,
     order: Vec<u32>,
-    /// What the refining did.
+    /// What the planner did.
     pub stats: WindowStats,
 }
 
 impl WindowLns {
-    /// A planner for robots on `grid`, its distance tables held to about `budget` bytes.
+    /// A planner for robots on `grid` guided by exact tables, or by tables with the action
+    /// costs `costs`; its tables held to about `budget` bytes.
     pub fn new(
         grid: &Grid,
         budget: usize,
         seed: u64,
         cfg: WindowConfig,
-        inner: Option<Box<dyn Planner>>,
         costs: Option<EdgeCosts>,
     ) -> WindowLns {
         let window = cfg.window.max(1);
@@ -190,11 +192,7 @@ impl WindowLns {
             cfg,
             rng: SplitMix64::seed_from_u64(seed),
             res: Reservations::new(grid.len(), window),
-            astar: {
-                let mut a = SpaceTimeAstar::new(grid, window);
-                a.stay_after = cfg.stay_after;
-                a
-            },
+            astar: SpaceTimeAstar::new(grid, window),
             paths: Vec::new(),
             cost: Vec::new(),
             alone: Vec::new(),
@@ -206,7 +204,6 @@ impl WindowLns {
             mark_gen: 0,
             saved: Vec::new(),
             saved_cost: Vec::new(),
-            inner,
             op_step: OperationStep::new(grid),
             waited: Vec::new(),
             last_goal: Vec::new(),
@@ -215,11 +212,19 @@ impl WindowLns {
         }
     }
 
-    /// The window's paths to start from: last step's shifted, or every robot waiting.
-    fn start_window(&mut self, states: &[State]) {
-        let n = states.len();
+    /// Bytes held: the tables, the reservation table, A\*'s buffers, the paths.
+    pub fn memory_bytes(&self) -> usize {
+        self.tables.as_ref().map_or(0, Tables::memory_bytes)
+            + self.res.memory_bytes()
+            + self.astar.memory_bytes()
+            + self.op_step.memory_bytes()
+            + self.paths.len() * (self.cfg.window + 1) * std::mem::size_of::<St>()
+    }
+
+    /// Without the rollout: last step's window shifted, or every robot waiting.
+    fn shifted_window(&mut self, states: &[State]) {
         let h = self.cfg.window;
-        let follows = self.paths.len() == n
+        let follows = self.paths.len() == states.len()
             && self
                 .paths
                 .iter()
@@ -248,80 +253,53 @@ impl WindowLns {
         }
     }
 
-    /// The inner planner played over the window from `states` (for at most half the step's
-    /// time, waits after that): each robot's path and their summed cost.
-    fn rollout<G: WindowGuidance + ?Sized>(
-        &mut self,
-        g: &G,
-        states: &[State],
-        started: Instant,
-    ) -> (Vec<Vec<St>>, u64) {
+    /// PIBT over operations played over the window from `states` (every robot waits once
+    /// half the step's time is spent): the window it makes.
+    fn rollout<G: WindowGuidance + ?Sized>(&mut self, g: &G, states: &[State], started: Instant) {
         let n = states.len();
         let h = self.cfg.window;
-        let mut at: Vec<State> = states.to_vec();
+        let mut at: Vec<St> = states.iter().map(|s| (s.cell, s.facing)).collect();
         let mut goals = self.goals.clone();
-        let mut paths: Vec<Vec<St>> = at
-            .iter()
-            .map(|s| {
-                let mut p = Vec::with_capacity(h + 1);
-                p.push((s.cell, s.facing));
-                p
-            })
-            .collect();
+        for (a, p) in self.paths.iter().enumerate() {
+            self.res.remove(a as u32, p);
+        }
+        self.paths.resize_with(n, Vec::new);
+        for (p, &s) in self.paths.iter_mut().zip(&at) {
+            p.clear();
+            p.push(s);
+        }
         let mut acts = Vec::new();
         let mut roll: Option<OperationStep> = None;
-        let mut cells: Vec<St> = Vec::with_capacity(n);
+        let mut cut = false;
         for k in 0..h {
             acts.clear();
-            if started.elapsed() < self.cfg.plan_time / 2 {
-                if let Some(inner) = &mut self.inner {
-                    inner.plan(&at, &goals, &mut acts);
-                } else {
-                    cells.clear();
-                    cells.extend(at.iter().map(|s| (s.cell, s.facing)));
-                    // The first timestep on the step kept from step to step (its robots go on
-                    // with the operations they started), the others on a copy.
-                    let step = roll.as_mut().unwrap_or(&mut self.op_step);
-                    if let Ok(a) = step.step(&self.grid, &cells, &goals, &self.order, g, &mut self.rng) {
-                        acts.extend_from_slice(a);
-                    }
-                    if k == 0 {
-                        roll = Some(self.op_step.clone());
-                    }
+            if !cut && started.elapsed() < self.cfg.plan_time / 2 {
+                // The first timestep on the step kept from step to step (its robots go on
+                // with the operations they started), the others on a copy.
+                let step = roll.as_mut().unwrap_or(&mut self.op_step);
+                if let Ok(a) = step.step(&self.grid, &at, &goals, &self.order, g, &mut self.rng) {
+                    acts.extend_from_slice(a);
                 }
+                if k == 0 {
+                    roll = Some(self.op_step.clone());
+                }
+            } else if !cut {
+                cut = true;
+                self.stats.short_rollouts += 1;
             }
             acts.resize(n, Action::Wait);
             for (a, act) in acts.iter().enumerate() {
-                let s = act
-                    .apply(&self.grid, (at[a].cell, at[a].facing))
-                    .unwrap_or((at[a].cell, at[a].facing));
-                at[a] = State {
-                    cell: s.0,
-                    facing: s.1,
-                };
-                paths[a].push(s);
+                let s = act.apply(&self.grid, at[a]).unwrap_or(at[a]);
+                at[a] = s;
+                self.paths[a].push(s);
                 if goals[a] == Some(s.0) {
                     goals[a] = None;
                 }
             }
         }
-        let total = (0..n)
-            .map(|a| path_cost(g, a, self.goals[a], &paths[a]))
-            .fold(0u64, u64::saturating_add);
-        (paths, total)
-    }
-
-    /// Another order for another rollout: the steps on the goal plus a draw below `spread`.
-    fn perturb(&mut self, spread: u32) {
-        let n = self.goals.len();
-        let keys: Vec<(u32, u32)> = (0..n)
-            .map(|a| {
-                let noise = self.rng.below(spread as usize + 1) as u32;
-                (self.waited[a].saturating_add(noise), self.rng.next_u32())
-            })
-            .collect();
-        self.order
-            .sort_unstable_by_key(|&a| std::cmp::Reverse(keys[a as usize]));
+        for (a, p) in self.paths.iter().enumerate() {
+            self.res.add(a as u32, p);
+        }
     }
 
     /// The rollout's priorities: the longest on their goal first, ties drawn.
@@ -349,7 +327,13 @@ impl WindowLns {
 
     /// The cost robot `a` would have alone on the map from `s`: down its table, the cheapest
     /// action each timestep.
-    fn alone_cost<G: WindowGuidance + ?Sized>(&self, g: &G, a: usize, goal: Option<u32>, s: St) -> u64 {
+    fn alone_cost<G: WindowGuidance + ?Sized>(
+        &self,
+        g: &G,
+        a: usize,
+        goal: Option<u32>,
+        s: St,
+    ) -> u64 {
         let Some(goal) = goal else {
             return 0;
         };
@@ -360,7 +344,12 @@ impl WindowLns {
         for _ in 0..self.cfg.window {
             if !arrived {
                 let mut best = (u64::MAX, at);
-                for act in [Action::Forward, Action::Clockwise, Action::CounterClockwise, Action::Wait] {
+                for act in [
+                    Action::Forward,
+                    Action::Clockwise,
+                    Action::CounterClockwise,
+                    Action::Wait,
+                ] {
                     if let Some(nx) = act.apply(&self.grid, at) {
                         let c = g.action_cost(at, act).saturating_add(g.cost(a, nx.0, nx.1));
                         if c < best.0 {
@@ -454,21 +443,16 @@ impl WindowLns {
         true
     }
 
-    /// Plans `self.members` again; keeps the new paths if they are no worse.
+    /// Plans `self.members` again; keeps the new paths if they cost less.
     fn refine_once<G: WindowGuidance + ?Sized>(&mut self, g: &G) {
         self.stats.iterations += 1;
         let members = std::mem::take(&mut self.members);
-        // Together: every member's path is taken out first; one by one: each just before
-        // it is planned, so that the old path is always open to it.
-        let together = self.rng.unit() < self.cfg.together;
         self.saved.resize(members.len(), Vec::new());
         self.saved_cost.clear();
         let mut before = 0u64;
         for (i, &a) in members.iter().enumerate() {
             let p = &self.paths[a as usize];
-            if together {
-                self.res.remove(a, p);
-            }
+            self.res.remove(a, p);
             self.saved[i].clone_from(p);
             self.saved_cost.push(self.cost[a as usize]);
             before = before.saturating_add(self.cost[a as usize]);
@@ -480,19 +464,10 @@ impl WindowLns {
         let mut path = Vec::new();
         for &i in &order {
             let a = members[i];
-            if !together {
-                self.res.remove(a, &self.saved[i]);
-            }
-            let start = self.saved[i][0];
-            let found = self.astar.search(
-                &self.grid,
-                &self.res,
-                g,
-                a,
-                start,
-                self.goals[a as usize],
-                &mut path,
-            );
+            let (start, goal) = (self.saved[i][0], self.goals[a as usize]);
+            let found = self
+                .astar
+                .search(&self.grid, &self.res, g, a, start, goal, &mut path);
             let c = match found {
                 Some(c) => c,
                 None if self.clear(a, &self.saved[i]) => {
@@ -507,25 +482,15 @@ impl WindowLns {
             self.cost[a as usize] = c;
             done += 1;
         }
-        if done == order.len() && (after < before || (after == before && !self.cfg.strict)) {
-            self.stats.accepted += 1;
-            if after < before {
-                self.stats.improved += 1;
-            }
+        if done == order.len() && after < before {
+            self.stats.improved += 1;
         } else {
             if done < order.len() {
                 self.stats.failed += 1;
             }
             for &i in &order[..done] {
                 let a = members[i];
-                let p = &self.paths[a as usize];
-                self.res.remove(a, p);
-            }
-            if !together {
-                // The members not reached still hold their old paths.
-                for &i in &order[done + 1..] {
-                    self.res.remove(members[i], &self.saved[i]);
-                }
+                self.res.remove(a, &self.paths[a as usize]);
             }
             for (i, &a) in members.iter().enumerate() {
                 self.paths[a as usize].clone_from(&self.saved[i]);
@@ -536,9 +501,22 @@ impl WindowLns {
         self.members = members;
     }
 
-    /// The step's planning once the guidance is at hand: the rollout, then refining.
+    /// Whether `path` is clear of every other robot's for robot `a`.
+    fn clear(&self, a: u32, path: &[St]) -> bool {
+        path.windows(2)
+            .enumerate()
+            .all(|(t, w)| self.res.free(a, t, w[0].0, w[1].0))
+    }
+
+    /// The step's planning once the guidance is at hand: the start, then refining.
     fn plan_with<G: WindowGuidance + ?Sized>(&mut self, g: &G, states: &[State], started: Instant) {
         let n = states.len();
+        self.prioritise();
+        if self.cfg.rollout {
+            self.rollout(g, states, started);
+        } else {
+            self.shifted_window(states);
+        }
         let goals = std::mem::take(&mut self.goals);
         self.cost = (0..n)
             .map(|a| path_cost(g, a, goals[a], &self.paths[a]))
@@ -547,52 +525,10 @@ impl WindowLns {
             .map(|a| self.alone_cost(g, a, goals[a], self.paths[a][0]))
             .collect();
         self.goals = goals;
-        let shifted = self.cost.iter().fold(0u64, |s, &c| s.saturating_add(c));
-        let alone_sum = self.alone.iter().fold(0u64, |s, &c| s.saturating_add(c));
-        let mut rolled = 0;
-        if self.cfg.rollout {
-            if self.inner.is_none() {
-                self.prioritise();
-            }
-            // Each rollout starts from the operations step as last step left it; the step
-            // goes on from the cheapest rollout's first timestep.
-            let kept = (self.cfg.rollouts > 1 && self.inner.is_none()).then(|| self.op_step.clone());
-            let (mut paths, mut total) = self.rollout(g, states, started);
-            if let Some(base) = kept {
-                let mut best_step = self.op_step.clone();
-                for r in 1..self.cfg.rollouts {
-                    if started.elapsed() > self.cfg.plan_time / 4 {
-                        break;
-                    }
-                    self.op_step = base.clone();
-                    self.perturb(8 * r as u32);
-                    let (p2, t2) = self.rollout(g, states, started);
-                    if t2 < total {
-                        (paths, total) = (p2, t2);
-                        self.stats.better_rollouts += 1;
-                        best_step = self.op_step.clone();
-                    }
-                }
-                self.op_step = best_step;
-            }
-            rolled = total;
-            if total < shifted || self.cfg.always_rollout {
-                self.stats.rollouts += 1;
-                for (a, p) in self.paths.iter().enumerate() {
-                    self.res.remove(a as u32, p);
-                }
-                self.paths = paths;
-                for (a, p) in self.paths.iter().enumerate() {
-                    self.res.add(a as u32, p);
-                }
-                self.cost = (0..n)
-                    .map(|a| path_cost(g, a, self.goals[a], &self.paths[a]))
-                    .collect();
-            }
-        }
         self.late.clear();
-        self.late
-            .extend((0..n as u32).filter(|&a| self.cost[a as usize] > self.alone[a as usize]));
+        self.late.extend(
+            (0..n as u32).filter(|&a| self.cost[a as usize] > self.alone[a as usize]),
+        );
         let mut iters = 0;
         self.astar.expanded = 0;
         while started.elapsed() < self.cfg.plan_time
@@ -606,31 +542,14 @@ impl WindowLns {
             self.refine_once(g);
         }
         self.stats.expanded += std::mem::take(&mut self.astar.expanded);
-        if std::env::var_os("GRIDWALK_WINDOW_TRACE").is_some() {
-            let fin = self.cost.iter().fold(0u64, |s, &c| s.saturating_add(c));
-            let fwd = self.paths.iter().filter(|p| p[0].0 != p[1].0).count();
-            eprintln!(
-                "step {}: alone {alone_sum} shifted {shifted} rollout {rolled} refined {fin} iters {iters} forward {fwd}",
-                self.stats.steps
-            );
-        }
-    }
-
-    /// Whether `path` is clear of every other robot's for robot `a`.
-    fn clear(&self, a: u32, path: &[St]) -> bool {
-        path.windows(2)
-            .enumerate()
-            .all(|(t, w)| self.res.free(a, t, w[0].0, w[1].0))
     }
 }
 
 impl Planner for WindowLns {
-    fn preprocess(&mut self, states: &[State], goals: &[Option<u32>]) {
-        if let Some(inner) = &mut self.inner {
-            inner.preprocess(states, goals);
-        }
+    fn preprocess(&mut self, _states: &[State], goals: &[Option<u32>]) {
         if let Some(t) = &mut self.tables {
             for g in goals.iter().flatten() {
+                // A goal off the map or on a wall is refused again when planned.
                 let _ = t.ensure(*g);
             }
         }
@@ -654,7 +573,6 @@ impl Planner for WindowLns {
             keep.dedup();
             tables.retain(|g| keep.binary_search(&g).is_ok());
         }
-        self.start_window(states);
         let goal_cells = std::mem::take(&mut self.goal_cells);
         let planned = match &mut tables {
             Tables::Exact(t) => t
@@ -670,7 +588,12 @@ impl Planner for WindowLns {
                     .iter()
                     .map(|p| action_between(&self.grid, p[0], p[1])),
             ),
-            Err(_) => actions.resize(n, Action::Wait),
+            Err(_) => {
+                // The window is not what the robots will do: the next step starts afresh.
+                self.paths.clear();
+                self.res.clear();
+                actions.resize(n, Action::Wait);
+            }
         }
         self.tables = Some(tables);
         self.goal_cells = goal_cells;
@@ -679,8 +602,8 @@ impl Planner for WindowLns {
     fn summary(&self) -> Option<String> {
         let s = &self.stats;
         Some(format!(
-            "window: steps {}, neighbourhoods {}, kept {}, better {}, failed {}, expanded {}, resets {}, rollouts taken {}, better rollouts {}",
-            s.steps, s.iterations, s.accepted, s.improved, s.failed, s.expanded, s.resets, s.rollouts, s.better_rollouts
+            "window: steps {}, neighbourhoods {}, kept {}, failed {}, expanded {}, resets {}, rollouts cut short {}",
+            s.steps, s.iterations, s.improved, s.failed, s.expanded, s.resets, s.short_rollouts
         ))
     }
 }
