@@ -2,7 +2,8 @@
 //! scheduled as each edition's start-kit does, and a planner given a time limit a step.
 //!
 //! [`run`] plays a [`Problem`] for a number of timesteps. The
-//! entry (the [`Planner`], and in 2024 the [`GreedyScheduler`]) runs on one worker thread that
+//! entry (the [`Planner`], and in 2024 the [`Scheduler`]: the start-kit's [`GreedyScheduler`]
+//! or the [`MatchingScheduler`], as [`Settings::scheduler`] says) runs on one worker thread that
 //! lives as long as the run. Each timestep the simulator hands it the robots' states and goals
 //! and waits at most the step's time limit:
 //! - a reply in time: its schedule (2024) and actions are checked by the rules
@@ -13,6 +14,11 @@
 //!   unchanged state, applies when it comes.
 //!
 //! Robots reach a goal by standing on it after a step, whatever their facing.
+//!
+//! The planners: [`WindowLns`] (a window refined by LNS, on small maps), [`OperationPibt`]
+//! (PIBT over 3-step operations), [`RotationPlanner`] (one PIBT step over cells turned into
+//! rotations), and two kept for comparison ([`RotationPibt`], [`CrowdPlanner`]). The first two
+//! may be guided by traffic rules ([`EdgeCosts`]).
 
 mod dist;
 mod guided;

@@ -607,3 +607,109 @@ impl Planner for WindowLns {
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::crowd::NONE;
+    use crate::grid::{Pos, Terrain};
+
+    /// Robots on a 12 × 12 grid with a few walls, each given a new random goal when it
+    /// reaches one, planned by `planner` for `steps` steps: every joint step must pass the
+    /// rules ([`super::super::check_step`]). Returns the goals reached.
+    fn play(planner: &mut dyn Planner, grid: &Grid, robots: usize, seed: u64, steps: usize) -> usize {
+        use crate::rng::Draw;
+        let mut rng = SplitMix64::seed_from_u64(seed);
+        let free: Vec<u32> = (0..grid.len() as u32)
+            .filter(|&c| grid.weight(c as usize) != 0)
+            .collect();
+        let mut cells = free.clone();
+        rng.shuffle(&mut cells);
+        let mut states: Vec<State> = cells[..robots]
+            .iter()
+            .map(|&cell| State {
+                cell,
+                facing: rng.below(4) as u8,
+            })
+            .collect();
+        let pick = |rng: &mut SplitMix64| free[rng.below(free.len())];
+        let mut goals: Vec<Option<u32>> = (0..robots).map(|_| Some(pick(&mut rng))).collect();
+        let mut actions = Vec::new();
+        let mut scratch = vec![[NONE; 2]; grid.len()];
+        let mut reached = 0;
+        for t in 0..steps {
+            planner.plan(&states, &goals, &mut actions);
+            let ok = super::super::check_step(grid, &states, &actions, &mut scratch);
+            assert_eq!(ok, Ok(()), "seed {seed}, {robots} robots, step {t}");
+            for (a, s) in states.iter_mut().enumerate() {
+                *s = super::super::after(actions[a], *s, grid.width(), grid.len() as u32)
+                    .unwrap();
+                if goals[a] == Some(s.cell) {
+                    reached += 1;
+                    goals[a] = Some(pick(&mut rng));
+                }
+            }
+        }
+        reached
+    }
+
+    /// A 12 × 12 grid whose walls leave every free cell connected (a few pillars).
+    fn pillars() -> Grid {
+        let mut grid = Grid::new(12, 12).unwrap();
+        for (x, y) in [(3, 3), (8, 3), (3, 8), (8, 8), (5, 6), (6, 1), (1, 10), (10, 6)] {
+            grid.set(Pos::new(x, y), Terrain::Wall).unwrap();
+        }
+        grid
+    }
+
+    fn config(rollout: bool) -> WindowConfig {
+        WindowConfig {
+            plan_time: Duration::from_secs(60),
+            work: Some(200_000),
+            rollout,
+            ..WindowConfig::default()
+        }
+    }
+
+    #[test]
+    fn every_step_is_valid_from_sparse_to_packed() {
+        let grid = pillars();
+        let highways = EdgeCosts::highways(&grid, 2, 10);
+        for seed in 0..3 {
+            for robots in [4, 40, 90, 130] {
+                for (rollout, costs) in [(true, None), (false, None), (true, Some(highways.clone()))] {
+                    let mut p = WindowLns::new(&grid, 1 << 24, seed, config(rollout), costs);
+                    play(&mut p, &grid, robots, seed, 60);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn refining_the_rollout_reaches_more_goals_than_the_rollout_alone() {
+        // 50 robots on 136 free cells: the rollout alone is PIBT over operations, executed
+        // one timestep at a time; the refined window must do better over 150 steps, summed
+        // over three seeds.
+        let grid = pillars();
+        let (mut refined, mut alone) = (0, 0);
+        for seed in 0..3 {
+            let mut p = WindowLns::new(&grid, 1 << 24, seed, config(true), None);
+            refined += play(&mut p, &grid, 50, seed, 150);
+            let bare = WindowConfig {
+                iterations: Some(0),
+                ..config(true)
+            };
+            let mut p = WindowLns::new(&grid, 1 << 24, seed, bare, None);
+            alone += play(&mut p, &grid, 50, seed, 150);
+        }
+        assert!(refined > alone, "refined {refined}, rollout alone {alone}");
+    }
+
+    #[test]
+    fn the_same_seed_and_work_plan_the_same_steps() {
+        let grid = pillars();
+        let a = play(&mut WindowLns::new(&grid, 1 << 24, 7, config(true), None), &grid, 40, 7, 40);
+        let b = play(&mut WindowLns::new(&grid, 1 << 24, 7, config(true), None), &grid, 40, 7, 40);
+        assert_eq!(a, b);
+    }
+}
