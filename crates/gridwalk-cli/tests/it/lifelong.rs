@@ -124,7 +124,8 @@ fn variant(strategy: &str, reveal: u32) -> PathBuf {
 fn the_2023_strategies_are_dealt_as_the_start_kit_deals_them() {
     for (strategy, reveal) in [("greedy", 2), ("roundrobin_fixed", 1), ("roundrobin", 3)] {
         let p = variant(strategy, reveal);
-        let (line, _) = play_and_check(&p, &["--steps", "100"], &format!("{strategy}-{reveal}"));
+        let flags = ["--steps", "100", "--lns-work", "100000"];
+        let (line, _) = play_and_check(&p, &flags, &format!("{strategy}-{reveal}"));
         assert_eq!(field(&line, "errors"), 0.0, "{line}");
     }
 }
@@ -228,7 +229,14 @@ fn bad_problems_are_named_by_file_and_line() {
 fn the_default_planner_keeps_every_robot_busy_on_i04() {
     let (line, r) = play_and_check(
         &lorr_data("2023/MR23-I-04.json"),
-        &["--steps", "500", "--lns-work", "200000", "--step-time-limit", "20"],
+        &[
+            "--steps",
+            "500",
+            "--lns-work",
+            "200000",
+            "--step-time-limit",
+            "20",
+        ],
         "i04-default",
     );
     assert_eq!(field(&line, "errors"), 0.0, "{line}");
@@ -381,6 +389,9 @@ fn result_files_named_in_the_environment_pass_the_validator() {
             .unwrap_or_else(|e| panic!("{result}: {e}"));
         let finished = report.finished.expect("our files carry the schedule");
         assert_eq!(r["numTaskFinished"].as_u64(), Some(finished), "{result}");
-        println!("{result}: valid, {finished} tasks, {} timesteps", report.timesteps);
+        println!(
+            "{result}: valid, {finished} tasks, {} timesteps",
+            report.timesteps
+        );
     }
 }

@@ -37,10 +37,10 @@ use std::time::{Duration, Instant};
 
 pub use dist::{DEFAULT_BUDGET, DistCache};
 pub use guided::RotationPlanner;
+pub use matching::MatchingScheduler;
 pub use operations::OperationPibt;
 pub use planner::{CrowdPlanner, Planner, ahead};
 pub use rotation::RotationPibt;
-pub use matching::MatchingScheduler;
 pub use schedule::{GreedyScheduler, Scheduler};
 pub use weighted::{EdgeCosts, WeightedGoals, WeightedTables};
 pub use window::{DEFAULT_WINDOW_WORK, WindowConfig, WindowLns, WindowStats};

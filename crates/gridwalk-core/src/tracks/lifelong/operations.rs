@@ -88,7 +88,10 @@ impl OperationPibt {
         self.goal_cells
             .extend(states.iter().zip(goals).map(|(s, g)| g.unwrap_or(s.cell)));
         let over = self.tables.memory_bytes() > self.budget
-            || self.weighted.as_ref().is_some_and(|w| w.memory_bytes() > self.budget);
+            || self
+                .weighted
+                .as_ref()
+                .is_some_and(|w| w.memory_bytes() > self.budget);
         if over {
             let mut keep = self.goal_cells.clone();
             keep.sort_unstable();

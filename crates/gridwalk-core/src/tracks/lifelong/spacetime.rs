@@ -300,9 +300,19 @@ impl SpaceTimeAstar {
             // Once arrived, every way costs alike: staying is tried first, so that a robot
             // that has arrived waits there unless it must make way.
             let acts = if arrived {
-                [Action::Wait, Action::Forward, Action::Clockwise, Action::CounterClockwise]
+                [
+                    Action::Wait,
+                    Action::Forward,
+                    Action::Clockwise,
+                    Action::CounterClockwise,
+                ]
             } else {
-                [Action::Forward, Action::Clockwise, Action::CounterClockwise, Action::Wait]
+                [
+                    Action::Forward,
+                    Action::Clockwise,
+                    Action::CounterClockwise,
+                    Action::Wait,
+                ]
             };
             for act in acts {
                 let Some(n) = act.apply(grid, s) else {

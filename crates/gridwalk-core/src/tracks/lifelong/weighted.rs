@@ -59,7 +59,10 @@ impl EdgeCosts {
                 forward[c * 4 + f] = if follows { with } else { against };
             }
         }
-        EdgeCosts { forward, turn: with }
+        EdgeCosts {
+            forward,
+            turn: with,
+        }
     }
 }
 
@@ -172,7 +175,10 @@ impl WeightedTables {
                 _ => (c + w < n as u32).then(|| c + w),
             };
             if let Some(b) = behind.filter(|&b| grid.weight(b as usize) != 0) {
-                relax(b * 4 + o, u32::from(self.costs.forward[(b * 4 + o) as usize]));
+                relax(
+                    b * 4 + o,
+                    u32::from(self.costs.forward[(b * 4 + o) as usize]),
+                );
             }
         }
         dist
@@ -259,7 +265,10 @@ mod tests {
             for s in 0..36 * 4u32 {
                 let (c, f) = (s / 4, (s % 4) as u8);
                 let (a, b) = (t.get(goal, c, f).unwrap(), plain.get(goal, c, f).unwrap());
-                assert!(a >= b && a <= 3 * b, "goal {goal}, state {s}: {a} against {b}");
+                assert!(
+                    a >= b && a <= 3 * b,
+                    "goal {goal}, state {s}: {a} against {b}"
+                );
             }
         }
     }
