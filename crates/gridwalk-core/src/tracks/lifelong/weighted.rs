@@ -8,7 +8,8 @@
 //! knot; they may still go against it where that saves more than it costs.
 //!
 //! [`WeightedTables`] holds one table a goal, made on demand by Dijkstra backwards from the
-//! goal's four states (a turn costs [`EdgeCosts::turn`]), held to a memory budget like
+//! goal's four states (a turn costs [`EdgeCosts::turn`]), two bytes a state of a passable
+//! cell (costs above [`WEIGHTED_CAP`] read as it), held to a memory budget like
 //! [`RotationTables`](crate::mapf::RotationTables).
 
 use std::cmp::Reverse;
@@ -17,8 +18,11 @@ use std::collections::{BinaryHeap, HashMap};
 use crate::crowd::RotationGuidance;
 use crate::grid::Grid;
 
-/// A state from which the goal cannot be reached.
-pub const WEIGHTED_UNREACHABLE: u32 = u32::MAX;
+/// A table's value for a state from which the goal cannot be reached.
+pub const WEIGHTED_UNREACHABLE: u16 = u16::MAX;
+
+/// The largest cost a table holds: dearer states read this (exact below it).
+pub const WEIGHTED_CAP: u16 = u16::MAX - 1;
 
 /// What each action costs on a grid: a forward move by its cell and facing, a turn alike
 /// everywhere.
@@ -71,18 +75,36 @@ impl EdgeCosts {
 pub struct WeightedTables {
     grid: Grid,
     costs: EdgeCosts,
-    /// Per goal: its table, `cell × 4 + facing`.
-    tables: HashMap<u32, Box<[u32]>>,
+    /// Per cell: its rank among the passable cells, or `u32::MAX` for a wall.
+    rank: Vec<u32>,
+    free: usize,
+    /// Per goal: its table, `rank × 4 + facing`.
+    tables: HashMap<u32, Box<[u16]>>,
+    /// The search's buffers: costs by `cell × 4 + facing`, and its queue.
+    dist: Vec<u32>,
     heap: BinaryHeap<Reverse<(u32, u32)>>,
 }
 
 impl WeightedTables {
     /// No tables yet, for `grid` with action costs `costs`.
     pub fn new(grid: &Grid, costs: EdgeCosts) -> WeightedTables {
+        let mut free = 0;
+        let rank = (0..grid.len())
+            .map(|c| {
+                if grid.weight(c) == 0 {
+                    return u32::MAX;
+                }
+                free += 1;
+                free as u32 - 1
+            })
+            .collect();
         WeightedTables {
             grid: grid.clone(),
             costs,
+            rank,
+            free,
             tables: HashMap::new(),
+            dist: Vec::new(),
             heap: BinaryHeap::new(),
         }
     }
@@ -111,15 +133,25 @@ impl WeightedTables {
         Ok(())
     }
 
-    /// The cost from `(cell, facing)` to `goal`, if its table is made.
-    pub fn get(&self, goal: u32, cell: u32, facing: u8) -> Option<u32> {
+    /// The cost from `(cell, facing)` to `goal`, if its table is made and the state is on
+    /// the grid: [`WEIGHTED_UNREACHABLE`] when there is no way (from a wall too).
+    pub fn get(&self, goal: u32, cell: u32, facing: u8) -> Option<u16> {
         let t = self.tables.get(&goal)?;
-        t.get(cell as usize * 4 + facing as usize).copied()
+        let r = *self.rank.get(cell as usize)?;
+        if facing > 3 {
+            return None;
+        }
+        Some(match r {
+            u32::MAX => WEIGHTED_UNREACHABLE,
+            r => t[r as usize * 4 + facing as usize],
+        })
     }
 
-    /// Bytes the tables hold.
+    /// Bytes the tables hold, with the search's buffers and the action costs.
     pub fn memory_bytes(&self) -> usize {
-        self.tables.len() * (self.grid.len() * 16 + 16) + self.costs.forward.len() * 2
+        self.tables.len() * (self.free * 8 + 16)
+            + (self.rank.capacity() + self.dist.capacity()) * 4
+            + self.costs.forward.len() * 2
     }
 
     /// Keeps only the tables of goals for which `keep` says true.
@@ -134,17 +166,20 @@ impl WeightedTables {
         }
         let tables = &self.tables;
         Ok(WeightedGoals {
+            rank: &self.rank,
             per_agent: goals.iter().map(|g| &tables[g][..]).collect(),
             costs: &self.costs,
         })
     }
 
     /// Dijkstra backwards from the goal's four states.
-    fn search(&mut self, goal: u32) -> Box<[u32]> {
+    fn search(&mut self, goal: u32) -> Box<[u16]> {
         let grid = &self.grid;
         let n = grid.len();
         let w = grid.width();
-        let mut dist = vec![WEIGHTED_UNREACHABLE; n * 4].into_boxed_slice();
+        let dist = &mut self.dist;
+        dist.clear();
+        dist.resize(n * 4, u32::MAX);
         let heap = &mut self.heap;
         heap.clear();
         for f in 0..4u32 {
@@ -181,14 +216,27 @@ impl WeightedTables {
                 );
             }
         }
-        dist
+        let mut table = vec![WEIGHTED_UNREACHABLE; self.free * 4].into_boxed_slice();
+        for (c, &r) in self.rank.iter().enumerate() {
+            if r == u32::MAX {
+                continue;
+            }
+            for f in 0..4 {
+                let d = dist[c * 4 + f];
+                if d != u32::MAX {
+                    table[r as usize * 4 + f] = d.min(u32::from(WEIGHTED_CAP)) as u16;
+                }
+            }
+        }
+        table
     }
 }
 
 /// Robots' guidance from [`WeightedTables`]: each robot's goal table.
 #[derive(Clone, Debug)]
 pub struct WeightedGoals<'a> {
-    per_agent: Vec<&'a [u32]>,
+    rank: &'a [u32],
+    per_agent: Vec<&'a [u16]>,
     costs: &'a EdgeCosts,
 }
 
@@ -207,7 +255,11 @@ impl super::spacetime::WindowGuidance for WeightedGoals<'_> {
 impl RotationGuidance for WeightedGoals<'_> {
     #[inline]
     fn cost(&self, agent: usize, cell: u32, facing: u8) -> u64 {
-        match self.per_agent[agent][cell as usize * 4 + facing as usize] {
+        let r = self.rank[cell as usize];
+        if r == u32::MAX {
+            return u64::MAX;
+        }
+        match self.per_agent[agent][r as usize * 4 + facing as usize] {
             WEIGHTED_UNREACHABLE => u64::MAX,
             d => u64::from(d),
         }
@@ -240,7 +292,7 @@ mod tests {
                     if grid.weight(c as usize) == 0 {
                         continue;
                     }
-                    assert_eq!(u32::from(e), w, "goal {goal}, cell {c}, facing {f}");
+                    assert_eq!(e, w, "goal {goal}, cell {c}, facing {f}");
                 }
             }
         }
