@@ -94,7 +94,7 @@ impl Reservations {
 /// A robot's guidance over the window: its cost to go from a state, and what each action
 /// costs (one by default: every timestep alike). The cost to go must be consistent with the
 /// action costs (no action lowers it by more than it costs).
-pub trait WindowGuidance: RotationGuidance {
+pub trait WindowGuidance: RotationGuidance + Sync {
     /// What `act` costs from state `s`.
     fn action_cost(&self, s: St, act: Action) -> u64 {
         let _ = (s, act);
@@ -104,7 +104,7 @@ pub trait WindowGuidance: RotationGuidance {
 
 impl WindowGuidance for crate::mapf::ToGoals<'_> {}
 
-impl<F: Fn(usize, u32, u8) -> u64> WindowGuidance for F {}
+impl<F: Fn(usize, u32, u8) -> u64 + Sync> WindowGuidance for F {}
 
 /// How much a timestep weighs against the distances summed along a path (see
 /// [`path_cost`]).
