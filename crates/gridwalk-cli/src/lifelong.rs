@@ -74,7 +74,7 @@ pub struct LifelongArgs {
     pub lns_work: u64,
     /// `window`: the share of the step time limit after which the planner stops refining
     /// whatever its work (a safety net; when it cuts first, results depend on the machine).
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.5, value_parser = parse_share)]
     pub plan_share: f64,
     /// `window`: neighbourhoods a step tries at most.
     #[arg(long)]
@@ -170,7 +170,8 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
         std::fs::write(out, rec.to_json()).map_err(|e| format!("{}: {e}", out.display()))?;
     }
     let times = &outcome.plan_seconds;
-    let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
+    // Folded from +0.0: an empty f64 sum is -0.0, which would print as `-0.000`.
+    let mean = times.iter().fold(0.0, |sum, t| sum + t) / times.len().max(1) as f64;
     let max = times.iter().cloned().fold(0.0, f64::max);
     let errors = rec.errors.len() + rec.schedule_errors.len();
     println!(
@@ -184,4 +185,12 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
         max * 1e3
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// A share of the step time limit: a number in (0, 1].
+fn parse_share(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= 1.0 => Ok(v),
+        _ => Err(format!("{s:?} is not a share in (0, 1]")),
+    }
 }

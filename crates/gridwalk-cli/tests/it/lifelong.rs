@@ -138,6 +138,8 @@ fn late_steps_are_lost_and_recorded() {
     let (line, r) = play_and_check(&lorr_data("2023/MR23-I-03.json"), &flags, "late-2023");
     let lost = field(&line, "timeouts");
     assert!(lost > 0.0, "{line}");
+    // With no step answered in time, no time is negative zero.
+    assert!(!line.contains("-0.000"), "{line}");
     assert_eq!(r["errors"].as_array().unwrap().len() as f64, lost);
     assert_eq!(r["AllValid"], "No");
     let (line, r) = play_and_check(&lorr_data("2024/RANDOM-02.json"), &flags, "late-2024");
@@ -146,6 +148,21 @@ fn late_steps_are_lost_and_recorded() {
         r["numEntryTimeouts"].as_f64(),
         Some(field(&line, "timeouts"))
     );
+}
+
+#[test]
+fn a_bad_share_of_the_step_is_refused() {
+    for share in ["0", "-1", "1.5", "half"] {
+        let out = run(&[
+            "lifelong",
+            lorr_data("2023/MR23-I-04.json").to_str().unwrap(),
+            &format!("--plan-share={share}"),
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{share}: {stderr}");
+        assert!(stderr.contains("--plan-share"), "{share}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{share}: {stderr}");
+    }
 }
 
 #[test]
