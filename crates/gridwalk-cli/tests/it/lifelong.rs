@@ -345,7 +345,10 @@ fn crowded(robots: usize) -> PathBuf {
         .filter(|&c| rows[c / 32].as_bytes()[c % 32] == b'.')
         .collect();
     // A stride coprime with the free cells' count spreads the starts.
-    let stride = (1..).map(|k| 37 + k).find(|s| free.len() % s != 0).unwrap();
+    let stride = (1..)
+        .map(|k| 37 + k)
+        .find(|s| !free.len().is_multiple_of(*s))
+        .unwrap();
     let starts: Vec<String> = (0..robots)
         .map(|i| free[(i * stride) % free.len()].to_string())
         .collect();

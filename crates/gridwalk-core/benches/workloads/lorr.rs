@@ -13,7 +13,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use gridwalk_core::format::lorr::Problem;
-use gridwalk_core::tracks::lifelong::{DEFAULT_BUDGET, OperationPibt, Settings, run};
+use gridwalk_core::tracks::lifelong::{
+    DEFAULT_BUDGET, OperationPibt, SchedulerKind, Settings, run,
+};
 
 use super::{Goal, Report, Samples, Series};
 
@@ -33,6 +35,7 @@ pub fn warehouse_10000(steps: u64, report: &mut Report) -> Result<(), String> {
     let settings = Settings {
         steps,
         step_time_limit: Duration::from_secs(60),
+        scheduler: SchedulerKind::Greedy,
     };
     let outcome = run(&problem, Box::new(planner), settings, &mut |_, _| {})?;
     let plans = &outcome.plan_seconds;
