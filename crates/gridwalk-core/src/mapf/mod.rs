@@ -66,7 +66,7 @@ pub use realtime::{
     Rooted, Tick,
 };
 pub use rooting::Rooting;
-pub use rotation::{ROTATION_CAP, ROTATION_UNREACHABLE, RotationTables, ToGoals};
+pub use rotation::{ROTATION_CAP, ROTATION_UNREACHABLE, RotationTables, ToGoal, ToGoals};
 
 use crate::crowd::StepOptions;
 use crate::grid::{Connectivity, Grid, Pos};

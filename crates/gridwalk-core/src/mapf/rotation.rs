@@ -122,6 +122,14 @@ impl RotationTables {
         self.rank.iter().filter(|&&r| r != NONE).count()
     }
 
+    /// `goal`'s table, if made: one robot's guidance read without a lookup by goal.
+    pub fn to_goal(&self, goal: u32) -> Option<ToGoal<'_>> {
+        Some(ToGoal {
+            rank: &self.rank,
+            table: self.tables.get(&goal)?,
+        })
+    }
+
     /// Guidance for robots heading for `goals` (one per robot), making the missing tables.
     pub fn guidance<'a>(&'a mut self, goals: &[u32]) -> Result<ToGoals<'a>, String> {
         for &g in goals {
@@ -164,6 +172,40 @@ impl RotationTables {
             }
         }
         dist
+    }
+}
+
+/// One goal's table from [`RotationTables::to_goal`].
+#[derive(Clone, Copy, Debug)]
+pub struct ToGoal<'a> {
+    rank: &'a [u32],
+    table: &'a [u16],
+}
+
+impl ToGoal<'_> {
+    /// The actions from `(cell, facing)` to the goal: `u64::MAX` when there is no way, or
+    /// the state is a wall or off the grid.
+    #[inline]
+    pub fn cost(&self, cell: u32, facing: u8) -> u64 {
+        match self.rank.get(cell as usize) {
+            Some(&r) if r != NONE && facing < 4 => {
+                match self.table[r as usize * 4 + facing as usize] {
+                    ROTATION_UNREACHABLE => u64::MAX,
+                    d => u64::from(d),
+                }
+            }
+            _ => u64::MAX,
+        }
+    }
+
+    /// Hints the cache at `cell`'s entries.
+    #[inline]
+    pub fn prefetch(&self, cell: u32) {
+        if let Some(&r) = self.rank.get(cell as usize)
+            && r != NONE
+        {
+            crate::prefetch::prefetch(self.table, r as usize * 4);
+        }
     }
 }
 

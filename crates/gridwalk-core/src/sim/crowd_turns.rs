@@ -27,7 +27,7 @@ use super::crowd_step::MoveBorrows;
 use crate::cost::{COST_ONE, INFINITY};
 use crate::crowd::{Action, OperationStep, RotationGuidance};
 use crate::grid::{Facing, Grid};
-use crate::mapf::{ROTATION_UNREACHABLE, RotationTables};
+use crate::mapf::{RotationTables, ToGoal};
 use crate::planner::GoalPlanner;
 use crate::rng::SplitMix64;
 
@@ -49,24 +49,27 @@ pub(super) struct Turns {
 /// ready; without one its planner's cost in whole steps. An agent with neither has no goal
 /// in the step, which never asks for its cost (it would be unreachable).
 struct TableGuidance<'a> {
-    tables: &'a RotationTables,
-    goals: &'a [u32],
-    has_table: &'a [bool],
+    /// Per agent: its goal's table, looked up once a step.
+    tables: Vec<Option<ToGoal<'a>>>,
     planners: &'a [Option<&'a dyn GoalPlanner>],
 }
 
 impl RotationGuidance for TableGuidance<'_> {
     #[inline]
     fn cost(&self, i: usize, cell: u32, facing: u8) -> u64 {
-        if !self.has_table[i] {
-            return match self.planners[i].map(|p| p.cost_to_goal(cell as usize)) {
+        match &self.tables[i] {
+            Some(table) => table.cost(cell, facing),
+            None => match self.planners[i].map(|p| p.cost_to_goal(cell as usize)) {
                 None | Some(INFINITY) => u64::MAX,
                 Some(c) => c / COST_ONE,
-            };
+            },
         }
-        match self.tables.get(self.goals[i], cell, facing) {
-            Some(ROTATION_UNREACHABLE) | None => u64::MAX,
-            Some(d) => u64::from(d),
+    }
+
+    #[inline]
+    fn prefetch(&self, i: usize, cell: u32) {
+        if let Some(table) = &self.tables[i] {
+            table.prefetch(cell);
         }
     }
 }
@@ -129,10 +132,11 @@ impl Turns {
             self.step = OperationStep::new(truth);
         }
         let has_table = self.make_tables(goals, &wants, order);
+        let tables = &self.tables;
         let guidance = TableGuidance {
-            tables: &self.tables,
-            goals,
-            has_table: &has_table,
+            tables: (goals.iter().zip(&has_table))
+                .map(|(&g, &made)| made.then(|| tables.to_goal(g)).flatten())
+                .collect(),
             planners,
         };
         // An agent on its goal heads nowhere: it waits there rather than turn on the spot,
