@@ -243,26 +243,63 @@ impl SpaceTimeAstar {
         goal: Option<u32>,
         out: &mut Vec<St>,
     ) -> Option<u64> {
-        let h = self.window;
+        let q = Query {
+            grid,
+            res,
+            guidance,
+            a,
+            goal,
+        };
+        let gen_ = self.begin();
+        self.seed(&q, start)?;
+        let mut seq = 0u32;
+        let mut budget = self.cap;
+        while let Some(node) = self.heap.pop() {
+            let idx = node.idx as usize;
+            if self.closed[idx] == gen_ {
+                continue;
+            }
+            self.closed[idx] = gen_;
+            let at = self.decode(idx);
+            if at.0 == self.window {
+                self.reconstruct(idx, out);
+                return Some(node.f.0);
+            }
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            self.expanded += 1;
+            self.expand(&q, idx, at, &mut seq);
+        }
+        None
+    }
+
+    /// Starts a search: a new generation (the marks cleared when it wraps) and an empty heap.
+    #[inline]
+    fn begin(&mut self) -> u32 {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.seen.fill(0);
             self.closed.fill(0);
             self.generation = 1;
         }
-        let gen_ = self.generation;
         self.heap.clear();
-        let mut seq = 0u32;
-        let rest = |c: u32, f: u8| guidance.cost(a as usize, c, f);
-        let start_arrived = goal.is_none();
+        self.generation
+    }
+
+    /// Reaches and pushes the start state; `None` if the goal is out of reach from it.
+    #[inline]
+    fn seed<G: WindowGuidance + ?Sized>(&mut self, q: &Query<'_, G>, start: St) -> Option<()> {
+        let start_arrived = q.goal.is_none();
         let i0 = self.index(0, start, start_arrived);
-        self.seen[i0] = gen_;
+        self.seen[i0] = self.generation;
         self.parent[i0] = NONE;
         self.g[i0] = 0;
         let f0 = if start_arrived {
             0
         } else {
-            rest(start.0, start.1).saturating_mul(STEP_WEIGHT)
+            q.rest(start).saturating_mul(STEP_WEIGHT)
         };
         if f0 == u64::MAX {
             return None;
@@ -273,87 +310,130 @@ impl SpaceTimeAstar {
             seq: Reverse(0),
             idx: i0 as u32,
         });
-        let mut budget = self.cap;
-        while let Some(node) = self.heap.pop() {
-            let idx = node.idx as usize;
-            if self.closed[idx] == gen_ {
+        Some(())
+    }
+
+    /// Pushes each successor of search state `idx` (timestep, state, arrived: `at`) that is
+    /// clear of the others and reached cheaper than before.
+    #[inline]
+    fn expand<G: WindowGuidance + ?Sized>(
+        &mut self,
+        q: &Query<'_, G>,
+        idx: usize,
+        (t, s, arrived): (usize, St, bool),
+        seq: &mut u32,
+    ) {
+        let g0 = self.g[idx];
+        // Once arrived, every way costs alike: staying is tried first, so that a robot
+        // that has arrived waits there unless it must make way.
+        let acts = if arrived { ARRIVED_ORDER } else { TRAVEL_ORDER };
+        for act in acts {
+            let Some(n) = act.apply(q.grid, s) else {
+                continue;
+            };
+            if !q.res.free(q.a, t, s.0, n.0) {
                 continue;
             }
-            self.closed[idx] = gen_;
-            let (t, s, arrived) = self.decode(idx);
-            if t == h {
-                out.clear();
-                out.resize(h + 1, s);
-                let mut i = idx;
-                for k in (0..=h).rev() {
-                    out[k] = self.decode(i).1;
-                    i = self.parent[i] as usize;
-                }
-                return Some(node.f.0);
-            }
-            if budget == 0 {
-                break;
-            }
-            budget -= 1;
-            self.expanded += 1;
-            let g0 = self.g[idx];
-            // Once arrived, every way costs alike: staying is tried first, so that a robot
-            // that has arrived waits there unless it must make way.
-            let acts = if arrived {
-                [
-                    Action::Wait,
-                    Action::Forward,
-                    Action::Clockwise,
-                    Action::CounterClockwise,
-                ]
-            } else {
-                [
-                    Action::Forward,
-                    Action::Clockwise,
-                    Action::CounterClockwise,
-                    Action::Wait,
-                ]
+            let Some((now_arrived, g1, f)) = q.successor(g0, arrived, s, act, n) else {
+                continue;
             };
-            for act in acts {
-                let Some(n) = act.apply(grid, s) else {
-                    continue;
-                };
-                if !res.free(a, t, s.0, n.0) {
-                    continue;
-                }
-                let t1 = t + 1;
-                // Arrived: the cost is frozen. Arriving now: its timestep. Otherwise one
-                // more timestep and the cost to go from here.
-                let (now_arrived, g1, f) = if arrived {
-                    (true, g0, g0)
-                } else if Some(n.0) == goal {
-                    let g1 = g0 + STEP_WEIGHT * guidance.action_cost(s, act);
-                    (true, g1, g1)
-                } else {
-                    let r = rest(n.0, n.1);
-                    if r == u64::MAX {
-                        continue;
-                    }
-                    let g1 = g0 + STEP_WEIGHT * guidance.action_cost(s, act) + r;
-                    (false, g1, g1 + r * STEP_WEIGHT)
-                };
-                let j = self.index(t1, n, now_arrived);
-                if self.closed[j] == gen_ || (self.seen[j] == gen_ && self.g[j] <= g1) {
-                    continue;
-                }
-                self.seen[j] = gen_;
-                self.parent[j] = idx as u32;
-                self.g[j] = g1;
-                seq += 1;
-                self.heap.push(Node {
-                    f: Reverse(f),
-                    t: t1 as u32,
-                    seq: Reverse(seq),
-                    idx: j as u32,
-                });
-            }
+            let j = self.index(t + 1, n, now_arrived);
+            self.relax(j, t + 1, idx, g1, f, seq);
         }
-        None
+    }
+
+    /// Reaches search state `j` at timestep `t` from `parent` at cost `g` and pushes it with
+    /// priority `f`, unless it is closed or was reached as cheaply already.
+    #[inline]
+    fn relax(&mut self, j: usize, t: usize, parent: usize, g: u64, f: u64, seq: &mut u32) {
+        let gen_ = self.generation;
+        if self.closed[j] == gen_ || (self.seen[j] == gen_ && self.g[j] <= g) {
+            return;
+        }
+        self.seen[j] = gen_;
+        self.parent[j] = parent as u32;
+        self.g[j] = g;
+        *seq += 1;
+        self.heap.push(Node {
+            f: Reverse(f),
+            t: t as u32,
+            seq: Reverse(*seq),
+            idx: j as u32,
+        });
+    }
+
+    /// Writes into `out` the window path that ends at search state `idx`, by its parents.
+    fn reconstruct(&self, idx: usize, out: &mut Vec<St>) {
+        let h = self.window;
+        out.clear();
+        out.resize(h + 1, self.decode(idx).1);
+        let mut i = idx;
+        for k in (0..=h).rev() {
+            out[k] = self.decode(i).1;
+            i = self.parent[i] as usize;
+        }
+    }
+}
+
+/// The order actions are tried in before the robot has arrived.
+const TRAVEL_ORDER: [Action; 4] = [
+    Action::Forward,
+    Action::Clockwise,
+    Action::CounterClockwise,
+    Action::Wait,
+];
+
+/// The order actions are tried in once it has arrived: staying first.
+const ARRIVED_ORDER: [Action; 4] = [
+    Action::Wait,
+    Action::Forward,
+    Action::Clockwise,
+    Action::CounterClockwise,
+];
+
+/// What one search holds fixed: the map, the others' reservations, the guidance, the robot
+/// and its goal.
+struct Query<'a, G: ?Sized> {
+    grid: &'a Grid,
+    res: &'a Reservations,
+    guidance: &'a G,
+    a: u32,
+    goal: Option<u32>,
+}
+
+impl<G: WindowGuidance + ?Sized> Query<'_, G> {
+    /// The robot's cost to go from `s`.
+    #[inline]
+    fn rest(&self, (c, f): St) -> u64 {
+        self.guidance.cost(self.a as usize, c, f)
+    }
+
+    /// Whether the robot has arrived at `n`, reached by `act` from `s` at cost so far `g0`,
+    /// its cost so far there and its priority; `None` if the goal is out of reach from `n`.
+    #[inline]
+    fn successor(
+        &self,
+        g0: u64,
+        arrived: bool,
+        s: St,
+        act: Action,
+        n: St,
+    ) -> Option<(bool, u64, u64)> {
+        // Arrived: the cost is frozen. Arriving now: its timestep. Otherwise one more
+        // timestep and the cost to go from here.
+        if arrived {
+            Some((true, g0, g0))
+        } else if Some(n.0) == self.goal {
+            let g1 = g0 + STEP_WEIGHT * self.guidance.action_cost(s, act);
+            Some((true, g1, g1))
+        } else {
+            let r = self.rest(n);
+            if r == u64::MAX {
+                return None;
+            }
+            let g1 = g0 + STEP_WEIGHT * self.guidance.action_cost(s, act) + r;
+            Some((false, g1, g1 + r * STEP_WEIGHT))
+        }
     }
 }
 
