@@ -100,7 +100,23 @@ impl MatchingScheduler {
         self.assigned.resize(n, None);
         self.begun.resize(n, false);
         self.dist.begin_step();
-        // What happened since the last call: tasks finished, first errands visited.
+        let free = self.observe(states, goals);
+        let open = self.open_tasks();
+        let matchable = self.matchable(free, open.len());
+        // Robots that may change keep their task only if the matching gives it back.
+        let mut may_change = vec![false; n];
+        for &a in &matchable {
+            may_change[a as usize] = true;
+        }
+        self.price(states, &open, &matchable, &may_change);
+        self.release(&matchable, goals);
+        self.assign(&mut may_change, goals);
+        self.assigned.clone()
+    }
+
+    /// Notes what happened since the last call (tasks finished, first errands visited);
+    /// returns the free robots.
+    fn observe(&mut self, states: &[State], goals: &[Option<u32>]) -> Vec<u32> {
         let mut free: Vec<u32> = Vec::new();
         for (a, s) in states.iter().enumerate() {
             match (self.assigned[a], goals[a]) {
@@ -121,17 +137,25 @@ impl MatchingScheduler {
                 free.push(a as u32);
             }
         }
-        let open: Vec<u64> = {
-            let mut v: Vec<u64> = self
-                .tasks
-                .iter()
-                .filter(|(_, k)| k.holder.is_none_or(|r| !self.begun[r as usize]))
-                .map(|(&id, _)| id)
-                .collect();
-            v.sort_unstable();
-            v
-        };
-        let mut matchable = if free.len().saturating_mul(open.len()) <= MAX_PAIRS {
+        free
+    }
+
+    /// The open tasks, by id.
+    fn open_tasks(&self) -> Vec<u64> {
+        let mut v: Vec<u64> = self
+            .tasks
+            .iter()
+            .filter(|(_, k)| k.holder.is_none_or(|r| !self.begun[r as usize]))
+            .map(|(&id, _)| id)
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// The free robots this step matches, so that they and `open` tasks make at most
+    /// [`MAX_PAIRS`] pairs (see the module doc).
+    fn matchable(&self, free: Vec<u32>, open: usize) -> Vec<u32> {
+        let mut matchable = if free.len().saturating_mul(open) <= MAX_PAIRS {
             free
         } else {
             free.into_iter()
@@ -139,21 +163,22 @@ impl MatchingScheduler {
                 .collect()
         };
         // Still too many: the first ones by index this step, the others at the next.
-        matchable.truncate(MAX_PAIRS / open.len().max(1));
-        // Robots that may change keep their task only if the matching gives it back.
-        let mut may_change = vec![false; n];
-        for &a in &matchable {
-            may_change[a as usize] = true;
-        }
+        matchable.truncate(MAX_PAIRS / open.max(1));
+        matchable
+    }
+
+    /// Prices every matchable robot with every open task not held by a robot that keeps
+    /// its task, into `self.pairs`, cheapest first.
+    fn price(&mut self, states: &[State], open: &[u64], matchable: &[u32], may_change: &[bool]) {
         self.pairs.clear();
-        for &id in &open {
+        for &id in open {
             let k = &self.tasks[&id];
             if k.holder.is_some_and(|r| !may_change[r as usize]) {
                 continue;
             }
             let slot = self.dist.slot(k.errands[0]);
             let table = self.dist.table(slot);
-            for &a in &matchable {
+            for &a in matchable {
                 let mut c = cost(table[states[a as usize].cell as usize]) + k.length;
                 if self.assigned[a as usize] == Some(id) {
                     c = c.saturating_sub(STICK);
@@ -162,7 +187,11 @@ impl MatchingScheduler {
             }
         }
         self.pairs.sort_unstable();
-        for &a in &matchable {
+    }
+
+    /// Takes the matchable robots' tasks and goals from them.
+    fn release(&mut self, matchable: &[u32], goals: &mut [Option<u32>]) {
+        for &a in matchable {
             goals[a as usize] = None;
             if let Some(id) = self.assigned[a as usize].take()
                 && let Some(k) = self.tasks.get_mut(&id)
@@ -170,6 +199,10 @@ impl MatchingScheduler {
                 k.holder = None;
             }
         }
+    }
+
+    /// Gives tasks cheapest pair first, each robot that may change once and each task once.
+    fn assign(&mut self, may_change: &mut [bool], goals: &mut [Option<u32>]) {
         for &(_, a, id) in &self.pairs {
             let k = self.tasks.get_mut(&id).expect("a priced task is known");
             if !may_change[a as usize] || k.holder.is_some() {
@@ -180,7 +213,6 @@ impl MatchingScheduler {
             self.assigned[a as usize] = Some(id);
             goals[a as usize] = Some(k.errands[0]);
         }
-        self.assigned.clone()
     }
 }
 
