@@ -369,7 +369,32 @@ impl WindowLns {
     fn neighbourhood<G: WindowGuidance + ?Sized>(&mut self, g: &G) -> bool {
         let n = self.paths.len();
         let k = self.cfg.neighbourhood.min(n);
-        // The latest of a few late robots drawn (those no longer late leave the list).
+        let Some(seed) = self.draw_seed() else {
+            return false;
+        };
+        let gen_ = self.next_mark(n);
+        self.members.clear();
+        self.members.push(seed);
+        self.mark[seed as usize] = gen_;
+        let mut grown = 0;
+        while self.members.len() < k && grown < self.members.len() {
+            let a = self.members[grown] as usize;
+            grown += 1;
+            self.grow_along(g, a, k, gen_);
+        }
+        while self.members.len() < k.min(3) {
+            let b = self.rng.below(n) as u32;
+            if self.mark[b as usize] != gen_ {
+                self.mark[b as usize] = gen_;
+                self.members.push(b);
+            }
+        }
+        true
+    }
+
+    /// The latest of up to four late robots drawn (those no longer late leave the list), or
+    /// `None` if none is late.
+    fn draw_seed(&mut self) -> Option<u32> {
         let mut seed = NONE;
         let mut worst = 0;
         let mut draws = 0;
@@ -387,60 +412,56 @@ impl WindowLns {
                 seed = a as u32;
             }
         }
-        if seed == NONE {
-            return false;
-        }
+        (seed != NONE).then_some(seed)
+    }
+
+    /// A new mark for the `n` robots, none of them marked with it.
+    fn next_mark(&mut self, n: usize) -> u32 {
         self.mark_gen = self.mark_gen.wrapping_add(1);
         if self.mark.len() != n || self.mark_gen == 0 {
             self.mark = vec![0; n];
             self.mark_gen = 1;
         }
-        let gen_ = self.mark_gen;
-        self.members.clear();
-        self.members.push(seed);
-        self.mark[seed as usize] = gen_;
+        self.mark_gen
+    }
+
+    /// Adds to the neighbourhood, up to `k` robots, those on the cells of robot `a`'s path
+    /// alone over the window, at that timestep or one either side.
+    fn grow_along<G: WindowGuidance + ?Sized>(&mut self, g: &G, a: usize, k: usize, gen_: u32) {
+        let Some(goal) = self.goals[a] else {
+            return;
+        };
         let h = self.cfg.window;
-        let mut grown = 0;
-        while self.members.len() < k && grown < self.members.len() {
-            let a = self.members[grown] as usize;
-            grown += 1;
-            let Some(goal) = self.goals[a] else {
-                continue;
-            };
-            // Its path alone: down the table, ties drawn.
-            let mut s = self.paths[a][0];
-            for t in 1..=h {
-                if s.0 == goal {
-                    break;
-                }
-                let mut best = (u64::MAX, 0u64, s);
-                for act in [Action::Forward, Action::Clockwise, Action::CounterClockwise] {
-                    if let Some(nx) = act.apply(&self.grid, s) {
-                        let c = g.cost(a, nx.0, nx.1);
-                        let draw = self.rng.next_u64();
-                        if (c, draw) < (best.0, best.1) {
-                            best = (c, draw, nx);
-                        }
-                    }
-                }
-                s = best.2;
-                for dt in [t, t - 1, (t + 1).min(h)] {
-                    let b = self.res.get(dt, s.0);
-                    if b != NONE && self.mark[b as usize] != gen_ && self.members.len() < k {
-                        self.mark[b as usize] = gen_;
-                        self.members.push(b);
-                    }
+        let mut s = self.paths[a][0];
+        for t in 1..=h {
+            if s.0 == goal {
+                break;
+            }
+            s = self.step_alone(g, a, s);
+            for dt in [t, t - 1, (t + 1).min(h)] {
+                let b = self.res.get(dt, s.0);
+                if b != NONE && self.mark[b as usize] != gen_ && self.members.len() < k {
+                    self.mark[b as usize] = gen_;
+                    self.members.push(b);
                 }
             }
         }
-        while self.members.len() < k.min(3) {
-            let b = self.rng.below(n) as u32;
-            if self.mark[b as usize] != gen_ {
-                self.mark[b as usize] = gen_;
-                self.members.push(b);
+    }
+
+    /// Robot `a`'s next state on its path alone from `s`: down the table, ties drawn.
+    #[inline]
+    fn step_alone<G: WindowGuidance + ?Sized>(&mut self, g: &G, a: usize, s: St) -> St {
+        let mut best = (u64::MAX, 0u64, s);
+        for act in [Action::Forward, Action::Clockwise, Action::CounterClockwise] {
+            if let Some(nx) = act.apply(&self.grid, s) {
+                let c = g.cost(a, nx.0, nx.1);
+                let draw = self.rng.next_u64();
+                if (c, draw) < (best.0, best.1) {
+                    best = (c, draw, nx);
+                }
             }
         }
-        true
+        best.2
     }
 
     /// Plans `self.members` again; keeps the new paths if they cost less.
