@@ -6,7 +6,7 @@
 //! steps since it last changed), ties by a draw each step. A robot without a task has no
 //! goal: it prefers to stay, and can be pushed.
 
-use crate::crowd::OperationStep;
+use crate::crowd::{OperationStep, RotationGuidance, StepError};
 use crate::grid::Grid;
 use crate::mapf::RotationTables;
 use crate::rng::{Rng, SeedableRng, SplitMix64};
@@ -125,34 +125,49 @@ impl Planner for OperationPibt {
         self.prepare(states, goals);
         self.at.clear();
         self.at.extend(states.iter().map(|s| (s.cell, s.facing)));
-        let planned = if let Some(w) = &mut self.weighted {
-            match w.guidance(&self.goal_cells) {
-                Ok(guidance) => (self.step).step(
-                    &self.grid,
-                    &self.at,
-                    goals,
-                    &self.order,
-                    &guidance,
-                    &mut self.rng,
-                ),
-                Err(_) => Ok(&[][..]),
-            }
-        } else {
-            match self.tables.guidance(&self.goal_cells) {
-                Ok(guidance) => (self.step).step(
-                    &self.grid,
-                    &self.at,
-                    goals,
-                    &self.order,
-                    &guidance,
-                    &mut self.rng,
-                ),
-                Err(_) => Ok(&[][..]),
-            }
+        let args = StepArgs {
+            step: &mut self.step,
+            grid: &self.grid,
+            at: &self.at,
+            goals,
+            order: &self.order,
+            rng: &mut self.rng,
+        };
+        let planned = match &mut self.weighted {
+            Some(w) => args.under(w.guidance(&self.goal_cells)),
+            None => args.under(self.tables.guidance(&self.goal_cells)),
         };
         match planned {
             Ok(acts) if acts.len() == states.len() => actions.extend_from_slice(acts),
             _ => actions.resize(states.len(), Action::Wait),
+        }
+    }
+}
+
+/// Everything an operations step takes but its guidance, whose type depends on the tables
+/// (weighted or exact).
+struct StepArgs<'a> {
+    step: &'a mut OperationStep,
+    grid: &'a Grid,
+    at: &'a [(u32, u8)],
+    goals: &'a [Option<u32>],
+    order: &'a [u32],
+    rng: &'a mut SplitMix64,
+}
+
+impl<'a> StepArgs<'a> {
+    /// The step under `guidance`; no actions (every robot waits) if the tables could not
+    /// give it.
+    #[inline]
+    fn under<G: RotationGuidance + Sync>(
+        self,
+        guidance: Result<G, String>,
+    ) -> Result<&'a [Action], StepError> {
+        match guidance {
+            Ok(g) => self
+                .step
+                .step(self.grid, self.at, self.goals, self.order, &g, self.rng),
+            Err(_) => Ok(&[][..]),
         }
     }
 }
