@@ -36,12 +36,17 @@ fn field(line: &str, key: &str) -> f64 {
 }
 
 /// Plays `problem` with `extra` flags, checks the result file with the validator and the
-/// summary line against it; returns the summary line and the result.
+/// summary line against it; returns the summary line and the result. Unless `extra` sets
+/// one, the step time limit is a minute: a loaded machine must not lose steps and change
+/// what a test counts.
 fn play_and_check(problem: &Path, extra: &[&str], tag: &str) -> (String, Value) {
     let out_file = temp(&format!("{tag}.json"), "");
     let (p, o) = (problem.to_str().unwrap(), out_file.to_str().unwrap());
     let mut args = vec!["lifelong", p, "--out", o];
     args.extend_from_slice(extra);
+    if !extra.contains(&"--step-time-limit") {
+        args.extend_from_slice(&["--step-time-limit", "60"]);
+    }
     let out = run(&args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
