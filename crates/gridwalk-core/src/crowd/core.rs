@@ -1,7 +1,10 @@
 //! The one PIBT: priority inheritance with backtracking over cells, walked with an explicit
 //! stack, behind a [`MoveModel`] that says which cells an agent may take next and in which
 //! order. Crowd mode's [`StepRule`](super::StepRule) (4 and 8 moves, trap handling) and the
-//! rotation step ([`RotationStep`](super::RotationStep)) are move models of it.
+//! rotation step ([`RotationStep`](super::RotationStep)) are move models of it. PIBT over
+//! 3-step operations ([`OperationStep`](super::OperationStep)) is not: it reserves cells over
+//! a window of timesteps and undoes decisions from a log, which one step's [`Board`] cannot
+//! hold, so it keeps its own search.
 //!
 //! The core keeps who stands where now and next ([`Board`]); a model fills an agent's
 //! candidates, best first, and may forbid a move the board allows (a crossing diagonal). The
