@@ -42,7 +42,7 @@ pub use operations::OperationPibt;
 pub use planner::{CrowdPlanner, Planner, ahead};
 pub use rotation::RotationPibt;
 pub use schedule::{GreedyScheduler, Scheduler};
-pub use weighted::{EdgeCosts, WeightedGoals, WeightedTables};
+pub use weighted::{EdgeCosts, WEIGHTED_CAP, WEIGHTED_UNREACHABLE, WeightedGoals, WeightedTables};
 pub use window::{DEFAULT_WINDOW_WORK, WindowConfig, WindowLns, WindowStats};
 
 use crate::crowd::NONE;
