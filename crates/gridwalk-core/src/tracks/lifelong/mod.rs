@@ -25,6 +25,7 @@ mod guided;
 mod matching;
 mod operations;
 mod planner;
+mod priority;
 mod rotation;
 mod schedule;
 mod spacetime;

@@ -9,9 +9,10 @@
 use crate::crowd::{OperationStep, RotationGuidance, StepError};
 use crate::grid::Grid;
 use crate::mapf::RotationTables;
-use crate::rng::{Rng, SeedableRng, SplitMix64};
+use crate::rng::{SeedableRng, SplitMix64};
 
 use super::planner::Planner;
+use super::priority::GoalAge;
 use super::weighted::{EdgeCosts, WeightedTables};
 use super::{Action, State};
 
@@ -24,8 +25,7 @@ pub struct OperationPibt {
     step: OperationStep,
     rng: SplitMix64,
     /// Per robot: steps since its goal last changed.
-    waited: Vec<u32>,
-    last_goal: Vec<Option<u32>>,
+    age: GoalAge,
     order: Vec<u32>,
     /// Per robot: its goal, or its own cell without one (what the tables are asked for).
     goal_cells: Vec<u32>,
@@ -45,8 +45,7 @@ impl OperationPibt {
             budget,
             step: OperationStep::new(grid),
             rng: SplitMix64::seed_from_u64(seed),
-            waited: Vec::new(),
-            last_goal: Vec::new(),
+            age: GoalAge::default(),
             order: Vec::new(),
             goal_cells: Vec::new(),
             at: Vec::new(),
@@ -65,25 +64,7 @@ impl OperationPibt {
 
     /// Priorities for this step, and the tables' memory held to the budget.
     fn prepare(&mut self, states: &[State], goals: &[Option<u32>]) {
-        let n = states.len();
-        if self.waited.len() != n {
-            self.waited = vec![0; n];
-            self.last_goal = vec![None; n];
-        }
-        for (a, &goal) in goals.iter().enumerate() {
-            if goal != self.last_goal[a] {
-                self.waited[a] = 0;
-                self.last_goal[a] = goal;
-            } else {
-                self.waited[a] = self.waited[a].saturating_add(1);
-            }
-        }
-        let draws: Vec<u32> = (0..n).map(|_| self.rng.next_u32()).collect();
-        self.order.clear();
-        self.order.extend(0..n as u32);
-        let waited = &self.waited;
-        self.order
-            .sort_unstable_by_key(|&a| std::cmp::Reverse((waited[a as usize], draws[a as usize])));
+        self.age.order(goals, &mut self.rng, &mut self.order);
         self.goal_cells.clear();
         self.goal_cells
             .extend(states.iter().zip(goals).map(|(s, g)| g.unwrap_or(s.cell)));

@@ -48,6 +48,7 @@ use crate::rng::{Draw, Rng, SeedableRng, SplitMix64};
 
 use super::State;
 use super::planner::Planner;
+use super::priority::GoalAge;
 use super::spacetime::{
     Reservations, SpaceTimeAstar, St, WindowGuidance, action_between, path_cost,
 };
@@ -163,8 +164,7 @@ pub struct WindowLns {
     saved_cost: Vec<u64>,
     /// The rollout's PIBT over operations, and its priorities: steps on the same goal.
     op_step: OperationStep,
-    waited: Vec<u32>,
-    last_goal: Vec<Option<u32>>,
+    age: GoalAge,
     order: Vec<u32>,
     /// What the planner did.
     pub stats: WindowStats,
@@ -205,8 +205,7 @@ impl WindowLns {
             saved: Vec::new(),
             saved_cost: Vec::new(),
             op_step: OperationStep::new(grid),
-            waited: Vec::new(),
-            last_goal: Vec::new(),
+            age: GoalAge::default(),
             order: Vec::new(),
             stats: WindowStats::default(),
         }
@@ -304,25 +303,7 @@ impl WindowLns {
 
     /// The rollout's priorities: the longest on their goal first, ties drawn.
     fn prioritise(&mut self) {
-        let n = self.goals.len();
-        if self.waited.len() != n {
-            self.waited = vec![0; n];
-            self.last_goal = vec![None; n];
-        }
-        for (a, &goal) in self.goals.iter().enumerate() {
-            if goal != self.last_goal[a] {
-                self.waited[a] = 0;
-                self.last_goal[a] = goal;
-            } else {
-                self.waited[a] = self.waited[a].saturating_add(1);
-            }
-        }
-        let draws: Vec<u32> = (0..n).map(|_| self.rng.next_u32()).collect();
-        self.order.clear();
-        self.order.extend(0..n as u32);
-        let waited = &self.waited;
-        self.order
-            .sort_unstable_by_key(|&a| std::cmp::Reverse((waited[a as usize], draws[a as usize])));
+        self.age.order(&self.goals, &mut self.rng, &mut self.order);
     }
 
     /// The cost robot `a` would have alone on the map from `s`: down its table, the cheapest
