@@ -411,6 +411,36 @@ pub fn run(
     })
 }
 
+/// Plays `planner` for `steps` steps from `states` toward `goals` on `grid`, every joint step
+/// checked by the rules ([`check_step`], which knows nothing of the planner); a robot that
+/// stands on its goal is given the next from `next_goal`; `seed` names the run in a failure.
+/// Returns the goals reached.
+#[cfg(test)]
+pub(crate) fn play_checked(
+    planner: &mut dyn Planner,
+    grid: &crate::grid::Grid,
+    (states, goals): (&mut [State], &mut [Option<u32>]),
+    (steps, seed): (usize, u64),
+    mut next_goal: impl FnMut() -> u32,
+) -> usize {
+    let mut actions = Vec::new();
+    let mut scratch = vec![[NONE; 2]; grid.len()];
+    let mut reached = 0;
+    for t in 0..steps {
+        planner.plan(states, goals, &mut actions);
+        let ok = check_step(grid, states, &actions, &mut scratch);
+        assert_eq!(ok, Ok(()), "seed {seed}, {} robots, step {t}", states.len());
+        for (a, s) in states.iter_mut().enumerate() {
+            *s = after(actions[a], *s, grid.width(), grid.len() as u32).unwrap();
+            if goals[a] == Some(s.cell) {
+                reached += 1;
+                goals[a] = Some(next_goal());
+            }
+        }
+    }
+    reached
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -156,7 +156,6 @@ impl<'a> StepArgs<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::crowd::NONE;
 
     /// Robots on a 10 × 10 grid with walls, each given a new random goal when it reaches one,
     /// stepped `steps` times: every joint step must pass the rules ([`super::super::check_step`],
@@ -202,22 +201,13 @@ mod tests {
             .collect();
         let mut goals: Vec<Option<u32>> = (0..robots).map(|_| Some(pick(&mut rng))).collect();
         let mut p = OperationPibt::new(&grid, 1 << 24, seed);
-        let mut actions = Vec::new();
-        let mut scratch = vec![[NONE; 2]; grid.len()];
-        let mut reached = 0;
-        for t in 0..steps {
-            p.plan(&states, &goals, &mut actions);
-            let ok = super::super::check_step(&grid, &states, &actions, &mut scratch);
-            assert_eq!(ok, Ok(()), "seed {seed}, {robots} robots, step {t}");
-            for (a, s) in states.iter_mut().enumerate() {
-                *s = super::super::after(actions[a], *s, 10, 100).unwrap();
-                if goals[a] == Some(s.cell) {
-                    reached += 1;
-                    goals[a] = Some(pick(&mut rng));
-                }
-            }
-        }
-        reached
+        super::super::play_checked(
+            &mut p,
+            &grid,
+            (&mut states, &mut goals),
+            (steps, seed),
+            || pick(&mut rng),
+        )
     }
 
     #[test]

@@ -615,7 +615,6 @@ impl Planner for WindowLns {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::crowd::NONE;
     use crate::grid::{Pos, Terrain};
 
     /// Robots on a 12 × 12 grid with a few walls, each given a new random goal when it
@@ -644,22 +643,13 @@ mod tests {
             .collect();
         let pick = |rng: &mut SplitMix64| free[rng.below(free.len())];
         let mut goals: Vec<Option<u32>> = (0..robots).map(|_| Some(pick(&mut rng))).collect();
-        let mut actions = Vec::new();
-        let mut scratch = vec![[NONE; 2]; grid.len()];
-        let mut reached = 0;
-        for t in 0..steps {
-            planner.plan(&states, &goals, &mut actions);
-            let ok = super::super::check_step(grid, &states, &actions, &mut scratch);
-            assert_eq!(ok, Ok(()), "seed {seed}, {robots} robots, step {t}");
-            for (a, s) in states.iter_mut().enumerate() {
-                *s = super::super::after(actions[a], *s, grid.width(), grid.len() as u32).unwrap();
-                if goals[a] == Some(s.cell) {
-                    reached += 1;
-                    goals[a] = Some(pick(&mut rng));
-                }
-            }
-        }
-        reached
+        super::super::play_checked(
+            planner,
+            grid,
+            (&mut states, &mut goals),
+            (steps, seed),
+            || pick(&mut rng),
+        )
     }
 
     /// A 12 × 12 grid whose walls leave every free cell connected (a few pillars).
