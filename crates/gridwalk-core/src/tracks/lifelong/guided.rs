@@ -12,6 +12,7 @@ use crate::mapf::RotationTables;
 use crate::rng::{Rng, SeedableRng, SplitMix64};
 
 use super::planner::Planner;
+use super::priority::GoalAge;
 use super::{Action, State};
 
 /// Whether ties of priority are drawn again every step.
@@ -53,12 +54,11 @@ pub struct RotationPlanner {
     tables: RotationTables,
     budget: usize,
     rng: SplitMix64,
-    waited: Vec<u32>,
+    age: GoalAge,
     stuck: Vec<u32>,
     /// Per robot: the facing it turned away from last step on this cell, or [`NO_FACING`].
     left: Vec<u8>,
     tie: Vec<u32>,
-    last_goal: Vec<Option<u32>>,
     order: Vec<u32>,
     states: Vec<(u32, u8)>,
     goal_cells: Vec<u32>,
@@ -74,11 +74,10 @@ impl RotationPlanner {
             tables: RotationTables::new(grid),
             budget,
             rng: SplitMix64::seed_from_u64(seed),
-            waited: Vec::new(),
+            age: GoalAge::default(),
             stuck: Vec::new(),
             left: Vec::new(),
             tie: Vec::new(),
-            last_goal: Vec::new(),
             order: Vec::new(),
             states: Vec::new(),
             goal_cells: Vec::new(),
@@ -88,30 +87,15 @@ impl RotationPlanner {
     /// Priorities and goals for this step.
     fn prepare(&mut self, states: &[State], goals: &[Option<u32>]) {
         let n = states.len();
-        if self.waited.len() != n {
-            self.waited = vec![0; n];
+        if self.tie.len() != n {
             self.tie = (0..n).map(|_| self.rng.next_u32()).collect();
-            self.last_goal = vec![None; n];
         }
         if self.stuck.len() != n {
             self.stuck = vec![0; n];
         }
-        for a in 0..n {
-            let moved = self
-                .states
-                .get(a)
-                .is_some_and(|&(c, _)| c != states[a].cell);
-            if goals[a] != self.last_goal[a] {
-                self.waited[a] = 0;
-                self.last_goal[a] = goals[a];
-            } else {
-                self.waited[a] = self.waited[a].saturating_add(1);
-            }
-            self.stuck[a] = if moved {
-                0
-            } else {
-                self.stuck[a].saturating_add(1)
-            };
+        for (a, (s, stuck)) in states.iter().zip(&mut self.stuck).enumerate() {
+            let moved = self.states.get(a).is_some_and(|&(c, _)| c != s.cell);
+            *stuck = if moved { 0 } else { stuck.saturating_add(1) };
         }
         self.left.clear();
         self.left.extend(
@@ -130,7 +114,7 @@ impl RotationPlanner {
         }
         self.order.clear();
         self.order.extend(0..n as u32);
-        let (waited, stuck, tie) = (&self.waited, &self.stuck, &self.tie);
+        let (waited, stuck, tie) = (self.age.count(goals), &self.stuck, &self.tie);
         self.order.sort_unstable_by_key(|&a| {
             let a = a as usize;
             std::cmp::Reverse((waited[a] / GOAL_DIV + stuck[a], tie[a]))

@@ -18,6 +18,7 @@ use crate::grid::{Connectivity, Grid};
 use crate::rng::{Rng, SeedableRng, SplitMix64};
 
 use super::dist::{DistCache, FAR};
+use super::priority::GoalAge;
 use super::{Action, State};
 
 /// How much cheaper (in quarter moves) the cell a robot last turned toward stays.
@@ -93,9 +94,8 @@ pub struct CrowdPlanner {
     dist: DistCache,
     rng: SplitMix64,
     /// Per robot: steps since its goal last changed, and a fixed random tie-break.
-    waited: Vec<u32>,
+    age: GoalAge,
     tie: Vec<u32>,
-    last_goal: Vec<Option<u32>>,
     slot: Vec<u32>,
     cur: Vec<u32>,
     order: Vec<u32>,
@@ -114,9 +114,8 @@ impl CrowdPlanner {
             rule: StepRule::new(grid, Connectivity::Four, StepOptions::default()),
             dist: DistCache::new(grid, budget),
             rng: SplitMix64::seed_from_u64(seed),
-            waited: Vec::new(),
+            age: GoalAge::default(),
             tie: Vec::new(),
-            last_goal: Vec::new(),
             slot: Vec::new(),
             cur: Vec::new(),
             order: Vec::new(),
@@ -128,28 +127,20 @@ impl CrowdPlanner {
     /// Updates priorities and distance slots for this step's goals.
     fn prepare(&mut self, states: &[State], goals: &[Option<u32>]) {
         let n = states.len();
-        if self.waited.len() != n {
-            self.waited = vec![0; n];
+        if self.tie.len() != n {
             self.tie = (0..n).map(|_| self.rng.next_u32()).collect();
-            self.last_goal = vec![None; n];
             self.slot = vec![NONE; n];
             self.intent = vec![NONE; n];
         }
         self.dist.begin_step();
         for (a, &goal) in goals.iter().enumerate() {
-            if goal != self.last_goal[a] {
-                self.waited[a] = 0;
-                self.last_goal[a] = goal;
-            } else {
-                self.waited[a] = self.waited[a].saturating_add(1);
-            }
             self.slot[a] = goal.map_or(NONE, |g| self.dist.slot(g));
         }
         self.cur.clear();
         self.cur.extend(states.iter().map(|s| s.cell));
         self.order.clear();
         self.order.extend(0..n as u32);
-        let (waited, tie) = (&self.waited, &self.tie);
+        let (waited, tie) = (self.age.count(goals), &self.tie);
         self.order
             .sort_unstable_by_key(|&a| std::cmp::Reverse((waited[a as usize], tie[a as usize])));
     }

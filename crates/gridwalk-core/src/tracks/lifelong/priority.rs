@@ -10,15 +10,9 @@ pub(super) struct GoalAge {
 }
 
 impl GoalAge {
-    /// Counts a step for each robot whose goal in `goals` is last step's (and starts again
-    /// at 0 for the others), then fills `order` with every robot, the longest on its goal
-    /// first, ties broken by one draw a robot from `rng`. A new team size starts afresh.
-    pub(super) fn order<R: Rng + ?Sized>(
-        &mut self,
-        goals: &[Option<u32>],
-        rng: &mut R,
-        order: &mut Vec<u32>,
-    ) {
+    /// Counts a step for each robot whose goal in `goals` is last step's, and starts again at
+    /// 0 for the others (a new team size starts every robot afresh). Returns the counts.
+    pub(super) fn count(&mut self, goals: &[Option<u32>]) -> &[u32] {
         let n = goals.len();
         if self.waited.len() != n {
             self.waited = vec![0; n];
@@ -32,6 +26,19 @@ impl GoalAge {
                 self.waited[a] = self.waited[a].saturating_add(1);
             }
         }
+        &self.waited
+    }
+
+    /// [`count`](Self::count)s the step, then fills `order` with every robot, the longest on
+    /// its goal first, ties broken by one draw a robot from `rng`.
+    pub(super) fn order<R: Rng + ?Sized>(
+        &mut self,
+        goals: &[Option<u32>],
+        rng: &mut R,
+        order: &mut Vec<u32>,
+    ) {
+        let n = goals.len();
+        self.count(goals);
         let draws: Vec<u32> = (0..n).map(|_| rng.next_u32()).collect();
         order.clear();
         order.extend(0..n as u32);

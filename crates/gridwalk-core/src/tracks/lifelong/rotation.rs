@@ -19,6 +19,7 @@ use crate::rng::{Rng, SeedableRng, SplitMix64};
 
 use super::dist::{DistCache, FAR};
 use super::planner::{Planner, ahead};
+use super::priority::GoalAge;
 use super::{Action, State};
 
 /// Steps without a forward move that add one to the cost of waiting.
@@ -38,12 +39,11 @@ pub struct RotationPibt {
     free: Vec<bool>,
     dist: DistCache,
     rng: SplitMix64,
-    waited: Vec<u32>,
+    age: GoalAge,
     /// Per robot: steps since it last moved forward; waiting costs more the longer it is,
     /// so a robot blocked for long turns to go round.
     stuck: Vec<u32>,
     tie: Vec<u32>,
-    last_goal: Vec<Option<u32>>,
     slot: Vec<u32>,
     order: Vec<u32>,
     decision: Vec<Decision>,
@@ -71,10 +71,9 @@ impl RotationPibt {
             free: (0..grid.len()).map(|c| grid.weight(c) != 0).collect(),
             dist: DistCache::new(grid, budget),
             rng: SplitMix64::seed_from_u64(seed),
-            waited: Vec::new(),
+            age: GoalAge::default(),
             stuck: Vec::new(),
             tie: Vec::new(),
-            last_goal: Vec::new(),
             slot: Vec::new(),
             order: Vec::new(),
             decision: Vec::new(),
@@ -224,26 +223,18 @@ impl RotationPibt {
     /// Priorities and distance tables for this step's goals.
     fn prepare(&mut self, states: &[State], goals: &[Option<u32>]) {
         let n = states.len();
-        if self.waited.len() != n {
-            self.waited = vec![0; n];
+        if self.tie.len() != n {
             self.stuck = vec![0; n];
             self.tie = (0..n).map(|_| self.rng.next_u32()).collect();
-            self.last_goal = vec![None; n];
             self.slot = vec![NONE; n];
         }
         self.dist.begin_step();
         for (a, &goal) in goals.iter().enumerate() {
-            if goal != self.last_goal[a] {
-                self.waited[a] = 0;
-                self.last_goal[a] = goal;
-            } else {
-                self.waited[a] = self.waited[a].saturating_add(1);
-            }
             self.slot[a] = goal.map_or(NONE, |g| self.dist.slot(g));
         }
         self.order.clear();
         self.order.extend(0..n as u32);
-        let (waited, tie) = (&self.waited, &self.tie);
+        let (waited, tie) = (self.age.count(goals), &self.tie);
         self.order
             .sort_unstable_by_key(|&a| std::cmp::Reverse((waited[a as usize], tie[a as usize])));
         self.decision.clear();
