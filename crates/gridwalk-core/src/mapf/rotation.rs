@@ -142,6 +142,25 @@ impl RotationTables {
         })
     }
 
+    /// As [`guidance`](Self::guidance), but a robot without a goal (`None`) gets no table:
+    /// every state reads as unreachable for it, and no search is made for it.
+    pub fn guidance_or_none<'a>(
+        &'a mut self,
+        goals: &[Option<u32>],
+    ) -> Result<ToGoals<'a>, String> {
+        for &g in goals.iter().flatten() {
+            self.ensure(g)?;
+        }
+        let tables = &self.tables;
+        Ok(ToGoals {
+            rank: &self.rank,
+            per_agent: goals
+                .iter()
+                .map(|g| g.map_or(&[][..], |g| &tables[&g][..]))
+                .collect(),
+        })
+    }
+
     /// The backward breadth-first search from every facing on `goal`: a state's predecessors
     /// are its two turns (each one action from them) and the state one cell behind it with
     /// the same facing, when that cell is passable.
@@ -223,9 +242,10 @@ impl RotationGuidance for ToGoals<'_> {
         if r == NONE {
             return u64::MAX;
         }
-        match self.per_agent[agent][r as usize * 4 + facing as usize] {
-            ROTATION_UNREACHABLE => u64::MAX,
-            d => d as u64,
+        // A robot without a table (see `guidance_or_none`) reads nothing.
+        match self.per_agent[agent].get(r as usize * 4 + facing as usize) {
+            None | Some(&ROTATION_UNREACHABLE) => u64::MAX,
+            Some(&d) => d as u64,
         }
     }
 

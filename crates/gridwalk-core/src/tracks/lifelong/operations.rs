@@ -4,7 +4,7 @@
 //!
 //! **Priorities.** Robots decide highest priority first: the longest on their goal (the
 //! steps since it last changed), ties by a draw each step. A robot without a task has no
-//! goal: it prefers to stay, and can be pushed.
+//! goal: it prefers to stay, and can be pushed. It needs no table, so none is made for it.
 
 use crate::crowd::{OperationStep, RotationGuidance, StepError};
 use crate::grid::Grid;
@@ -27,8 +27,6 @@ pub struct OperationPibt {
     /// Per robot: steps since its goal last changed.
     age: GoalAge,
     order: Vec<u32>,
-    /// Per robot: its goal, or its own cell without one (what the tables are asked for).
-    goal_cells: Vec<u32>,
     /// The robots' states as the step takes them.
     at: Vec<(u32, u8)>,
     /// Tables with traffic rules, used instead of the exact ones when set.
@@ -47,7 +45,6 @@ impl OperationPibt {
             rng: SplitMix64::seed_from_u64(seed),
             age: GoalAge::default(),
             order: Vec::new(),
-            goal_cells: Vec::new(),
             at: Vec::new(),
             weighted: None,
         }
@@ -63,18 +60,15 @@ impl OperationPibt {
     }
 
     /// Priorities for this step, and the tables' memory held to the budget.
-    fn prepare(&mut self, states: &[State], goals: &[Option<u32>]) {
+    fn prepare(&mut self, goals: &[Option<u32>]) {
         self.age.order(goals, &mut self.rng, &mut self.order);
-        self.goal_cells.clear();
-        self.goal_cells
-            .extend(states.iter().zip(goals).map(|(s, g)| g.unwrap_or(s.cell)));
         let over = self.tables.memory_bytes() > self.budget
             || self
                 .weighted
                 .as_ref()
                 .is_some_and(|w| w.memory_bytes() > self.budget);
         if over {
-            let mut keep = self.goal_cells.clone();
+            let mut keep: Vec<u32> = goals.iter().flatten().copied().collect();
             keep.sort_unstable();
             keep.dedup();
             self.tables.retain(|g| keep.binary_search(&g).is_ok());
@@ -103,7 +97,7 @@ impl Planner for OperationPibt {
     /// Every robot waits when a goal is off the map or a wall, or the states do not fit.
     fn plan(&mut self, states: &[State], goals: &[Option<u32>], actions: &mut Vec<Action>) {
         actions.clear();
-        self.prepare(states, goals);
+        self.prepare(goals);
         self.at.clear();
         self.at.extend(states.iter().map(|s| (s.cell, s.facing)));
         let args = StepArgs {
@@ -115,8 +109,8 @@ impl Planner for OperationPibt {
             rng: &mut self.rng,
         };
         let planned = match &mut self.weighted {
-            Some(w) => args.under(w.guidance(&self.goal_cells)),
-            None => args.under(self.tables.guidance(&self.goal_cells)),
+            Some(w) => args.under(w.guidance_or_none(goals)),
+            None => args.under(self.tables.guidance_or_none(goals)),
         };
         match planned {
             Ok(acts) if acts.len() == states.len() => actions.extend_from_slice(acts),

@@ -172,6 +172,26 @@ impl WeightedTables {
         })
     }
 
+    /// As [`guidance`](Self::guidance), but a robot without a goal (`None`) gets no table:
+    /// every state reads as unreachable for it, and no search is made for it.
+    pub fn guidance_or_none<'a>(
+        &'a mut self,
+        goals: &[Option<u32>],
+    ) -> Result<WeightedGoals<'a>, String> {
+        for &g in goals.iter().flatten() {
+            self.ensure(g)?;
+        }
+        let tables = &self.tables;
+        Ok(WeightedGoals {
+            rank: &self.rank,
+            per_agent: goals
+                .iter()
+                .map(|g| g.map_or(&[][..], |g| &tables[&g][..]))
+                .collect(),
+            costs: &self.costs,
+        })
+    }
+
     /// Dijkstra backwards from the goal's four states.
     fn search(&mut self, goal: u32) -> Box<[u16]> {
         let grid = &self.grid;
@@ -259,9 +279,10 @@ impl RotationGuidance for WeightedGoals<'_> {
         if r == u32::MAX {
             return u64::MAX;
         }
-        match self.per_agent[agent][r as usize * 4 + facing as usize] {
-            WEIGHTED_UNREACHABLE => u64::MAX,
-            d => u64::from(d),
+        // A robot without a table (see `guidance_or_none`) reads nothing.
+        match self.per_agent[agent].get(r as usize * 4 + facing as usize) {
+            None | Some(&WEIGHTED_UNREACHABLE) => u64::MAX,
+            Some(&d) => u64::from(d),
         }
     }
 }
@@ -296,6 +317,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_robot_without_a_goal_gets_no_table_and_reads_unreachable() {
+        use crate::crowd::RotationGuidance;
+        let grid = Grid::new(6, 4).unwrap();
+        let goals = [Some(3u32), None, Some(20)];
+        let mut exact = RotationTables::new(&grid);
+        let mut weighted = WeightedTables::new(&grid, EdgeCosts::uniform(&grid));
+        let e = exact.guidance_or_none(&goals).unwrap();
+        let w = weighted.guidance_or_none(&goals).unwrap();
+        for c in 0..24u32 {
+            for f in 0..4u8 {
+                assert_eq!(e.cost(1, c, f), u64::MAX);
+                assert_eq!(w.cost(1, c, f), u64::MAX);
+                assert_eq!(e.cost(0, c, f), w.cost(0, c, f));
+                assert_eq!(e.cost(2, c, f), w.cost(2, c, f));
+            }
+        }
+        assert_eq!(e.cost(0, 3, 0), 0);
+        // Only the two goals were searched.
+        assert_eq!(exact.len(), 2);
+        assert_eq!(weighted.tables.len(), 2);
     }
 
     #[test]
