@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use gridwalk_core::format::lorr::Problem;
 use gridwalk_core::tracks::lifelong::{
-    CrowdPlanner, DEFAULT_BUDGET, DEFAULT_WINDOW_WORK, EdgeCosts, OperationPibt, Planner,
+    CrowdPlanner, DEFAULT_BUDGET, DEFAULT_WINDOW_WORK, EdgeCosts, OperationPibt, Parking, Planner,
     RotationPibt, RotationPlanner, SchedulerKind, Settings, WindowConfig, WindowLns, run as play,
 };
 
@@ -88,6 +88,11 @@ pub struct LifelongArgs {
     /// begun their task).
     #[arg(long, default_value = "auto", value_parser = ["auto", "greedy", "matching"])]
     pub scheduler: String,
+    /// Robots that work (a number, or `all`, the default); the others, drawn uniformly by
+    /// the seed, park: they get no task (2024) or their tasks are hidden (2023), so that
+    /// they only block, decide last and are pushed aside.
+    #[arg(long, default_value = "all")]
+    pub active: String,
     /// The seed of the planner's tie-breaks.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -141,7 +146,18 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
         }
         _ => Box::new(RotationPlanner::new(grid, DEFAULT_BUDGET, seed)),
     };
+    let parking =
+        match args.active.as_str() {
+            "all" => None,
+            n => Some(Parking {
+                active: n.parse::<usize>().ok().filter(|&a| a > 0).ok_or_else(|| {
+                    format!("--active: {n} is neither all nor a number of robots")
+                })?,
+                seed,
+            }),
+        };
     let settings = Settings {
+        parking,
         steps: args.steps,
         step_time_limit: Duration::from_secs_f64(args.step_time_limit),
         scheduler: match args.scheduler.as_str() {

@@ -180,6 +180,47 @@ fn a_bad_share_of_the_step_is_refused() {
 }
 
 #[test]
+fn parked_robots_take_no_task_and_the_rest_still_work() {
+    let flags = [
+        "--steps",
+        "150",
+        "--planner",
+        "operations",
+        "--active",
+        "40",
+    ];
+    let (line, r) = play_and_check(&lorr_data("2024/RANDOM-01.json"), &flags, "r01-park");
+    assert_eq!(field(&line, "errors"), 0.0, "{line}");
+    assert!(field(&line, "tasks finished") > 0.0, "{line}");
+    let schedules = r["actualSchedule"].as_array().unwrap();
+    assert_eq!(schedules.len(), 100);
+    let busy = schedules
+        .iter()
+        .filter(|s| !s.as_str().unwrap().is_empty())
+        .count();
+    assert!(busy <= 40 && busy > 20, "{busy} robots were given tasks");
+    // 2023: parked robots' dealt tasks are hidden, and the steps stay valid.
+    let (line, _) = play_and_check(&lorr_data("2023/MR23-I-04.json"), &flags, "i04-park");
+    assert_eq!(field(&line, "errors"), 0.0, "{line}");
+    assert!(field(&line, "tasks finished") > 0.0, "{line}");
+}
+
+#[test]
+fn a_bad_count_of_active_robots_is_refused() {
+    for active in ["0", "-3", "many"] {
+        let out = run(&[
+            "lifelong",
+            lorr_data("2023/MR23-I-04.json").to_str().unwrap(),
+            &format!("--active={active}"),
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{active}: {stderr}");
+        assert!(stderr.contains("--active"), "{active}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{active}: {stderr}");
+    }
+}
+
+#[test]
 fn bad_problems_are_named_by_file_and_line() {
     let map = lorr_data("2023/maps/random-32-32-20.map");
     let dir = temp_dir("bad");

@@ -24,6 +24,7 @@ mod dist;
 mod guided;
 mod matching;
 mod operations;
+mod park;
 mod planner;
 mod priority;
 mod rotation;
@@ -40,6 +41,7 @@ pub use dist::{DEFAULT_BUDGET, DistCache};
 pub use guided::RotationPlanner;
 pub use matching::MatchingScheduler;
 pub use operations::OperationPibt;
+pub use park::Parking;
 pub use planner::{CrowdPlanner, Planner, ahead};
 pub use rotation::RotationPibt;
 pub use schedule::{GreedyScheduler, Scheduler};
@@ -138,6 +140,8 @@ pub struct Settings {
     pub step_time_limit: Duration,
     /// 2024: the scheduler ([`SchedulerKind`]).
     pub scheduler: SchedulerKind,
+    /// Robots that work, the others parked ([`Parking`]); `None`: all work.
+    pub parking: Option<Parking>,
 }
 
 /// Which 2024 scheduler the entry runs.
@@ -310,6 +314,7 @@ impl<'a> Sim<'a> {
 fn entry_loop(
     mut planner: Box<dyn Planner>,
     mut scheduler: Option<Box<dyn Scheduler>>,
+    mut parked: Option<park::Parked>,
     requests: mpsc::Receiver<Request>,
     replies: mpsc::Sender<Reply>,
 ) -> Option<String> {
@@ -320,8 +325,14 @@ fn entry_loop(
             for (id, errands) in &req.revealed {
                 s.reveal(*id, errands);
             }
-            s.schedule(&req.states, &mut req.goals)
+            match &mut parked {
+                Some(p) => p.schedule(s.as_mut(), &req.states, &mut req.goals),
+                None => s.schedule(&req.states, &mut req.goals),
+            }
         });
+        if let Some(p) = &parked {
+            p.hide_goals(&mut req.goals);
+        }
         planner.plan(&req.states, &req.goals, &mut actions);
         let reply = Reply {
             actions: actions.clone(),
@@ -346,7 +357,13 @@ pub fn run(
     let mut sim = Sim::new(problem);
     let mut planner = planner;
     let started = Instant::now();
-    let first = sim.request();
+    let mut first = sim.request();
+    let parked = settings
+        .parking
+        .and_then(|p| park::Parked::new(first.states.len(), p));
+    if let Some(p) = &parked {
+        p.hide_goals(&mut first.goals);
+    }
     planner.preprocess(&first.states, &first.goals);
     if let Some(pool) = &mut sim.pool {
         // The entry is still to be told of the tasks revealed at timestep 0.
@@ -367,7 +384,7 @@ pub fn run(
         .name("lorr-entry".into())
         // Pushes recurse along a chain of robots, at most one frame a robot.
         .stack_size(256 << 20)
-        .spawn(move || entry_loop(planner, scheduler, req_rx, rep_tx))
+        .spawn(move || entry_loop(planner, scheduler, parked, req_rx, rep_tx))
         .map_err(|e| format!("cannot start the planner's thread: {e}"))?;
     let mut plan_seconds = Vec::new();
     let mut in_flight = false;

@@ -29,8 +29,10 @@ impl GoalAge {
         &self.waited
     }
 
-    /// [`count`](Self::count)s the step, then fills `order` with every robot, the longest on
-    /// its goal first, ties broken by one draw a robot from `rng`.
+    /// [`count`](Self::count)s the step, then fills `order` with every robot: those with a
+    /// goal first, the longest on it first, ties broken by one draw a robot from `rng`. A
+    /// robot without a goal prefers to stay: deciding early it would hold its cell against
+    /// every robot after it, where deciding last it is pushed aside.
     pub(super) fn order<R: Rng + ?Sized>(
         &mut self,
         goals: &[Option<u32>],
@@ -43,6 +45,9 @@ impl GoalAge {
         order.clear();
         order.extend(0..n as u32);
         let waited = &self.waited;
-        order.sort_unstable_by_key(|&a| std::cmp::Reverse((waited[a as usize], draws[a as usize])));
+        order.sort_unstable_by_key(|&a| {
+            let a = a as usize;
+            std::cmp::Reverse((goals[a].is_some(), waited[a], draws[a]))
+        });
     }
 }
