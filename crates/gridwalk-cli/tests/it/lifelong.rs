@@ -192,13 +192,34 @@ fn parked_robots_take_no_task_and_the_rest_still_work() {
     let (line, r) = play_and_check(&lorr_data("2024/RANDOM-01.json"), &flags, "r01-park");
     assert_eq!(field(&line, "errors"), 0.0, "{line}");
     assert!(field(&line, "tasks finished") > 0.0, "{line}");
+    // Only robots on open ground (four free neighbours) park: 60 of them, or all if fewer.
+    let p = load_problem(&lorr_data("2024/RANDOM-01.json"));
+    let free = |x: i64, y: i64| {
+        (0..p.width as i64).contains(&x)
+            && (0..p.height as i64).contains(&y)
+            && !p.walls[y as usize * p.width + x as usize]
+    };
+    let open = (p.starts.iter().take(100))
+        .filter(|&&c| {
+            let (x, y) = ((c % p.width) as i64, (c / p.width) as i64);
+            [(1, 0), (-1, 0), (0, 1), (0, -1)]
+                .iter()
+                .all(|(dx, dy)| free(x + dx, y + dy))
+        })
+        .count();
+    let parked = open.min(60);
+    assert!(parked > 10, "{open} robots on open ground");
     let schedules = r["actualSchedule"].as_array().unwrap();
     assert_eq!(schedules.len(), 100);
     let busy = schedules
         .iter()
         .filter(|s| !s.as_str().unwrap().is_empty())
         .count();
-    assert!(busy <= 40 && busy > 20, "{busy} robots were given tasks");
+    assert!(
+        busy <= 100 - parked,
+        "{busy} robots were given tasks, {parked} parked"
+    );
+    assert!(busy > 20, "{busy} robots were given tasks");
     // 2023: parked robots' dealt tasks are hidden, and the steps stay valid.
     let (line, _) = play_and_check(&lorr_data("2023/MR23-I-04.json"), &flags, "i04-park");
     assert_eq!(field(&line, "errors"), 0.0, "{line}");

@@ -358,9 +358,14 @@ pub fn run(
     let mut planner = planner;
     let started = Instant::now();
     let mut first = sim.request();
+    let grid = &problem.grid;
+    let (w, len) = (grid.width(), grid.len() as u32);
+    let open = |cell: u32| {
+        (0..4).all(|f| ahead(cell, f, w, len).is_some_and(|n| grid.weight(n as usize) != 0))
+    };
     let parked = settings
         .parking
-        .and_then(|p| park::Parked::new(first.states.len(), p));
+        .and_then(|p| park::Parked::new(first.states.len(), p, |a| open(first.states[a].cell)));
     if let Some(p) = &parked {
         p.hide_goals(&mut first.goals);
     }

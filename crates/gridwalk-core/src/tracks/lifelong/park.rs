@@ -3,8 +3,10 @@
 //! A parked robot is never given a task (2024) and its dealt tasks are hidden from the
 //! planner (2023): it has no goal, so it prefers to stay, decides after every robot with a
 //! goal, and is pushed aside like any robot without a task. Fewer robots on the move knot
-//! less; parked robots only block. WPPL, the 2023 winner, parks robots this way (uniformly at
-//! random, from a count set per map).
+//! less; parked robots only block. Only robots on open ground (all four neighbours free) park:
+//! one parked in a corridor must be pushed out of it whole. WPPL, the 2023 winner, parks
+//! robots this way (uniformly at random, from a count set per map, optionally off a list of
+//! cells per map).
 
 use super::State;
 use super::schedule::Scheduler;
@@ -30,16 +32,24 @@ pub(super) struct Parked {
 }
 
 impl Parked {
-    /// Picks `parking.active` of `robots` robots to work, uniformly; `None` when all work.
-    pub(super) fn new(robots: usize, parking: Parking) -> Option<Parked> {
-        if parking.active >= robots {
+    /// Parks all but `parking.active` robots, drawn uniformly from those that `may_park`
+    /// (fewer if fewer may); `None` when none parks.
+    pub(super) fn new(
+        robots: usize,
+        parking: Parking,
+        may_park: impl Fn(usize) -> bool,
+    ) -> Option<Parked> {
+        let mut ids: Vec<u32> = (0..robots as u32)
+            .filter(|&a| may_park(a as usize))
+            .collect();
+        SplitMix64::seed_from_u64(parking.seed).shuffle(&mut ids);
+        ids.truncate(robots.saturating_sub(parking.active));
+        if ids.is_empty() {
             return None;
         }
-        let mut ids: Vec<u32> = (0..robots as u32).collect();
-        SplitMix64::seed_from_u64(parking.seed).shuffle(&mut ids);
-        let mut parked = vec![true; robots];
-        for &a in &ids[..parking.active] {
-            parked[a as usize] = false;
+        let mut parked = vec![false; robots];
+        for &a in &ids {
+            parked[a as usize] = true;
         }
         let working = (0..robots as u32)
             .filter(|&a| !parked[a as usize])
@@ -90,7 +100,8 @@ mod tests {
 
     #[test]
     fn the_draw_parks_the_rest_and_hides_their_goals() {
-        let p = Parked::new(10, Parking { active: 4, seed: 3 }).unwrap();
+        let all = |_| true;
+        let p = Parked::new(10, Parking { active: 4, seed: 3 }, all).unwrap();
         assert_eq!(p.parked.iter().filter(|&&x| x).count(), 6);
         let mut goals: Vec<Option<u32>> = (0..10).map(Some).collect();
         p.hide_goals(&mut goals);
@@ -98,7 +109,7 @@ mod tests {
         assert_eq!(kept, p.working);
         assert_eq!(kept.len(), 4);
         // Another seed draws other robots; all working parks none.
-        let q = Parked::new(10, Parking { active: 4, seed: 4 }).unwrap();
+        let q = Parked::new(10, Parking { active: 4, seed: 4 }, all).unwrap();
         assert_ne!(q.working, p.working);
         assert!(
             Parked::new(
@@ -106,10 +117,14 @@ mod tests {
                 Parking {
                     active: 10,
                     seed: 0
-                }
+                },
+                all
             )
             .is_none()
         );
+        // Only those that may park do: here the odd ones, five of the six asked for.
+        let r = Parked::new(10, Parking { active: 4, seed: 3 }, |a| a % 2 == 1).unwrap();
+        assert_eq!(r.working, [0, 2, 4, 6, 8]);
     }
 
     #[test]
@@ -122,7 +137,7 @@ mod tests {
         }
         let states: Vec<State> = (0..4).map(|cell| State { cell, facing: 0 }).collect();
         let mut goals = vec![None; 4];
-        let mut p = Parked::new(4, Parking { active: 2, seed: 1 }).unwrap();
+        let mut p = Parked::new(4, Parking { active: 2, seed: 1 }, |_| true).unwrap();
         let schedule = p.schedule(&mut s, &states, &mut goals);
         for a in 0..4 {
             let parked = !p.working.contains(&(a as u32));
