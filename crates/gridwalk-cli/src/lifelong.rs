@@ -27,13 +27,19 @@ const AUTO_ROTATION_DENSITY: f64 = 0.9;
 const AUTO_WINDOW_DENSITY: f64 = 0.8;
 
 /// Robots a free cell from which `--highways auto` sets traffic rules on a small map: below
-/// it (random-32-32-20 with 100 and 200 robots) they cost more detours than knots.
+/// it (random-32-32-20 with 100 and 200 robots) they cost more detours than knots. On larger
+/// maps they are always set: their corridors knot head-on even at 0.03 robots a free cell
+/// (Paris with 1,500 robots).
 const AUTO_HIGHWAY_DENSITY: f64 = 0.35;
 
 /// `--highways auto`'s extra cost of a move against the way, in halves of a move.
 const AUTO_HIGHWAYS: u16 = 8;
 
-/// A map small enough for `auto`'s window planner and matching scheduler: cells and robots.
+/// Robots a free cell that `--active auto` lets work on a map that is not small; the others
+/// park. WPPL lets 2,500 of 6,500 work on brc202d (0.058 a free cell).
+const AUTO_WORKING_DENSITY: f64 = 0.05;
+
+/// A map small enough for `auto`'s window planner: cells and robots.
 const SMALL_MAP_CELLS: usize = 4096;
 const SMALL_MAP_ROBOTS: usize = 1000;
 
@@ -59,7 +65,7 @@ pub struct LifelongArgs {
     pub planner: String,
     /// Traffic rules for `window` and `operations`: every row and column a one-way street
     /// in preference, a move against its way costing this many halves of a move more; 0
-    /// for none, `auto` (the default) 8 on a small map from 0.35 robots a free cell, else 0.
+    /// for none, `auto` (the default) 8, but 0 on a small map below 0.35 robots a free cell.
     #[arg(long, default_value = "auto")]
     pub highways: String,
     /// `window`: timesteps planned ahead.
@@ -82,16 +88,16 @@ pub struct LifelongArgs {
     /// `window`: start each step from last step's window, not from a PIBT rollout.
     #[arg(long)]
     pub no_rollout: bool,
-    /// 2024: `auto` (the default: `matching` on a small map, else `greedy`), `greedy` (the
-    /// start-kit's: a robot without a task takes the nearest by makespan, for good) or
-    /// `matching` (cheapest pairs first, redone each timestep over the robots that have not
-    /// begun their task).
+    /// 2024: `matching` (the default: cheapest pairs first, redone each timestep over the
+    /// robots that have not begun their task) or `greedy` (the start-kit's: a robot without a
+    /// task takes the nearest by makespan, for good); `auto` is `matching`.
     #[arg(long, default_value = "auto", value_parser = ["auto", "greedy", "matching"])]
     pub scheduler: String,
-    /// Robots that work (a number, or `all`, the default); the others, drawn uniformly by
-    /// the seed, park: they get no task (2024) or their tasks are hidden (2023), so that
-    /// they only block, decide last and are pushed aside.
-    #[arg(long, default_value = "all")]
+    /// Robots that work: `auto` (the default: on a map that is not small, 0.05 a free cell;
+    /// else all), `all`, or a number. The others, drawn uniformly by the seed from the robots
+    /// on open ground, park: they get no task (2024) or their tasks are hidden (2023), so
+    /// that they only block, decide last and are pushed aside.
+    #[arg(long, default_value = "auto")]
     pub active: String,
     /// The seed of the planner's tie-breaks.
     #[arg(long, default_value_t = 0)]
@@ -110,7 +116,7 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
     let density = problem.team_size() as f64 / free.max(1) as f64;
     let small = grid.len() <= SMALL_MAP_CELLS && problem.team_size() <= SMALL_MAP_ROBOTS;
     let highways = match args.highways.as_str() {
-        "auto" if small && density >= AUTO_HIGHWAY_DENSITY => AUTO_HIGHWAYS,
+        "auto" if !small || density >= AUTO_HIGHWAY_DENSITY => AUTO_HIGHWAYS,
         "auto" => 0,
         n => n
             .parse::<u16>()
@@ -146,25 +152,14 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
         }
         _ => Box::new(RotationPlanner::new(grid, DEFAULT_BUDGET, seed)),
     };
-    let parking =
-        match args.active.as_str() {
-            "all" => None,
-            n => Some(Parking {
-                active: n.parse::<usize>().ok().filter(|&a| a > 0).ok_or_else(|| {
-                    format!("--active: {n} is neither all nor a number of robots")
-                })?,
-                seed,
-            }),
-        };
+    let parking = parking(&args.active, small, free, seed)?;
     let settings = Settings {
         parking,
         steps: args.steps,
         step_time_limit: Duration::from_secs_f64(args.step_time_limit),
         scheduler: match args.scheduler.as_str() {
             "greedy" => SchedulerKind::Greedy,
-            "matching" => SchedulerKind::Matching,
-            _ if small => SchedulerKind::Matching,
-            _ => SchedulerKind::Greedy,
+            _ => SchedulerKind::Matching,
         },
     };
     let every = (args.steps / 20).max(1);
@@ -201,6 +196,23 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
         max * 1e3
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The parking `--active` asks for (see [`LifelongArgs::active`]) on a map with `free`
+/// passable cells.
+fn parking(active: &str, small: bool, free: usize, seed: u64) -> Result<Option<Parking>, String> {
+    let working =
+        match active {
+            "auto" if !small => (AUTO_WORKING_DENSITY * free as f64).ceil() as usize,
+            "auto" | "all" => return Ok(None),
+            n => n.parse::<usize>().ok().filter(|&a| a > 0).ok_or_else(|| {
+                format!("--active: {n} is neither auto, all nor a number of robots")
+            })?,
+        };
+    Ok(Some(Parking {
+        active: working,
+        seed,
+    }))
 }
 
 /// A share of the step time limit: a number in (0, 1].
