@@ -66,6 +66,7 @@ pub use realtime::{
     Rooted, Tick,
 };
 pub use rooting::Rooting;
+pub(crate) use rotation::tables_of;
 pub use rotation::{ROTATION_CAP, ROTATION_UNREACHABLE, RotationTables, ToGoal, ToGoals};
 
 use crate::crowd::StepOptions;

@@ -151,13 +151,9 @@ impl RotationTables {
         for &g in goals.iter().flatten() {
             self.ensure(g)?;
         }
-        let tables = &self.tables;
         Ok(ToGoals {
             rank: &self.rank,
-            per_agent: goals
-                .iter()
-                .map(|g| g.map_or(&[][..], |g| &tables[&g][..]))
-                .collect(),
+            per_agent: tables_of(&self.tables, goals),
         })
     }
 
@@ -192,6 +188,17 @@ impl RotationTables {
         }
         dist
     }
+}
+
+/// Each robot's table in `tables` (made for every goal in `goals`), an empty one for a robot
+/// without a goal.
+pub(crate) fn tables_of<'a>(
+    tables: &'a HashMap<u32, Box<[u16]>>,
+    goals: &[Option<u32>],
+) -> Vec<&'a [u16]> {
+    (goals.iter())
+        .map(|g| g.map_or(&[][..], |g| &tables[&g][..]))
+        .collect()
 }
 
 /// One goal's table from [`RotationTables::to_goal`].

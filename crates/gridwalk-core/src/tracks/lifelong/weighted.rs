@@ -181,13 +181,9 @@ impl WeightedTables {
         for &g in goals.iter().flatten() {
             self.ensure(g)?;
         }
-        let tables = &self.tables;
         Ok(WeightedGoals {
             rank: &self.rank,
-            per_agent: goals
-                .iter()
-                .map(|g| g.map_or(&[][..], |g| &tables[&g][..]))
-                .collect(),
+            per_agent: crate::mapf::tables_of(&self.tables, goals),
             costs: &self.costs,
         })
     }
