@@ -18,7 +18,8 @@
 //! The planners: [`WindowLns`] (a window refined by LNS, on small maps), [`OperationPibt`]
 //! (PIBT over 3-step operations), [`RotationPlanner`] (one PIBT step over cells turned into
 //! rotations), and two kept for comparison ([`RotationPibt`], [`CrowdPlanner`]). The first two
-//! may be guided by traffic rules ([`EdgeCosts`]).
+//! may be guided by traffic rules ([`EdgeCosts`]). [`Settings::parking`] lets only some robots
+//! work; the others park ([`Parking`]).
 
 mod dist;
 mod guided;
