@@ -12,7 +12,8 @@ use std::time::Duration;
 use gridwalk_core::format::lorr::Problem;
 use gridwalk_core::tracks::lifelong::{
     CrowdPlanner, DEFAULT_BUDGET, DEFAULT_WINDOW_WORK, EdgeCosts, OperationPibt, Parking, Planner,
-    RotationPibt, RotationPlanner, SchedulerKind, Settings, WindowConfig, WindowLns, run as play,
+    RotationPibt, RotationPlanner, SchedulerKind, Settings, WindowConfig, WindowLns, ahead,
+    run as play,
 };
 
 use crate::mapf::parse_seconds;
@@ -35,9 +36,14 @@ const AUTO_HIGHWAY_DENSITY: f64 = 0.35;
 /// `--highways auto`'s extra cost of a move against the way, in halves of a move.
 const AUTO_HIGHWAYS: u16 = 8;
 
-/// Robots a free cell that `--active auto` lets work on a map that is not small; the others
-/// park. WPPL lets 2,500 of 6,500 work on brc202d (0.058 a free cell).
+/// Robots a free cell that `--active auto` lets work on a map that is not small and mostly
+/// open ground; the others park. WPPL lets 2,500 of 6,500 work on brc202d (0.058 a free cell).
 const AUTO_WORKING_DENSITY: f64 = 0.05;
+
+/// The share of free cells on open ground (four free neighbours) from which `--active auto`
+/// parks robots: Paris and brc202d have 0.86 and 0.83, where parking pays; the warehouses
+/// 0.40 and 0.29, where parked robots stand in the few open bands the traffic needs.
+const AUTO_PARKING_OPEN_SHARE: f64 = 0.5;
 
 /// A map small enough for `auto`'s window planner: cells and robots.
 const SMALL_MAP_CELLS: usize = 4096;
@@ -93,8 +99,8 @@ pub struct LifelongArgs {
     /// task takes the nearest by makespan, for good); `auto` is `matching`.
     #[arg(long, default_value = "auto", value_parser = ["auto", "greedy", "matching"])]
     pub scheduler: String,
-    /// Robots that work: `auto` (the default: on a map that is not small, 0.05 a free cell;
-    /// else all), `all`, or a number. The others, drawn uniformly by the seed from the robots
+    /// Robots that work: `auto` (the default: 0.05 a free cell on a map that is not small
+    /// and at least half open ground; else all), `all`, or a number. The others, drawn uniformly by the seed from the robots
     /// on open ground, park: they get no task (2024) or their tasks are hidden (2023), so
     /// that they only block, decide last and are pushed aside.
     #[arg(long, default_value = "auto")]
@@ -152,7 +158,8 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
         }
         _ => Box::new(RotationPlanner::new(grid, DEFAULT_BUDGET, seed)),
     };
-    let parking = parking(&args.active, small, free, seed)?;
+    let parks = !small && open_share(grid, free) >= AUTO_PARKING_OPEN_SHARE;
+    let parking = parking(&args.active, parks, free, seed)?;
     let settings = Settings {
         parking,
         steps: args.steps,
@@ -199,11 +206,11 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
 }
 
 /// The parking `--active` asks for (see [`LifelongArgs::active`]) on a map with `free`
-/// passable cells.
-fn parking(active: &str, small: bool, free: usize, seed: u64) -> Result<Option<Parking>, String> {
+/// passable cells, where `auto` parks if `parks`.
+fn parking(active: &str, parks: bool, free: usize, seed: u64) -> Result<Option<Parking>, String> {
     let working =
         match active {
-            "auto" if !small => (AUTO_WORKING_DENSITY * free as f64).ceil() as usize,
+            "auto" if parks => (AUTO_WORKING_DENSITY * free as f64).ceil() as usize,
             "auto" | "all" => return Ok(None),
             n => n.parse::<usize>().ok().filter(|&a| a > 0).ok_or_else(|| {
                 format!("--active: {n} is neither auto, all nor a number of robots")
@@ -213,6 +220,17 @@ fn parking(active: &str, small: bool, free: usize, seed: u64) -> Result<Option<P
         active: working,
         seed,
     }))
+}
+
+/// The share of `grid`'s `free` passable cells whose four neighbours are all passable.
+fn open_share(grid: &gridwalk_core::grid::Grid, free: usize) -> f64 {
+    let (w, len) = (grid.width(), grid.len() as u32);
+    let passable = |c: u32| grid.weight(c as usize) != 0;
+    let open = (0..len)
+        .filter(|&c| passable(c))
+        .filter(|&c| (0..4).all(|f| ahead(c, f, w, len).is_some_and(passable)))
+        .count();
+    open as f64 / free.max(1) as f64
 }
 
 /// A share of the step time limit: a number in (0, 1].
