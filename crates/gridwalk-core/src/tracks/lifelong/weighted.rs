@@ -8,12 +8,12 @@
 //! knot; they may still go against it where that saves more than it costs.
 //!
 //! [`WeightedTables`] holds one table a goal, made on demand by Dijkstra backwards from the
-//! goal's four states (a turn costs [`EdgeCosts::turn`]), two bytes a state of a passable
+//! goal's four states (a turn costs [`EdgeCosts::turn`]) on a bucket queue (Dial's: the costs
+//! are small integers, so a state's cost picks its bucket), two bytes a state of a passable
 //! cell (costs above [`WEIGHTED_CAP`] read as it), held to a memory budget like
 //! [`RotationTables`](crate::mapf::RotationTables).
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::HashMap;
 
 use crate::crowd::RotationGuidance;
 use crate::grid::Grid;
@@ -80,9 +80,10 @@ pub struct WeightedTables {
     free: usize,
     /// Per goal: its table, `rank × 4 + facing`.
     tables: HashMap<u32, Box<[u16]>>,
-    /// The search's buffers: costs by `cell × 4 + facing`, and its queue.
+    /// The search's buffers: costs by `cell × 4 + facing`, and its queue's buckets, one a
+    /// cost modulo their number (one more than the dearest action).
     dist: Vec<u32>,
-    heap: BinaryHeap<Reverse<(u32, u32)>>,
+    buckets: Vec<Vec<u32>>,
 }
 
 impl WeightedTables {
@@ -105,7 +106,7 @@ impl WeightedTables {
             free,
             tables: HashMap::new(),
             dist: Vec::new(),
-            heap: BinaryHeap::new(),
+            buckets: Vec::new(),
         }
     }
 
@@ -188,49 +189,61 @@ impl WeightedTables {
         })
     }
 
-    /// Dijkstra backwards from the goal's four states.
+    /// Dijkstra backwards from the goal's four states, on a bucket queue.
     fn search(&mut self, goal: u32) -> Box<[u16]> {
         let grid = &self.grid;
         let n = grid.len();
         let w = grid.width();
+        let costs = &self.costs;
+        let turn = u32::from(costs.turn);
+        let dearest = costs.forward.iter().copied().max().unwrap_or(0);
+        let span = u32::from(dearest).max(turn) as usize + 1;
         let dist = &mut self.dist;
         dist.clear();
         dist.resize(n * 4, u32::MAX);
-        let heap = &mut self.heap;
-        heap.clear();
+        let buckets = &mut self.buckets;
+        buckets.iter_mut().for_each(Vec::clear);
+        buckets.resize_with(span, Vec::new);
         for f in 0..4u32 {
             dist[(goal * 4 + f) as usize] = 0;
-            heap.push(Reverse((0, goal * 4 + f)));
+            buckets[0].push(goal * 4 + f);
         }
-        let turn = u32::from(self.costs.turn);
-        while let Some(Reverse((d, s))) = heap.pop() {
-            if d != dist[s as usize] {
-                continue;
+        // Lowers `p`'s cost to `nd` if cheaper, queueing it; returns the states queued.
+        let relax = |dist: &mut [u32], buckets: &mut [Vec<u32>], p: u32, nd: u32| {
+            if nd >= dist[p as usize] {
+                return 0;
             }
-            let (c, o) = (s / 4, s % 4);
-            // Predecessors: the two turns into (c, o), and the cell behind moving forward.
-            let mut relax = |p: u32, cost: u32| {
-                let nd = d + cost;
-                if nd < dist[p as usize] {
-                    dist[p as usize] = nd;
-                    heap.push(Reverse((nd, p)));
+            dist[p as usize] = nd;
+            buckets[nd as usize % span].push(p);
+            1
+        };
+        // Every queued state costs less than `d + span`, so the bucket `d` comes round to
+        // holds only states of cost `d`, and stale ones (a cheaper cost found since).
+        let (mut d, mut queued) = (0u32, 4usize);
+        while queued > 0 {
+            let b = d as usize % span;
+            while let Some(s) = buckets[b].pop() {
+                queued -= 1;
+                if dist[s as usize] != d {
+                    continue;
                 }
-            };
-            relax(c * 4 + (o + 1) % 4, turn);
-            relax(c * 4 + (o + 3) % 4, turn);
-            let (x, y) = (c % w, c / w);
-            let behind = match o {
-                0 => (x > 0).then(|| c - 1),
-                1 => (y > 0).then(|| c - w),
-                2 => (x + 1 < w).then(|| c + 1),
-                _ => (c + w < n as u32).then(|| c + w),
-            };
-            if let Some(b) = behind.filter(|&b| grid.weight(b as usize) != 0) {
-                relax(
-                    b * 4 + o,
-                    u32::from(self.costs.forward[(b * 4 + o) as usize]),
-                );
+                let (c, o) = (s / 4, s % 4);
+                // Predecessors: the two turns into (c, o), and the cell behind moving forward.
+                queued += relax(dist, buckets, c * 4 + (o + 1) % 4, d + turn);
+                queued += relax(dist, buckets, c * 4 + (o + 3) % 4, d + turn);
+                let (x, y) = (c % w, c / w);
+                let behind = match o {
+                    0 => (x > 0).then(|| c - 1),
+                    1 => (y > 0).then(|| c - w),
+                    2 => (x + 1 < w).then(|| c + 1),
+                    _ => (c + w < n as u32).then(|| c + w),
+                };
+                if let Some(b) = behind.filter(|&b| grid.weight(b as usize) != 0) {
+                    let step = u32::from(costs.forward[(b * 4 + o) as usize]);
+                    queued += relax(dist, buckets, b * 4 + o, d + step);
+                }
             }
+            d += 1;
         }
         let mut table = vec![WEIGHTED_UNREACHABLE; self.free * 4].into_boxed_slice();
         for (c, &r) in self.rank.iter().enumerate() {
@@ -310,6 +323,78 @@ mod tests {
                         continue;
                     }
                     assert_eq!(e, w, "goal {goal}, cell {c}, facing {f}");
+                }
+            }
+        }
+    }
+
+    /// Costs to `goal` by relaxing every action until nothing changes (Bellman–Ford): slow,
+    /// but sharing nothing with the bucket queue.
+    fn relaxed(grid: &Grid, costs: &EdgeCosts, goal: u32) -> Vec<u32> {
+        let (w, len) = (grid.width(), grid.len() as u32);
+        let mut d = vec![u32::MAX; grid.len() * 4];
+        for f in 0..4 {
+            d[(goal * 4 + f) as usize] = 0;
+        }
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for s in 0..len * 4 {
+                let (c, f) = (s / 4, (s % 4) as u8);
+                if grid.weight(c as usize) == 0 {
+                    continue;
+                }
+                let turn = u32::from(costs.turn);
+                let mut best = d[s as usize];
+                for t in [(f + 1) % 4, (f + 3) % 4] {
+                    best = best.min(d[(c * 4 + u32::from(t)) as usize].saturating_add(turn));
+                }
+                let ahead = super::super::ahead(c, f, w, len);
+                if let Some(a) = ahead.filter(|&a| grid.weight(a as usize) != 0) {
+                    let step = u32::from(costs.forward[s as usize]);
+                    best = best.min(d[(a * 4 + u32::from(f)) as usize].saturating_add(step));
+                }
+                if best < d[s as usize] {
+                    d[s as usize] = best;
+                    changed = true;
+                }
+            }
+        }
+        d
+    }
+
+    #[test]
+    fn the_bucket_queue_agrees_with_plain_relaxation() {
+        use crate::rng::{Draw, SeedableRng, SplitMix64};
+        let mut rng = SplitMix64::seed_from_u64(7);
+        for round in 0..6 {
+            let mut grid = Grid::new(9, 7).unwrap();
+            for _ in 0..14 {
+                let (x, y) = (rng.below(9) as u32, rng.below(7) as u32);
+                grid.set(crate::grid::Pos::new(x, y), crate::grid::Terrain::Wall)
+                    .unwrap();
+            }
+            let mut costs = EdgeCosts::highways(&grid, 2, 2 + 8 * round as u16);
+            if round % 2 == 1 {
+                // Arbitrary costs a move, and dearer turns.
+                costs
+                    .forward
+                    .iter_mut()
+                    .for_each(|c| *c = 1 + rng.below(40) as u16);
+                costs.turn = 3;
+            }
+            let mut t = WeightedTables::new(&grid, costs.clone());
+            for goal in (0..63u32).filter(|&g| grid.weight(g as usize) != 0) {
+                t.ensure(goal).unwrap();
+                let reference = relaxed(&grid, &costs, goal);
+                for c in (0..63u32).filter(|&c| grid.weight(c as usize) != 0) {
+                    for f in 0..4u8 {
+                        let want = match reference[(c * 4 + u32::from(f)) as usize] {
+                            u32::MAX => WEIGHTED_UNREACHABLE,
+                            d => d.min(u32::from(WEIGHTED_CAP)) as u16,
+                        };
+                        assert_eq!(t.get(goal, c, f), Some(want), "goal {goal}, ({c}, {f})");
+                    }
                 }
             }
         }
