@@ -157,6 +157,11 @@ impl DistCache {
         self.tables[s as usize][from as usize]
     }
 
+    /// The tables the budget holds (at least one).
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
     /// Bytes held by the tables.
     pub fn bytes(&self) -> usize {
         self.tables.len() * self.bfs.cells() * 2

@@ -22,7 +22,9 @@
 //! keeps it, a task goes to one robot, and only open tasks are given.
 //!
 //! **Cost.** Distances come from breadth-first tables from each first errand, kept in a
-//! cache. A step prices every free robot with every open task: O(free × open) reads, at most
+//! cache bounded in bytes; a step considers only the oldest open tasks whose tables the cache
+//! holds (on brc202d with 6,500 robots, the open pool's 9,750 tables would take 5 GB). A step
+//! prices every free robot with every open task considered: O(free × open) reads, at most
 //! [`MAX_PAIRS`] a step: beyond that only robots without a task are matched, as the greedy
 //! does, and as many of them as the bound allows, by index (the others wait a step).
 
@@ -79,6 +81,9 @@ impl MatchingScheduler {
     pub fn reveal(&mut self, id: u64, errands: &[u32]) {
         let mut length = 0;
         for pair in errands.windows(2) {
+            // Each table here is read once: the cache may evict it for the next, so that
+            // revealing thousands of tasks at once stays within its budget.
+            self.dist.begin_step();
             let slot = self.dist.slot(pair[1]);
             length += cost(self.dist.table(slot)[pair[0] as usize]);
         }
@@ -101,7 +106,10 @@ impl MatchingScheduler {
         self.begun.resize(n, false);
         self.dist.begin_step();
         let free = self.observe(states, goals);
-        let open = self.open_tasks();
+        let mut open = self.open_tasks();
+        // Only as many as the distance cache holds, oldest first: each is priced from its
+        // first errand's table, and the cache keeps every table a step asks for.
+        open.truncate(self.dist.capacity());
         let matchable = self.matchable(free, open.len());
         // Robots that may change keep their task only if the matching gives it back.
         let mut may_change = vec![false; n];
@@ -245,6 +253,26 @@ mod tests {
         // Finished: a new task, the one left.
         let mut goals = [None];
         assert_eq!(s.schedule(&[at(3)], &mut goals), [Some(2)]);
+    }
+
+    #[test]
+    fn the_cache_bounds_the_tasks_considered_oldest_first() {
+        // Room for three tables of 20 cells: of six open tasks only the three oldest are
+        // priced, and the tables stay within the budget.
+        let grid = Grid::new(20, 1).unwrap();
+        let mut s = MatchingScheduler::new(&grid, 3 * 2 * 20);
+        for (id, cell) in [(0u64, 19u32), (1, 18), (2, 17), (3, 1), (4, 2), (5, 3)] {
+            s.reveal(id, &[cell]);
+        }
+        // A task of several errands needs a table for each but the first.
+        s.reveal(6, &[4, 5, 6, 7, 8]);
+        assert!(s.dist.bytes() <= 3 * 2 * 20, "{} bytes", s.dist.bytes());
+        assert_eq!(s.tasks[&6].length, 4);
+        let mut goals = [None, None];
+        let schedule = s.schedule(&[at(0), at(19)], &mut goals);
+        // The robot at 0 would take task 3 (one move) if it were priced.
+        assert_eq!(schedule, [Some(2), Some(0)]);
+        assert!(s.dist.bytes() <= 3 * 2 * 20, "{} bytes", s.dist.bytes());
     }
 
     #[test]
