@@ -85,7 +85,7 @@ impl MatchingScheduler {
             // revealing thousands of tasks at once stays within its budget.
             self.dist.begin_step();
             let slot = self.dist.slot(pair[1]);
-            length += cost(self.dist.table(slot)[pair[0] as usize]);
+            length += cost(self.dist.get(slot, pair[0]));
         }
         self.tasks.insert(
             id,
@@ -107,9 +107,10 @@ impl MatchingScheduler {
         self.dist.begin_step();
         let free = self.observe(states, goals);
         let mut open = self.open_tasks();
-        // Only as many as the distance cache holds, oldest first: each is priced from its
-        // first errand's table, and the cache keeps every table a step asks for.
-        open.truncate(self.dist.capacity());
+        // Only as many as the distance cache holds, newest first (the oldest are those nobody
+        // wanted): each is priced from its first errand's table, and the cache keeps every
+        // table a step asks for.
+        open.drain(..open.len().saturating_sub(self.dist.capacity()));
         let matchable = self.matchable(free, open.len());
         // Robots that may change keep their task only if the matching gives it back.
         let mut may_change = vec![false; n];
@@ -185,9 +186,8 @@ impl MatchingScheduler {
                 continue;
             }
             let slot = self.dist.slot(k.errands[0]);
-            let table = self.dist.table(slot);
             for &a in matchable {
-                let mut c = cost(table[states[a as usize].cell as usize]) + k.length;
+                let mut c = cost(self.dist.get(slot, states[a as usize].cell)) + k.length;
                 if self.assigned[a as usize] == Some(id) {
                     c = c.saturating_sub(STICK);
                 }
@@ -256,8 +256,8 @@ mod tests {
     }
 
     #[test]
-    fn the_cache_bounds_the_tasks_considered_oldest_first() {
-        // Room for three tables of 20 cells: of six open tasks only the three oldest are
+    fn the_cache_bounds_the_tasks_considered_newest_first() {
+        // Room for three tables of 20 cells: of seven open tasks only the three newest are
         // priced, and the tables stay within the budget.
         let grid = Grid::new(20, 1).unwrap();
         let mut s = MatchingScheduler::new(&grid, 3 * 2 * 20);
@@ -270,8 +270,8 @@ mod tests {
         assert_eq!(s.tasks[&6].length, 4);
         let mut goals = [None, None];
         let schedule = s.schedule(&[at(0), at(19)], &mut goals);
-        // The robot at 0 would take task 3 (one move) if it were priced.
-        assert_eq!(schedule, [Some(2), Some(0)]);
+        // Priced, the robot at 19 would take task 0 (no move), the one at 0 task 3 (one).
+        assert_eq!(schedule, [Some(4), Some(5)]);
         assert!(s.dist.bytes() <= 3 * 2 * 20, "{} bytes", s.dist.bytes());
     }
 

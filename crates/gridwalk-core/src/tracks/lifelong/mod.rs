@@ -382,7 +382,7 @@ pub fn run(
         match settings.scheduler {
             SchedulerKind::Greedy => Box::new(GreedyScheduler::new(&problem.grid)),
             SchedulerKind::Matching => {
-                Box::new(MatchingScheduler::new(&problem.grid, DEFAULT_BUDGET / 4))
+                Box::new(MatchingScheduler::new(&problem.grid, DEFAULT_BUDGET))
             }
         }
     });

@@ -149,7 +149,7 @@ impl CrowdPlanner {
     fn d(&self, agent: usize, cell: u32) -> u16 {
         match self.slot[agent] {
             NONE => FAR,
-            s => self.dist.table(s)[cell as usize],
+            s => self.dist.get(s, cell),
         }
     }
 
@@ -220,7 +220,7 @@ impl Planner for CrowdPlanner {
             if slot[a] == NONE {
                 return u64::from(c as u32 != s.cell);
             }
-            let d = dist.table(slot[a])[c];
+            let d = dist.get(slot[a], c as u32);
             let c = c as u32;
             if d == FAR {
                 return u64::MAX;

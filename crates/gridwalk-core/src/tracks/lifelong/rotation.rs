@@ -94,8 +94,8 @@ impl RotationPibt {
         if slot == NONE {
             return 0;
         }
-        let table = self.dist.table(slot);
-        let d = table[s.cell as usize];
+        let dist = &self.dist;
+        let d = dist.get(slot, s.cell);
         if d == FAR {
             return u64::from(FAR) * 4;
         }
@@ -104,7 +104,7 @@ impl RotationPibt {
         }
         let need = (0..4u8)
             .filter(|&f| {
-                ahead(s.cell, f, self.width, self.len).is_some_and(|c| table[c as usize] < d)
+                ahead(s.cell, f, self.width, self.len).is_some_and(|c| dist.get(slot, c) < d)
             })
             .map(|f| turns(s.facing, f))
             .min()
