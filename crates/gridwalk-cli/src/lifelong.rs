@@ -261,3 +261,35 @@ fn parse_share(s: &str) -> Result<f64, String> {
         _ => Err(format!("{s:?} is not a share in (0, 1]")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gridwalk_core::grid::{Grid, Pos, Terrain};
+
+    #[test]
+    fn auto_parks_only_where_told_and_counts_are_checked() {
+        let working =
+            |active: &str, share| parking(active, share, 1000, 3).map(|p| p.map(|p| p.active));
+        assert_eq!(working("auto", None), Ok(None));
+        assert_eq!(working("auto", Some(0.05)), Ok(Some(50)));
+        assert_eq!(working("all", Some(0.05)), Ok(None));
+        assert_eq!(working("7", None), Ok(Some(7)));
+        for bad in ["0", "-1", "half", ""] {
+            let e = working(bad, None).unwrap_err();
+            assert!(e.contains("--active"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn open_ground_is_cells_with_four_free_neighbours() {
+        // 4 × 3, all free: only the two middle cells of the middle row are open.
+        let mut grid = Grid::new(4, 3).unwrap();
+        assert_eq!(open_share(&grid, 12), 2.0 / 12.0);
+        // A wall above one of them leaves the other; one below that leaves none.
+        grid.set(Pos::new(1, 0), Terrain::Wall).unwrap();
+        assert_eq!(open_share(&grid, 11), 1.0 / 11.0);
+        grid.set(Pos::new(2, 2), Terrain::Wall).unwrap();
+        assert_eq!(open_share(&grid, 10), 0.0);
+    }
+}
