@@ -84,6 +84,8 @@ pub struct DistCache {
     bfs: Bfs,
     /// Per cell: its rank among the passable cells, or `u32::MAX` for a wall.
     rank: Vec<u32>,
+    /// The passable cells: a table's length.
+    free: usize,
     /// A whole-grid table, filled by the search before it is packed by rank.
     scratch: Vec<u16>,
     /// Per slot: distances to its goal, by rank.
@@ -110,8 +112,10 @@ impl DistCache {
                 free - 1
             })
             .collect();
-        let capacity = (budget / (2 * free.max(1) as usize)).max(1);
+        let free = free as usize;
+        let capacity = (budget / (2 * free.max(1))).max(1);
         DistCache {
+            free,
             scratch: vec![FAR; bfs.cells()],
             bfs,
             rank,
@@ -149,8 +153,7 @@ impl DistCache {
                 s
             }
             None => {
-                let free = self.rank.iter().filter(|&&r| r != u32::MAX).count();
-                self.tables.push(vec![FAR; free].into_boxed_slice());
+                self.tables.push(vec![FAR; self.free].into_boxed_slice());
                 self.goal_of.push(goal);
                 self.last_used.push(0);
                 self.tables.len() - 1
@@ -192,7 +195,7 @@ impl DistCache {
 
     /// Bytes held by the tables.
     pub fn bytes(&self) -> usize {
-        self.tables.iter().map(|t| t.len() * 2).sum()
+        self.tables.len() * self.free * 2
     }
 }
 

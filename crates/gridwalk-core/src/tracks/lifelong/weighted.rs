@@ -84,6 +84,8 @@ pub struct WeightedTables {
     /// cost modulo their number (one more than the dearest action).
     dist: Vec<u32>,
     buckets: Vec<Vec<u32>>,
+    /// The buckets a search needs (`bucket_span` of the costs).
+    span: usize,
 }
 
 impl WeightedTables {
@@ -101,12 +103,13 @@ impl WeightedTables {
             .collect();
         WeightedTables {
             grid: grid.clone(),
-            costs,
             rank,
             free,
             tables: HashMap::new(),
             dist: Vec::new(),
             buckets: Vec::new(),
+            span: bucket_span(&costs),
+            costs,
         }
     }
 
@@ -117,6 +120,7 @@ impl WeightedTables {
 
     /// Replaces the action costs; every table is dropped.
     pub fn set_costs(&mut self, costs: EdgeCosts) {
+        self.span = bucket_span(&costs);
         self.costs = costs;
         self.tables.clear();
     }
@@ -196,8 +200,7 @@ impl WeightedTables {
         let w = grid.width();
         let costs = &self.costs;
         let turn = u32::from(costs.turn);
-        let dearest = costs.forward.iter().copied().max().unwrap_or(0);
-        let span = u32::from(dearest).max(turn) as usize + 1;
+        let span = self.span;
         let dist = &mut self.dist;
         dist.clear();
         dist.resize(n * 4, u32::MAX);
@@ -259,6 +262,12 @@ impl WeightedTables {
         }
         table
     }
+}
+
+/// One more than the dearest action's cost under `costs`: the buckets a search needs.
+fn bucket_span(costs: &EdgeCosts) -> usize {
+    let dearest = costs.forward.iter().copied().max().unwrap_or(0);
+    usize::from(dearest.max(costs.turn)) + 1
 }
 
 /// Robots' guidance from [`WeightedTables`]: each robot's goal table.
