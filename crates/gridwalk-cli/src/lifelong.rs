@@ -18,13 +18,14 @@ use gridwalk_core::tracks::lifelong::{
 
 use crate::mapf::parse_seconds;
 
-/// Robots a free cell from which `--planner auto` takes the one-step rotation planner: the
-/// 3-step operations need room to clear a window (on random-32-32-20 with 800 robots they
-/// finish fewer tasks).
-const AUTO_ROTATION_DENSITY: f64 = 0.9;
+/// Robots a free cell from which `--planner auto` takes the committed rotation step on a map
+/// that is not small: the 3-step operations need room to clear a window (on random-32-32-20
+/// with 800 robots they finish fewer tasks).
+const AUTO_COMMITTED_DENSITY: f64 = 0.9;
 
-/// Robots a free cell below which `--planner auto` takes the window planner on a small map:
-/// above it (random-32-32-20 with 700 robots) PIBT over operations alone finished more.
+/// Robots a free cell below which `--planner auto` takes the window planner on a small map,
+/// and from which the committed rotation step: random-32-32-20 with 700 robots finished 720
+/// tasks by PIBT over operations (450 working), 827 by the committed step (all working).
 const AUTO_WINDOW_DENSITY: f64 = 0.8;
 
 /// Robots a free cell from which `--highways auto` sets traffic rules on a small map: below
@@ -46,8 +47,8 @@ const AUTO_WORKING_DENSITY: f64 = 0.05;
 const AUTO_PARKING_OPEN_SHARE: f64 = 0.5;
 
 /// Robots a free cell from which `--active auto` parks on a small map, up to
-/// [`AUTO_ROTATION_DENSITY`] (where the one-step rotation step plans, and parked robots knot
-/// it: I-08 318 tasks with all working, 144 with 450).
+/// [`AUTO_WINDOW_DENSITY`] (from where the committed rotation step plans, and parked robots
+/// knot it: RANDOM-04 827 tasks with all 700 working, 666 with 600, 173 with 451).
 const AUTO_SMALL_PARKING_DENSITY: f64 = 0.6;
 
 /// Robots a free cell that work on a small map when `--active auto` parks: I-07 (600
@@ -71,13 +72,15 @@ pub struct LifelongArgs {
     #[arg(long, default_value = "1", value_parser = parse_seconds)]
     pub step_time_limit: f64,
     /// `auto` (the default: on a map of at most 4,096 cells and 1,000 robots `window` below
-    /// 0.8 robots a free cell; else `operations` below 0.9, `rotation` above), `window` (a
-    /// window of 10 timesteps from a PIBT rollout, refined by LNS with space-time A*),
-    /// `operations` (PIBT over 3-step operations on exact (cell, facing) tables), `rotation`
-    /// (the crowd's rotation step, one step on the same tables), `state` (PIBT over (cell,
+    /// 0.8 robots a free cell and `committed` from it; on others `operations` below 0.9 and
+    /// `committed` from it), `window` (a window of 10 timesteps from a PIBT rollout, refined
+    /// by LNS with space-time A*), `operations` (PIBT over 3-step operations on exact (cell,
+    /// facing) tables), `committed` (the best of several PIBT steps over cells on the same
+    /// tables, carried out to the end, turns first, before the next), `rotation` (the
+    /// crowd's rotation step, one step replanned every timestep), `state` (PIBT over (cell,
     /// facing) states, pushes forward only) or `crowd` (the crowd's 4-move step rule, its
     /// cells turned into rotations).
-    #[arg(long, default_value = "auto", value_parser = ["auto", "window", "operations", "rotation", "state", "crowd"])]
+    #[arg(long, default_value = "auto", value_parser = ["auto", "window", "operations", "rotation", "committed", "state", "crowd"])]
     pub planner: String,
     /// Traffic rules for `window` and `operations`: every row and column a one-way street
     /// in preference, a move against its way costing this many halves of a move more; 0
@@ -110,7 +113,7 @@ pub struct LifelongArgs {
     #[arg(long, default_value = "auto", value_parser = ["auto", "greedy", "matching"])]
     pub scheduler: String,
     /// Robots that work: `auto` (the default: 0.05 a free cell on a map that is not small
-    /// and at least half open ground, 0.55 on a small map from 0.6 to 0.9 robots a free
+    /// and at least half open ground, 0.55 on a small map from 0.6 to 0.8 robots a free
     /// cell; else all), `all`, or a number. The others, drawn uniformly by the seed from the robots
     /// on open ground, park: they get no task (2024) or their tasks are hidden (2023), so
     /// that they only block, decide last and are pushed aside.
@@ -144,14 +147,15 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
     let costs = (highways > 0).then(|| EdgeCosts::highways(grid, 2, 2 + highways));
     let planner = match args.planner.as_str() {
         "auto" if small && density < AUTO_WINDOW_DENSITY => "window",
-        "auto" if density < AUTO_ROTATION_DENSITY => "operations",
-        "auto" => "rotation",
+        "auto" if !small && density < AUTO_COMMITTED_DENSITY => "operations",
+        "auto" => "committed",
         p => p,
     };
     let seed = args.seed;
     let planner: Box<dyn Planner> = match planner {
         "crowd" => Box::new(CrowdPlanner::new(grid, DEFAULT_BUDGET, seed)),
         "state" => Box::new(RotationPibt::new(grid, DEFAULT_BUDGET, seed)),
+        "committed" => Box::new(RotationPlanner::new(grid, DEFAULT_BUDGET, seed).committed(seed)),
         "operations" => match costs {
             Some(c) => Box::new(OperationPibt::with_costs(grid, DEFAULT_BUDGET, seed, c)),
             None => Box::new(OperationPibt::new(grid, DEFAULT_BUDGET, seed)),
@@ -170,7 +174,7 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
         _ => Box::new(RotationPlanner::new(grid, DEFAULT_BUDGET, seed)),
     };
     let working = if small {
-        let parks = (AUTO_SMALL_PARKING_DENSITY..AUTO_ROTATION_DENSITY).contains(&density);
+        let parks = (AUTO_SMALL_PARKING_DENSITY..AUTO_WINDOW_DENSITY).contains(&density);
         parks.then_some(AUTO_SMALL_WORKING_DENSITY)
     } else {
         (open_share(grid, free) >= AUTO_PARKING_OPEN_SHARE).then_some(AUTO_WORKING_DENSITY)

@@ -309,6 +309,62 @@ impl RotationStep {
         guidance: &G,
         rng: &mut R,
     ) -> Result<&[Action], StepError> {
+        self.run(grid, states, order, None, guidance, rng)
+    }
+
+    /// As [`step`](Self::step), but the robots that `targets` names (`targets[a]` robot a's
+    /// cell or a passable cell beside it, [`NONE`] for a robot decided as in `step`) keep
+    /// that next cell: they turn toward it and move in when it is free or its robot moves
+    /// forward out of it. A robot with a target that would move into the cell of one that does
+    /// not move forward waits facing it, where `step` lets a robot turn as one that stays.
+    ///
+    /// Fed back every robot's [`next_cells`](Self::next_cells) (its own cell once it stands
+    /// there) until all stand on them, each decision holds until it is carried out, as WPPL's
+    /// executor does, and every robot is on its target within three timesteps (two turns and
+    /// a move). Robots then move in trains and cycles rather than turning back and forth as
+    /// each step changes its mind. Targets that cannot hold (off the map, on a wall or not
+    /// beside the robot, two robots with one target, two trading cells) give
+    /// [`StepError::BadInput`]; the other guarantees are `step`'s.
+    pub fn step_committed<G: RotationGuidance + ?Sized, R: Rng + ?Sized>(
+        &mut self,
+        grid: &Grid,
+        states: &[(u32, u8)],
+        order: &[u32],
+        targets: &[u32],
+        guidance: &G,
+        rng: &mut R,
+    ) -> Result<&[Action], StepError> {
+        if targets.len() != states.len() {
+            return Err(StepError::BadInput(format!(
+                "{} targets for {} robots",
+                targets.len(),
+                states.len()
+            )));
+        }
+        self.run(grid, states, order, Some(targets), guidance, rng)
+    }
+
+    /// Every robot's next cell as the last step decided it (its own when it stays): the
+    /// configuration its actions head for.
+    pub fn next_cells(&self) -> &[u32] {
+        &self.pibt.board.next
+    }
+
+    /// Every robot's action as the last step chose it.
+    pub fn actions(&self) -> &[Action] {
+        &self.actions
+    }
+
+    /// The step, with or without committed targets.
+    fn run<G: RotationGuidance + ?Sized, R: Rng + ?Sized>(
+        &mut self,
+        grid: &Grid,
+        states: &[(u32, u8)],
+        order: &[u32],
+        targets: Option<&[u32]>,
+        guidance: &G,
+        rng: &mut R,
+    ) -> Result<&[Action], StepError> {
         if !self.fits(grid) {
             return Err(StepError::BadInput(
                 "the grid is not the size the rotation step was made for".into(),
@@ -325,14 +381,41 @@ impl RotationStep {
             rng,
         };
         let cur = std::mem::take(&mut self.cur);
-        let placed = self.place(grid, &cur, states, order, &mut model);
+        let placed = self.place(grid, &cur, states, order, targets, &mut model);
         if placed.is_ok() {
-            self.choose_actions(&cur, &model);
+            self.choose_actions(&cur, &model, targets);
         }
         self.pibt.clear(&cur);
         self.cur = cur;
         placed?;
         Ok(&self.actions)
+    }
+
+    /// Fixes every committed robot's target, checking that it can hold.
+    fn fix_targets(&mut self, grid: &Grid, cur: &[u32], targets: &[u32]) -> Result<(), StepError> {
+        let w = grid.width();
+        let beside = |x: u32, y: u32| (x % w).abs_diff(y % w) + (x / w).abs_diff(y / w) <= 1;
+        for (a, (&c, &t)) in cur.iter().zip(targets).enumerate() {
+            if t == NONE {
+                continue;
+            }
+            if t as usize >= grid.len() || grid.weight(t as usize) == 0 || !beside(c, t) {
+                return Err(StepError::BadInput(format!(
+                    "robot {a}'s target {t} is not a passable cell beside its cell {c}"
+                )));
+            }
+            let board = &self.pibt.board;
+            let k = board.occ_now[t as usize];
+            if t != c && k != NONE && targets[k as usize] == c {
+                return Err(StepError::BadInput(format!(
+                    "robots {a} and {k} would trade cells {c} and {t}"
+                )));
+            }
+            if self.pibt.fix(a as u32, t).is_err() {
+                return Err(StepError::BadInput(format!("two robots have target {t}")));
+            }
+        }
+        Ok(())
     }
 
     /// Checks the input, then decides every robot's next cell.
@@ -342,6 +425,7 @@ impl RotationStep {
         cur: &[u32],
         states: &[(u32, u8)],
         order: &[u32],
+        targets: Option<&[u32]>,
         model: &mut Turning<'_, G, R>,
     ) -> Result<(), StepError> {
         let n = cur.len();
@@ -370,6 +454,9 @@ impl RotationStep {
                 "the order names robot {a} of {n}"
             )));
         }
+        if let Some(targets) = targets {
+            self.fix_targets(grid, cur, targets)?;
+        }
         for a in order.iter().copied().chain(0..n as u32) {
             if self.pibt.board.next[a as usize] == NONE {
                 // Without constraints, every cell a robot stays on is its own.
@@ -382,11 +469,14 @@ impl RotationStep {
     }
 
     /// Turns the next cells into actions: forward, turn or stay, then every robot that would
-    /// move into the cell of one that does not move forward waits instead, down the line.
+    /// move into the cell of one that does not move forward stays instead, down the line: it
+    /// waits facing the cell when the cell is its committed target (`targets`), else acts as
+    /// a robot that stays.
     fn choose_actions<G: RotationGuidance + ?Sized, R: Rng + ?Sized>(
         &mut self,
         cur: &[u32],
         model: &Turning<'_, G, R>,
+        targets: Option<&[u32]>,
     ) {
         let board = &self.pibt.board;
         self.actions.clear();
@@ -401,7 +491,12 @@ impl RotationStep {
         while let Some(s) = self.staying.pop() {
             let j = board.occ_next[cur[s as usize] as usize];
             if j != NONE && j != s && self.actions[j as usize] == Action::Forward {
-                self.actions[j as usize] = model.stay_action(j as usize);
+                let hold = targets.is_some_and(|t| t[j as usize] != NONE);
+                self.actions[j as usize] = if hold {
+                    Action::Wait
+                } else {
+                    model.stay_action(j as usize)
+                };
                 self.staying.push(j);
             }
         }

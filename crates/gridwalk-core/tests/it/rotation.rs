@@ -1,11 +1,12 @@
 //! Robots that turn (LoRR's `MAPF_T`): every joint step of [`RotationStep`] passes a checker
-//! written here from LoRR's rules; the (cell, facing) tables equal a Dijkstra over the state
-//! graph; a chain of 10,000 pushes moves without overflowing the stack; a sparse crowd arrives.
+//! written here from LoRR's rules, committed steps too, each carried out within three
+//! timesteps; the (cell, facing) tables equal a Dijkstra over the state graph; a chain of
+//! 10,000 pushes moves without overflowing the stack; a sparse crowd arrives.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap};
 
-use gridwalk_core::crowd::{Action, RotationStep};
+use gridwalk_core::crowd::{Action, NONE, RotationStep, StepError};
 use gridwalk_core::mapf::{ROTATION_UNREACHABLE, RotationTables};
 use gridwalk_core::rng::{Draw, SeedableRng, SplitMix64};
 use gridwalk_core::{Grid, Pos, Terrain};
@@ -150,6 +151,46 @@ fn play(
     Ok(seen)
 }
 
+/// Plays `steps` timesteps of committed steps: a decision (no target fixed), then its next
+/// cells fed back as targets until every robot stands on its own. Checks each step, and that
+/// every decision is carried out within three timesteps; the states after each step.
+fn play_committed(
+    grid: &Grid,
+    mut states: Vec<(u32, u8)>,
+    goals: &[u32],
+    steps: usize,
+    seed: u64,
+) -> Result<Vec<Vec<(u32, u8)>>, TestCaseError> {
+    let mut rng = SplitMix64::seed_from_u64(seed);
+    let mut tables = RotationTables::new(grid);
+    let mut rule = RotationStep::new(grid);
+    let order: Vec<u32> = (0..goals.len() as u32).collect();
+    let mut targets = vec![NONE; goals.len()];
+    let mut since = 0;
+    let mut seen = Vec::new();
+    for _ in 0..steps {
+        if states.iter().zip(&targets).all(|(s, &t)| s.0 == t) {
+            targets.fill(NONE);
+            since = 0;
+        }
+        let guidance = tables.guidance(goals).unwrap();
+        let actions = rule
+            .step_committed(grid, &states, &order, &targets, &guidance, &mut rng)
+            .unwrap()
+            .to_vec();
+        targets = rule.next_cells().to_vec();
+        states = check_step(grid, &states, &actions)?;
+        since += 1;
+        let reached = states.iter().zip(&targets).all(|(s, &t)| s.0 == t);
+        prop_assert!(
+            reached || since < 3,
+            "a decision not carried out in 3 steps"
+        );
+        seen.push(states.clone());
+    }
+    Ok(seen)
+}
+
 /// A small map, robots on distinct free cells with any facing, and goals on free cells.
 fn crowd() -> impl Strategy<Value = (Grid, Vec<(u32, u8)>, Vec<u32>, u64)> {
     (2u32..9, 1u32..9)
@@ -185,6 +226,13 @@ proptest! {
     #[test]
     fn every_step_is_valid((grid, states, goals, seed) in crowd()) {
         play(&grid, states, &goals, 40, seed)?;
+    }
+
+    /// Committed steps are as valid, and each decision is carried out within three
+    /// timesteps (two turns and a move), whoever waits behind whom.
+    #[test]
+    fn committed_steps_are_valid_and_carried_out((grid, states, goals, seed) in crowd()) {
+        play_committed(&grid, states, &goals, 40, seed)?;
     }
 
     /// A table's value at every state is the fewest actions Dijkstra finds.
@@ -313,4 +361,39 @@ fn a_sparse_crowd_arrives() {
             off(&seen[299])
         );
     }
+}
+
+/// Targets that cannot hold are refused, naming what is wrong, and the step can be made
+/// again afterwards: a target two cells away, on a wall, shared, or traded; too few.
+#[test]
+fn committed_targets_that_cannot_hold_are_refused() {
+    let walls: Vec<bool> = (0..8).map(|i| i == 7).collect();
+    let grid = map(4, 2, &walls);
+    let states = [(0u32, 0u8), (1, 0)];
+    let mut tables = RotationTables::new(&grid);
+    let goals = [3, 2];
+    let mut rule = RotationStep::new(&grid);
+    let mut rng = SplitMix64::seed_from_u64(2);
+    let cases: [(&[u32], &str); 5] = [
+        (&[2, NONE], "not a passable cell beside"),
+        (&[NONE, 7], "not a passable cell beside"),
+        (&[1, 1], "two robots have target 1"),
+        (&[1, 0], "would trade cells"),
+        (&[NONE], "1 targets for 2 robots"),
+    ];
+    for (targets, words) in cases {
+        let guidance = tables.guidance(&goals).unwrap();
+        let got = rule.step_committed(&grid, &states, &[0, 1], targets, &guidance, &mut rng);
+        match got {
+            Err(StepError::BadInput(e)) => assert!(e.contains(words), "{targets:?}: {e}"),
+            other => panic!("{targets:?}: {other:?}"),
+        }
+    }
+    let guidance = tables.guidance(&goals).unwrap();
+    let fine = rule.step_committed(&grid, &states, &[0, 1], &[1, 2], &guidance, &mut rng);
+    assert_eq!(
+        fine.unwrap(),
+        [Action::Forward, Action::Forward],
+        "a train moves"
+    );
 }

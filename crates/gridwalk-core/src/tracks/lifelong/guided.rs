@@ -11,6 +11,7 @@ use crate::grid::Grid;
 use crate::mapf::RotationTables;
 use crate::rng::{Rng, SeedableRng, SplitMix64};
 
+use super::committed::Commitment;
 use super::planner::Planner;
 use super::priority::GoalAge;
 use super::{Action, State};
@@ -62,6 +63,8 @@ pub struct RotationPlanner {
     order: Vec<u32>,
     states: Vec<(u32, u8)>,
     goal_cells: Vec<u32>,
+    /// Carries out each step's next cells before deciding the next, when set.
+    commit: Option<Commitment>,
 }
 
 impl RotationPlanner {
@@ -81,6 +84,7 @@ impl RotationPlanner {
             order: Vec::new(),
             states: Vec::new(),
             goal_cells: Vec::new(),
+            commit: None,
         }
     }
 
@@ -133,6 +137,13 @@ impl RotationPlanner {
             self.tables.retain(|g| keep.binary_search(&g).is_ok());
         }
     }
+
+    /// The same planner, but each step's next cells are carried out before the next are
+    /// decided, and each decision is the best of several tries ([`Commitment`]).
+    pub fn committed(mut self, seed: u64) -> RotationPlanner {
+        self.commit = Some(Commitment::new(seed));
+        self
+    }
 }
 
 impl Planner for RotationPlanner {
@@ -143,31 +154,43 @@ impl Planner for RotationPlanner {
         }
     }
 
+    fn summary(&self) -> Option<String> {
+        self.commit.as_ref().map(Commitment::summary)
+    }
+
     fn plan(&mut self, states: &[State], goals: &[Option<u32>], actions: &mut Vec<Action>) {
         self.prepare(states, goals);
         actions.clear();
-        let chosen = match self.tables.guidance(&self.goal_cells) {
-            Ok(base) => {
-                let guidance = Hysteresis {
-                    base,
-                    states: &self.states,
-                    left: &self.left,
-                };
-                self.step
-                    .step(
-                        &self.grid,
-                        &self.states,
-                        &self.order,
-                        &guidance,
-                        &mut self.rng,
-                    )
-                    .ok()
-            }
-            Err(_) => None,
+        let Ok(base) = self.tables.guidance(&self.goal_cells) else {
+            actions.resize(states.len(), Action::Wait);
+            return;
         };
-        match chosen {
-            Some(chosen) => actions.extend_from_slice(chosen),
-            None => actions.resize(states.len(), Action::Wait),
+        let guidance = Hysteresis {
+            base,
+            states: &self.states,
+            left: &self.left,
+        };
+        let (grid, order) = (&self.grid, &self.order);
+        let ok = match &mut self.commit {
+            Some(c) => c.plan(
+                &mut self.step,
+                grid,
+                &self.states,
+                order,
+                &guidance,
+                actions,
+            ),
+            None => match (self.step).step(grid, &self.states, order, &guidance, &mut self.rng) {
+                Ok(chosen) => {
+                    actions.extend_from_slice(chosen);
+                    true
+                }
+                Err(_) => false,
+            },
+        };
+        if !ok {
+            actions.clear();
+            actions.resize(states.len(), Action::Wait);
         }
     }
 }

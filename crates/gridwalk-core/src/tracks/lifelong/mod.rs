@@ -17,10 +17,12 @@
 //!
 //! The planners: [`WindowLns`] (a window refined by LNS, on small maps), [`OperationPibt`]
 //! (PIBT over 3-step operations), [`RotationPlanner`] (one PIBT step over cells turned into
-//! rotations), and two kept for comparison ([`RotationPibt`], [`CrowdPlanner`]). The first two
+//! rotations; committed, on the densest maps, to carrying each step out before the next), and
+//! two kept for comparison ([`RotationPibt`], [`CrowdPlanner`]). The first two
 //! may be guided by traffic rules ([`EdgeCosts`]). [`Settings::parking`] lets only some robots
 //! work; the others park ([`Parking`]).
 
+mod committed;
 mod dist;
 mod guided;
 mod matching;
@@ -38,6 +40,7 @@ mod window;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+pub use committed::{SAMPLE_WORK, SHUFFLE_SWAPS};
 pub use dist::{DEFAULT_BUDGET, DistCache};
 pub use guided::RotationPlanner;
 pub use matching::MatchingScheduler;
