@@ -12,15 +12,15 @@ use std::time::Duration;
 use gridwalk_core::format::lorr::Problem;
 use gridwalk_core::tracks::lifelong::{
     CrowdPlanner, DEFAULT_BUDGET, DEFAULT_WINDOW_WORK, EdgeCosts, OperationPibt, Parking, Planner,
-    RotationPibt, RotationPlanner, SchedulerKind, Settings, WindowConfig, WindowLns, ahead,
-    run as play,
+    Redecide, RotationPibt, RotationPlanner, SchedulerKind, Settings, WindowConfig, WindowLns,
+    ahead, run as play,
 };
 
 use crate::mapf::parse_seconds;
 
 /// Robots a free cell from which `--planner auto` takes the committed rotation step on a map
-/// that is not small: the 3-step operations need room to clear a window (on random-32-32-20
-/// with 800 robots they finish fewer tasks).
+/// that is not small and mostly open ground: the 3-step operations need room to clear a
+/// window (on random-32-32-20 with 800 robots they finish fewer tasks).
 const AUTO_COMMITTED_DENSITY: f64 = 0.9;
 
 /// Robots a free cell below which `--planner auto` takes the window planner on a small map,
@@ -72,8 +72,8 @@ pub struct LifelongArgs {
     #[arg(long, default_value = "1", value_parser = parse_seconds)]
     pub step_time_limit: f64,
     /// `auto` (the default: on a map of at most 4,096 cells and 1,000 robots `window` below
-    /// 0.8 robots a free cell and `committed` from it; on others `operations` below 0.9 and
-    /// `committed` from it), `window` (a window of 10 timesteps from a PIBT rollout, refined
+    /// 0.8 robots a free cell and `committed` from it; on others mostly of open ground
+    /// `operations` below 0.9 and `committed` from it; `committed` on the rest), `window` (a window of 10 timesteps from a PIBT rollout, refined
     /// by LNS with space-time A*), `operations` (PIBT over 3-step operations on exact (cell,
     /// facing) tables), `committed` (the best of several PIBT steps over cells on the same
     /// tables, carried out to the end, turns first, before the next), `rotation` (the
@@ -82,9 +82,15 @@ pub struct LifelongArgs {
     /// cells turned into rotations).
     #[arg(long, default_value = "auto", value_parser = ["auto", "window", "operations", "rotation", "committed", "state", "crowd"])]
     pub planner: String,
-    /// Traffic rules for `window` and `operations`: every row and column a one-way street
-    /// in preference, a move against its way costing this many halves of a move more; 0
-    /// for none, `auto` (the default) 8, but 0 on a small map below 0.35 robots a free cell.
+    /// `committed`: when robots get new next cells: `together` (once every robot stands on
+    /// its own), `alone` (each once it stands on its own), or `auto` (the default:
+    /// `together` on a map of at most 4,096 cells and 1,000 robots, else `alone`).
+    #[arg(long, default_value = "auto", value_parser = ["auto", "together", "alone"])]
+    pub redecide: String,
+    /// Traffic rules for `window`, `operations` and `committed`: every row and column a
+    /// one-way street in preference (for `committed` the ways alternate between corridors,
+    /// not rows), a move against its way costing this many halves of a move more; 0 for
+    /// none, `auto` (the default) 8, but 0 on a small map below 0.35 robots a free cell.
     #[arg(long, default_value = "auto")]
     pub highways: String,
     /// `window`: timesteps planned ahead.
@@ -135,6 +141,9 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
     let free = (0..grid.len()).filter(|&c| grid.weight(c) != 0).count();
     let density = problem.team_size() as f64 / free.max(1) as f64;
     let small = grid.len() <= SMALL_MAP_CELLS && problem.team_size() <= SMALL_MAP_ROBOTS;
+    // Paris and brc202d: mostly open ground, where PIBT over operations with parked robots
+    // finishes most; the warehouses' aisles and the densest crowds take committed steps.
+    let open = !small && open_share(grid, free) >= AUTO_PARKING_OPEN_SHARE;
     let highways = match args.highways.as_str() {
         "auto" if !small || density >= AUTO_HIGHWAY_DENSITY => AUTO_HIGHWAYS,
         "auto" => 0,
@@ -147,7 +156,7 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
     let costs = (highways > 0).then(|| EdgeCosts::highways(grid, 2, 2 + highways));
     let planner = match args.planner.as_str() {
         "auto" if small && density < AUTO_WINDOW_DENSITY => "window",
-        "auto" if !small && density < AUTO_COMMITTED_DENSITY => "operations",
+        "auto" if open && density < AUTO_COMMITTED_DENSITY => "operations",
         "auto" => "committed",
         p => p,
     };
@@ -155,7 +164,22 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
     let planner: Box<dyn Planner> = match planner {
         "crowd" => Box::new(CrowdPlanner::new(grid, DEFAULT_BUDGET, seed)),
         "state" => Box::new(RotationPibt::new(grid, DEFAULT_BUDGET, seed)),
-        "committed" => Box::new(RotationPlanner::new(grid, DEFAULT_BUDGET, seed).committed(seed)),
+        "committed" => {
+            let redecide = match args.redecide.as_str() {
+                "together" => Redecide::Together,
+                "alone" => Redecide::Alone,
+                _ if small => Redecide::Together,
+                _ => Redecide::Alone,
+            };
+            let planner = RotationPlanner::new(grid, DEFAULT_BUDGET, seed);
+            // Ways alternating between corridors: on the warehouses, whose aisles are every
+            // other or every third row and column, the rows' parity sends many one way.
+            let planner = match highways {
+                0 => planner,
+                h => planner.with_costs(EdgeCosts::corridors(grid, 2, 2 + h)),
+            };
+            Box::new(planner.committed(redecide, seed))
+        }
         "operations" => match costs {
             Some(c) => Box::new(OperationPibt::with_costs(grid, DEFAULT_BUDGET, seed, c)),
             None => Box::new(OperationPibt::new(grid, DEFAULT_BUDGET, seed)),
@@ -177,7 +201,7 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
         let parks = (AUTO_SMALL_PARKING_DENSITY..AUTO_WINDOW_DENSITY).contains(&density);
         parks.then_some(AUTO_SMALL_WORKING_DENSITY)
     } else {
-        (open_share(grid, free) >= AUTO_PARKING_OPEN_SHARE).then_some(AUTO_WORKING_DENSITY)
+        open.then_some(AUTO_WORKING_DENSITY)
     };
     let parking = parking(&args.active, working, free, seed)?;
     let settings = Settings {

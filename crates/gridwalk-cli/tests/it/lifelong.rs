@@ -353,6 +353,31 @@ fn the_default_planner_keeps_every_robot_busy_on_i04() {
     }
 }
 
+/// The committed step as `auto` plays it on big maps, each robot decided again as soon as it
+/// stands on its cell and on tables with traffic rules, and with the robots decided together:
+/// every step valid by the validator in both editions, tasks finished.
+#[test]
+fn committed_steps_alone_and_on_traffic_rules_are_valid() {
+    for (redecide, highways) in [("alone", "8"), ("together", "8"), ("alone", "0")] {
+        let flags = [
+            "--steps",
+            "200",
+            "--planner",
+            "committed",
+            "--redecide",
+            redecide,
+            "--highways",
+            highways,
+        ];
+        for problem in ["2023/MR23-I-04.json", "2024/RANDOM-01.json"] {
+            let tag = format!("{redecide}-{highways}-{}", &problem[..4]);
+            let (line, _) = play_and_check(&lorr_data(problem), &flags, &tag);
+            assert_eq!(field(&line, "errors"), 0.0, "{tag}: {line}");
+            assert!(field(&line, "tasks finished") > 0.0, "{tag}: {line}");
+        }
+    }
+}
+
 /// I-08's first 300 steps (800 robots on random-32-32-20, 0.98 robots a free cell; its tasks
 /// file cut to the first 4,000): `auto` takes the committed rotation step there, every step
 /// valid by the validator, and it finishes over five times what the same step replanned every

@@ -84,6 +84,15 @@ pub trait RotationGuidance {
     /// The cost for `agent` to reach its goal from `cell` (a flat index) facing `facing`.
     fn cost(&self, agent: usize, cell: u32, facing: u8) -> u64;
 
+    /// What one action (a turn, a wait, a move with nothing added) costs in [`cost`]'s
+    /// units: 1 by default; tables that price moves in fractions say so here.
+    ///
+    /// [`cost`]: Self::cost
+    #[inline]
+    fn action(&self) -> u64 {
+        1
+    }
+
     /// A hint that [`cost`](Self::cost) of `agent` at `cell` (a cell of the grid, maybe a
     /// wall), any facing, will be asked soon. Does nothing by default; it must not change any
     /// answer.
@@ -125,7 +134,7 @@ impl<G: RotationGuidance + ?Sized, R: Rng + ?Sized> Turning<'_, G, R> {
         let g = |f: u8| self.guidance.cost(i, c, f);
         g(o).min(g((o + 1) % 4))
             .min(g((o + 3) % 4))
-            .saturating_add(1)
+            .saturating_add(self.guidance.action())
     }
 
     /// The action of robot `i` that stays on its cell: waiting, or the turn whose facing costs
@@ -193,7 +202,8 @@ impl<G: RotationGuidance + ?Sized, R: Rng + ?Sized> MoveModel for Turning<'_, G,
                 };
                 let other = board.occ_now[c as usize];
                 keys[m] = RotationKey {
-                    cost: self.guidance.cost(iu, c, d).saturating_add(1 + turns),
+                    cost: (self.guidance.cost(iu, c, d))
+                        .saturating_add((1 + turns) * self.guidance.action()),
                     stays: false,
                     taken: other != NONE && other != i,
                     draw: self.rng.next_u32(),

@@ -8,10 +8,12 @@
 
 use crate::crowd::{RotationGuidance, RotationStep};
 use crate::grid::Grid;
-use crate::mapf::RotationTables;
+use crate::mapf::{RotationTables, ToGoals};
+
+use super::weighted::{EdgeCosts, WeightedGoals, WeightedTables};
 use crate::rng::{Rng, SeedableRng, SplitMix64};
 
-use super::committed::Commitment;
+use super::committed::{Commitment, Redecide};
 use super::planner::Planner;
 use super::priority::GoalAge;
 use super::{Action, State};
@@ -41,10 +43,75 @@ impl<G: RotationGuidance> RotationGuidance for Hysteresis<'_, G> {
     fn cost(&self, agent: usize, cell: u32, facing: u8) -> u64 {
         let c = self.base.cost(agent, cell, facing);
         if self.left[agent] == facing && self.states[agent].0 == cell {
-            c.saturating_add(TURN_BACK)
+            c.saturating_add(TURN_BACK * self.base.action())
         } else {
             c
         }
+    }
+
+    fn action(&self) -> u64 {
+        self.base.action()
+    }
+}
+
+/// The planner's tables: breadth-first over (cell, facing), or by Dijkstra with traffic
+/// rules.
+enum Tables {
+    Plain(RotationTables),
+    Weighted(WeightedTables),
+}
+
+/// Guidance from either kind of [`Tables`].
+enum Guidance<'a> {
+    Plain(ToGoals<'a>),
+    Weighted(WeightedGoals<'a>),
+}
+
+impl RotationGuidance for Guidance<'_> {
+    #[inline]
+    fn cost(&self, agent: usize, cell: u32, facing: u8) -> u64 {
+        match self {
+            Guidance::Plain(g) => g.cost(agent, cell, facing),
+            Guidance::Weighted(g) => g.cost(agent, cell, facing),
+        }
+    }
+
+    #[inline]
+    fn action(&self) -> u64 {
+        match self {
+            Guidance::Plain(g) => g.action(),
+            Guidance::Weighted(g) => g.action(),
+        }
+    }
+}
+
+impl Tables {
+    fn ensure(&mut self, goal: u32) -> Result<(), String> {
+        match self {
+            Tables::Plain(t) => t.ensure(goal),
+            Tables::Weighted(t) => t.ensure(goal),
+        }
+    }
+
+    fn memory_bytes(&self) -> usize {
+        match self {
+            Tables::Plain(t) => t.memory_bytes(),
+            Tables::Weighted(t) => t.memory_bytes(),
+        }
+    }
+
+    fn retain(&mut self, keep: impl FnMut(u32) -> bool) {
+        match self {
+            Tables::Plain(t) => t.retain(keep),
+            Tables::Weighted(t) => t.retain(keep),
+        }
+    }
+
+    fn guidance(&mut self, goals: &[u32]) -> Result<Guidance<'_>, String> {
+        Ok(match self {
+            Tables::Plain(t) => Guidance::Plain(t.guidance(goals)?),
+            Tables::Weighted(t) => Guidance::Weighted(t.guidance(goals)?),
+        })
     }
 }
 
@@ -52,7 +119,7 @@ impl<G: RotationGuidance> RotationGuidance for Hysteresis<'_, G> {
 pub struct RotationPlanner {
     grid: Grid,
     step: RotationStep,
-    tables: RotationTables,
+    tables: Tables,
     budget: usize,
     rng: SplitMix64,
     age: GoalAge,
@@ -74,7 +141,7 @@ impl RotationPlanner {
         RotationPlanner {
             grid: grid.clone(),
             step: RotationStep::new(grid),
-            tables: RotationTables::new(grid),
+            tables: Tables::Plain(RotationTables::new(grid)),
             budget,
             rng: SplitMix64::seed_from_u64(seed),
             age: GoalAge::default(),
@@ -119,9 +186,12 @@ impl RotationPlanner {
         self.order.clear();
         self.order.extend(0..n as u32);
         let (waited, stuck, tie) = (self.age.count(goals), &self.stuck, &self.tie);
+        // A robot without a goal prefers to stay: deciding last, it is pushed aside rather
+        // than holding its cell against every robot after it.
         self.order.sort_unstable_by_key(|&a| {
             let a = a as usize;
-            std::cmp::Reverse((waited[a] / GOAL_DIV + stuck[a], tie[a]))
+            let key = (waited[a] / GOAL_DIV + stuck[a], tie[a]);
+            std::cmp::Reverse((goals[a].is_some(), key))
         });
         self.states.clear();
         self.states
@@ -138,10 +208,16 @@ impl RotationPlanner {
         }
     }
 
+    /// The same planner on tables with traffic rules ([`EdgeCosts`]).
+    pub fn with_costs(mut self, costs: EdgeCosts) -> RotationPlanner {
+        self.tables = Tables::Weighted(WeightedTables::new(&self.grid, costs));
+        self
+    }
+
     /// The same planner, but each step's next cells are carried out before the next are
     /// decided, and each decision is the best of several tries ([`Commitment`]).
-    pub fn committed(mut self, seed: u64) -> RotationPlanner {
-        self.commit = Some(Commitment::new(seed));
+    pub fn committed(mut self, redecide: Redecide, seed: u64) -> RotationPlanner {
+        self.commit = Some(Commitment::new(redecide, seed));
         self
     }
 }

@@ -40,7 +40,7 @@ mod window;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-pub use committed::{SAMPLE_WORK, SHUFFLE_SWAPS};
+pub use committed::{Redecide, SAMPLE_WORK, SHUFFLE_SWAPS};
 pub use dist::{DEFAULT_BUDGET, DistCache};
 pub use guided::RotationPlanner;
 pub use matching::MatchingScheduler;

@@ -47,12 +47,48 @@ impl EdgeCosts {
     /// column's way costs `with`, one against it `against`. Even rows go east, odd rows west;
     /// even columns go south, odd columns north.
     pub fn highways(grid: &Grid, with: u16, against: u16) -> EdgeCosts {
+        let east: Vec<bool> = (0..grid.height()).map(|y| y % 2 == 0).collect();
+        let south: Vec<bool> = (0..grid.width()).map(|x| x % 2 == 0).collect();
+        EdgeCosts::streets(grid, &east, &south, with, against)
+    }
+
+    /// As [`highways`](Self::highways), but the ways alternate between corridors rather
+    /// than between rows: a row is a corridor when at least half its free cells have free
+    /// cells on both sides along it, and the first corridor row goes east, the next west,
+    /// and so on, each other row going as the corridor above it (columns alike, south
+    /// first). On a map whose corridors are every other row (sortation_large), the rows'
+    /// parity would send them all one way.
+    pub fn corridors(grid: &Grid, with: u16, against: u16) -> EdgeCosts {
+        let (w, h) = (grid.width(), grid.height());
+        let free = |x: u32, y: u32| grid.weight((y * w + x) as usize) != 0;
+        let alternate = |lines: u32, len: u32, at: &dyn Fn(u32, u32) -> bool| {
+            let mut corridors = 0u32;
+            (0..lines)
+                .map(|i| {
+                    let cells = (0..len).filter(|&j| at(i, j)).count();
+                    let passages = (1..len.saturating_sub(1))
+                        .filter(|&j| at(i, j - 1) && at(i, j) && at(i, j + 1))
+                        .count();
+                    if cells > 0 && 2 * passages >= cells {
+                        corridors += 1;
+                    }
+                    corridors % 2 == 1 || corridors == 0
+                })
+                .collect::<Vec<bool>>()
+        };
+        let east = alternate(h, w, &|y, x| free(x, y));
+        let south = alternate(w, h, &|x, y| free(x, y));
+        EdgeCosts::streets(grid, &east, &south, with, against)
+    }
+
+    /// Costs for rows going east where `east[y]` (else west) and columns going south where
+    /// `south[x]` (else north).
+    fn streets(grid: &Grid, east: &[bool], south: &[bool], with: u16, against: u16) -> EdgeCosts {
         let w = grid.width() as usize;
         let mut forward = vec![with; grid.len() * 4];
         for c in 0..grid.len() {
             let (x, y) = (c % w, c / w);
-            let east = y % 2 == 0;
-            let south = x % 2 == 0;
+            let (east, south) = (east[y], south[x]);
             for f in 0..4 {
                 let follows = match f {
                     0 => east,
@@ -292,6 +328,11 @@ impl super::spacetime::WindowGuidance for WeightedGoals<'_> {
 
 impl RotationGuidance for WeightedGoals<'_> {
     #[inline]
+    fn action(&self) -> u64 {
+        u64::from(self.costs.turn)
+    }
+
+    #[inline]
     fn cost(&self, agent: usize, cell: u32, facing: u8) -> u64 {
         let r = self.rank[cell as usize];
         if r == u32::MAX {
@@ -309,6 +350,65 @@ impl RotationGuidance for WeightedGoals<'_> {
 mod tests {
     use super::*;
     use crate::mapf::RotationTables;
+
+    /// East and south moves' costs from `costs`: whether each row goes east (read in its
+    /// first free cell with a free east neighbour), and each column south.
+    fn ways(grid: &Grid, costs: &EdgeCosts) -> (Vec<Option<bool>>, Vec<Option<bool>>) {
+        let (w, h) = (grid.width(), grid.height());
+        let free = |x: u32, y: u32| grid.weight((y * w + x) as usize) != 0;
+        let east = (0..h)
+            .map(|y| {
+                let x = (0..w - 1).find(|&x| free(x, y) && free(x + 1, y))?;
+                Some(
+                    costs.forward[((y * w + x) * 4) as usize]
+                        < costs.forward[((y * w + x) * 4 + 2) as usize],
+                )
+            })
+            .collect();
+        let south = (0..w)
+            .map(|x| {
+                let y = (0..h - 1).find(|&y| free(x, y) && free(x, y + 1))?;
+                Some(
+                    costs.forward[((y * w + x) * 4 + 1) as usize]
+                        < costs.forward[((y * w + x) * 4 + 3) as usize],
+                )
+            })
+            .collect();
+        (east, south)
+    }
+
+    #[test]
+    fn corridors_alternate_where_rows_would_not() {
+        // Open ground: every row and column a corridor, as the rows' parity.
+        let open = Grid::new(6, 5).unwrap();
+        assert_eq!(
+            EdgeCosts::corridors(&open, 2, 10),
+            EdgeCosts::highways(&open, 2, 10)
+        );
+        // Corridors on rows 1, 3, 5 and 7, between rows of pillars on every other cell
+        // (sortation_large's pattern): by parity all four go west, by corridor they alternate.
+        let (w, h) = (9u32, 9u32);
+        let mut grid = Grid::new(w, h).unwrap();
+        for y in (0..h).step_by(2) {
+            for x in (1..w).step_by(2) {
+                grid.set(crate::grid::Pos::new(x, y), crate::grid::Terrain::Wall)
+                    .unwrap();
+            }
+        }
+        let rows = |c: &EdgeCosts| {
+            let (east, _) = ways(&grid, c);
+            [1usize, 3, 5, 7].map(|y| east[y].unwrap())
+        };
+        assert_eq!(rows(&EdgeCosts::highways(&grid, 2, 10)), [false; 4]);
+        assert_eq!(
+            rows(&EdgeCosts::corridors(&grid, 2, 10)),
+            [true, false, true, false]
+        );
+        // Its columns: 0, 2, 4, 6 and 8 are corridors, the pillars' columns not.
+        let (_, south) = ways(&grid, &EdgeCosts::corridors(&grid, 2, 10));
+        let cols: Vec<bool> = [0usize, 2, 4, 6, 8].map(|x| south[x].unwrap()).to_vec();
+        assert_eq!(cols, [true, false, true, false, true]);
+    }
 
     #[test]
     fn uniform_costs_give_the_exact_tables() {
