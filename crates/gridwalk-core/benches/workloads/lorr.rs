@@ -1,7 +1,8 @@
 //! The crowd workload's lifelong LoRR row (issue 39): `lorr_plan_10000_ms`, the planning a
-//! step of the lifelong track's default planner at this density (PIBT over 3-step operations,
-//! [`OperationPibt`]) for the 2023 main round's I-10: 10,000 robots on warehouse_large, tasks
-//! dealt round robin, from `benches/data/lorr/` (see its README). Included by `compare.rs` and
+//! step of the lifelong track's default planner on this map (committed rotation steps, each
+//! robot decided again as soon as it stands on its cell, on traffic rules alternating between
+//! corridors: [`RotationPlanner::committed`]) for the 2023 main round's I-10: 10,000 robots on
+//! warehouse_large, tasks dealt round robin, from `benches/data/lorr/` (see its README). Included by `compare.rs` and
 //! run by the `crowd` workload, beside `crowd_step_10000_ms`.
 //!
 //! The run is the CLI's (`gridwalk-cli lifelong`): the track's runner with its planner on its
@@ -14,7 +15,7 @@ use std::time::Duration;
 
 use gridwalk_core::format::lorr::Problem;
 use gridwalk_core::tracks::lifelong::{
-    DEFAULT_BUDGET, OperationPibt, SchedulerKind, Settings, run,
+    DEFAULT_BUDGET, EdgeCosts, Redecide, RotationPlanner, SchedulerKind, Settings, run,
 };
 
 use super::{Goal, Report, Samples, Series};
@@ -31,7 +32,10 @@ fn problem_path() -> PathBuf {
 pub fn warehouse_10000(steps: u64, report: &mut Report) -> Result<(), String> {
     let path = problem_path();
     let problem = Problem::load(&path).map_err(|e| e.to_string())?;
-    let planner = OperationPibt::new(&problem.grid, DEFAULT_BUDGET, 0);
+    // As `gridwalk-cli lifelong` plays it by default: `--highways` 8 on a map this size.
+    let planner = RotationPlanner::new(&problem.grid, DEFAULT_BUDGET, 0)
+        .with_costs(EdgeCosts::corridors(&problem.grid, 2, 10))
+        .committed(Redecide::Alone, 0);
     let settings = Settings {
         steps,
         step_time_limit: Duration::from_secs(60),
@@ -74,7 +78,7 @@ pub fn warehouse_10000(steps: u64, report: &mut Report) -> Result<(), String> {
         None,
     );
     report.notes.push(format!(
-        "lorr_plan_10000_ms: the lifelong track's planner (PIBT over 3-step operations, the CLI's default here) on 2023 I-10, 10,000 robots on warehouse_large, the first {steps} steps: planning {mean:.2} ms a step on average, {max:.1} ms at most, {finished} tasks finished; preprocessing (the first goals' tables) {:.1} s, not counted",
+        "lorr_plan_10000_ms: the lifelong track's planner (committed rotation steps, alone, on corridor traffic rules: the CLI's default here) on 2023 I-10, 10,000 robots on warehouse_large, the first {steps} steps: planning {mean:.2} ms a step on average, {max:.1} ms at most, {finished} tasks finished; preprocessing (the first goals' tables) {:.1} s, not counted",
         outcome.preprocess_seconds
     ));
     Ok(())

@@ -1,21 +1,21 @@
 //! [`RotationPlanner`]: the crowd's rotation step ([`RotationStep`], PIBT over cells on the
 //! one PIBT core, its cells turned into forward moves and turns) guided by exact distance
-//! tables over (cell, facing) ([`RotationTables`]), the lifelong runner's default planner.
+//! tables over (cell, facing) ([`RotationTables`], or [`WeightedTables`] with traffic rules);
+//! replanned every timestep, or with each step's cells carried out first ([`Commitment`]).
 //!
 //! Priorities are PIBT's: the longer a robot has had its goal, the earlier it decides (ties
-//! by a fixed draw). Tables are made for goals as they come and dropped, all but this step's,
-//! when they pass the memory budget.
+//! by a fixed draw), robots without a goal last. Tables are made for goals as they come and
+//! dropped, all but this step's, when they pass the memory budget.
 
 use crate::crowd::{RotationGuidance, RotationStep};
 use crate::grid::Grid;
 use crate::mapf::{RotationTables, ToGoals};
-
-use super::weighted::{EdgeCosts, WeightedGoals, WeightedTables};
 use crate::rng::{Rng, SeedableRng, SplitMix64};
 
 use super::committed::{Commitment, Redecide};
 use super::planner::Planner;
 use super::priority::GoalAge;
+use super::weighted::{EdgeCosts, WeightedGoals, WeightedTables};
 use super::{Action, State};
 
 /// Whether ties of priority are drawn again every step.
