@@ -37,6 +37,12 @@ const AUTO_HIGHWAY_DENSITY: f64 = 0.35;
 /// `--highways auto`'s extra cost of a move against the way, in halves of a move.
 const AUTO_HIGHWAYS: u16 = 8;
 
+/// `--highways auto`'s extra cost for committed steps on a small map: at 0.98 robots a free
+/// cell (I-08, 2,000 steps, seeds 0 and 1) 2 gave 4,211 and 4,158 tasks, 3 4,355 and 4,347,
+/// 4 4,284 and 4,404, 6 4,254 and 4,219, 8 4,115; RANDOM-04 898 with 4, 861 with 8. (On
+/// warehouse_large 4 / 8 / 16 gave 18,985 / 19,682 / 20,145 in 1,000 steps.)
+const AUTO_SMALL_COMMITTED_HIGHWAYS: u16 = 4;
+
 /// Robots a free cell that `--active auto` lets work on a map that is not small and mostly
 /// open ground; the others park. WPPL lets 2,500 of 6,500 work on brc202d (0.058 a free cell).
 const AUTO_WORKING_DENSITY: f64 = 0.05;
@@ -90,7 +96,8 @@ pub struct LifelongArgs {
     /// Traffic rules for `window`, `operations` and `committed`: every row and column a
     /// one-way street in preference (for `committed` the ways alternate between corridors,
     /// not rows), a move against its way costing this many halves of a move more; 0 for
-    /// none, `auto` (the default) 8, but 0 on a small map below 0.35 robots a free cell.
+    /// none, `auto` (the default) 8, but 0 on a small map below 0.35 robots a free cell and
+    /// 4 for `committed` on a small map.
     #[arg(long, default_value = "auto")]
     pub highways: String,
     /// `window`: timesteps planned ahead.
@@ -144,7 +151,14 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
     // Paris and brc202d: mostly open ground, where PIBT over operations with parked robots
     // finishes most; the warehouses' aisles and the densest crowds take committed steps.
     let open = !small && open_share(grid, free) >= AUTO_PARKING_OPEN_SHARE;
+    let planner = match args.planner.as_str() {
+        "auto" if small && density < AUTO_WINDOW_DENSITY => "window",
+        "auto" if open && density < AUTO_COMMITTED_DENSITY => "operations",
+        "auto" => "committed",
+        p => p,
+    };
     let highways = match args.highways.as_str() {
+        "auto" if small && planner == "committed" => AUTO_SMALL_COMMITTED_HIGHWAYS,
         "auto" if !small || density >= AUTO_HIGHWAY_DENSITY => AUTO_HIGHWAYS,
         "auto" => 0,
         n => n
@@ -154,12 +168,6 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
             .ok_or_else(|| format!("--highways: {n} is neither auto nor 0 to 1000"))?,
     };
     let costs = (highways > 0).then(|| EdgeCosts::highways(grid, 2, 2 + highways));
-    let planner = match args.planner.as_str() {
-        "auto" if small && density < AUTO_WINDOW_DENSITY => "window",
-        "auto" if open && density < AUTO_COMMITTED_DENSITY => "operations",
-        "auto" => "committed",
-        p => p,
-    };
     let seed = args.seed;
     let planner: Box<dyn Planner> = match planner {
         "crowd" => Box::new(CrowdPlanner::new(grid, DEFAULT_BUDGET, seed)),
