@@ -24,8 +24,8 @@ use crate::mapf::parse_seconds;
 const AUTO_COMMITTED_DENSITY: f64 = 0.9;
 
 /// Robots a free cell below which `--planner auto` takes the window planner on a small map,
-/// and from which the committed rotation step: random-32-32-20 with 700 robots finished 720
-/// tasks by PIBT over operations (450 working), 827 by the committed step (all working).
+/// and from which committed steps, which finished more on random-32-32-20 with 700 robots
+/// than PIBT over operations did.
 const AUTO_WINDOW_DENSITY: f64 = 0.8;
 
 /// Robots a free cell from which `--highways auto` sets traffic rules on a small map: below
@@ -37,10 +37,9 @@ const AUTO_HIGHWAY_DENSITY: f64 = 0.35;
 /// `--highways auto`'s extra cost of a move against the way, in halves of a move.
 const AUTO_HIGHWAYS: u16 = 8;
 
-/// `--highways auto`'s extra cost for committed steps on a small map: at 0.98 robots a free
-/// cell (I-08, 2,000 steps, seeds 0 and 1) 2 gave 4,211 and 4,158 tasks, 3 4,355 and 4,347,
-/// 4 4,284 and 4,404, 6 4,254 and 4,219, 8 4,115; RANDOM-04 898 with 4, 861 with 8. (On
-/// warehouse_large 4 / 8 / 16 gave 18,985 / 19,682 / 20,145 in 1,000 steps.)
+/// `--highways auto`'s extra cost for committed steps on a small map: lighter than
+/// elsewhere, the best measured on the densest random maps (docs/benchmarks.md, "Committed
+/// steps").
 const AUTO_SMALL_COMMITTED_HIGHWAYS: u16 = 4;
 
 /// Robots a free cell that `--active auto` lets work on a map that is not small and mostly
@@ -53,8 +52,7 @@ const AUTO_WORKING_DENSITY: f64 = 0.05;
 const AUTO_PARKING_OPEN_SHARE: f64 = 0.5;
 
 /// Robots a free cell from which `--active auto` parks on a small map, up to
-/// [`AUTO_WINDOW_DENSITY`] (from where the committed rotation step plans, and parked robots
-/// knot it: RANDOM-04 827 tasks with all 700 working, 666 with 600, 173 with 451).
+/// [`AUTO_WINDOW_DENSITY`] (from where committed steps plan, with every robot working).
 const AUTO_SMALL_PARKING_DENSITY: f64 = 0.6;
 
 /// Robots a free cell that work on a small map when `--active auto` parks: I-07 (600

@@ -28,11 +28,10 @@ pub const SHUFFLE_SWAPS: usize = 2;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Redecide {
     /// Once every robot stands on its cell: robots move in whole trains and cycles, which
-    /// pays on dense maps (I-08, 800 robots on random-32-32-20: 3,859 tasks against 3,182).
+    /// pays on dense small maps (docs/benchmarks.md, "Committed steps").
     Together,
     /// Each robot as soon as it stands on its own, the robots still on their way kept: a
-    /// robot does not wait for the slowest of thousands (I-10, 10,000 robots on
-    /// warehouse_large: 36,011 tasks against 32,901).
+    /// robot does not wait for the slowest of thousands, which pays on the warehouses.
     Alone,
 }
 
