@@ -42,6 +42,10 @@ const AUTO_HIGHWAYS: u16 = 8;
 /// steps").
 const AUTO_SMALL_COMMITTED_HIGHWAYS: u16 = 4;
 
+/// `--highways auto`'s extra cost for committed steps on a larger map: near one-way aisles,
+/// the best measured on the warehouses (docs/benchmarks.md, "Committed steps").
+const AUTO_COMMITTED_HIGHWAYS: u16 = 32;
+
 /// Robots a free cell that `--active auto` lets work on a map that is not small and mostly
 /// open ground; the others park. WPPL lets 2,500 of 6,500 work on brc202d (0.058 a free cell).
 const AUTO_WORKING_DENSITY: f64 = 0.05;
@@ -94,8 +98,8 @@ pub struct LifelongArgs {
     /// Traffic rules for `window`, `operations` and `committed`: every row and column a
     /// one-way street in preference (for `committed` the ways alternate between corridors,
     /// not rows), a move against its way costing this many halves of a move more; 0 for
-    /// none, `auto` (the default) 8, but 0 on a small map below 0.35 robots a free cell and
-    /// 4 for `committed` on a small map.
+    /// none, `auto` (the default) 8, but 0 on a small map below 0.35 robots a free cell, and
+    /// for `committed` 4 on a small map and 32 on others.
     #[arg(long, default_value = "auto")]
     pub highways: String,
     /// `window`: timesteps planned ahead.
@@ -157,6 +161,7 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
     };
     let highways = match args.highways.as_str() {
         "auto" if small && planner == "committed" => AUTO_SMALL_COMMITTED_HIGHWAYS,
+        "auto" if planner == "committed" => AUTO_COMMITTED_HIGHWAYS,
         "auto" if !small || density >= AUTO_HIGHWAY_DENSITY => AUTO_HIGHWAYS,
         "auto" => 0,
         n => n

@@ -32,9 +32,10 @@ fn problem_path() -> PathBuf {
 pub fn warehouse_10000(steps: u64, report: &mut Report) -> Result<(), String> {
     let path = problem_path();
     let problem = Problem::load(&path).map_err(|e| e.to_string())?;
-    // As `gridwalk-cli lifelong` plays it by default: `--highways` 8 on a map this size.
+    // As `gridwalk-cli lifelong` plays it by default: `--highways` 32 for committed steps
+    // on a map this size.
     let planner = RotationPlanner::new(&problem.grid, DEFAULT_BUDGET, 0)
-        .with_costs(EdgeCosts::corridors(&problem.grid, 2, 10))
+        .with_costs(EdgeCosts::corridors(&problem.grid, 2, 34))
         .committed(Redecide::Alone, 0);
     let settings = Settings {
         steps,
