@@ -170,7 +170,9 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
             .filter(|&h| h <= 1000)
             .ok_or_else(|| format!("--highways: {n} is neither auto nor 0 to 1000"))?,
     };
-    let costs = (highways > 0).then(|| EdgeCosts::highways(grid, 2, 2 + highways));
+    // The rows' ways, for `window` and `operations` (committed steps take the corridors').
+    let costs = (highways > 0 && planner != "committed")
+        .then(|| EdgeCosts::highways(grid, 2, 2 + highways));
     let seed = args.seed;
     let planner: Box<dyn Planner> = match planner {
         "crowd" => Box::new(CrowdPlanner::new(grid, DEFAULT_BUDGET, seed)),

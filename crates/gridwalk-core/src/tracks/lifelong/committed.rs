@@ -83,21 +83,10 @@ impl Commitment {
     ) -> bool {
         actions.clear();
         self.steps += 1;
-        let all_fixed = self.carry_on(states);
-        let ok = if all_fixed {
-            let fixed = &self.fixed;
-            let rng = &mut self.rng;
-            match step.step_committed(grid, states, order, fixed, guidance, rng) {
-                Ok(acts) => {
-                    actions.extend_from_slice(acts);
-                    true
-                }
-                Err(_) => false,
-            }
-        } else {
+        if !self.carry_on(states) {
             self.decided += 1;
-            self.decide(step, grid, states, order, guidance, actions)
-        };
+        }
+        let ok = self.decide(step, grid, states, order, guidance, actions);
         self.origin.clear();
         self.origin.extend(states.iter().map(|s| s.0));
         if !ok {
@@ -142,7 +131,8 @@ impl Commitment {
     /// Decides the next cell of every robot not `fixed`: [`SAMPLE_WORK`] / robots PIBT
     /// steps, each over the priority order [`SHUFFLE_SWAPS`] swaps per robot further from
     /// `order`, the one of most [`progress`] kept (its actions in `actions`, its cells in
-    /// `targets`). Returns whether any step succeeded.
+    /// `targets`); with every robot fixed, one step carries their cells out. Returns whether
+    /// any step succeeded.
     fn decide<G: RotationGuidance>(
         &mut self,
         step: &mut RotationStep,
@@ -153,9 +143,13 @@ impl Commitment {
         actions: &mut Vec<Action>,
     ) -> bool {
         let n = states.len();
+        let tries = if self.fixed.iter().all(|&t| t != NONE) {
+            1
+        } else {
+            (SAMPLE_WORK / n.max(1)).max(1)
+        };
         self.shuffled.clear();
         self.shuffled.extend_from_slice(order);
-        let tries = (SAMPLE_WORK / n.max(1)).max(1);
         let mut best = None;
         for t in 0..tries {
             if t > 0 && self.shuffled.len() > 1 {
@@ -184,11 +178,7 @@ impl Commitment {
 /// How much nearer their goals the robots get by moving to `next`: per robot that moves, its
 /// best cost over facings on its cell less that on its next cell, summed (unreachable
 /// counted as 2^40).
-pub(super) fn progress<G: RotationGuidance>(
-    guidance: &G,
-    states: &[(u32, u8)],
-    next: &[u32],
-) -> i64 {
+fn progress<G: RotationGuidance>(guidance: &G, states: &[(u32, u8)], next: &[u32]) -> i64 {
     let best = |a: usize, c: u32| {
         let cost = (0..4).map(|f| guidance.cost(a, c, f)).min();
         cost.unwrap_or(u64::MAX).min(1 << 40) as i64
