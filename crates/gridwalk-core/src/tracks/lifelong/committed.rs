@@ -71,7 +71,10 @@ impl Commitment {
 
     /// Every robot's action this timestep (in `actions`, cleared first): toward its next
     /// cell while it has not reached it (together: while any robot has not), the others by
-    /// a new decision. Returns `false`, `actions` left empty, when no step could be made.
+    /// a new decision of [`SAMPLE_WORK`] / robots PIBT steps, each over the priority order
+    /// [`SHUFFLE_SWAPS`] swaps per robot further from `order`, the one of most [`progress`]
+    /// kept. With every robot fixed, one step carries their cells out. Returns `false`,
+    /// `actions` left empty, when no step could be made.
     pub(super) fn plan<G: RotationGuidance>(
         &mut self,
         step: &mut RotationStep,
@@ -83,17 +86,43 @@ impl Commitment {
     ) -> bool {
         actions.clear();
         self.steps += 1;
-        if !self.carry_on(states) {
+        let n = states.len();
+        let tries = if self.carry_on(states) {
+            1
+        } else {
             self.decided += 1;
+            (SAMPLE_WORK / n.max(1)).max(1)
+        };
+        self.shuffled.clear();
+        self.shuffled.extend_from_slice(order);
+        let mut best = None;
+        for t in 0..tries {
+            if t > 0 && n > 1 {
+                for _ in 0..SHUFFLE_SWAPS * n {
+                    let i = self.rng.below(n - 1);
+                    self.shuffled.swap(i, i + 1);
+                }
+            }
+            let (fixed, rng) = (&self.fixed, &mut self.rng);
+            if (step.step_committed(grid, states, &self.shuffled, fixed, guidance, rng)).is_err() {
+                continue;
+            }
+            let score = progress(guidance, states, step.next_cells());
+            if best.is_none_or(|b| score > b) {
+                best = Some(score);
+                actions.clear();
+                actions.extend_from_slice(step.actions());
+                self.targets.clear();
+                self.targets.extend_from_slice(step.next_cells());
+            }
         }
-        let ok = self.decide(step, grid, states, order, guidance, actions);
         self.origin.clear();
         self.origin.extend(states.iter().map(|s| s.0));
-        if !ok {
+        if best.is_none() {
             actions.clear();
             self.targets.clear();
         }
-        ok
+        best.is_some()
     }
 
     /// A line on the decisions made, for the run's summary.
@@ -126,52 +155,6 @@ impl Commitment {
             .map(|(s, &t)| if together || s.0 != t { t } else { NONE });
         self.fixed.extend(fixed);
         self.fixed.iter().all(|&t| t != NONE)
-    }
-
-    /// Decides the next cell of every robot not `fixed`: [`SAMPLE_WORK`] / robots PIBT
-    /// steps, each over the priority order [`SHUFFLE_SWAPS`] swaps per robot further from
-    /// `order`, the one of most [`progress`] kept (its actions in `actions`, its cells in
-    /// `targets`); with every robot fixed, one step carries their cells out. Returns whether
-    /// any step succeeded.
-    fn decide<G: RotationGuidance>(
-        &mut self,
-        step: &mut RotationStep,
-        grid: &Grid,
-        states: &[(u32, u8)],
-        order: &[u32],
-        guidance: &G,
-        actions: &mut Vec<Action>,
-    ) -> bool {
-        let n = states.len();
-        let tries = if self.fixed.iter().all(|&t| t != NONE) {
-            1
-        } else {
-            (SAMPLE_WORK / n.max(1)).max(1)
-        };
-        self.shuffled.clear();
-        self.shuffled.extend_from_slice(order);
-        let mut best = None;
-        for t in 0..tries {
-            if t > 0 && self.shuffled.len() > 1 {
-                for _ in 0..SHUFFLE_SWAPS * n {
-                    let i = self.rng.below(self.shuffled.len() - 1);
-                    self.shuffled.swap(i, i + 1);
-                }
-            }
-            let (fixed, rng) = (&self.fixed, &mut self.rng);
-            if (step.step_committed(grid, states, &self.shuffled, fixed, guidance, rng)).is_err() {
-                continue;
-            }
-            let score = progress(guidance, states, step.next_cells());
-            if best.is_none_or(|b| score > b) {
-                best = Some(score);
-                actions.clear();
-                actions.extend_from_slice(step.actions());
-                self.targets.clear();
-                self.targets.extend_from_slice(step.next_cells());
-            }
-        }
-        best.is_some()
     }
 }
 
