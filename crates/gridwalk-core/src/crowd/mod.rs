@@ -60,7 +60,7 @@
 
 pub(crate) mod core;
 mod operations;
-mod par;
+pub(crate) mod par;
 mod pibt;
 mod rotation;
 mod traps;

@@ -86,10 +86,15 @@ impl RotationGuidance for Guidance<'_> {
 }
 
 impl Tables {
-    fn ensure(&mut self, goal: u32) -> Result<(), String> {
+    /// Makes every passable goal's table (weighted ones on every core), reporting the first
+    /// goal off the grid or on a wall.
+    fn ensure_all(&mut self, goals: impl Iterator<Item = u32>) -> Result<(), String> {
         match self {
-            Tables::Plain(t) => t.ensure(goal),
-            Tables::Weighted(t) => t.ensure(goal),
+            Tables::Plain(t) => goals
+                .filter_map(|g| t.ensure(g).err())
+                .reduce(|first, _| first)
+                .map_or(Ok(()), Err),
+            Tables::Weighted(t) => t.ensure_all(goals),
         }
     }
 
@@ -224,10 +229,8 @@ impl RotationPlanner {
 
 impl Planner for RotationPlanner {
     fn preprocess(&mut self, _states: &[State], goals: &[Option<u32>]) {
-        for g in goals.iter().flatten() {
-            // A goal off the map or on a wall is refused again, and reported, when planned.
-            let _ = self.tables.ensure(*g);
-        }
+        // A goal off the map or on a wall is refused again, and reported, when planned.
+        let _ = self.tables.ensure_all(goals.iter().flatten().copied());
     }
 
     fn summary(&self) -> Option<String> {

@@ -81,17 +81,15 @@ impl OperationPibt {
 
 impl Planner for OperationPibt {
     fn preprocess(&mut self, _states: &[State], goals: &[Option<u32>]) {
-        for g in goals.iter().flatten() {
-            // A goal off the map or on a wall is refused again when planned.
-            match &mut self.weighted {
-                Some(w) => {
-                    let _ = w.ensure(*g);
-                }
-                None => {
-                    let _ = self.tables.ensure(*g);
-                }
-            }
-        }
+        // A goal off the map or on a wall is refused again when planned.
+        let goals = goals.iter().flatten().copied();
+        let _ = match &mut self.weighted {
+            Some(w) => w.ensure_all(goals),
+            None => goals
+                .filter_map(|g| self.tables.ensure(g).err())
+                .reduce(|first, _| first)
+                .map_or(Ok(()), Err),
+        };
     }
 
     /// Every robot waits when a goal is off the map or a wall, or the states do not fit.

@@ -11,11 +11,13 @@
 //! goal's four states (a turn costs [`EdgeCosts::turn`]) on a bucket queue (Dial's: the costs
 //! are small integers, so a state's cost picks its bucket), two bytes a state of a passable
 //! cell (costs above [`WEIGHTED_CAP`] read as it), held to a memory budget like
-//! [`RotationTables`](crate::mapf::RotationTables).
+//! [`RotationTables`](crate::mapf::RotationTables). When many tables are missing at once (a
+//! big map's first call: one a robot's first goal), [`WeightedTables::ensure_all`] makes them
+//! on every core.
 
 use std::collections::HashMap;
 
-use crate::crowd::RotationGuidance;
+use crate::crowd::{RotationGuidance, par};
 use crate::grid::Grid;
 
 /// A table's value for a state from which the goal cannot be reached.
@@ -116,12 +118,20 @@ pub struct WeightedTables {
     free: usize,
     /// Per goal: its table, `rank × 4 + facing`.
     tables: HashMap<u32, Box<[u16]>>,
-    /// The search's buffers: costs by `cell × 4 + facing`, and its queue's buckets, one a
-    /// cost modulo their number (one more than the dearest action).
-    dist: Vec<u32>,
-    buckets: Vec<Vec<u32>>,
+    search: Search,
     /// The buckets a search needs (`bucket_span` of the costs).
     span: usize,
+}
+
+/// Tables each thread makes at least when [`WeightedTables::ensure_all`] spreads them.
+const TABLES_PER_THREAD: usize = 16;
+
+/// A search's buffers: costs by `cell × 4 + facing`, and its queue's buckets, one a cost
+/// modulo their number (one more than the dearest action).
+#[derive(Clone, Debug, Default)]
+struct Search {
+    dist: Vec<u32>,
+    buckets: Vec<Vec<u32>>,
 }
 
 impl WeightedTables {
@@ -142,8 +152,7 @@ impl WeightedTables {
             rank,
             free,
             tables: HashMap::new(),
-            dist: Vec::new(),
-            buckets: Vec::new(),
+            search: Search::default(),
             span: bucket_span(&costs),
             costs,
         }
@@ -168,10 +177,47 @@ impl WeightedTables {
             return Err(format!("goal {goal} is off the grid or a wall"));
         }
         if !self.tables.contains_key(&goal) {
-            let t = self.search(goal);
+            let mut search = std::mem::take(&mut self.search);
+            let t = search.run(self, goal);
+            self.search = search;
             self.tables.insert(goal, t);
         }
         Ok(())
+    }
+
+    /// Makes the tables of `goals` that are not there yet, spread over the machine's cores
+    /// when there are many. Every passable goal gets its table; the first goal off the grid
+    /// or on a wall is reported after.
+    pub fn ensure_all(&mut self, goals: impl IntoIterator<Item = u32>) -> Result<(), String> {
+        let mut bad = None;
+        let mut missing: Vec<u32> = Vec::new();
+        for goal in goals {
+            if (goal as usize) >= self.grid.len() || self.grid.weight(goal as usize) == 0 {
+                bad.get_or_insert(goal);
+            } else if !self.tables.contains_key(&goal) {
+                missing.push(goal);
+            }
+        }
+        missing.sort_unstable();
+        missing.dedup();
+        let jobs = (missing.len() / TABLES_PER_THREAD).clamp(1, par::threads());
+        let mut made: Vec<Vec<(u32, Box<[u16]>)>> = vec![Vec::new(); jobs];
+        let mut searches = vec![Search::default(); jobs];
+        searches[0] = std::mem::take(&mut self.search);
+        let this = &*self;
+        let parts = made.iter_mut().zip(&mut searches);
+        par::each(
+            parts.zip(par::ranges(missing.len(), jobs)),
+            |((out, search), range)| {
+                out.extend(missing[range].iter().map(|&g| (g, search.run(this, g))));
+            },
+        );
+        self.search = searches.swap_remove(0);
+        self.tables.extend(made.into_iter().flatten());
+        match bad {
+            Some(goal) => Err(format!("goal {goal} is off the grid or a wall")),
+            None => Ok(()),
+        }
     }
 
     /// The cost from `(cell, facing)` to `goal`, if its table is made and the state is on
@@ -191,7 +237,7 @@ impl WeightedTables {
     /// Bytes the tables hold, with the search's buffers and the action costs.
     pub fn memory_bytes(&self) -> usize {
         self.tables.len() * (self.free * 8 + 16)
-            + (self.rank.capacity() + self.dist.capacity()) * 4
+            + (self.rank.capacity() + self.search.dist.capacity()) * 4
             + self.costs.forward.len() * 2
     }
 
@@ -202,9 +248,7 @@ impl WeightedTables {
 
     /// Guidance for robots heading for `goals` (one per robot), making the missing tables.
     pub fn guidance<'a>(&'a mut self, goals: &[u32]) -> Result<WeightedGoals<'a>, String> {
-        for &g in goals {
-            self.ensure(g)?;
-        }
+        self.ensure_all(goals.iter().copied())?;
         let tables = &self.tables;
         Ok(WeightedGoals {
             rank: &self.rank,
@@ -219,24 +263,25 @@ impl WeightedTables {
         &'a mut self,
         goals: &[Option<u32>],
     ) -> Result<WeightedGoals<'a>, String> {
-        for &g in goals.iter().flatten() {
-            self.ensure(g)?;
-        }
+        self.ensure_all(goals.iter().flatten().copied())?;
         Ok(WeightedGoals {
             rank: &self.rank,
             per_agent: crate::mapf::tables_of(&self.tables, goals),
             costs: &self.costs,
         })
     }
+}
 
-    /// Dijkstra backwards from the goal's four states, on a bucket queue.
-    fn search(&mut self, goal: u32) -> Box<[u16]> {
-        let grid = &self.grid;
+impl Search {
+    /// Dijkstra backwards from `goal`'s four states on `tables`' grid and costs, on a bucket
+    /// queue; returns its table.
+    fn run(&mut self, tables: &WeightedTables, goal: u32) -> Box<[u16]> {
+        let grid = &tables.grid;
         let n = grid.len();
         let w = grid.width();
-        let costs = &self.costs;
+        let costs = &tables.costs;
         let turn = u32::from(costs.turn);
-        let span = self.span;
+        let span = tables.span;
         let dist = &mut self.dist;
         dist.clear();
         dist.resize(n * 4, u32::MAX);
@@ -284,8 +329,8 @@ impl WeightedTables {
             }
             d += 1;
         }
-        let mut table = vec![WEIGHTED_UNREACHABLE; self.free * 4].into_boxed_slice();
-        for (c, &r) in self.rank.iter().enumerate() {
+        let mut table = vec![WEIGHTED_UNREACHABLE; tables.free * 4].into_boxed_slice();
+        for (c, &r) in tables.rank.iter().enumerate() {
             if r == u32::MAX {
                 continue;
             }
@@ -507,6 +552,43 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn tables_made_together_on_every_core_equal_tables_made_one_by_one() {
+        use crate::rng::{Draw, SeedableRng, SplitMix64};
+        let mut rng = SplitMix64::seed_from_u64(11);
+        let (w, h) = (14u32, 11u32);
+        let mut grid = Grid::new(w, h).unwrap();
+        for _ in 0..30 {
+            let (x, y) = (rng.below(w as usize) as u32, rng.below(h as usize) as u32);
+            grid.set(crate::grid::Pos::new(x, y), crate::grid::Terrain::Wall)
+                .unwrap();
+        }
+        let costs = EdgeCosts::corridors(&grid, 2, 10);
+        let (mut together, mut alone) = (
+            WeightedTables::new(&grid, costs.clone()),
+            WeightedTables::new(&grid, costs),
+        );
+        let wall = (0..w * h).find(|&c| grid.weight(c as usize) == 0).unwrap();
+        // Every cell twice, a wall and a cell off the grid among them: enough missing tables
+        // for several threads, and the bad goals reported without stopping the others.
+        let goals: Vec<u32> = (0..w * h).chain(0..w * h).chain([w * h + 3]).collect();
+        let err = together.ensure_all(goals).unwrap_err();
+        assert!(err.contains(&wall.to_string()), "{err}");
+        for goal in (0..w * h).filter(|&g| grid.weight(g as usize) != 0) {
+            alone.ensure(goal).unwrap();
+            for c in 0..w * h {
+                for f in 0..4u8 {
+                    assert_eq!(
+                        together.get(goal, c, f),
+                        alone.get(goal, c, f),
+                        "{goal} {c}"
+                    );
+                }
+            }
+        }
+        assert_eq!(together.memory_bytes(), alone.memory_bytes());
     }
 
     #[test]
