@@ -34,32 +34,56 @@ impl Bfs {
         }
     }
 
-    /// The number of cells.
-    pub fn cells(&self) -> usize {
-        self.free.len()
-    }
-
     /// Fills `out` (one entry a cell) with the number of moves from `source` to each cell,
     /// [`FAR`] for walls and cells it cannot reach.
     pub fn fill(&mut self, source: u32, out: &mut [u16]) {
+        let free = &self.free;
+        let cells = (self.width, free.len());
+        Bfs::search(cells, &mut self.queue, source, out, |c| {
+            free[c].then_some(c)
+        });
+    }
+
+    /// As [`fill`](Self::fill), but `out` holds the passable cells alone, by `rank` (a
+    /// cell's rank among the passable cells, `u32::MAX` for a wall): on a map mostly of
+    /// walls the search neither clears nor copies a whole-grid table.
+    pub fn fill_ranked(&mut self, source: u32, rank: &[u32], out: &mut [u16]) {
+        let cells = (self.width, self.free.len());
+        Bfs::search(cells, &mut self.queue, source, out, |c| {
+            let r = rank[c];
+            (r != u32::MAX).then_some(r as usize)
+        });
+    }
+
+    /// Breadth-first from `source` over a grid of `(width, cells)`, with `queue` as its
+    /// queue, into `out`: a cell's entry at `slot(cell)`, `None` for a wall.
+    fn search(
+        (w, n): (usize, usize),
+        queue: &mut Vec<u32>,
+        source: u32,
+        out: &mut [u16],
+        slot: impl Fn(usize) -> Option<usize>,
+    ) {
         out.fill(FAR);
-        self.queue.clear();
-        if !self.free[source as usize] {
+        queue.clear();
+        let Some(s) = slot(source as usize) else {
             return;
-        }
-        out[source as usize] = 0;
-        self.queue.push(source);
-        let (w, n) = (self.width, self.free.len());
+        };
+        out[s] = 0;
+        queue.push(source);
         let mut head = 0;
-        while head < self.queue.len() {
-            let c = self.queue[head] as usize;
+        while head < queue.len() {
+            let c = queue[head] as usize;
             head += 1;
-            let d = out[c].saturating_add(1).min(FAR - 1);
+            let d = slot(c)
+                .map_or(FAR, |i| out[i])
+                .saturating_add(1)
+                .min(FAR - 1);
             let x = c % w;
             let mut visit = |m: usize| {
-                if self.free[m] && out[m] == FAR {
-                    out[m] = d;
-                    self.queue.push(m as u32);
+                if let Some(i) = slot(m).filter(|&i| out[i] == FAR) {
+                    out[i] = d;
+                    queue.push(m as u32);
                 }
             };
             if x + 1 < w {
@@ -86,8 +110,6 @@ pub struct DistCache {
     rank: Vec<u32>,
     /// The passable cells: a table's length.
     free: usize,
-    /// A whole-grid table, filled by the search before it is packed by rank.
-    scratch: Vec<u16>,
     /// Per slot: distances to its goal, by rank.
     tables: Vec<Box<[u16]>>,
     goal_of: Vec<u32>,
@@ -116,7 +138,6 @@ impl DistCache {
         let capacity = (budget / (2 * free.max(1))).max(1);
         DistCache {
             free,
-            scratch: vec![FAR; bfs.cells()],
             bfs,
             rank,
             tables: Vec::new(),
@@ -159,13 +180,7 @@ impl DistCache {
                 self.tables.len() - 1
             }
         };
-        self.bfs.fill(goal, &mut self.scratch);
-        let table = &mut self.tables[s];
-        for (&r, &d) in self.rank.iter().zip(&self.scratch) {
-            if r != u32::MAX {
-                table[r as usize] = d;
-            }
-        }
+        self.bfs.fill_ranked(goal, &self.rank, &mut self.tables[s]);
         self.goal_of[s] = goal;
         self.last_used[s] = self.clock;
         self.slot_of.insert(goal, s as u32);
@@ -203,6 +218,39 @@ impl DistCache {
 mod tests {
     use super::*;
     use crate::grid::{Pos, Terrain};
+
+    #[test]
+    fn the_ranked_search_equals_the_whole_grid_one_packed_by_rank() {
+        use crate::rng::{Draw, SeedableRng, SplitMix64};
+        let mut rng = SplitMix64::seed_from_u64(5);
+        for _ in 0..20 {
+            let (w, h) = (1 + rng.below(12) as u32, 1 + rng.below(9) as u32);
+            let mut g = Grid::new(w, h).unwrap();
+            for _ in 0..rng.below((w * h) as usize) {
+                let p = Pos::new(rng.below(w as usize) as u32, rng.below(h as usize) as u32);
+                g.set(p, Terrain::Wall).unwrap();
+            }
+            let mut free = 0;
+            let mut rank = vec![u32::MAX; g.len()];
+            for (c, r) in rank.iter_mut().enumerate() {
+                if g.weight(c) != 0 {
+                    *r = free;
+                    free += 1;
+                }
+            }
+            let mut bfs = Bfs::new(&g);
+            let (mut whole, mut packed) = (vec![0; g.len()], vec![0; free as usize]);
+            for source in 0..w * h {
+                bfs.fill(source, &mut whole);
+                bfs.fill_ranked(source, &rank, &mut packed);
+                let want: Vec<u16> = (0..g.len())
+                    .filter(|&c| rank[c] != u32::MAX)
+                    .map(|c| whole[c])
+                    .collect();
+                assert_eq!(packed, want, "{w}×{h} from {source}");
+            }
+        }
+    }
 
     #[test]
     fn bfs_goes_around_walls_and_cache_evicts() {
