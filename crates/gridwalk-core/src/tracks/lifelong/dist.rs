@@ -187,7 +187,7 @@ impl DistCache {
         s as u32
     }
 
-    /// Moves from `from` to the goal of the table in `slot`: [`FAR`] from a wall or a cell
+    /// Moves from `from` to the goal of the table in `slot`: `FAR` (`u16::MAX`) from a wall or a cell
     /// off the grid.
     #[inline]
     pub fn get(&self, slot: u32, from: u32) -> u16 {

@@ -1,6 +1,6 @@
 //! [`RotationPlanner`]: the crowd's rotation step ([`RotationStep`], PIBT over cells on the
 //! one PIBT core, its cells turned into forward moves and turns) guided by exact distance
-//! tables over (cell, facing) ([`RotationTables`], or [`WeightedTables`] with traffic rules);
+//! tables over (cell, facing) ([`Tables`]: exact, or with traffic rules);
 //! replanned every timestep, or with each step's cells carried out first ([`Commitment`]).
 //!
 //! Priorities are PIBT's: the longer a robot has had its goal, the earlier it decides (ties
@@ -9,13 +9,13 @@
 
 use crate::crowd::{RotationGuidance, RotationStep};
 use crate::grid::Grid;
-use crate::mapf::{RotationTables, ToGoals};
 use crate::rng::{Rng, SeedableRng, SplitMix64};
 
 use super::committed::{Commitment, Redecide};
 use super::planner::Planner;
 use super::priority::GoalAge;
-use super::weighted::{EdgeCosts, WeightedGoals, WeightedTables};
+use super::tables::Tables;
+use super::weighted::EdgeCosts;
 use super::{Action, State};
 
 /// Whether ties of priority are drawn again every step.
@@ -54,72 +54,6 @@ impl<G: RotationGuidance> RotationGuidance for Hysteresis<'_, G> {
     }
 }
 
-/// The planner's tables: breadth-first over (cell, facing), or by Dijkstra with traffic
-/// rules.
-enum Tables {
-    Plain(RotationTables),
-    Weighted(WeightedTables),
-}
-
-/// Guidance from either kind of [`Tables`].
-enum Guidance<'a> {
-    Plain(ToGoals<'a>),
-    Weighted(WeightedGoals<'a>),
-}
-
-impl RotationGuidance for Guidance<'_> {
-    #[inline]
-    fn cost(&self, agent: usize, cell: u32, facing: u8) -> u64 {
-        match self {
-            Guidance::Plain(g) => g.cost(agent, cell, facing),
-            Guidance::Weighted(g) => g.cost(agent, cell, facing),
-        }
-    }
-
-    #[inline]
-    fn action(&self) -> u64 {
-        match self {
-            Guidance::Plain(g) => g.action(),
-            Guidance::Weighted(g) => g.action(),
-        }
-    }
-}
-
-impl Tables {
-    /// Makes every passable goal's table (weighted ones on every core), reporting the first
-    /// goal off the grid or on a wall.
-    fn ensure_all(&mut self, goals: impl Iterator<Item = u32>) -> Result<(), String> {
-        match self {
-            Tables::Plain(t) => goals
-                .filter_map(|g| t.ensure(g).err())
-                .reduce(|first, _| first)
-                .map_or(Ok(()), Err),
-            Tables::Weighted(t) => t.ensure_all(goals),
-        }
-    }
-
-    fn memory_bytes(&self) -> usize {
-        match self {
-            Tables::Plain(t) => t.memory_bytes(),
-            Tables::Weighted(t) => t.memory_bytes(),
-        }
-    }
-
-    fn retain(&mut self, keep: impl FnMut(u32) -> bool) {
-        match self {
-            Tables::Plain(t) => t.retain(keep),
-            Tables::Weighted(t) => t.retain(keep),
-        }
-    }
-
-    fn guidance(&mut self, goals: &[u32]) -> Result<Guidance<'_>, String> {
-        Ok(match self {
-            Tables::Plain(t) => Guidance::Plain(t.guidance(goals)?),
-            Tables::Weighted(t) => Guidance::Weighted(t.guidance(goals)?),
-        })
-    }
-}
-
 /// The rotation step with exact tables (see the module doc).
 pub struct RotationPlanner {
     grid: Grid,
@@ -146,7 +80,7 @@ impl RotationPlanner {
         RotationPlanner {
             grid: grid.clone(),
             step: RotationStep::new(grid),
-            tables: Tables::Plain(RotationTables::new(grid)),
+            tables: Tables::new(grid, None),
             budget,
             rng: SplitMix64::seed_from_u64(seed),
             age: GoalAge::default(),
@@ -205,22 +139,17 @@ impl RotationPlanner {
         self.goal_cells.clear();
         self.goal_cells
             .extend(states.iter().zip(goals).map(|(s, g)| g.unwrap_or(s.cell)));
-        if self.tables.memory_bytes() > self.budget {
-            let mut keep: Vec<u32> = self.goal_cells.clone();
-            keep.sort_unstable();
-            keep.dedup();
-            self.tables.retain(|g| keep.binary_search(&g).is_ok());
-        }
+        (self.tables).hold_to(self.budget, self.goal_cells.iter().copied());
     }
 
     /// The same planner on tables with traffic rules ([`EdgeCosts`]).
     pub fn with_costs(mut self, costs: EdgeCosts) -> RotationPlanner {
-        self.tables = Tables::Weighted(WeightedTables::new(&self.grid, costs));
+        self.tables = Tables::new(&self.grid, Some(costs));
         self
     }
 
     /// The same planner, but each step's next cells are carried out before the next are
-    /// decided, and each decision is the best of several tries ([`Commitment`]).
+    /// decided, and each decision is the best of several tries (`committed.rs`).
     pub fn committed(mut self, redecide: Redecide, seed: u64) -> RotationPlanner {
         self.commit = Some(Commitment::new(redecide, seed));
         self

@@ -33,6 +33,7 @@ mod priority;
 mod rotation;
 mod schedule;
 mod spacetime;
+mod tables;
 mod tasks;
 mod weighted;
 mod window;

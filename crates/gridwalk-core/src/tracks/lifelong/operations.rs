@@ -8,19 +8,19 @@
 
 use crate::crowd::{OperationStep, RotationGuidance, StepError};
 use crate::grid::Grid;
-use crate::mapf::RotationTables;
 use crate::rng::{SeedableRng, SplitMix64};
 
 use super::planner::Planner;
 use super::priority::GoalAge;
-use super::weighted::{EdgeCosts, WeightedTables};
+use super::tables::Tables;
+use super::weighted::EdgeCosts;
 use super::{Action, State};
 
 /// PIBT over operations for lifelong robots (see the module doc), its buffers kept from step
 /// to step.
 pub struct OperationPibt {
     grid: Grid,
-    tables: RotationTables,
+    tables: Tables,
     budget: usize,
     step: OperationStep,
     rng: SplitMix64,
@@ -29,8 +29,6 @@ pub struct OperationPibt {
     order: Vec<u32>,
     /// The robots' states as the step takes them.
     at: Vec<(u32, u8)>,
-    /// Tables with traffic rules, used instead of the exact ones when set.
-    weighted: Option<WeightedTables>,
 }
 
 impl OperationPibt {
@@ -39,14 +37,13 @@ impl OperationPibt {
     pub fn new(grid: &Grid, budget: usize, seed: u64) -> OperationPibt {
         OperationPibt {
             grid: grid.clone(),
-            tables: RotationTables::new(grid),
+            tables: Tables::new(grid, None),
             budget,
             step: OperationStep::new(grid),
             rng: SplitMix64::seed_from_u64(seed),
             age: GoalAge::default(),
             order: Vec::new(),
             at: Vec::new(),
-            weighted: None,
         }
     }
 
@@ -54,7 +51,7 @@ impl OperationPibt {
     /// [`EdgeCosts`]).
     pub fn with_costs(grid: &Grid, budget: usize, seed: u64, costs: EdgeCosts) -> OperationPibt {
         OperationPibt {
-            weighted: Some(WeightedTables::new(grid, costs)),
+            tables: Tables::new(grid, Some(costs)),
             ..OperationPibt::new(grid, budget, seed)
         }
     }
@@ -62,34 +59,14 @@ impl OperationPibt {
     /// Priorities for this step, and the tables' memory held to the budget.
     fn prepare(&mut self, goals: &[Option<u32>]) {
         self.age.order(goals, &mut self.rng, &mut self.order);
-        let over = self.tables.memory_bytes() > self.budget
-            || self
-                .weighted
-                .as_ref()
-                .is_some_and(|w| w.memory_bytes() > self.budget);
-        if over {
-            let mut keep: Vec<u32> = goals.iter().flatten().copied().collect();
-            keep.sort_unstable();
-            keep.dedup();
-            self.tables.retain(|g| keep.binary_search(&g).is_ok());
-            if let Some(w) = &mut self.weighted {
-                w.retain(|g| keep.binary_search(&g).is_ok());
-            }
-        }
+        (self.tables).hold_to(self.budget, goals.iter().flatten().copied());
     }
 }
 
 impl Planner for OperationPibt {
     fn preprocess(&mut self, _states: &[State], goals: &[Option<u32>]) {
         // A goal off the map or on a wall is refused again when planned.
-        let goals = goals.iter().flatten().copied();
-        let _ = match &mut self.weighted {
-            Some(w) => w.ensure_all(goals),
-            None => goals
-                .filter_map(|g| self.tables.ensure(g).err())
-                .reduce(|first, _| first)
-                .map_or(Ok(()), Err),
-        };
+        let _ = self.tables.ensure_all(goals.iter().flatten().copied());
     }
 
     /// Every robot waits when a goal is off the map or a wall, or the states do not fit.
@@ -106,9 +83,9 @@ impl Planner for OperationPibt {
             order: &self.order,
             rng: &mut self.rng,
         };
-        let planned = match &mut self.weighted {
-            Some(w) => args.under(w.guidance_or_none(goals)),
-            None => args.under(self.tables.guidance_or_none(goals)),
+        let planned = match &mut self.tables {
+            Tables::Exact(t) => args.under(t.guidance_or_none(goals)),
+            Tables::Weighted(t) => args.under(t.guidance_or_none(goals)),
         };
         match planned {
             Ok(acts) if acts.len() == states.len() => actions.extend_from_slice(acts),

@@ -43,7 +43,6 @@ use std::time::{Duration, Instant};
 
 use crate::crowd::{Action, NONE, OperationStep};
 use crate::grid::Grid;
-use crate::mapf::RotationTables;
 use crate::rng::{Draw, Rng, SeedableRng, SplitMix64};
 
 use super::State;
@@ -52,7 +51,8 @@ use super::priority::GoalAge;
 use super::spacetime::{
     Reservations, SpaceTimeAstar, St, WindowGuidance, action_between, path_cost,
 };
-use super::weighted::{EdgeCosts, WeightedTables};
+use super::tables::Tables;
+use super::weighted::EdgeCosts;
 
 /// How the window is planned and refined.
 #[derive(Clone, Copy, Debug)]
@@ -108,35 +108,6 @@ pub struct WindowStats {
     pub short_rollouts: u64,
 }
 
-/// The guidance tables: exact, or with traffic rules.
-enum Tables {
-    Exact(RotationTables),
-    Weighted(WeightedTables),
-}
-
-impl Tables {
-    fn memory_bytes(&self) -> usize {
-        match self {
-            Tables::Exact(t) => t.memory_bytes(),
-            Tables::Weighted(t) => t.memory_bytes(),
-        }
-    }
-
-    fn retain(&mut self, keep: impl FnMut(u32) -> bool) {
-        match self {
-            Tables::Exact(t) => t.retain(keep),
-            Tables::Weighted(t) => t.retain(keep),
-        }
-    }
-
-    fn ensure(&mut self, goal: u32) -> Result<(), String> {
-        match self {
-            Tables::Exact(t) => t.ensure(goal),
-            Tables::Weighted(t) => t.ensure(goal),
-        }
-    }
-}
-
 /// The windowed planner (see the module doc).
 pub struct WindowLns {
     grid: Grid,
@@ -184,10 +155,7 @@ impl WindowLns {
         let cfg = WindowConfig { window, ..cfg };
         WindowLns {
             grid: grid.clone(),
-            tables: Some(match costs {
-                Some(c) => Tables::Weighted(WeightedTables::new(grid, c)),
-                None => Tables::Exact(RotationTables::new(grid)),
-            }),
+            tables: Some(Tables::new(grid, costs)),
             budget,
             cfg,
             rng: SplitMix64::seed_from_u64(seed),
@@ -549,10 +517,8 @@ impl WindowLns {
 impl Planner for WindowLns {
     fn preprocess(&mut self, _states: &[State], goals: &[Option<u32>]) {
         if let Some(t) = &mut self.tables {
-            for g in goals.iter().flatten() {
-                // A goal off the map or on a wall is refused again when planned.
-                let _ = t.ensure(*g);
-            }
+            // A goal off the map or on a wall is refused again when planned.
+            let _ = t.ensure_all(goals.iter().flatten().copied());
         }
     }
 
@@ -571,12 +537,7 @@ impl Planner for WindowLns {
             .tables
             .take()
             .expect("the tables are home between steps");
-        if tables.memory_bytes() > self.budget {
-            let mut keep = self.goal_cells.clone();
-            keep.sort_unstable();
-            keep.dedup();
-            tables.retain(|g| keep.binary_search(&g).is_ok());
-        }
+        tables.hold_to(self.budget, self.goal_cells.iter().copied());
         let goal_cells = std::mem::take(&mut self.goal_cells);
         let planned = match &mut tables {
             Tables::Exact(t) => t
