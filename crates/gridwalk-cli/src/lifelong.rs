@@ -81,10 +81,11 @@ pub struct LifelongArgs {
     pub step_time_limit: f64,
     /// `auto` (the default: on a map of at most 4,096 cells and 1,000 robots `window` below
     /// 0.8 robots a free cell and `committed` from it; on others mostly of open ground
-    /// `operations` below 0.9 and `committed` from it; `committed` on the rest), `window` (a window of 10 timesteps from a PIBT rollout, refined
-    /// by LNS with space-time A*), `operations` (PIBT over 3-step operations on exact (cell,
-    /// facing) tables), `committed` (the best of several PIBT steps over cells on the same
-    /// tables, carried out to the end, turns first, before the next), `rotation` (the
+    /// `operations` below 0.9 and `committed` from it; `committed` on the rest), `window` (a
+    /// window of 10 timesteps from a PIBT rollout, refined by LNS with space-time A*),
+    /// `operations` (PIBT over 3-step operations on exact (cell, facing) tables), `committed`
+    /// (the best of several PIBT steps over cells on the same tables, carried out to the end,
+    /// turns first, before the next), `rotation` (the
     /// crowd's rotation step, one step replanned every timestep), `state` (PIBT over (cell,
     /// facing) states, pushes forward only) or `crowd` (the crowd's 4-move step rule, its
     /// cells turned into rotations).

@@ -173,18 +173,7 @@ impl WeightedTables {
 
     /// Makes `goal`'s table if it is not there yet. `goal` must be a passable cell.
     pub fn ensure(&mut self, goal: u32) -> Result<(), String> {
-        let ok = (goal as usize) < self.grid.len() && self.grid.weight(goal as usize) != 0;
-        if !ok {
-            return Err(format!("goal {goal} is off the grid or a wall"));
-        }
-        if !self.tables.contains_key(&goal) {
-            let mut searches = std::mem::take(&mut self.searches);
-            let mut table = self.blank();
-            searches[0].run(self, goal, &mut table);
-            self.searches = searches;
-            self.tables.insert(goal, table);
-        }
-        Ok(())
+        self.ensure_all([goal])
     }
 
     /// Makes the tables of `goals` that are not there yet, spread over the machine's cores
