@@ -93,6 +93,17 @@ pub trait RotationGuidance {
         1
     }
 
+    /// What moving forward out of `cell` facing `facing` costs `agent` in [`cost`]'s units:
+    /// [`action`] by default; tables with traffic rules price each move apart.
+    ///
+    /// [`cost`]: Self::cost
+    /// [`action`]: Self::action
+    #[inline]
+    fn forward(&self, agent: usize, cell: u32, facing: u8) -> u64 {
+        let _ = (agent, cell, facing);
+        self.action()
+    }
+
     /// A hint that [`cost`](Self::cost) of `agent` at `cell` (a cell of the grid, maybe a
     /// wall), any facing, will be asked soon. Does nothing by default; it must not change any
     /// answer.
@@ -203,7 +214,8 @@ impl<G: RotationGuidance + ?Sized, R: Rng + ?Sized> MoveModel for Turning<'_, G,
                 let other = board.occ_now[c as usize];
                 keys[m] = RotationKey {
                     cost: (self.guidance.cost(iu, c, d))
-                        .saturating_add((1 + turns) * self.guidance.action()),
+                        .saturating_add(self.guidance.forward(iu, here, d))
+                        .saturating_add(turns * self.guidance.action()),
                     stays: false,
                     taken: other != NONE && other != i,
                     draw: self.rng.next_u32(),
@@ -227,9 +239,10 @@ impl<G: RotationGuidance + ?Sized, R: Rng + ?Sized> MoveModel for Turning<'_, G,
 ///
 /// **The rule.** The core decides every robot's next *cell* by PIBT over 4 moves, a candidate
 /// cell ranked by the exact cost of the best plan through it ([`RotationGuidance`] over
-/// (cell, facing)): the cell ahead costs one move plus its cost, a cell beside or behind
-/// adds the turns toward it, and staying costs one action plus the best of waiting or
-/// turning. The cells become actions:
+/// (cell, facing)): the cell ahead costs the move into it
+/// ([`forward`](RotationGuidance::forward), dearer against a traffic rule) plus its cost, a
+/// cell beside or behind adds the turns toward it, and staying costs one action plus the best
+/// of waiting or turning. The cells become actions:
 /// - a robot whose next cell is ahead moves forward;
 /// - a robot whose next cell is beside or behind turns toward it (the shorter way; for a
 ///   cell behind, the turn whose facing costs less), and stays;

@@ -401,3 +401,56 @@ fn committed_targets_that_cannot_hold_are_refused() {
         "a train moves"
     );
 }
+
+/// Guidance where cells `a` and `b` are the goal's equals and every other state is far,
+/// and a move out of `from` facing `dear` costs `price` actions.
+struct Priced {
+    a: u32,
+    b: u32,
+    from: u32,
+    dear: u8,
+    price: u64,
+}
+
+impl gridwalk_core::crowd::RotationGuidance for Priced {
+    fn cost(&self, _agent: usize, cell: u32, _facing: u8) -> u64 {
+        if cell == self.a || cell == self.b {
+            0
+        } else {
+            100
+        }
+    }
+
+    fn forward(&self, _agent: usize, cell: u32, facing: u8) -> u64 {
+        if cell == self.from && facing == self.dear {
+            self.price
+        } else {
+            1
+        }
+    }
+}
+
+#[test]
+fn a_dear_move_loses_to_an_equal_cheap_one() {
+    // A robot in the middle of a 3×3 room facing north: the cells west and east of it are
+    // equally near its goal, but the move out toward one of them is dear (a traffic rule's
+    // wrong way). Whatever the draw, it turns toward the other.
+    let grid = map(3, 3, &[false; 9]);
+    let mut rule = RotationStep::new(&grid);
+    for seed in 0..16 {
+        let mut rng = SplitMix64::seed_from_u64(seed);
+        for (dear, want) in [(0, Action::CounterClockwise), (2, Action::Clockwise)] {
+            let guidance = Priced {
+                a: 3,
+                b: 5,
+                from: 4,
+                dear,
+                price: 10,
+            };
+            let act = rule
+                .step(&grid, &[(4, 3)], &[0], &guidance, &mut rng)
+                .unwrap()[0];
+            assert_eq!(act, want, "seed {seed}, the move facing {dear} dear");
+        }
+    }
+}

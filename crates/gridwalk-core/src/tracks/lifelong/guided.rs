@@ -52,6 +52,10 @@ impl<G: RotationGuidance> RotationGuidance for Hysteresis<'_, G> {
     fn action(&self) -> u64 {
         self.base.action()
     }
+
+    fn forward(&self, agent: usize, cell: u32, facing: u8) -> u64 {
+        self.base.forward(agent, cell, facing)
+    }
 }
 
 /// The rotation step with exact tables (see the module doc).

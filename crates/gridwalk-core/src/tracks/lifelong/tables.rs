@@ -37,6 +37,14 @@ impl RotationGuidance for Guidance<'_> {
             Guidance::Weighted(g) => g.action(),
         }
     }
+
+    #[inline]
+    fn forward(&self, agent: usize, cell: u32, facing: u8) -> u64 {
+        match self {
+            Guidance::Exact(g) => g.forward(agent, cell, facing),
+            Guidance::Weighted(g) => g.forward(agent, cell, facing),
+        }
+    }
 }
 
 impl Tables {

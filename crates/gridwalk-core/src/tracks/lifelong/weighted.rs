@@ -380,6 +380,11 @@ impl RotationGuidance for WeightedGoals<'_> {
     }
 
     #[inline]
+    fn forward(&self, _agent: usize, cell: u32, facing: u8) -> u64 {
+        u64::from(self.costs.forward[cell as usize * 4 + facing as usize])
+    }
+
+    #[inline]
     fn cost(&self, agent: usize, cell: u32, facing: u8) -> u64 {
         let r = self.rank[cell as usize];
         if r == u32::MAX {
