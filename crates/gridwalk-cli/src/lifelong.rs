@@ -64,6 +64,11 @@ const AUTO_SMALL_PARKING_DENSITY: f64 = 0.6;
 /// with 400.
 const AUTO_SMALL_WORKING_DENSITY: f64 = 0.55;
 
+/// `--queue auto`'s bound on the robots heading for one first errand: SORTATION (every task
+/// begins at one of 620 emitters) queued 16 robots at each without one (docs/benchmarks.md,
+/// "Queues at the emitters").
+const AUTO_QUEUE: u32 = 8;
+
 /// A map small enough for `auto`'s window planner: cells and robots.
 const SMALL_MAP_CELLS: usize = 4096;
 const SMALL_MAP_ROBOTS: usize = 1000;
@@ -128,6 +133,11 @@ pub struct LifelongArgs {
     /// task takes the nearest by makespan, for good); `auto` is `matching`.
     #[arg(long, default_value = "auto", value_parser = ["auto", "greedy", "matching"])]
     pub scheduler: String,
+    /// 2024, `matching`: robots that may head for one task's first errand at once, so that
+    /// they do not queue beside it; `auto` (the default) 8, `none` for no bound, or a
+    /// number from 1.
+    #[arg(long, default_value = "auto")]
+    pub queue: String,
     /// Robots that work: `auto` (the default: 0.05 a free cell on a map that is not small
     /// and at least half open ground, 0.55 on a small map from 0.6 to 0.8 robots a free
     /// cell; else all), `all`, or a number. The others, drawn uniformly by the seed from the robots
@@ -141,6 +151,20 @@ pub struct LifelongArgs {
     /// Write the edition's result JSON to FILE.
     #[arg(long)]
     pub out: Option<PathBuf>,
+}
+
+/// `--queue`'s bound: `None` for no bound.
+fn queue(arg: &str) -> Result<Option<u32>, String> {
+    match arg {
+        "auto" => Ok(Some(AUTO_QUEUE)),
+        "none" => Ok(None),
+        n => n
+            .parse::<u32>()
+            .ok()
+            .filter(|&q| q >= 1)
+            .map(Some)
+            .ok_or_else(|| format!("--queue: {n} is neither auto, none nor a number from 1")),
+    }
 }
 
 /// Plays the problem; prints the summary line. Bad input is an `Err` with its `file:line:
@@ -224,7 +248,9 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
         step_time_limit: Duration::from_secs_f64(args.step_time_limit),
         scheduler: match args.scheduler.as_str() {
             "greedy" => SchedulerKind::Greedy,
-            _ => SchedulerKind::Matching,
+            _ => SchedulerKind::Matching {
+                queue: queue(&args.queue)?,
+            },
         },
     };
     let every = (args.steps / 20).max(1);

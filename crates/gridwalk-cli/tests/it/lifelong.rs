@@ -249,6 +249,26 @@ fn a_bad_count_of_active_robots_is_refused() {
 }
 
 #[test]
+fn a_bad_queue_is_refused_and_a_tight_one_plays_valid_steps() {
+    for queue in ["0", "-1", "few"] {
+        let out = run(&[
+            "lifelong",
+            lorr_data("2024/RANDOM-01.json").to_str().unwrap(),
+            &format!("--queue={queue}"),
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{queue}: {stderr}");
+        assert!(stderr.contains("--queue"), "{queue}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{queue}: {stderr}");
+    }
+    // One robot at a time to each first errand: every schedule still passes the validator.
+    let flags = ["--steps", "150", "--planner", "operations", "--queue", "1"];
+    let (line, _) = play_and_check(&lorr_data("2024/RANDOM-01.json"), &flags, "r01-queue");
+    assert_eq!(field(&line, "errors"), 0.0, "{line}");
+    assert!(field(&line, "tasks finished") > 0.0, "{line}");
+}
+
+#[test]
 fn bad_problems_are_named_by_file_and_line() {
     let map = lorr_data("2023/maps/random-32-32-20.map");
     let dir = temp_dir("bad");

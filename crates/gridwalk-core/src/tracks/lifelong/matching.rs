@@ -13,10 +13,18 @@
 //!   errand plus the moves from errand to errand (the task's *makespan*, the start-kit's
 //!   cost), less [`STICK`] moves if the robot holds that task already, so that a robot
 //!   changes its task only for a clearly better one;
-//! - matches cheapest pair first, each robot once and each task once.
+//! - matches cheapest pair first, each robot once and each task once, and, with a queue
+//!   bound ([`with_queue`](MatchingScheduler::with_queue)), at most that many robots heading
+//!   for one first errand at once.
 //!
-//! A robot left without a task (more free robots than open tasks) gets none: its goal is
-//! `None`.
+//! A robot left without a task (more free robots than open tasks, or every task it could take
+//! at a first errand whose queue is full) gets none: its goal is `None`.
+//!
+//! **The queue bound.** Where every task begins at one of a few cells (sortation_large's 620
+//! emitters on the map's edges, for 10,000 robots), the cheapest pairs send a dozen robots or
+//! more to each at once: they queue in the aisles beside it, and robots that have been there
+//! cannot get out. Bounding the robots that head for one first errand keeps the others where
+//! they are, out of the way, until a place comes free.
 //!
 //! Every schedule it proposes passes the simulator's checks: a robot that has begun its task
 //! keeps it, a task goes to one robot, and only open tasks are given.
@@ -63,6 +71,10 @@ pub struct MatchingScheduler {
     begun: Vec<bool>,
     /// Scratch: the pairs of one step, `(cost, robot, task)`.
     pairs: Vec<(u64, u32, u64)>,
+    /// Robots that may head for one first errand at once.
+    queue: u32,
+    /// Scratch: per first errand, the robots heading for it.
+    heading: HashMap<u32, u32>,
 }
 
 impl MatchingScheduler {
@@ -74,7 +86,16 @@ impl MatchingScheduler {
             assigned: Vec::new(),
             begun: Vec::new(),
             pairs: Vec::new(),
+            queue: u32::MAX,
+            heading: HashMap::new(),
         }
+    }
+
+    /// The same scheduler, sending at most `queue` robots (at least one) to one first errand
+    /// at once (see the module doc).
+    pub fn with_queue(mut self, queue: u32) -> MatchingScheduler {
+        self.queue = queue.max(1);
+        self
     }
 
     /// Adds a newly revealed task.
@@ -117,6 +138,7 @@ impl MatchingScheduler {
         for &a in &matchable {
             may_change[a as usize] = true;
         }
+        self.count_heading(&may_change);
         self.price(states, &open, &matchable, &may_change);
         self.release(&matchable, goals);
         self.assign(&mut may_change, goals);
@@ -182,7 +204,7 @@ impl MatchingScheduler {
         self.pairs.clear();
         for &id in open {
             let k = &self.tasks[&id];
-            if k.holder.is_some_and(|r| !may_change[r as usize]) {
+            if k.holder.is_some_and(|r| !may_change[r as usize]) || self.full(k.errands[0]) {
                 continue;
             }
             let slot = self.dist.slot(k.errands[0]);
@@ -209,12 +231,43 @@ impl MatchingScheduler {
         }
     }
 
-    /// Gives tasks cheapest pair first, each robot that may change once and each task once.
+    /// Counts, under a queue bound, the robots heading for each first errand that keep their
+    /// task this step (not begun, and not matched again).
+    fn count_heading(&mut self, may_change: &[bool]) {
+        self.heading.clear();
+        if self.queue == u32::MAX {
+            return;
+        }
+        for (a, id) in self.assigned.iter().enumerate() {
+            if let Some(k) = id.and_then(|id| self.tasks.get(&id))
+                && !self.begun[a]
+                && !may_change[a]
+            {
+                *self.heading.entry(k.errands[0]).or_default() += 1;
+            }
+        }
+    }
+
+    /// Whether the queue bound lets no more robots head for `errand`.
+    fn full(&self, errand: u32) -> bool {
+        self.heading.get(&errand).is_some_and(|&h| h >= self.queue)
+    }
+
+    /// Gives tasks cheapest pair first, each robot that may change once and each task once,
+    /// and no more robots to a first errand than the queue bound.
     fn assign(&mut self, may_change: &mut [bool], goals: &mut [Option<u32>]) {
+        let bounded = self.queue != u32::MAX;
         for &(_, a, id) in &self.pairs {
             let k = self.tasks.get_mut(&id).expect("a priced task is known");
             if !may_change[a as usize] || k.holder.is_some() {
                 continue;
+            }
+            if bounded {
+                let heading = self.heading.entry(k.errands[0]).or_default();
+                if *heading >= self.queue {
+                    continue;
+                }
+                *heading += 1;
             }
             may_change[a as usize] = false;
             k.holder = Some(a);
@@ -253,6 +306,43 @@ mod tests {
         // Finished: a new task, the one left.
         let mut goals = [None];
         assert_eq!(s.schedule(&[at(3)], &mut goals), [Some(2)]);
+    }
+
+    #[test]
+    fn a_queue_bound_sends_no_more_robots_to_one_first_errand() {
+        // Six robots in a row, six tasks that begin at cell 0 and two that begin at cell 19:
+        // with a bound of two, two robots take tasks at 0, two at 19, and two get none,
+        // though tasks at 0 are left.
+        let grid = Grid::new(20, 1).unwrap();
+        let mut s = MatchingScheduler::new(&grid, 1 << 20).with_queue(2);
+        for id in 0..6 {
+            s.reveal(id, &[0, 10]);
+        }
+        s.reveal(6, &[19, 10]);
+        s.reveal(7, &[19, 10]);
+        let states: Vec<State> = (1..7).map(at).collect();
+        let mut goals = [None; 6];
+        let schedule = s.schedule(&states, &mut goals);
+        let to = |cell| goals.iter().filter(|&&g| g == Some(cell)).count();
+        assert_eq!((to(0), to(19)), (2, 2), "{goals:?}");
+        // The nearest two take the tasks at 0; the farthest two those at 19.
+        assert_eq!(&goals[..2], [Some(0), Some(0)]);
+        assert_eq!(&goals[4..], [Some(19), Some(19)]);
+        assert_eq!(schedule.iter().flatten().count(), 4);
+        // Once the first two have stood on cell 0, two more may head there.
+        let mut states = states;
+        states[0].cell = 0;
+        states[1].cell = 0;
+        s.schedule(&states, &mut goals);
+        assert_eq!(&goals[..4], [Some(0); 4], "{goals:?}");
+        // Without a bound, all but those two take tasks at 0 at once.
+        let mut s = MatchingScheduler::new(&grid, 1 << 20);
+        for id in 0..6 {
+            s.reveal(id, &[0, 10]);
+        }
+        let mut goals = [None; 6];
+        s.schedule(&(1..7).map(at).collect::<Vec<_>>(), &mut goals);
+        assert!(goals.iter().all(|&g| g == Some(0)), "{goals:?}");
     }
 
     #[test]

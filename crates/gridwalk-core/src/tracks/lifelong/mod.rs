@@ -155,8 +155,13 @@ pub enum SchedulerKind {
     /// The start-kit's greedy default ([`GreedyScheduler`]).
     #[default]
     Greedy,
-    /// The matching redone each timestep ([`MatchingScheduler`]).
-    Matching,
+    /// The matching redone each timestep ([`MatchingScheduler`]), sending at most `queue`
+    /// robots to one first errand at once ([`MatchingScheduler::with_queue`]; `None`: no
+    /// bound).
+    Matching {
+        /// Robots that may head for one first errand at once.
+        queue: Option<u32>,
+    },
 }
 
 /// What a run did: the result file's record, and each planning call's own time.
@@ -385,8 +390,12 @@ pub fn run(
     let scheduler = (problem.edition == Edition::Lorr2024).then(|| -> Box<dyn Scheduler> {
         match settings.scheduler {
             SchedulerKind::Greedy => Box::new(GreedyScheduler::new(&problem.grid)),
-            SchedulerKind::Matching => {
-                Box::new(MatchingScheduler::new(&problem.grid, DEFAULT_BUDGET))
+            SchedulerKind::Matching { queue } => {
+                let matching = MatchingScheduler::new(&problem.grid, DEFAULT_BUDGET);
+                Box::new(match queue {
+                    Some(q) => matching.with_queue(q),
+                    None => matching,
+                })
             }
         }
     });
