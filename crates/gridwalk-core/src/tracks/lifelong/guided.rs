@@ -4,8 +4,10 @@
 //! replanned every timestep, or with each step's cells carried out first ([`Commitment`]).
 //!
 //! Priorities are PIBT's: the longer a robot has had its goal, the earlier it decides (ties
-//! by a fixed draw), robots without a goal last. Tables are made for goals as they come and
-//! dropped, all but this step's, when they pass the memory budget.
+//! by a fixed draw), robots without a goal last. A robot without a goal has no table: its own
+//! cell costs nothing and every other cell one action ([`Idle`]), so it stays unless pushed.
+//! Tables are made for goals as they come and dropped, all but this step's, when they pass
+//! the memory budget.
 
 use crate::crowd::{RotationGuidance, RotationStep};
 use crate::grid::Grid;
@@ -58,6 +60,35 @@ impl<G: RotationGuidance> RotationGuidance for Hysteresis<'_, G> {
     }
 }
 
+/// The tables for robots with a goal; for one without, its own cell costs nothing and every
+/// other cell one action, whatever the facing.
+struct Idle<'a, G> {
+    base: G,
+    states: &'a [(u32, u8)],
+    goals: &'a [Option<u32>],
+}
+
+impl<G: RotationGuidance> RotationGuidance for Idle<'_, G> {
+    #[inline]
+    fn cost(&self, agent: usize, cell: u32, facing: u8) -> u64 {
+        match self.goals[agent] {
+            Some(_) => self.base.cost(agent, cell, facing),
+            None if cell == self.states[agent].0 => 0,
+            None => self.base.action(),
+        }
+    }
+
+    #[inline]
+    fn action(&self) -> u64 {
+        self.base.action()
+    }
+
+    #[inline]
+    fn forward(&self, agent: usize, cell: u32, facing: u8) -> u64 {
+        self.base.forward(agent, cell, facing)
+    }
+}
+
 /// The rotation step with exact tables (see the module doc).
 pub struct RotationPlanner {
     grid: Grid,
@@ -72,7 +103,7 @@ pub struct RotationPlanner {
     tie: Vec<u32>,
     order: Vec<u32>,
     states: Vec<(u32, u8)>,
-    goal_cells: Vec<u32>,
+    goals: Vec<Option<u32>>,
     /// Carries out each step's next cells before deciding the next, when set.
     commit: Option<Commitment>,
 }
@@ -93,7 +124,7 @@ impl RotationPlanner {
             tie: Vec::new(),
             order: Vec::new(),
             states: Vec::new(),
-            goal_cells: Vec::new(),
+            goals: Vec::new(),
             commit: None,
         }
     }
@@ -139,11 +170,9 @@ impl RotationPlanner {
         self.states.clear();
         self.states
             .extend(states.iter().map(|s| (s.cell, s.facing)));
-        // A robot without a task heads for where it stands: it stays unless pushed.
-        self.goal_cells.clear();
-        self.goal_cells
-            .extend(states.iter().zip(goals).map(|(s, g)| g.unwrap_or(s.cell)));
-        (self.tables).hold_to(self.budget, self.goal_cells.iter().copied());
+        self.goals.clear();
+        self.goals.extend_from_slice(goals);
+        (self.tables).hold_to(self.budget, goals.iter().flatten().copied());
     }
 
     /// The same planner on tables with traffic rules ([`EdgeCosts`]).
@@ -173,12 +202,16 @@ impl Planner for RotationPlanner {
     fn plan(&mut self, states: &[State], goals: &[Option<u32>], actions: &mut Vec<Action>) {
         self.prepare(states, goals);
         actions.clear();
-        let Ok(base) = self.tables.guidance(&self.goal_cells) else {
+        let Ok(base) = self.tables.guidance_or_none(&self.goals) else {
             actions.resize(states.len(), Action::Wait);
             return;
         };
         let guidance = Hysteresis {
-            base,
+            base: Idle {
+                base,
+                states: &self.states,
+                goals: &self.goals,
+            },
             states: &self.states,
             left: &self.left,
         };
@@ -203,6 +236,37 @@ impl Planner for RotationPlanner {
         if !ok {
             actions.clear();
             actions.resize(states.len(), Action::Wait);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_robot_without_a_goal_stays_and_gets_no_table() {
+        let grid = Grid::new(8, 8).unwrap();
+        for costs in [None, Some(EdgeCosts::corridors(&grid, 2, 10))] {
+            let mut planner = RotationPlanner::new(&grid, usize::MAX, 1);
+            let mut alone = Tables::new(&grid, costs.clone());
+            if let Some(c) = costs {
+                planner = planner.with_costs(c);
+            }
+            let states = [
+                State { cell: 9, facing: 0 },
+                State {
+                    cell: 30,
+                    facing: 1,
+                },
+            ];
+            let mut actions = Vec::new();
+            planner.plan(&states, &[None, Some(60)], &mut actions);
+            assert_eq!(actions[0], Action::Wait);
+            assert_ne!(actions[1], Action::Wait);
+            // The tables hold robot 1's goal's alone.
+            alone.ensure_all([60].into_iter()).unwrap();
+            assert_eq!(planner.tables.memory_bytes(), alone.memory_bytes());
         }
     }
 }

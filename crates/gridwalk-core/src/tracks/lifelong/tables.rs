@@ -91,11 +91,15 @@ impl Tables {
         }
     }
 
-    /// Guidance for robots heading for `goals` (one per robot), making the missing tables.
-    pub(super) fn guidance(&mut self, goals: &[u32]) -> Result<Guidance<'_>, String> {
+    /// Guidance for robots heading for `goals` (one per robot), making the missing tables;
+    /// a robot without a goal gets no table (every state reads as unreachable for it).
+    pub(super) fn guidance_or_none(
+        &mut self,
+        goals: &[Option<u32>],
+    ) -> Result<Guidance<'_>, String> {
         Ok(match self {
-            Tables::Exact(t) => Guidance::Exact(t.guidance(goals)?),
-            Tables::Weighted(t) => Guidance::Weighted(t.guidance(goals)?),
+            Tables::Exact(t) => Guidance::Exact(t.guidance_or_none(goals)?),
+            Tables::Weighted(t) => Guidance::Weighted(t.guidance_or_none(goals)?),
         })
     }
 }
