@@ -64,8 +64,8 @@ const AUTO_SMALL_PARKING_DENSITY: f64 = 0.6;
 /// with 400.
 const AUTO_SMALL_WORKING_DENSITY: f64 = 0.55;
 
-/// `--queue auto`'s bound on the robots heading for one first errand: SORTATION (every task
-/// begins at one of 620 emitters) queued 16 robots at each without one (docs/benchmarks.md,
+/// `--queue auto`'s bound on the robots heading for one goal: SORTATION (every task begins
+/// at one of 620 emitters) queued 16 robots at each without one (docs/benchmarks.md,
 /// "Queues at the emitters").
 const AUTO_QUEUE: u32 = 8;
 
@@ -133,9 +133,10 @@ pub struct LifelongArgs {
     /// task takes the nearest by makespan, for good); `auto` is `matching`.
     #[arg(long, default_value = "auto", value_parser = ["auto", "greedy", "matching"])]
     pub scheduler: String,
-    /// 2024, `matching`: robots that may head for one task's first errand at once, so that
-    /// they do not queue beside it; `auto` (the default) 8, `none` for no bound, or a
-    /// number from 1.
+    /// Robots that may head for one goal at once, so that they do not queue beside it: in
+    /// 2024 `matching` gives no more tasks at a first errand, in 2023 the nearest keep a
+    /// shared goal and the others wait without one. `auto` (the default) 8, `none` for no
+    /// bound, or a number from 1.
     #[arg(long, default_value = "auto")]
     pub queue: String,
     /// Robots that work: `auto` (the default: 0.05 a free cell on a map that is not small
@@ -248,10 +249,9 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
         step_time_limit: Duration::from_secs_f64(args.step_time_limit),
         scheduler: match args.scheduler.as_str() {
             "greedy" => SchedulerKind::Greedy,
-            _ => SchedulerKind::Matching {
-                queue: queue(&args.queue)?,
-            },
+            _ => SchedulerKind::Matching,
         },
+        queue: queue(&args.queue)?,
     };
     let every = (args.steps / 20).max(1);
     let mut progress = |t: u64, finished: u64| {

@@ -41,6 +41,7 @@ pub fn warehouse_10000(steps: u64, report: &mut Report) -> Result<(), String> {
         steps,
         step_time_limit: Duration::from_secs(60),
         scheduler: SchedulerKind::Greedy,
+        queue: None,
         parking: None,
     };
     let outcome = run(&problem, Box::new(planner), settings, &mut |_, _| {})?;

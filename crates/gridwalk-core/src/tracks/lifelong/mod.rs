@@ -30,6 +30,7 @@ mod operations;
 mod park;
 mod planner;
 mod priority;
+mod queue;
 mod rotation;
 mod schedule;
 mod spacetime;
@@ -147,6 +148,10 @@ pub struct Settings {
     pub scheduler: SchedulerKind,
     /// Robots that work, the others parked ([`Parking`]); `None`: all work.
     pub parking: Option<Parking>,
+    /// Robots that may head for one goal at once: in 2024 the matching scheduler's bound on
+    /// first errands ([`MatchingScheduler::with_queue`]), in 2023 the nearest robots keep a
+    /// shared goal and the others wait without one (`queue.rs`). `None`: no bound.
+    pub queue: Option<u32>,
 }
 
 /// Which 2024 scheduler the entry runs.
@@ -155,13 +160,8 @@ pub enum SchedulerKind {
     /// The start-kit's greedy default ([`GreedyScheduler`]).
     #[default]
     Greedy,
-    /// The matching redone each timestep ([`MatchingScheduler`]), sending at most `queue`
-    /// robots to one first errand at once ([`MatchingScheduler::with_queue`]; `None`: no
-    /// bound).
-    Matching {
-        /// Robots that may head for one first errand at once.
-        queue: Option<u32>,
-    },
+    /// The matching redone each timestep ([`MatchingScheduler`]).
+    Matching,
 }
 
 /// What a run did: the result file's record, and each planning call's own time.
@@ -325,6 +325,7 @@ fn entry_loop(
     mut planner: Box<dyn Planner>,
     mut scheduler: Option<Box<dyn Scheduler>>,
     mut parked: Option<park::Parked>,
+    mut queue: Option<queue::GoalQueue>,
     requests: mpsc::Receiver<Request>,
     replies: mpsc::Sender<Reply>,
 ) -> Option<String> {
@@ -342,6 +343,9 @@ fn entry_loop(
         });
         if let Some(p) = &parked {
             p.hide_goals(&mut req.goals);
+        }
+        if let Some(q) = &mut queue {
+            q.hide_goals(&req.states, &mut req.goals);
         }
         planner.plan(&req.states, &req.goals, &mut actions);
         let reply = Reply {
@@ -387,12 +391,16 @@ pub fn run(
     let preprocess_seconds = started.elapsed().as_secs_f64();
     let (req_tx, req_rx) = mpsc::channel::<Request>();
     let (rep_tx, rep_rx) = mpsc::channel::<Reply>();
+    // In 2023 the entry bounds the robots a goal; in 2024 the matching scheduler does.
+    let queue = (settings.queue)
+        .filter(|_| problem.edition == Edition::Lorr2023)
+        .map(|q| queue::GoalQueue::new(q, problem.grid.width()));
     let scheduler = (problem.edition == Edition::Lorr2024).then(|| -> Box<dyn Scheduler> {
         match settings.scheduler {
             SchedulerKind::Greedy => Box::new(GreedyScheduler::new(&problem.grid)),
-            SchedulerKind::Matching { queue } => {
+            SchedulerKind::Matching => {
                 let matching = MatchingScheduler::new(&problem.grid, DEFAULT_BUDGET);
-                Box::new(match queue {
+                Box::new(match settings.queue {
                     Some(q) => matching.with_queue(q),
                     None => matching,
                 })
@@ -403,7 +411,7 @@ pub fn run(
         .name("lorr-entry".into())
         // Pushes recurse along a chain of robots, at most one frame a robot.
         .stack_size(256 << 20)
-        .spawn(move || entry_loop(planner, scheduler, parked, req_rx, rep_tx))
+        .spawn(move || entry_loop(planner, scheduler, parked, queue, req_rx, rep_tx))
         .map_err(|e| format!("cannot start the planner's thread: {e}"))?;
     let mut plan_seconds = Vec::new();
     let mut in_flight = false;
