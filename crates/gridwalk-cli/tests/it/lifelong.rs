@@ -233,34 +233,30 @@ fn parked_robots_take_no_task_and_the_rest_still_work() {
     assert!(field(&line, "tasks finished") > 0.0, "{line}");
 }
 
-#[test]
-fn a_bad_count_of_active_robots_is_refused() {
-    for active in ["0", "-3", "many"] {
+/// Checks that `lifelong` on `problem` refuses each of `values` for `flag`, naming the flag,
+/// without a panic.
+fn refuses(problem: &str, flag: &str, values: &[&str]) {
+    for value in values {
         let out = run(&[
             "lifelong",
-            lorr_data("2023/MR23-I-04.json").to_str().unwrap(),
-            &format!("--active={active}"),
+            lorr_data(problem).to_str().unwrap(),
+            &format!("{flag}={value}"),
         ]);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{active}: {stderr}");
-        assert!(stderr.contains("--active"), "{active}: {stderr}");
-        assert!(!stderr.contains("panicked"), "{active}: {stderr}");
+        assert!(!out.status.success(), "{value}: {stderr}");
+        assert!(stderr.contains(flag), "{value}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{value}: {stderr}");
     }
 }
 
 #[test]
+fn a_bad_count_of_active_robots_is_refused() {
+    refuses("2023/MR23-I-04.json", "--active", &["0", "-3", "many"]);
+}
+
+#[test]
 fn a_bad_queue_is_refused_and_a_tight_one_plays_valid_steps() {
-    for queue in ["0", "-1", "few"] {
-        let out = run(&[
-            "lifelong",
-            lorr_data("2024/RANDOM-01.json").to_str().unwrap(),
-            &format!("--queue={queue}"),
-        ]);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{queue}: {stderr}");
-        assert!(stderr.contains("--queue"), "{queue}: {stderr}");
-        assert!(!stderr.contains("panicked"), "{queue}: {stderr}");
-    }
+    refuses("2024/RANDOM-01.json", "--queue", &["0", "-1", "few"]);
     // One robot at a time to each first errand: every schedule still passes the validator.
     let flags = ["--steps", "150", "--planner", "operations", "--queue", "1"];
     let (line, _) = play_and_check(&lorr_data("2024/RANDOM-01.json"), &flags, "r01-queue");
