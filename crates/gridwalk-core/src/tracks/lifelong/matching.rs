@@ -71,10 +71,12 @@ pub struct MatchingScheduler {
     begun: Vec<bool>,
     /// Scratch: the pairs of one step, `(cost, robot, task)`.
     pairs: Vec<(u64, u32, u64)>,
-    /// Robots that may head for one first errand at once.
-    queue: u32,
-    /// Scratch: per first errand, the robots heading for it.
-    heading: HashMap<u32, u32>,
+    /// Robots that may head for one first errand at once; `None`: no bound.
+    queue: Option<u32>,
+    /// Scratch, under a bound: per cell, the robots heading for it as a first errand.
+    heading: Vec<u32>,
+    /// The grid's cells: `heading`'s length.
+    cells: usize,
 }
 
 impl MatchingScheduler {
@@ -86,15 +88,16 @@ impl MatchingScheduler {
             assigned: Vec::new(),
             begun: Vec::new(),
             pairs: Vec::new(),
-            queue: u32::MAX,
-            heading: HashMap::new(),
+            queue: None,
+            heading: Vec::new(),
+            cells: grid.len(),
         }
     }
 
     /// The same scheduler, sending at most `queue` robots (at least one) to one first errand
     /// at once (see the module doc).
     pub fn with_queue(mut self, queue: u32) -> MatchingScheduler {
-        self.queue = queue.max(1);
+        self.queue = Some(queue.max(1));
         self
     }
 
@@ -234,37 +237,38 @@ impl MatchingScheduler {
     /// Counts, under a queue bound, the robots heading for each first errand that keep their
     /// task this step (not begun, and not matched again).
     fn count_heading(&mut self, may_change: &[bool]) {
-        self.heading.clear();
-        if self.queue == u32::MAX {
+        if self.queue.is_none() {
             return;
         }
+        self.heading.clear();
+        self.heading.resize(self.cells, 0);
         for (a, id) in self.assigned.iter().enumerate() {
             if let Some(k) = id.and_then(|id| self.tasks.get(&id))
                 && !self.begun[a]
                 && !may_change[a]
             {
-                *self.heading.entry(k.errands[0]).or_default() += 1;
+                self.heading[k.errands[0] as usize] += 1;
             }
         }
     }
 
     /// Whether the queue bound lets no more robots head for `errand`.
     fn full(&self, errand: u32) -> bool {
-        self.heading.get(&errand).is_some_and(|&h| h >= self.queue)
+        self.queue
+            .is_some_and(|q| self.heading[errand as usize] >= q)
     }
 
     /// Gives tasks cheapest pair first, each robot that may change once and each task once,
     /// and no more robots to a first errand than the queue bound.
     fn assign(&mut self, may_change: &mut [bool], goals: &mut [Option<u32>]) {
-        let bounded = self.queue != u32::MAX;
         for &(_, a, id) in &self.pairs {
             let k = self.tasks.get_mut(&id).expect("a priced task is known");
             if !may_change[a as usize] || k.holder.is_some() {
                 continue;
             }
-            if bounded {
-                let heading = self.heading.entry(k.errands[0]).or_default();
-                if *heading >= self.queue {
+            if let Some(q) = self.queue {
+                let heading = &mut self.heading[k.errands[0] as usize];
+                if *heading >= q {
                     continue;
                 }
                 *heading += 1;
