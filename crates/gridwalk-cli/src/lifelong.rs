@@ -11,9 +11,9 @@ use std::time::Duration;
 
 use gridwalk_core::format::lorr::Problem;
 use gridwalk_core::tracks::lifelong::{
-    CrowdPlanner, DEFAULT_BUDGET, DEFAULT_WINDOW_WORK, EdgeCosts, OperationPibt, Parking, Planner,
-    Redecide, RotationPibt, RotationPlanner, SchedulerKind, Settings, WindowConfig, WindowLns,
-    ahead, run as play,
+    CrowdPlanner, DEFAULT_BUDGET, DEFAULT_PLAN_SHARE, DEFAULT_WINDOW_WORK, EdgeCosts,
+    OperationPibt, Parking, Planner, Redecide, RotationPibt, RotationPlanner, SchedulerKind,
+    Settings, WindowConfig, WindowLns, ahead, run as play,
 };
 
 use crate::mapf::parse_seconds;
@@ -114,13 +114,13 @@ pub struct LifelongArgs {
     /// `window`: robots replanned together.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub neighbourhood: u64,
-    /// `window`: A* expansions a step's refining may make (the default 4,000,000 is about a
-    /// third of a second).
+    /// `window`: A* expansions a step's refining may make (the default 8,000,000 is about
+    /// half a second).
     #[arg(long, default_value_t = DEFAULT_WINDOW_WORK)]
     pub lns_work: u64,
     /// `window`: the share of the step time limit after which the planner stops refining
     /// whatever its work (a safety net; when it cuts first, results depend on the machine).
-    #[arg(long, default_value_t = 0.5, value_parser = parse_share)]
+    #[arg(long, default_value_t = DEFAULT_PLAN_SHARE, value_parser = parse_share)]
     pub plan_share: f64,
     /// `window`: neighbourhoods a step tries at most.
     #[arg(long)]

@@ -52,7 +52,7 @@ pub use planner::{CrowdPlanner, Planner, ahead};
 pub use rotation::RotationPibt;
 pub use schedule::{GreedyScheduler, Scheduler};
 pub use weighted::{EdgeCosts, WEIGHTED_CAP, WEIGHTED_UNREACHABLE, WeightedGoals, WeightedTables};
-pub use window::{DEFAULT_WINDOW_WORK, WindowConfig, WindowLns, WindowStats};
+pub use window::{DEFAULT_PLAN_SHARE, DEFAULT_WINDOW_WORK, WindowConfig, WindowLns, WindowStats};
 
 use crate::crowd::NONE;
 use crate::format::lorr::result::{Record, RuleError};

@@ -72,16 +72,21 @@ pub struct WindowConfig {
     pub rollout: bool,
 }
 
-/// The default bound on a step's refining: about a third of a second on the (loaded)
-/// machine of docs/benchmarks.md's figures.
-pub const DEFAULT_WINDOW_WORK: u64 = 4_000_000;
+/// The default bound on a step's refining: about half a second on the machine of
+/// docs/benchmarks.md's figures, within [`DEFAULT_PLAN_SHARE`] of LoRR's second.
+pub const DEFAULT_WINDOW_WORK: u64 = 8_000_000;
+
+/// The default share of the step time limit after which refining stops whatever its work: a
+/// safety net that [`DEFAULT_WINDOW_WORK`] stays under, leaving the rest of the step for
+/// the scheduler and the answer.
+pub const DEFAULT_PLAN_SHARE: f64 = 0.8;
 
 impl Default for WindowConfig {
     fn default() -> WindowConfig {
         WindowConfig {
             window: 10,
             neighbourhood: 8,
-            plan_time: Duration::from_millis(500),
+            plan_time: Duration::from_secs_f64(DEFAULT_PLAN_SHARE),
             work: Some(DEFAULT_WINDOW_WORK),
             iterations: None,
             rollout: true,
