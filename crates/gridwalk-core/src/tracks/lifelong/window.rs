@@ -86,7 +86,8 @@ impl Default for WindowConfig {
         WindowConfig {
             window: 10,
             neighbourhood: 8,
-            plan_time: Duration::from_secs_f64(DEFAULT_PLAN_SHARE),
+            // The share of LoRR's one-second step.
+            plan_time: Duration::from_secs(1).mul_f64(DEFAULT_PLAN_SHARE),
             work: Some(DEFAULT_WINDOW_WORK),
             iterations: None,
             rollout: true,
