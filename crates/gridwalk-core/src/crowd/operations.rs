@@ -21,6 +21,19 @@
 //! step [`DEFAULT_STEP_WORK`] (then [`LATE_WORK`] a decision); chains reach at most
 //! [`MAX_PUSH_DEPTH`]. A robot whose search fails stays on its cell.
 //!
+//! **Yielding.** A top-level robot that would not move forward while an undecided robot,
+//! whose own best operation moves forward, stands on a cell of its best operation lets that
+//! robot decide first, free to push it, then decides itself if still undecided. If the robot
+//! yielded to would not move forward either, both decide as without yielding. A robot yielded
+//! to goes first for the next [`YIELD_STEPS`] steps while its goal stays the same, so that the
+//! robot that yielded, higher in the order, does not push it straight back. Without yielding,
+//! a robot whose way runs through a dead end's only exit, where another stands that can leave
+//! only through its cell, waits for it for ever; the highest priority stays stuck, and the
+//! crowd knots around the two. Yielding is off by default
+//! ([`set_yielding`](OperationStep::set_yielding)): the lifelong track's planners turn it on,
+//! while crowd mode's order already lifts an agent that has not come closer for a while, and
+//! both together knotted the game's 400 robots on random-32-32-20 (docs/benchmarks.md).
+//!
 //! **Dense crowds.** From [`COMMIT_DENSITY`] robots a free cell, a robot first tries the
 //! operations that go on with the one it started last step (same goal, and it stands where
 //! that operation's first action took it), waits included: replanning from scratch each step
@@ -36,16 +49,18 @@
 //! **Cost.** Ranking costs O(robots × operations × [`DEPTH`]) reads of the guidance, spread
 //! over the machine's cores ([`set_threads`](OperationStep::set_threads); the actions are the
 //! same for any number of threads); it keeps the states each operation leads through. The
-//! search tries at most the step's work plus [`LATE_WORK`] a robot, each try O([`DEPTH`]) on
-//! those states.
+//! search tries at most the step's work plus [`LATE_WORK`] a robot (three decisions' worth for
+//! a robot that yields), each try O([`DEPTH`]) on those states.
 
+mod decide;
 mod rank;
 
 use rand_core::Rng;
 
 use super::{Action, NONE, RotationGuidance, StepError};
 use crate::grid::Grid;
-use rank::{Moves, Ranked, Ranker, Robots};
+use decide::Decider;
+use rank::{Ranked, Ranker, Robots};
 
 /// Timesteps an operation spans.
 pub const DEPTH: usize = 3;
@@ -66,6 +81,9 @@ pub const LATE_WORK: usize = 200;
 /// Robots per free cell from which a robot keeps to the operation it started (see the
 /// module doc).
 pub const COMMIT_DENSITY: f64 = 0.6;
+
+/// Steps a robot yielded to goes first (see the module doc).
+pub const YIELD_STEPS: u64 = 8;
 
 /// An operation: [`DEPTH`] actions.
 pub type Operation = [Action; DEPTH];
@@ -161,6 +179,18 @@ pub struct OperationStep {
     work: usize,
     /// Per robot: the rest of the operation it started last step.
     tail: Vec<Option<Tail>>,
+    /// Whether a robot held up yields to the robot in its way (see the module doc).
+    yielding: bool,
+    /// Steps taken, and per robot how long it goes first for having been yielded to.
+    steps: u64,
+    way: Vec<Way>,
+}
+
+/// How long a robot yielded to goes first: until step `until`, while its goal is `goal`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Way {
+    until: u64,
+    goal: Option<u32>,
 }
 
 /// What one step's search reads and writes.
@@ -197,6 +227,9 @@ impl OperationStep {
             },
             work: DEFAULT_STEP_WORK,
             tail: Vec::new(),
+            yielding: false,
+            steps: 0,
+            way: Vec::new(),
         }
     }
 
@@ -211,8 +244,14 @@ impl OperationStep {
         self.ranker.threads = threads.max(1);
     }
 
+    /// Whether a robot held up yields to the robot in its way (off by default; see the module
+    /// doc).
+    pub fn set_yielding(&mut self, on: bool) {
+        self.yielding = on;
+    }
+
     /// Bytes held: per cell its robot now and over the window and its forward moves, per robot
-    /// its ranked operations, window and the rest of its operation.
+    /// its ranked operations, window, the rest of its operation and how long it goes first.
     pub fn memory_bytes(&self) -> usize {
         use std::mem::size_of;
         let s = &self.search;
@@ -225,6 +264,7 @@ impl OperationStep {
             + s.decided.capacity()
             + s.chosen.capacity() * size_of::<Action>()
             + self.tail.capacity() * size_of::<Option<Tail>>()
+            + self.way.capacity() * size_of::<Way>()
     }
 
     /// Every robot's action for one step.
@@ -277,27 +317,7 @@ impl OperationStep {
         self.ranker.moves.refresh(grid);
         self.rank(states, goals, guidance, rng);
         self.search.begin(states);
-        let mut d = Decider {
-            moves: &self.ranker.moves,
-            ops: &self.ops,
-            ranked: &self.ranked,
-            states,
-            s: &mut self.search,
-            log: Vec::with_capacity(states.len()),
-            budget: 0,
-        };
-        let mut left = self.work;
-        for a in order.iter().copied().chain(0..states.len() as u32) {
-            if !d.s.decided[a as usize] {
-                let budget = if left > 0 {
-                    TOP_WORK.min(left)
-                } else {
-                    LATE_WORK
-                };
-                d.decide_top(a, budget);
-                left = left.saturating_sub(budget - d.budget);
-            }
-        }
+        self.decide_all(states, goals, order);
         for (a, t) in self.tail.iter_mut().enumerate() {
             let op = &self.search.op[a];
             let mut rest = [Action::Wait; DEPTH - 1];
@@ -310,6 +330,60 @@ impl OperationStep {
         }
         self.search.end(states);
         Ok(&self.search.chosen)
+    }
+
+    /// Decides every robot: those yielded to lately first, then by `order`, then the rest by
+    /// index.
+    fn decide_all(&mut self, states: &[(u32, u8)], goals: &[Option<u32>], order: &[u32]) {
+        let now = self.steps;
+        self.steps += 1;
+        if self.way.len() != states.len() {
+            self.way = vec![Way::default(); states.len()];
+        }
+        let (way, ranked, ops) = (&self.way, &self.ranked, &self.ops);
+        // Only while it still means to move: one that would stay, going first, blocks.
+        let first = order.iter().copied().filter(|&a| {
+            let (w, k) = (way[a as usize], ranked.start[a as usize] as usize);
+            w.until > now
+                && w.goal == goals[a as usize]
+                && k < ranked.start[a as usize + 1] as usize
+                && ops[ranked.cand[k] as usize].contains(&Action::Forward)
+        });
+        let mut d = Decider {
+            moves: &self.ranker.moves,
+            ops: &self.ops,
+            ranked: &self.ranked,
+            states,
+            s: &mut self.search,
+            log: Vec::with_capacity(states.len()),
+            budget: 0,
+            yielded: Vec::new(),
+        };
+        let mut left = self.work;
+        for a in first
+            .chain(order.iter().copied())
+            .chain(0..states.len() as u32)
+        {
+            if !d.s.decided[a as usize] {
+                let budget = if left > 0 {
+                    TOP_WORK.min(left)
+                } else {
+                    LATE_WORK
+                };
+                let used = if self.yielding {
+                    d.decide_yielding(a, budget)
+                } else {
+                    d.decide_top(a, budget)
+                };
+                left = left.saturating_sub(used);
+            }
+        }
+        for b in d.yielded {
+            self.way[b as usize] = Way {
+                until: now + YIELD_STEPS,
+                goal: goals[b as usize],
+            };
+        }
     }
 
     /// Refuses input that does not fit: another grid, lengths that differ, a robot off the
@@ -474,97 +548,6 @@ impl Search {
     }
 }
 
-/// One step's decisions: the search and what it reads.
-struct Decider<'a> {
-    moves: &'a Moves,
-    ops: &'a [Operation],
-    ranked: &'a Ranked,
-    states: &'a [(u32, u8)],
-    s: &'a mut Search,
-    /// The robots decided, in order: a failed operation undoes the ones after it.
-    log: Vec<u32>,
-    /// Operations a top-level decision may still try, its pushes' included.
-    budget: usize,
-}
-
-impl Decider<'_> {
-    /// Decides robot `a`, which heads a chain of pushes, and every robot its pushes reach;
-    /// when nothing works it stays, the best way it can (always open to it, see the module
-    /// doc).
-    fn decide_top(&mut self, a: u32, budget: usize) {
-        self.budget = budget;
-        if self.decide(a, 0) {
-            return;
-        }
-        let st = self.states[a as usize];
-        let r = self.ranked;
-        let range = r.start[a as usize] as usize..r.start[a as usize + 1] as usize;
-        let stays = range
-            .map(|k| &self.ops[r.cand[k] as usize])
-            .filter(|op| !op.contains(&Action::Forward))
-            .chain([&[Action::Wait; DEPTH]]);
-        for op in stays {
-            if let Some(path) = self.moves.trace(st, op)
-                && self.s.clear(a, &path)
-            {
-                self.s.hold(a, &path, op[0]);
-                self.s.op[a as usize] = *op;
-                self.log.push(a);
-                return;
-            }
-        }
-        // Only a later timestep of the window is taken: waiting keeps the first one valid.
-        self.s.hold(a, &[st; DEPTH + 1], Action::Wait);
-        self.s.op[a as usize] = [Action::Wait; DEPTH];
-        self.log.push(a);
-    }
-
-    /// Tries robot `a`'s operations best first; with a pusher (`depth` > 0) the pusher's
-    /// cells are held, so it must clear them. Returns whether one worked with every push it
-    /// made; if not, everything it decided is undone and `a` is undecided again.
-    fn decide(&mut self, a: u32, depth: usize) -> bool {
-        let r = self.ranked;
-        let range = r.start[a as usize] as usize..r.start[a as usize + 1] as usize;
-        for k in range {
-            if self.budget == 0 {
-                return false;
-            }
-            self.budget -= 1;
-            let (op, path) = (&self.ops[r.cand[k] as usize], r.paths[k]);
-            if !self.s.clear(a, &path) {
-                continue;
-            }
-            let mark = self.log.len();
-            self.s.hold(a, &path, op[0]);
-            self.s.op[a as usize] = *op;
-            self.log.push(a);
-            if self.push_along(a, &path, depth) {
-                return true;
-            }
-            while self.log.len() > mark {
-                let b = self.log.pop().unwrap_or(a);
-                let p = self.s.path[b as usize];
-                self.s.release(b, &p);
-            }
-        }
-        false
-    }
-
-    /// Pushes the undecided robots on `path`'s cells; whether all got out of the way.
-    fn push_along(&mut self, a: u32, path: &Path, depth: usize) -> bool {
-        for &(c, _) in &path[1..] {
-            let j = self.s.occ_now[c as usize];
-            if j == NONE || j == a || self.s.decided[j as usize] {
-                continue;
-            }
-            if depth >= MAX_PUSH_DEPTH || !self.decide(j, depth + 1) {
-                return false;
-            }
-        }
-        true
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -640,6 +623,59 @@ mod tests {
             Action::Forward,
             "onto the robot that cannot move on"
         );
+    }
+
+    /// Steps robots on `grid` from `states` toward `goals`, robot 0 first, for at most
+    /// `steps` steps; a robot's goal is dropped once it stands on it. Returns the step by
+    /// which every robot had arrived, if they all did.
+    fn arrive_by(
+        step: &mut OperationStep,
+        grid: &Grid,
+        mut states: Vec<(u32, u8)>,
+        goals: &[u32],
+        steps: usize,
+    ) -> Option<usize> {
+        use crate::mapf::RotationTables;
+        let mut tables = RotationTables::new(grid);
+        let mut rng = SplitMix64::seed_from_u64(7);
+        let mut left: Vec<Option<u32>> = goals.iter().map(|&g| Some(g)).collect();
+        let order: Vec<u32> = (0..states.len() as u32).collect();
+        for t in 0..steps {
+            if left.iter().all(Option::is_none) {
+                return Some(t);
+            }
+            let guidance = tables.guidance(goals).unwrap();
+            let acts = step.step(grid, &states, &left, &order, &guidance, &mut rng);
+            for (a, act) in acts.unwrap().iter().enumerate() {
+                states[a] = act.apply(grid, states[a]).unwrap();
+                if left[a] == Some(states[a].0) {
+                    left[a] = None;
+                }
+            }
+        }
+        None
+    }
+
+    /// A row of five cells with a siding under its second. The first robot (highest
+    /// priority) stands at the row's east end but one, facing east, its goal the end cell;
+    /// there the second robot faces west, its goal the row's west end, and can leave only
+    /// through the first's cell. Yielding, the second goes first and pushes the first back
+    /// into the siding; without it the first waits for the second for ever.
+    #[test]
+    fn a_robot_held_up_by_a_dead_end_yields_to_the_robot_in_it() {
+        use crate::grid::{Pos, Terrain};
+        let mut grid = Grid::new(5, 2).unwrap();
+        for x in [0, 2, 3, 4] {
+            grid.set(Pos::new(x, 1), Terrain::Wall).unwrap();
+        }
+        let states = vec![(3, 0), (4, 2)];
+        let goals = [4, 0];
+        let mut step = OperationStep::new(&grid);
+        step.set_yielding(true);
+        let t = arrive_by(&mut step, &grid, states.clone(), &goals, 40);
+        assert!(t.is_some(), "yielding, the robots never both arrived");
+        let mut stubborn = OperationStep::new(&grid);
+        assert_eq!(arrive_by(&mut stubborn, &grid, states, &goals, 40), None);
     }
 
     /// 3,000 robots (0.65 a free cell: commitment on) on a 100 × 50 grid with walls, most

@@ -5,6 +5,7 @@
 //! **Priorities.** Robots decide highest priority first: the longest on their goal (the
 //! steps since it last changed), ties by a draw each step. A robot without a task has no
 //! goal: it prefers to stay, and can be pushed. It needs no table, so none is made for it.
+//! A robot held up by one in its way yields to it ([`OperationStep`]'s module doc).
 
 use crate::crowd::{OperationStep, RotationGuidance, StepError};
 use crate::grid::Grid;
@@ -15,6 +16,14 @@ use super::priority::GoalAge;
 use super::tables::Tables;
 use super::weighted::EdgeCosts;
 use super::{Action, State};
+
+/// PIBT over operations on `grid` whose robots yield to those in their way (see
+/// [`OperationStep::set_yielding`]): without it, lifelong robots knot around dead ends.
+pub(super) fn yielding_step(grid: &Grid) -> OperationStep {
+    let mut step = OperationStep::new(grid);
+    step.set_yielding(true);
+    step
+}
 
 /// PIBT over operations for lifelong robots (see the module doc), its buffers kept from step
 /// to step.
@@ -39,7 +48,7 @@ impl OperationPibt {
             grid: grid.clone(),
             tables: Tables::new(grid, None),
             budget,
-            step: OperationStep::new(grid),
+            step: yielding_step(grid),
             rng: SplitMix64::seed_from_u64(seed),
             age: GoalAge::default(),
             order: Vec::new(),

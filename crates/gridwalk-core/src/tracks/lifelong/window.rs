@@ -12,10 +12,11 @@
 //! rules ([`EdgeCosts`], one-way streets in preference) on the denser maps.
 //!
 //! **Each step** starts from a rollout: PIBT over 3-step operations ([`OperationStep`],
-//! priority to the robots longest on their goal) played over the window, a robot that reaches
-//! its goal staying there, pushable, for the rest of it. Its pushes are what move robots out
-//! of each other's way: LNS alone, started from last step's window, knotted from 0.5 robots
-//! a free cell (docs/benchmarks.md). Without the rollout
+//! priority to the robots longest on their goal, a robot held up yielding to the one in its
+//! way) played over the window, a robot that reaches its goal staying there, pushable, for
+//! the rest of it. Its pushes are what move robots out of each other's way: LNS alone,
+//! started from last step's window, knotted from 0.5 robots a free cell
+//! (docs/benchmarks.md). Without the rollout
 //! ([`WindowConfig::rollout`] false), a step starts from last step's window without its first
 //! timestep, every robot waiting one more timestep at its end (still clear), and every robot
 //! waits the whole window at the first step or when the robots do not stand where the last
@@ -46,6 +47,7 @@ use crate::grid::Grid;
 use crate::rng::{Draw, Rng, SeedableRng, SplitMix64};
 
 use super::State;
+use super::operations::yielding_step;
 use super::planner::Planner;
 use super::priority::GoalAge;
 use super::spacetime::{
@@ -178,7 +180,7 @@ impl WindowLns {
             mark_gen: 0,
             saved: Vec::new(),
             saved_cost: Vec::new(),
-            op_step: OperationStep::new(grid),
+            op_step: yielding_step(grid),
             age: GoalAge::default(),
             order: Vec::new(),
             stats: WindowStats::default(),
