@@ -59,7 +59,7 @@ use rand_core::Rng;
 
 use super::{Action, NONE, RotationGuidance, StepError};
 use crate::grid::Grid;
-use decide::Decider;
+use decide::{Decider, best_moves};
 use rank::{Ranked, Ranker, Robots};
 
 /// Timesteps an operation spans.
@@ -343,11 +343,8 @@ impl OperationStep {
         let (way, ranked, ops) = (&self.way, &self.ranked, &self.ops);
         // Only while it still means to move: one that would stay, going first, blocks.
         let first = order.iter().copied().filter(|&a| {
-            let (w, k) = (way[a as usize], ranked.start[a as usize] as usize);
-            w.until > now
-                && w.goal == goals[a as usize]
-                && k < ranked.start[a as usize + 1] as usize
-                && ops[ranked.cand[k] as usize].contains(&Action::Forward)
+            let w = way[a as usize];
+            w.until > now && w.goal == goals[a as usize] && best_moves(ranked, ops, a)
         });
         let mut d = Decider {
             moves: &self.ranker.moves,

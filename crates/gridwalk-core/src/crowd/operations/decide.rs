@@ -6,6 +6,13 @@ use super::rank::{Moves, Ranked};
 use super::{Action, DEPTH, MAX_PUSH_DEPTH, Operation, Path, Search};
 use crate::crowd::NONE;
 
+/// Whether robot `a`'s best operation in `ranked` (of `ops`) moves forward.
+pub(super) fn best_moves(ranked: &Ranked, ops: &[Operation], a: u32) -> bool {
+    let k = ranked.start[a as usize] as usize;
+    k < ranked.start[a as usize + 1] as usize
+        && ops[ranked.cand[k] as usize].contains(&Action::Forward)
+}
+
 /// One step's decisions: the search and what it reads.
 pub(super) struct Decider<'a> {
     pub(super) moves: &'a Moves,
@@ -105,8 +112,7 @@ impl Decider<'_> {
 
     /// Whether robot `a`'s best operation moves forward.
     fn best_moves(&self, a: u32) -> bool {
-        self.best(a)
-            .is_some_and(|(op, _)| op.contains(&Action::Forward))
+        best_moves(self.ranked, self.ops, a)
     }
 
     /// The first undecided robot other than `a` on a cell of `a`'s best operation, if its own
