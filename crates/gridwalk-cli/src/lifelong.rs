@@ -13,7 +13,7 @@ use gridwalk_core::format::lorr::Problem;
 use gridwalk_core::tracks::lifelong::{
     CrowdPlanner, DEFAULT_BUDGET, DEFAULT_PLAN_SHARE, DEFAULT_WINDOW_WORK, EdgeCosts,
     OperationPibt, Parking, Planner, Redecide, RotationPibt, RotationPlanner, SchedulerKind,
-    Settings, WindowConfig, WindowLns, ahead, run as play,
+    Settings, TrafficConfig, WindowConfig, WindowLns, ahead, run as play,
 };
 
 use crate::mapf::parse_seconds;
@@ -68,6 +68,42 @@ const AUTO_SMALL_WORKING_DENSITY: f64 = 0.55;
 /// at one of 620 emitters) queued 16 robots at each without one (docs/benchmarks.md,
 /// "Queues at the emitters").
 const AUTO_QUEUE: u32 = 8;
+
+/// Robots a free cell from which `--traffic auto` prices moves by the traffic on a small map
+/// (for `window` and `operations`; on larger maps, making every table again each period
+/// costs more than a step's time).
+const AUTO_TRAFFIC_DENSITY: f64 = 0.35;
+
+/// `--traffic`: `auto` (the default weights where `on` says), `off`, or its weights and
+/// spans.
+fn traffic(s: &str, on: bool) -> Result<Option<TrafficConfig>, String> {
+    match s {
+        "off" => return Ok(None),
+        "auto" => return Ok(on.then(TrafficConfig::default)),
+        _ => {}
+    }
+    let bad = || format!("--traffic: {s} is neither auto, off nor STALL,CONTRA[,PERIOD[,HORIZON]]");
+    let parts: Vec<f64> = s
+        .split(',')
+        .map(|p| p.trim().parse::<f64>().map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    // Weights up to a thousand halves of a move; spans of whole steps, at least one.
+    let weight = |w: f64| (0.0..=1000.0).contains(&w);
+    let span = |p: &f64| p.fract() == 0.0 && (1.0..=1e6).contains(p);
+    let fits = (2..=4).contains(&parts.len())
+        && parts[..2].iter().all(|&w| weight(w))
+        && parts[2..].iter().all(span);
+    if !fits {
+        return Err(bad());
+    }
+    let d = TrafficConfig::default();
+    Ok(Some(TrafficConfig {
+        stall: parts[0] as f32,
+        contra: parts[1] as f32,
+        period: parts.get(2).map_or(d.period, |&p| p as u64),
+        horizon: parts.get(3).map_or(d.horizon, |&h| h as f32),
+    }))
+}
 
 /// A map small enough for `auto`'s window planner: cells and robots.
 const SMALL_MAP_CELLS: usize = 4096;
@@ -128,6 +164,11 @@ pub struct LifelongArgs {
     /// `window`: start each step from last step's window, not from a PIBT rollout.
     #[arg(long)]
     pub no_rollout: bool,
+    /// `window` and `operations`: moves priced by the traffic the robots make (see
+    /// docs/cli.md): `auto` (the default: 8,8,25,100 on a small map from 0.35 robots a free
+    /// cell, else off), `off`, or `STALL,CONTRA[,PERIOD[,HORIZON]]`.
+    #[arg(long, default_value = "auto")]
+    pub traffic: String,
     /// 2024: `matching` (the default: cheapest pairs first, redone each timestep over the
     /// robots that have not begun their task) or `greedy` (the start-kit's: a robot without a
     /// task takes the nearest by makespan, for good); `auto` is `matching`.
@@ -196,53 +237,15 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
             .filter(|&h| h <= 1000)
             .ok_or_else(|| format!("--highways: {n} is neither auto nor 0 to 1000"))?,
     };
-    // The rows' ways, for `window` and `operations` (committed steps take the corridors').
-    let costs = (highways > 0 && planner != "committed")
-        .then(|| EdgeCosts::highways(grid, 2, 2 + highways));
-    let seed = args.seed;
-    let planner: Box<dyn Planner> = match planner {
-        "crowd" => Box::new(CrowdPlanner::new(grid, DEFAULT_BUDGET, seed)),
-        "state" => Box::new(RotationPibt::new(grid, DEFAULT_BUDGET, seed)),
-        "committed" => {
-            let redecide = match args.redecide.as_str() {
-                "together" => Redecide::Together,
-                "alone" => Redecide::Alone,
-                _ if small => Redecide::Together,
-                _ => Redecide::Alone,
-            };
-            let planner = RotationPlanner::new(grid, DEFAULT_BUDGET, seed);
-            // Ways alternating between corridors: on the warehouses, whose aisles are every
-            // other or every third row and column, the rows' parity sends many one way.
-            let planner = match highways {
-                0 => planner,
-                h => planner.with_costs(EdgeCosts::corridors(grid, 2, 2 + h)),
-            };
-            Box::new(planner.committed(redecide, seed))
-        }
-        "operations" => match costs {
-            Some(c) => Box::new(OperationPibt::with_costs(grid, DEFAULT_BUDGET, seed, c)),
-            None => Box::new(OperationPibt::new(grid, DEFAULT_BUDGET, seed)),
-        },
-        "window" => {
-            let cfg = WindowConfig {
-                window: args.window as usize,
-                neighbourhood: args.neighbourhood as usize,
-                plan_time: Duration::from_secs_f64(args.step_time_limit * args.plan_share),
-                work: Some(args.lns_work),
-                iterations: args.lns_iterations,
-                rollout: !args.no_rollout,
-            };
-            Box::new(WindowLns::new(grid, DEFAULT_BUDGET, seed, cfg, costs))
-        }
-        _ => Box::new(RotationPlanner::new(grid, DEFAULT_BUDGET, seed)),
-    };
+    let traffic = traffic(&args.traffic, small && density >= AUTO_TRAFFIC_DENSITY)?;
+    let planner = build_planner(args, grid, planner, highways, small, traffic);
     let working = if small {
         let parks = (AUTO_SMALL_PARKING_DENSITY..AUTO_WINDOW_DENSITY).contains(&density);
         parks.then_some(AUTO_SMALL_WORKING_DENSITY)
     } else {
         open.then_some(AUTO_WORKING_DENSITY)
     };
-    let parking = parking(&args.active, working, free, seed)?;
+    let parking = parking(&args.active, working, free, args.seed)?;
     let settings = Settings {
         parking,
         steps: args.steps,
@@ -287,6 +290,68 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
         max * 1e3
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The planner `name` on `grid` (see [`LifelongArgs::planner`]), with traffic rules of
+/// `highways` halves of a move and, for `window` and `operations`, `traffic`.
+fn build_planner(
+    args: &LifelongArgs,
+    grid: &gridwalk_core::grid::Grid,
+    name: &str,
+    highways: u16,
+    small: bool,
+    traffic: Option<TrafficConfig>,
+) -> Box<dyn Planner> {
+    // The rows' ways, for `window` and `operations` (committed steps take the corridors').
+    let costs =
+        (highways > 0 && name != "committed").then(|| EdgeCosts::highways(grid, 2, 2 + highways));
+    let seed = args.seed;
+    match name {
+        "crowd" => Box::new(CrowdPlanner::new(grid, DEFAULT_BUDGET, seed)),
+        "state" => Box::new(RotationPibt::new(grid, DEFAULT_BUDGET, seed)),
+        "committed" => {
+            let redecide = match args.redecide.as_str() {
+                "together" => Redecide::Together,
+                "alone" => Redecide::Alone,
+                _ if small => Redecide::Together,
+                _ => Redecide::Alone,
+            };
+            let planner = RotationPlanner::new(grid, DEFAULT_BUDGET, seed);
+            // Ways alternating between corridors: on the warehouses, whose aisles are every
+            // other or every third row and column, the rows' parity sends many one way.
+            let planner = match highways {
+                0 => planner,
+                h => planner.with_costs(EdgeCosts::corridors(grid, 2, 2 + h)),
+            };
+            Box::new(planner.committed(redecide, seed))
+        }
+        "operations" => {
+            let planner = match costs {
+                Some(c) => OperationPibt::with_costs(grid, DEFAULT_BUDGET, seed, c),
+                None => OperationPibt::new(grid, DEFAULT_BUDGET, seed),
+            };
+            match traffic {
+                Some(t) => Box::new(planner.with_traffic(t)),
+                None => Box::new(planner),
+            }
+        }
+        "window" => {
+            let cfg = WindowConfig {
+                window: args.window as usize,
+                neighbourhood: args.neighbourhood as usize,
+                plan_time: Duration::from_secs_f64(args.step_time_limit * args.plan_share),
+                work: Some(args.lns_work),
+                iterations: args.lns_iterations,
+                rollout: !args.no_rollout,
+            };
+            let planner = WindowLns::new(grid, DEFAULT_BUDGET, seed, cfg, costs);
+            match traffic {
+                Some(t) => Box::new(planner.with_traffic(t)),
+                None => Box::new(planner),
+            }
+        }
+        _ => Box::new(RotationPlanner::new(grid, DEFAULT_BUDGET, seed)),
+    }
 }
 
 /// The parking `--active` asks for (see [`LifelongArgs::active`]) on a map with `free`
@@ -346,6 +411,37 @@ mod tests {
         for bad in ["0", "-1", "half", ""] {
             let e = working(bad, None).unwrap_err();
             assert!(e.contains("--active"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn traffic_values_are_checked_and_auto_follows_the_map() {
+        let d = TrafficConfig::default();
+        assert_eq!(traffic("auto", true), Ok(Some(d)));
+        assert_eq!(traffic("auto", false), Ok(None));
+        assert_eq!(traffic("off", true), Ok(None));
+        let t = traffic("4,2.5", false).unwrap().unwrap();
+        assert_eq!(
+            (t.stall, t.contra, t.period, t.horizon),
+            (4.0, 2.5, d.period, d.horizon)
+        );
+        let t = traffic("0,1,10,50", true).unwrap().unwrap();
+        assert_eq!(
+            (t.stall, t.contra, t.period, t.horizon),
+            (0.0, 1.0, 10, 50.0)
+        );
+        for bad in [
+            "",
+            "on",
+            "8",
+            "8,x",
+            "8,-1",
+            "1,2,3,4,5",
+            "inf,1",
+            "8,8,0,0",
+        ] {
+            let e = traffic(bad, true).unwrap_err();
+            assert!(e.contains("--traffic") && e.contains(bad), "{bad}: {e}");
         }
     }
 

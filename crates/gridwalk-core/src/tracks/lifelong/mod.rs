@@ -19,7 +19,8 @@
 //! (PIBT over 3-step operations), [`RotationPlanner`] (one PIBT step over cells turned into
 //! rotations; committed, on the densest maps, to carrying each step out before the next), and
 //! two kept for comparison ([`RotationPibt`], [`CrowdPlanner`]). The first two
-//! may be guided by traffic rules ([`EdgeCosts`]). [`Settings::parking`] lets only some robots
+//! may be guided by traffic rules ([`EdgeCosts`]), priced again from the robots' own moves
+//! ([`Traffic`]). [`Settings::parking`] lets only some robots
 //! work; the others park ([`Parking`]).
 
 mod committed;
@@ -36,6 +37,7 @@ mod schedule;
 mod spacetime;
 mod tables;
 mod tasks;
+mod traffic;
 mod weighted;
 mod window;
 
@@ -51,6 +53,7 @@ pub use park::Parking;
 pub use planner::{CrowdPlanner, Planner, ahead};
 pub use rotation::RotationPibt;
 pub use schedule::{GreedyScheduler, Scheduler};
+pub use traffic::{Traffic, TrafficConfig};
 pub use weighted::{EdgeCosts, WEIGHTED_CAP, WEIGHTED_UNREACHABLE, WeightedGoals, WeightedTables};
 pub use window::{DEFAULT_PLAN_SHARE, DEFAULT_WINDOW_WORK, WindowConfig, WindowLns, WindowStats};
 

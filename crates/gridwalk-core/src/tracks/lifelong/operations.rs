@@ -6,6 +6,9 @@
 //! steps since it last changed), ties by a draw each step. A robot without a task has no
 //! goal: it prefers to stay, and can be pushed. It needs no table, so none is made for it.
 //! A robot held up by one in its way yields to it ([`OperationStep`]'s module doc).
+//!
+//! **Traffic.** Its tables may price moves by traffic rules ([`EdgeCosts`]) and by the traffic
+//! the robots make ([`OperationPibt::with_traffic`]).
 
 use crate::crowd::{OperationStep, RotationGuidance, StepError};
 use crate::grid::Grid;
@@ -14,6 +17,7 @@ use crate::rng::{SeedableRng, SplitMix64};
 use super::planner::Planner;
 use super::priority::GoalAge;
 use super::tables::Tables;
+use super::traffic::{Traffic, TrafficConfig};
 use super::weighted::EdgeCosts;
 use super::{Action, State};
 
@@ -38,6 +42,8 @@ pub struct OperationPibt {
     order: Vec<u32>,
     /// The robots' states as the step takes them.
     at: Vec<(u32, u8)>,
+    /// Traffic learnt from the robots' moves, pricing the tables' moves (`None`: fixed).
+    traffic: Option<Traffic>,
 }
 
 impl OperationPibt {
@@ -53,6 +59,7 @@ impl OperationPibt {
             age: GoalAge::default(),
             order: Vec::new(),
             at: Vec::new(),
+            traffic: None,
         }
     }
 
@@ -65,8 +72,20 @@ impl OperationPibt {
         }
     }
 
-    /// Priorities for this step, and the tables' memory held to the budget.
-    fn prepare(&mut self, goals: &[Option<u32>]) {
+    /// The same planner with its moves priced by the traffic it sees (see [`Traffic`]).
+    pub fn with_traffic(mut self, cfg: TrafficConfig) -> OperationPibt {
+        let base = self.tables.costs(&self.grid);
+        self.tables.reprice(&self.grid, base.clone());
+        self.traffic = Some(Traffic::new(&self.grid, base, cfg));
+        self
+    }
+
+    /// Priorities for this step, the tables priced again when traffic says so, and their
+    /// memory held to the budget.
+    fn prepare(&mut self, states: &[State], goals: &[Option<u32>]) {
+        if let Some(costs) = self.traffic.as_mut().and_then(|t| t.observe(states, goals)) {
+            self.tables.reprice(&self.grid, costs);
+        }
         self.age.order(goals, &mut self.rng, &mut self.order);
         (self.tables).hold_to(self.budget, goals.iter().flatten().copied());
     }
@@ -81,7 +100,7 @@ impl Planner for OperationPibt {
     /// Every robot waits when a goal is off the map or a wall, or the states do not fit.
     fn plan(&mut self, states: &[State], goals: &[Option<u32>], actions: &mut Vec<Action>) {
         actions.clear();
-        self.prepare(goals);
+        self.prepare(states, goals);
         self.at.clear();
         self.at.extend(states.iter().map(|s| (s.cell, s.facing)));
         let args = StepArgs {

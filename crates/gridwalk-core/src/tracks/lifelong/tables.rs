@@ -68,6 +68,23 @@ impl Tables {
         }
     }
 
+    /// The tables made again, as they are needed, with traffic rules `costs`: every table
+    /// is dropped.
+    pub(super) fn reprice(&mut self, grid: &Grid, costs: EdgeCosts) {
+        match self {
+            Tables::Weighted(t) => t.set_costs(costs),
+            Tables::Exact(_) => *self = Tables::new(grid, Some(costs)),
+        }
+    }
+
+    /// The traffic rules the tables are made with: plain moves in halves for exact ones.
+    pub(super) fn costs(&self, grid: &Grid) -> EdgeCosts {
+        match self {
+            Tables::Weighted(t) => t.costs().clone(),
+            Tables::Exact(_) => EdgeCosts::highways(grid, 2, 2),
+        }
+    }
+
     /// Bytes the tables hold.
     pub(super) fn memory_bytes(&self) -> usize {
         match self {

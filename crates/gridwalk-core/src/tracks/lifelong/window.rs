@@ -9,7 +9,8 @@
 //! get there within the window, what they cost plus the cost to go from where the window
 //! leaves it; ties go to the path that gets nearer sooner. The search lowers the sum over all
 //! robots. The costs are the guidance's: exact (cell, facing) tables, or tables with traffic
-//! rules ([`EdgeCosts`], one-way streets in preference) on the denser maps.
+//! rules ([`EdgeCosts`], one-way streets in preference) on the denser maps, there priced
+//! again every few steps by the traffic the robots make ([`WindowLns::with_traffic`]).
 //!
 //! **Each step** starts from a rollout: PIBT over 3-step operations ([`OperationStep`],
 //! priority to the robots longest on their goal, a robot held up yielding to the one in its
@@ -54,6 +55,7 @@ use super::spacetime::{
     Reservations, SpaceTimeAstar, St, WindowGuidance, action_between, path_cost,
 };
 use super::tables::Tables;
+use super::traffic::{Traffic, TrafficConfig};
 use super::weighted::EdgeCosts;
 
 /// How the window is planned and refined.
@@ -145,6 +147,8 @@ pub struct WindowLns {
     op_step: OperationStep,
     age: GoalAge,
     order: Vec<u32>,
+    /// Traffic learnt from the robots' moves, pricing the tables' moves (`None`: fixed).
+    traffic: Option<Traffic>,
     /// What the planner did.
     pub stats: WindowStats,
 }
@@ -183,8 +187,22 @@ impl WindowLns {
             op_step: yielding_step(grid),
             age: GoalAge::default(),
             order: Vec::new(),
+            traffic: None,
             stats: WindowStats::default(),
         }
+    }
+
+    /// The same planner with its moves priced by the traffic it sees (see
+    /// [`Traffic`]): over its traffic rules, or over plain moves if it has none.
+    pub fn with_traffic(mut self, cfg: TrafficConfig) -> WindowLns {
+        let tables = self
+            .tables
+            .as_mut()
+            .expect("the tables are home between steps");
+        let base = tables.costs(&self.grid);
+        tables.reprice(&self.grid, base.clone());
+        self.traffic = Some(Traffic::new(&self.grid, base, cfg));
+        self
     }
 
     /// Bytes held: the tables, the reservation table, A\*'s buffers, the paths.
@@ -536,6 +554,11 @@ impl Planner for WindowLns {
         self.stats.steps += 1;
         let n = states.len();
         actions.clear();
+        if let (Some(traffic), Some(tables)) = (&mut self.traffic, &mut self.tables)
+            && let Some(costs) = traffic.observe(states, goals)
+        {
+            tables.reprice(&self.grid, costs);
+        }
         self.goals.clear();
         self.goals.extend_from_slice(goals);
         self.goal_cells.clear();
@@ -664,6 +687,13 @@ mod tests {
                     let mut p = WindowLns::new(&grid, 1 << 24, seed, light(rollout), costs);
                     play(&mut p, &grid, robots, seed, 40);
                 }
+                // Tables priced again every five steps by the traffic, over plain moves.
+                let traffic = TrafficConfig {
+                    period: 5,
+                    ..TrafficConfig::default()
+                };
+                let p = WindowLns::new(&grid, 1 << 24, seed, light(true), None);
+                play(&mut p.with_traffic(traffic), &grid, robots, seed, 40);
             }
         }
     }
