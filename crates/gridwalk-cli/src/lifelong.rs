@@ -69,10 +69,13 @@ const AUTO_SMALL_WORKING_DENSITY: f64 = 0.55;
 /// "Queues at the emitters").
 const AUTO_QUEUE: u32 = 8;
 
-/// Robots a free cell from which `--traffic auto` prices moves by the traffic on a small map
-/// (for `window` and `operations`; on larger maps, making every table again each period
-/// costs more than a step's time).
-const AUTO_TRAFFIC_DENSITY: f64 = 0.35;
+/// Whether `--traffic auto` prices moves by the traffic for a planner: `window` and
+/// `operations` on a small map. On the densest small maps, committed steps finished no more
+/// with it (I-08, RANDOM-04, RANDOM-05); on larger maps, making every table again each
+/// period costs more than a step's time.
+fn auto_traffic(planner: &str, small: bool) -> bool {
+    small && matches!(planner, "window" | "operations")
+}
 
 /// `--traffic`: `auto` (the default weights where `on` says), `off`, or its weights and
 /// spans.
@@ -164,9 +167,9 @@ pub struct LifelongArgs {
     /// `window`: start each step from last step's window, not from a PIBT rollout.
     #[arg(long)]
     pub no_rollout: bool,
-    /// `window` and `operations`: moves priced by the traffic the robots make (see
-    /// docs/cli.md): `auto` (the default: 8,8,25,100 on a small map from 0.35 robots a free
-    /// cell, else off), `off`, or `STALL,CONTRA[,PERIOD[,HORIZON]]`.
+    /// Moves priced by the traffic the robots make (see docs/cli.md): `auto` (the default:
+    /// 8,8,25,100 for `window` and `operations` on a small map, else off), `off`, or
+    /// `STALL,CONTRA[,PERIOD[,HORIZON]]`.
     #[arg(long, default_value = "auto")]
     pub traffic: String,
     /// 2024: `matching` (the default: cheapest pairs first, redone each timestep over the
@@ -237,7 +240,7 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
             .filter(|&h| h <= 1000)
             .ok_or_else(|| format!("--highways: {n} is neither auto nor 0 to 1000"))?,
     };
-    let traffic = traffic(&args.traffic, small && density >= AUTO_TRAFFIC_DENSITY)?;
+    let traffic = traffic(&args.traffic, auto_traffic(planner, small))?;
     let planner = build_planner(args, grid, planner, highways, small, traffic);
     let working = if small {
         let parks = (AUTO_SMALL_PARKING_DENSITY..AUTO_WINDOW_DENSITY).contains(&density);
@@ -322,6 +325,10 @@ fn build_planner(
             let planner = match highways {
                 0 => planner,
                 h => planner.with_costs(EdgeCosts::corridors(grid, 2, 2 + h)),
+            };
+            let planner = match traffic {
+                Some(t) => planner.with_traffic(t),
+                None => planner,
             };
             Box::new(planner.committed(redecide, seed))
         }

@@ -17,6 +17,7 @@ use super::committed::{Commitment, Redecide};
 use super::planner::Planner;
 use super::priority::GoalAge;
 use super::tables::Tables;
+use super::traffic::{Traffic, TrafficConfig};
 use super::weighted::EdgeCosts;
 use super::{Action, State};
 
@@ -106,6 +107,8 @@ pub struct RotationPlanner {
     goals: Vec<Option<u32>>,
     /// Carries out each step's next cells before deciding the next, when set.
     commit: Option<Commitment>,
+    /// Traffic learnt from the robots' moves, pricing the tables' moves (`None`: fixed).
+    traffic: Option<Traffic>,
 }
 
 impl RotationPlanner {
@@ -126,11 +129,15 @@ impl RotationPlanner {
             states: Vec::new(),
             goals: Vec::new(),
             commit: None,
+            traffic: None,
         }
     }
 
     /// Priorities and goals for this step.
     fn prepare(&mut self, states: &[State], goals: &[Option<u32>]) {
+        if let Some(costs) = self.traffic.as_mut().and_then(|t| t.observe(states, goals)) {
+            self.tables.reprice(&self.grid, costs);
+        }
         let n = states.len();
         if self.tie.len() != n {
             self.tie = (0..n).map(|_| self.rng.next_u32()).collect();
@@ -178,6 +185,14 @@ impl RotationPlanner {
     /// The same planner on tables with traffic rules ([`EdgeCosts`]).
     pub fn with_costs(mut self, costs: EdgeCosts) -> RotationPlanner {
         self.tables = Tables::new(&self.grid, Some(costs));
+        self
+    }
+
+    /// The same planner with its moves priced by the traffic it sees (see [`Traffic`]).
+    pub fn with_traffic(mut self, cfg: TrafficConfig) -> RotationPlanner {
+        let base = self.tables.costs(&self.grid);
+        self.tables.reprice(&self.grid, base.clone());
+        self.traffic = Some(Traffic::new(&self.grid, base, cfg));
         self
     }
 
