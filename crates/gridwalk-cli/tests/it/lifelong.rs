@@ -394,6 +394,34 @@ fn committed_steps_alone_and_on_traffic_rules_are_valid() {
     }
 }
 
+/// Traffic priced every 10 steps over 5 (the default's weights, short spans, so that 150 steps
+/// reprice the tables many times): every planner that takes it plays valid steps and finishes
+/// tasks; bad values are refused.
+#[test]
+fn traffic_prices_every_planner_that_takes_it_and_bad_values_are_refused() {
+    refuses(
+        "2023/MR23-I-04.json",
+        "--traffic",
+        &["on", "8", "8,-1", "8,8,0"],
+    );
+    for planner in ["window", "operations", "committed"] {
+        let flags = [
+            "--steps",
+            "150",
+            "--planner",
+            planner,
+            "--traffic",
+            "8,8,10,5",
+            "--lns-work",
+            "200000",
+        ];
+        let tag = format!("traffic-{planner}");
+        let (line, _) = play_and_check(&lorr_data("2024/RANDOM-01.json"), &flags, &tag);
+        assert_eq!(field(&line, "errors"), 0.0, "{tag}: {line}");
+        assert!(field(&line, "tasks finished") > 0.0, "{tag}: {line}");
+    }
+}
+
 /// I-08's first 300 steps (800 robots on random-32-32-20, 0.98 robots a free cell; its tasks
 /// file cut to the first 4,000): `auto` takes the committed rotation step there, every step
 /// valid by the validator, and it finishes over five times what the same step replanned every
