@@ -9,8 +9,8 @@
 //! get there within the window, what they cost plus the cost to go from where the window
 //! leaves it; ties go to the path that gets nearer sooner. The search lowers the sum over all
 //! robots. The costs are the guidance's: exact (cell, facing) tables, or tables with traffic
-//! rules ([`EdgeCosts`], one-way streets in preference) on the denser maps, there priced
-//! again every few steps by the traffic the robots make ([`WindowLns::with_traffic`]).
+//! rules ([`EdgeCosts`], one-way streets in preference) on the denser maps; either may be
+//! priced again every few steps by the traffic the robots make ([`WindowLns::with_traffic`]).
 //!
 //! **Each step** starts from a rollout: PIBT over 3-step operations ([`OperationStep`],
 //! priority to the robots longest on their goal, a robot held up yielding to the one in its
