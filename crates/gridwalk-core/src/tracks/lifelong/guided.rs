@@ -135,8 +135,8 @@ impl RotationPlanner {
 
     /// Priorities and goals for this step.
     fn prepare(&mut self, states: &[State], goals: &[Option<u32>]) {
-        if let Some(costs) = self.traffic.as_mut().and_then(|t| t.observe(states, goals)) {
-            self.tables.reprice(&self.grid, costs);
+        if let Some(t) = &mut self.traffic {
+            t.watch(&self.grid, &mut self.tables, states, goals);
         }
         let n = states.len();
         if self.tie.len() != n {
@@ -190,9 +190,7 @@ impl RotationPlanner {
 
     /// The same planner with its moves priced by the traffic it sees (see [`Traffic`]).
     pub fn with_traffic(mut self, cfg: TrafficConfig) -> RotationPlanner {
-        let base = self.tables.costs(&self.grid);
-        self.tables.reprice(&self.grid, base.clone());
-        self.traffic = Some(Traffic::new(&self.grid, base, cfg));
+        self.traffic = Some(Traffic::over(&self.grid, &mut self.tables, cfg));
         self
     }
 

@@ -74,17 +74,15 @@ impl OperationPibt {
 
     /// The same planner with its moves priced by the traffic it sees (see [`Traffic`]).
     pub fn with_traffic(mut self, cfg: TrafficConfig) -> OperationPibt {
-        let base = self.tables.costs(&self.grid);
-        self.tables.reprice(&self.grid, base.clone());
-        self.traffic = Some(Traffic::new(&self.grid, base, cfg));
+        self.traffic = Some(Traffic::over(&self.grid, &mut self.tables, cfg));
         self
     }
 
     /// Priorities for this step, the tables priced again when traffic says so, and their
     /// memory held to the budget.
     fn prepare(&mut self, states: &[State], goals: &[Option<u32>]) {
-        if let Some(costs) = self.traffic.as_mut().and_then(|t| t.observe(states, goals)) {
-            self.tables.reprice(&self.grid, costs);
+        if let Some(t) = &mut self.traffic {
+            t.watch(&self.grid, &mut self.tables, states, goals);
         }
         self.age.order(goals, &mut self.rng, &mut self.order);
         (self.tables).hold_to(self.budget, goals.iter().flatten().copied());

@@ -18,6 +18,7 @@ use crate::grid::Grid;
 
 use super::State;
 use super::planner::ahead;
+use super::tables::Tables;
 use super::weighted::EdgeCosts;
 
 /// How traffic is learnt and priced.
@@ -103,6 +104,28 @@ impl Traffic {
         self.last_goals.clear();
         self.last_goals.extend_from_slice(goals);
         (self.steps > 0 && self.steps.is_multiple_of(self.cfg.period.max(1))).then(|| self.priced())
+    }
+
+    /// Traffic over the costs of `tables` (plain moves in halves for exact ones), which are
+    /// made weighted on them: what a planner that learns traffic starts from.
+    pub(super) fn over(grid: &Grid, tables: &mut Tables, cfg: TrafficConfig) -> Traffic {
+        let base = tables.costs(grid);
+        tables.reprice(grid, base.clone());
+        Traffic::new(grid, base, cfg)
+    }
+
+    /// Watches one step ([`observe`](Self::observe)) and, when a period ends, makes
+    /// `tables` again on the new prices.
+    pub(super) fn watch(
+        &mut self,
+        grid: &Grid,
+        tables: &mut Tables,
+        states: &[State],
+        goals: &[Option<u32>],
+    ) {
+        if let Some(costs) = self.observe(states, goals) {
+            tables.reprice(grid, costs);
+        }
     }
 
     /// The base costs with the traffic seen so far added.

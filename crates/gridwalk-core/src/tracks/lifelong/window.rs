@@ -199,9 +199,7 @@ impl WindowLns {
             .tables
             .as_mut()
             .expect("the tables are home between steps");
-        let base = tables.costs(&self.grid);
-        tables.reprice(&self.grid, base.clone());
-        self.traffic = Some(Traffic::new(&self.grid, base, cfg));
+        self.traffic = Some(Traffic::over(&self.grid, tables, cfg));
         self
     }
 
@@ -554,10 +552,8 @@ impl Planner for WindowLns {
         self.stats.steps += 1;
         let n = states.len();
         actions.clear();
-        if let (Some(traffic), Some(tables)) = (&mut self.traffic, &mut self.tables)
-            && let Some(costs) = traffic.observe(states, goals)
-        {
-            tables.reprice(&self.grid, costs);
+        if let (Some(traffic), Some(tables)) = (&mut self.traffic, &mut self.tables) {
+            traffic.watch(&self.grid, tables, states, goals);
         }
         self.goals.clear();
         self.goals.extend_from_slice(goals);
