@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use gridwalk_core::format::lorr::Problem;
+use gridwalk_core::grid::Grid;
 use gridwalk_core::tracks::lifelong::{
     CrowdPlanner, DEFAULT_BUDGET, DEFAULT_PLAN_SHARE, DEFAULT_WINDOW_WORK, EdgeCosts,
     OperationPibt, Parking, Planner, Redecide, RotationPibt, RotationPlanner, SchedulerKind,
@@ -45,6 +46,45 @@ const AUTO_SMALL_COMMITTED_HIGHWAYS: u16 = 4;
 /// `--highways auto`'s extra cost for committed steps on a larger map: near one-way aisles,
 /// the best measured on the warehouses (docs/benchmarks.md, "Committed steps").
 const AUTO_COMMITTED_HIGHWAYS: u16 = 32;
+
+/// `--rim auto`'s ring road on a small map from [`AUTO_HIGHWAY_DENSITY`] to
+/// [`AUTO_SMALL_PARKING_DENSITY`] robots a free cell: a move at the map's edge costs 0.9 of a
+/// move less, tapering to nothing 8 cells in. Sparser crowds lose more to its detours than
+/// they gain, and with parked robots it knotted (docs/benchmarks.md, "A ring road").
+const AUTO_RIM: Rim = Rim { cut: 9, width: 8 };
+
+/// A ring road (`--rim`): a move at the map's edge costs `cut` tenths of a move less,
+/// tapering to nothing `width` cells in ([`EdgeCosts::with_rim`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Rim {
+    cut: u16,
+    width: u16,
+}
+
+/// `--rim`: `auto` ([`AUTO_RIM`] where `on` says), `off`, or `CUT,WIDTH`.
+fn rim(s: &str, on: bool) -> Result<Option<Rim>, String> {
+    match s {
+        "off" => return Ok(None),
+        "auto" => return Ok(on.then_some(AUTO_RIM)),
+        _ => {}
+    }
+    let bad =
+        || format!("--rim: {s} is neither auto, off nor CUT,WIDTH (CUT 0 to 10, WIDTH 1 to 1000)");
+    let (cut, width) = s.split_once(',').ok_or_else(bad)?;
+    let cut = cut
+        .trim()
+        .parse::<u16>()
+        .ok()
+        .filter(|&c| c <= 10)
+        .ok_or_else(bad)?;
+    let width = width
+        .trim()
+        .parse::<u16>()
+        .ok()
+        .filter(|w| (1..=1000).contains(w))
+        .ok_or_else(bad)?;
+    Ok(Some(Rim { cut, width }))
+}
 
 /// Robots a free cell that `--active auto` lets work on a map that is not small and mostly
 /// open ground; the others park. WPPL lets 2,500 of 6,500 work on brc202d (0.058 a free cell).
@@ -148,6 +188,13 @@ pub struct LifelongArgs {
     /// for `committed` 4 on a small map and 32 on others.
     #[arg(long, default_value = "auto")]
     pub highways: String,
+    /// A ring road for `window`, `operations` and `committed`: moves near the map's edge cost
+    /// less, so that through-traffic goes round the crowded middle. `auto` (the default) on
+    /// a map of at most 4,096 cells and 1,000 robots from 0.35 to 0.6 robots a free cell,
+    /// where a move at the edge costs 9 tenths of a move less, tapering to nothing 8 cells
+    /// in; `off`; or `CUT,WIDTH` alike.
+    #[arg(long, default_value = "auto")]
+    pub rim: String,
     /// `window`: timesteps planned ahead.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub window: u64,
@@ -251,7 +298,9 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
     let parking = parking(&args.active, working, free, args.seed)?;
     let on = auto_traffic(planner, small, parking.is_some());
     let traffic = traffic(&args.traffic, on)?;
-    let planner = build_planner(args, grid, planner, highways, small, traffic);
+    let ring = (AUTO_HIGHWAY_DENSITY..AUTO_SMALL_PARKING_DENSITY).contains(&density);
+    let rim = rim(&args.rim, small && ring)?;
+    let planner = build_planner(args, grid, planner, (highways, rim), small, traffic);
     let settings = Settings {
         parking,
         steps: args.steps,
@@ -299,18 +348,24 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
 }
 
 /// The planner `name` on `grid` (see [`LifelongArgs::planner`]), with traffic rules of
-/// `highways` halves of a move and, for `window` and `operations`, `traffic`.
+/// `highways` halves of a move, a ring road if `rim` says, and, for `window` and
+/// `operations`, `traffic`.
 fn build_planner(
     args: &LifelongArgs,
-    grid: &gridwalk_core::grid::Grid,
+    grid: &Grid,
     name: &str,
-    highways: u16,
+    (highways, rim): (u16, Option<Rim>),
     small: bool,
     traffic: Option<TrafficConfig>,
 ) -> Box<dyn Planner> {
     // The rows' ways, for `window` and `operations` (committed steps take the corridors').
-    let costs =
-        (highways > 0 && name != "committed").then(|| EdgeCosts::highways(grid, 2, 2 + highways));
+    // In halves of a move; in tenths with a ring road, whose cut needs the finer scale.
+    let streets = |ways: fn(&Grid, u16, u16) -> EdgeCosts| match rim {
+        None => ways(grid, 2, 2 + highways),
+        Some(Rim { cut, width }) => ways(grid, 10, 10 + 5 * highways).with_rim(grid, cut, width),
+    };
+    let priced = highways > 0 || rim.is_some();
+    let costs = (priced && name != "committed").then(|| streets(EdgeCosts::highways));
     let seed = args.seed;
     match name {
         "crowd" => Box::new(CrowdPlanner::new(grid, DEFAULT_BUDGET, seed)),
@@ -325,9 +380,9 @@ fn build_planner(
             let planner = RotationPlanner::new(grid, DEFAULT_BUDGET, seed);
             // Ways alternating between corridors: on the warehouses, whose aisles are every
             // other or every third row and column, the rows' parity sends many one way.
-            let planner = match highways {
-                0 => planner,
-                h => planner.with_costs(EdgeCosts::corridors(grid, 2, 2 + h)),
+            let planner = match priced {
+                false => planner,
+                true => planner.with_costs(streets(EdgeCosts::corridors)),
             };
             let planner = match traffic {
                 Some(t) => planner.with_traffic(t),

@@ -107,7 +107,7 @@ enum Command {
     /// Solve a one-shot MAPF instance: the first N rows of a benchmark .scen, with LaCAM.
     Mapf(mapf::MapfArgs),
     /// Play a League of Robot Runners problem (lifelong, with rotation); write its result JSON.
-    Lifelong(lifelong::LifelongArgs),
+    Lifelong(Box<lifelong::LifelongArgs>),
 }
 
 fn main() -> ExitCode {

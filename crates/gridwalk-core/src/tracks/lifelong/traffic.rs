@@ -24,8 +24,8 @@ use super::weighted::EdgeCosts;
 /// How traffic is learnt and priced.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TrafficConfig {
-    /// Extra cost of entering a cell where a robot stalls every step, in the costs' units
-    /// (halves of a move); scaled by the cell's stall rate.
+    /// Extra cost of entering a cell where a robot stalls every step, in halves of a plain
+    /// move; scaled by the cell's stall rate.
     pub stall: f32,
     /// Extra cost of a move whose reverse some robot makes every step; scaled by that rate.
     pub contra: f32,
@@ -46,7 +46,8 @@ impl Default for TrafficConfig {
     }
 }
 
-/// The most a move's traffic may add to its cost: keeps the tables' bucket queue short.
+/// The most a move's traffic may add to its cost, in halves of a plain move: keeps the
+/// tables' bucket queue short.
 const MOST_ADDED: f32 = 64.0;
 
 /// Traffic learnt from the robots' moves (see the module doc).
@@ -131,6 +132,8 @@ impl Traffic {
     /// The base costs with the traffic seen so far added.
     pub fn priced(&self) -> EdgeCosts {
         let mut costs = self.base.clone();
+        // The weights are in halves of a plain move.
+        let scale = f32::from(self.base.unit) / 2.0;
         for (i, cost) in costs.forward.iter_mut().enumerate() {
             let (cell, facing) = ((i / 4) as u32, (i % 4) as u8);
             let Some(next) = ahead(cell, facing, self.width, self.len) else {
@@ -139,7 +142,8 @@ impl Traffic {
             let back = next as usize * 4 + ((facing + 2) % 4) as usize;
             let added =
                 self.cfg.stall * self.stall[next as usize] + self.cfg.contra * self.flow[back];
-            *cost = cost.saturating_add(added.round().clamp(0.0, MOST_ADDED) as u16);
+            let added = (added * scale).round().clamp(0.0, MOST_ADDED * scale);
+            *cost = cost.saturating_add(added as u16);
         }
         costs
     }
@@ -185,6 +189,31 @@ mod tests {
         assert!(east(1) > 2 && west(3) > 2, "{:?}", costs.forward);
         assert_eq!((east(2), west(2), east(3)), (2, 2, 2));
         assert_eq!(east(1), west(3));
+    }
+
+    #[test]
+    fn weights_are_in_halves_of_a_plain_move_whatever_the_costs_scale() {
+        let (grid, mut halves) = corridor();
+        let mut tenths = Traffic::new(&grid, EdgeCosts::highways(&grid, 10, 10), halves.cfg);
+        let goals = [Some(4), Some(1)];
+        let (mut a, mut b) = (None, None);
+        // The first step watched sets where the robots stand; four more end the period.
+        for walker in [0, 1, 1, 1, 1] {
+            let states = [at(2, 0), at(walker, 0)];
+            a = a.or(halves.observe(&states, &goals));
+            b = b.or(tenths.observe(&states, &goals));
+        }
+        let (a, b) = (a.expect("a period ended"), b.expect("a period ended"));
+        for (s, (&h, &t)) in a.forward.iter().zip(&b.forward).enumerate() {
+            // What traffic adds, in plain moves, agrees to the halves' rounding.
+            let (h, t) = (f32::from(h - 2) / 2.0, f32::from(t - 10) / 10.0);
+            assert!((h - t).abs() <= 0.25, "state {s}: {h} against {t} moves");
+        }
+        assert!(
+            a.forward[4] > 2,
+            "entering the stall costs more: {:?}",
+            a.forward
+        );
     }
 
     #[test]

@@ -32,8 +32,11 @@ pub const WEIGHTED_CAP: u16 = u16::MAX - 1;
 pub struct EdgeCosts {
     /// Per cell and facing (`cell × 4 + facing`): the cost of moving forward from it.
     pub forward: Vec<u16>,
-    /// The cost of a quarter turn.
+    /// The cost of a quarter turn, and of a wait.
     pub turn: u16,
+    /// What a plain move costs: the scale of the costs, which [`Traffic`](super::Traffic)'s
+    /// weights, in halves of a plain move, are turned into.
+    pub unit: u16,
 }
 
 impl EdgeCosts {
@@ -42,6 +45,7 @@ impl EdgeCosts {
         EdgeCosts {
             forward: vec![1; grid.len() * 4],
             turn: 1,
+            unit: 1,
         }
     }
 
@@ -104,7 +108,31 @@ impl EdgeCosts {
         EdgeCosts {
             forward,
             turn: with,
+            unit: with,
         }
+    }
+
+    /// These costs with moves near the map's edge made cheaper, a ring road around the map:
+    /// a forward move from a cell `d` cells from the nearest edge (`d` < `width`) costs
+    /// `cut × (width − d) / width` less, and at least one.
+    ///
+    /// On random-32-32-20 the edge is the only long stretch without a wall across it, and
+    /// the ring draws through-traffic out of the crowded middle: WPPL's hand-made weights for
+    /// that map lower the costs toward its edges too (docs/benchmarks.md, "A ring road").
+    pub fn with_rim(mut self, grid: &Grid, cut: u16, width: u16) -> EdgeCosts {
+        let (w, h) = (grid.width(), grid.height());
+        for (cell, moves) in self.forward.chunks_exact_mut(4).enumerate() {
+            let (x, y) = (cell as u32 % w, cell as u32 / w);
+            let d = x.min(y).min(w - 1 - x).min(h - 1 - y);
+            let Some(nearer) = u32::from(width).checked_sub(d).filter(|&n| n > 0) else {
+                continue;
+            };
+            let off = (u32::from(cut) * nearer / u32::from(width)) as u16;
+            for m in moves {
+                *m = m.saturating_sub(off).max(1);
+            }
+        }
+        self
     }
 }
 
@@ -460,6 +488,51 @@ mod tests {
         let (_, south) = ways(&grid, &EdgeCosts::corridors(&grid, 2, 10));
         let cols: Vec<bool> = [0usize, 2, 4, 6, 8].map(|x| south[x].unwrap()).to_vec();
         assert_eq!(cols, [true, false, true, false, true]);
+    }
+
+    #[test]
+    fn a_ring_road_costs_less_nearer_the_edge_and_nothing_past_its_width() {
+        let grid = Grid::new(14, 11).unwrap();
+        let (cut, width) = (9u16, 4u32);
+        let base = EdgeCosts::highways(&grid, 10, 30);
+        let rim = base.clone().with_rim(&grid, cut, width as u16);
+        assert_eq!((rim.turn, rim.unit), (base.turn, base.unit));
+        let edge = |c: usize| {
+            let (x, y) = (c as u32 % 14, c as u32 / 14);
+            x.min(y).min(13 - x).min(10 - y)
+        };
+        for (s, (&was, &now)) in base.forward.iter().zip(&rim.forward).enumerate() {
+            let d = edge(s / 4);
+            if d >= width {
+                assert_eq!(now, was, "state {s}, {d} cells in");
+                continue;
+            }
+            assert!(
+                now < was && now >= 1,
+                "state {s}, {d} cells in: {was} → {now}"
+            );
+            if d == 0 {
+                assert_eq!(now, was - cut, "state {s} on the edge");
+            }
+            // One cell further in, the same move costs no less.
+            let (x, y) = ((s / 4) as u32 % 14, (s / 4) as u32 / 14);
+            let inward = [
+                (x + 1, y),
+                (x.wrapping_sub(1), y),
+                (x, y + 1),
+                (x, y.wrapping_sub(1)),
+            ]
+            .into_iter()
+            .filter(|&(x, y)| x < 14 && y < 11)
+            .map(|(x, y)| (y * 14 + x) as usize)
+            .find(|&c| edge(c) == d + 1 && base.forward[c * 4 + s % 4] == was);
+            if let Some(c) = inward {
+                assert!(
+                    rim.forward[c * 4 + s % 4] >= now,
+                    "state {s} against cell {c}"
+                );
+            }
+        }
     }
 
     #[test]
