@@ -47,12 +47,6 @@ const AUTO_SMALL_COMMITTED_HIGHWAYS: u16 = 4;
 /// the best measured on the warehouses (docs/benchmarks.md, "Committed steps").
 const AUTO_COMMITTED_HIGHWAYS: u16 = 32;
 
-/// `--rim auto`'s ring road on a small map from [`AUTO_HIGHWAY_DENSITY`] to
-/// [`AUTO_SMALL_PARKING_DENSITY`] robots a free cell: a move at the map's edge costs 0.9 of a
-/// move less, tapering to nothing 8 cells in. Sparser crowds lose more to its detours than
-/// they gain, and with parked robots it knotted (docs/benchmarks.md, "A ring road").
-const AUTO_RIM: Rim = Rim { cut: 9, width: 8 };
-
 /// A ring road (`--rim`): a move at the map's edge costs `cut` tenths of a move less,
 /// tapering to nothing `width` cells in ([`EdgeCosts::with_rim`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,15 +55,12 @@ struct Rim {
     width: u16,
 }
 
-/// `--rim`: `auto` ([`AUTO_RIM`] where `on` says), `off`, or `CUT,WIDTH`.
-fn rim(s: &str, on: bool) -> Result<Option<Rim>, String> {
-    match s {
-        "off" => return Ok(None),
-        "auto" => return Ok(on.then_some(AUTO_RIM)),
-        _ => {}
+/// `--rim`: `off` or `CUT,WIDTH`.
+fn rim(s: &str) -> Result<Option<Rim>, String> {
+    if s == "off" {
+        return Ok(None);
     }
-    let bad =
-        || format!("--rim: {s} is neither auto, off nor CUT,WIDTH (CUT 0 to 10, WIDTH 1 to 1000)");
+    let bad = || format!("--rim: {s} is neither off nor CUT,WIDTH (CUT 0 to 10, WIDTH 1 to 1000)");
     let (cut, width) = s.split_once(',').ok_or_else(bad)?;
     let cut = cut
         .trim()
@@ -188,12 +179,11 @@ pub struct LifelongArgs {
     /// for `committed` 4 on a small map and 32 on others.
     #[arg(long, default_value = "auto")]
     pub highways: String,
-    /// A ring road for `window`, `operations` and `committed`: moves near the map's edge cost
-    /// less, so that through-traffic goes round the crowded middle. `auto` (the default) on
-    /// a map of at most 4,096 cells and 1,000 robots from 0.35 to 0.6 robots a free cell,
-    /// where a move at the edge costs 9 tenths of a move less, tapering to nothing 8 cells
-    /// in; `off`; or `CUT,WIDTH` alike.
-    #[arg(long, default_value = "auto")]
+    /// A ring road for `window`, `operations` and `committed`: `off` (the default) or
+    /// `CUT,WIDTH`, a move at the map's edge costing CUT tenths of a move less, tapering to
+    /// nothing WIDTH cells in, so that through-traffic goes round the crowded middle (on
+    /// I-05 `9,8` finished more in 500 steps, but jammed later in some runs: see cli.md).
+    #[arg(long, default_value = "off")]
     pub rim: String,
     /// `window`: timesteps planned ahead.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=64))]
@@ -298,8 +288,7 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
     let parking = parking(&args.active, working, free, args.seed)?;
     let on = auto_traffic(planner, small, parking.is_some());
     let traffic = traffic(&args.traffic, on)?;
-    let ring = (AUTO_HIGHWAY_DENSITY..AUTO_SMALL_PARKING_DENSITY).contains(&density);
-    let rim = rim(&args.rim, small && ring)?;
+    let rim = rim(&args.rim)?;
     let planner = build_planner(args, grid, planner, (highways, rim), small, traffic);
     let settings = Settings {
         parking,

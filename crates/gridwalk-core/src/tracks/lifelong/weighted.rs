@@ -116,9 +116,9 @@ impl EdgeCosts {
     /// a forward move from a cell `d` cells from the nearest edge (`d` < `width`) costs
     /// `cut × (width − d) / width` less, and at least one.
     ///
-    /// On random-32-32-20 the edge is the only long stretch without a wall across it, and
-    /// the ring draws through-traffic out of the crowded middle: WPPL's hand-made weights for
-    /// that map lower the costs toward its edges too (docs/benchmarks.md, "A ring road").
+    /// The ring draws through-traffic out of the crowded middle; WPPL's hand-made weights for
+    /// random-32-32-20 lower the costs toward its edges too. There it pays while the crowd
+    /// flows, but a walled quarter can then fill up (docs/benchmarks.md, "A ring road").
     pub fn with_rim(mut self, grid: &Grid, cut: u16, width: u16) -> EdgeCosts {
         let (w, h) = (grid.width(), grid.height());
         for (cell, moves) in self.forward.chunks_exact_mut(4).enumerate() {
