@@ -582,6 +582,19 @@ fn one_way_streets_ease_a_crowded_map() {
     assert!(with > without, "with highways {with}, without {without}");
 }
 
+/// Tasks finished on `problem` with `flags`, summed over seeds 0 and 1, every step valid.
+fn tasks_over_two_seeds(problem: &Path, flags: &[&str], tag: &str) -> f64 {
+    ["0", "1"]
+        .into_iter()
+        .map(|seed| {
+            let flags = [flags, &["--seed", seed]].concat();
+            let (line, _) = play_and_check(problem, &flags, &format!("crowd-{tag}-{seed}"));
+            assert_eq!(field(&line, "errors"), 0.0, "{tag}, seed {seed}: {line}");
+            field(&line, "tasks finished")
+        })
+        .sum()
+}
+
 /// A ring road on the same crowded map: the window planner, with little refining, finishes
 /// more tasks in 300 steps with moves near the edge made cheaper than without, summed over
 /// two seeds, every step valid; bad values are refused.
@@ -593,29 +606,16 @@ fn a_ring_road_eases_a_crowded_map() {
         &["on", "9", "11,8", "9,0", "9,x"],
     );
     let p = crowded(400);
-    let run_with = |rim: &str, seed: &str| {
-        let flags = [
-            "--steps",
-            "300",
-            "--planner",
-            "window",
-            "--lns-work",
-            "200000",
-            "--rim",
-            rim,
-            "--seed",
-            seed,
-        ];
-        let tag = format!("crowd-rim-{rim}-{seed}");
-        let (line, _) = play_and_check(&p, &flags, &tag);
-        assert_eq!(field(&line, "errors"), 0.0, "{line}");
-        field(&line, "tasks finished")
-    };
-    let (mut with, mut without) = (0.0, 0.0);
-    for seed in ["0", "1"] {
-        with += run_with("9,8", seed);
-        without += run_with("off", seed);
-    }
+    let plan = [
+        "--steps",
+        "300",
+        "--planner",
+        "window",
+        "--lns-work",
+        "200000",
+    ];
+    let with = tasks_over_two_seeds(&p, &[&plan[..], &["--rim", "9,8"]].concat(), "rim-on");
+    let without = tasks_over_two_seeds(&p, &[&plan[..], &["--rim", "off"]].concat(), "rim-off");
     eprintln!("with a ring road {with}, without {without}");
     assert!(with > without, "with a ring road {with}, without {without}");
 }
@@ -626,27 +626,17 @@ fn a_ring_road_eases_a_crowded_map() {
 #[test]
 fn traffic_learnt_from_the_moves_eases_a_crowded_map() {
     let p = crowded(400);
-    let run_with = |traffic: &str, seed: &str| {
-        let flags = [
-            "--steps",
-            "300",
-            "--planner",
-            "operations",
-            "--traffic",
-            traffic,
-            "--seed",
-            seed,
-        ];
-        let tag = format!("crowd-traffic-{traffic}-{seed}");
-        let (line, _) = play_and_check(&p, &flags, &tag);
-        assert_eq!(field(&line, "errors"), 0.0, "{line}");
-        field(&line, "tasks finished")
-    };
-    let (mut with, mut without) = (0.0, 0.0);
-    for seed in ["0", "1"] {
-        with += run_with("8,8", seed);
-        without += run_with("off", seed);
-    }
+    let plan = ["--steps", "300", "--planner", "operations"];
+    let with = tasks_over_two_seeds(
+        &p,
+        &[&plan[..], &["--traffic", "8,8"]].concat(),
+        "traffic-on",
+    );
+    let without = tasks_over_two_seeds(
+        &p,
+        &[&plan[..], &["--traffic", "off"]].concat(),
+        "traffic-off",
+    );
     eprintln!("with traffic {with}, without {without}");
     assert!(with > without, "with traffic {with}, without {without}");
 }
