@@ -1,7 +1,7 @@
 //! `gridwalk-cli lifelong PROBLEM.json`: a League of Robot Runners (LoRR) problem of the 2023
 //! or 2024 edition, played by the core's lifelong runner ([`gridwalk_core::tracks::lifelong`])
-//! with one of its planners (by default, on small maps, a window refined by LNS; elsewhere PIBT
-//! over 3-step operations). With `--out FILE` it writes that
+//! with one of its planners (by default, on small maps and open ground, a window refined by
+//! LNS; in the warehouses and the densest crowds, committed steps). With `--out FILE` it writes that
 //! edition's result JSON; progress goes to standard error, and one summary line is printed
 //! last.
 
@@ -19,15 +19,15 @@ use gridwalk_core::tracks::lifelong::{
 
 use crate::mapf::parse_seconds;
 
-/// Robots a free cell from which `--planner auto` takes the committed rotation step on a map
-/// that is not small and mostly open ground: the 3-step operations need room to clear a
-/// window (on random-32-32-20 with 800 robots they finish fewer tasks).
-const AUTO_COMMITTED_DENSITY: f64 = 0.9;
-
-/// Robots a free cell below which `--planner auto` takes the window planner on a small map,
-/// and from which committed steps, which finished more on random-32-32-20 with 700 robots
-/// than PIBT over operations did.
+/// Robots a free cell below which `--planner auto` takes the window planner on a small map
+/// or one mostly of open ground, and from which committed steps, which finished more on
+/// random-32-32-20 with 700 robots than PIBT over operations did.
 const AUTO_WINDOW_DENSITY: f64 = 0.8;
+
+/// `--lns-work auto` on a map that is not small: on Paris the window's refining finished as
+/// many tasks with it as with [`DEFAULT_WINDOW_WORK`] (I-01's first 300 steps) in a sixth
+/// of the time a step, so that a run of thousands of steps stays within minutes.
+const AUTO_LARGE_WINDOW_WORK: u64 = 500_000;
 
 /// Robots a free cell from which `--highways auto` sets traffic rules on a small map: below
 /// it (random-32-32-20 with 100 and 200 robots) they cost more detours than knots. On larger
@@ -80,6 +80,12 @@ fn rim(s: &str) -> Result<Option<Rim>, String> {
 /// Robots a free cell that `--active auto` lets work on a map that is not small and mostly
 /// open ground; the others park. WPPL lets 2,500 of 6,500 work on brc202d (0.058 a free cell).
 const AUTO_WORKING_DENSITY: f64 = 0.05;
+
+/// Robots a free cell from which `--active auto` parks on a map mostly of open ground. With
+/// the window planner, Paris with 3,000 robots (0.064 a free cell) finished 48,534 tasks with
+/// every robot working against 38,762 with 2,362; brc202d with 6,500 (0.15) jammed within
+/// 500 steps with every robot working.
+const AUTO_OPEN_PARKING_DENSITY: f64 = 0.1;
 
 /// The share of free cells on open ground (four free neighbours) from which `--active auto`
 /// parks robots: Paris and brc202d have 0.86 and 0.83, where parking pays; the warehouses
@@ -155,9 +161,9 @@ pub struct LifelongArgs {
     /// Seconds the planner has each timestep; a late step is lost, every robot waiting.
     #[arg(long, default_value = "1", value_parser = parse_seconds)]
     pub step_time_limit: f64,
-    /// `auto` (the default: on a map of at most 4,096 cells and 1,000 robots `window` below
-    /// 0.8 robots a free cell and `committed` from it; on others mostly of open ground
-    /// `operations` below 0.9 and `committed` from it; `committed` on the rest), `window` (a
+    /// `auto` (the default: on a map of at most 4,096 cells and 1,000 robots, or one mostly
+    /// of open ground, `window` below 0.8 robots a free cell and `committed` from it;
+    /// `committed` on the rest), `window` (a
     /// window of 10 timesteps from a PIBT rollout, refined by LNS with space-time A*),
     /// `operations` (PIBT over 3-step operations on exact (cell, facing) tables), `committed`
     /// (the best of several PIBT steps over cells on the same tables, carried out to the end,
@@ -191,10 +197,10 @@ pub struct LifelongArgs {
     /// `window`: robots replanned together.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub neighbourhood: u64,
-    /// `window`: A* expansions a step's refining may make (the default 8,000,000 is about
-    /// half a second).
-    #[arg(long, default_value_t = DEFAULT_WINDOW_WORK)]
-    pub lns_work: u64,
+    /// `window`: A* expansions a step's refining may make: `auto` (the default: 8,000,000,
+    /// about half a second, on a small map; 500,000 on others) or a number.
+    #[arg(long, default_value = "auto")]
+    pub lns_work: String,
     /// `window`: the share of the step time limit after which the planner stops refining
     /// whatever its work (a safety net; when it cuts first, results depend on the machine).
     #[arg(long, default_value_t = DEFAULT_PLAN_SHARE, value_parser = parse_share)]
@@ -222,9 +228,9 @@ pub struct LifelongArgs {
     /// bound, or a number from 1.
     #[arg(long, default_value = "auto")]
     pub queue: String,
-    /// Robots that work: `auto` (the default: 0.05 a free cell on a map that is not small
-    /// and at least half open ground, 0.55 on a small map from 0.6 to 0.8 robots a free
-    /// cell; else all), `all`, or a number. The others, drawn uniformly by the seed from the robots
+    /// Robots that work: `auto` (the default: 0.05 a free cell on a map that is not small,
+    /// at least half open ground and holds 0.1 robots a free cell or more, 0.55 on a small
+    /// map from 0.6 to 0.8 robots a free cell; else all), `all`, or a number. The others, drawn uniformly by the seed from the robots
     /// on open ground, park: they get no task (2024) or their tasks are hidden (2023), so
     /// that they only block, decide last and are pushed aside.
     #[arg(long, default_value = "auto")]
@@ -251,6 +257,17 @@ fn queue(arg: &str) -> Result<Option<u32>, String> {
     }
 }
 
+/// `--lns-work`'s bound on a map that is `small` or not.
+fn lns_work(arg: &str, small: bool) -> Result<u64, String> {
+    match arg {
+        "auto" if small => Ok(DEFAULT_WINDOW_WORK),
+        "auto" => Ok(AUTO_LARGE_WINDOW_WORK),
+        n => n
+            .parse::<u64>()
+            .map_err(|_| format!("--lns-work: {n} is neither auto nor a number of expansions")),
+    }
+}
+
 /// Plays the problem; prints the summary line. Bad input is an `Err` with its `file:line:
 /// problem`.
 pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
@@ -259,12 +276,12 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
     let free = (0..grid.len()).filter(|&c| grid.weight(c) != 0).count();
     let density = problem.team_size() as f64 / free.max(1) as f64;
     let small = grid.len() <= SMALL_MAP_CELLS && problem.team_size() <= SMALL_MAP_ROBOTS;
-    // Paris and brc202d: mostly open ground, where PIBT over operations with parked robots
-    // finishes most; the warehouses' aisles and the densest crowds take committed steps.
+    // Paris and brc202d: mostly open ground, where the window finishes most (with parked
+    // robots on crowded brc202d); the warehouses' aisles and the densest crowds take
+    // committed steps.
     let open = !small && open_share(grid, free) >= AUTO_PARKING_OPEN_SHARE;
     let planner = match args.planner.as_str() {
-        "auto" if small && density < AUTO_WINDOW_DENSITY => "window",
-        "auto" if open && density < AUTO_COMMITTED_DENSITY => "operations",
+        "auto" if (small || open) && density < AUTO_WINDOW_DENSITY => "window",
         "auto" => "committed",
         p => p,
     };
@@ -283,13 +300,14 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
         let parks = (AUTO_SMALL_PARKING_DENSITY..AUTO_WINDOW_DENSITY).contains(&density);
         parks.then_some(AUTO_SMALL_WORKING_DENSITY)
     } else {
-        open.then_some(AUTO_WORKING_DENSITY)
+        (open && density >= AUTO_OPEN_PARKING_DENSITY).then_some(AUTO_WORKING_DENSITY)
     };
     let parking = parking(&args.active, working, free, args.seed)?;
     let on = auto_traffic(planner, small, parking.is_some());
     let traffic = traffic(&args.traffic, on)?;
     let rim = rim(&args.rim)?;
-    let planner = build_planner(args, grid, planner, (highways, rim), small, traffic);
+    let work = lns_work(&args.lns_work, small)?;
+    let planner = build_planner(args, grid, planner, (highways, rim), (small, work), traffic);
     let settings = Settings {
         parking,
         steps: args.steps,
@@ -338,13 +356,13 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
 
 /// The planner `name` on `grid` (see [`LifelongArgs::planner`]), with traffic rules of
 /// `highways` halves of a move, a ring road if `rim` says, and, for `window` and
-/// `operations`, `traffic`.
+/// `operations`, `traffic`; `window` refines with at most `work` A\* expansions a step.
 fn build_planner(
     args: &LifelongArgs,
     grid: &Grid,
     name: &str,
     (highways, rim): (u16, Option<Rim>),
-    small: bool,
+    (small, work): (bool, u64),
     traffic: Option<TrafficConfig>,
 ) -> Box<dyn Planner> {
     // The rows' ways, for `window` and `operations` (committed steps take the corridors').
@@ -394,7 +412,7 @@ fn build_planner(
                 window: args.window as usize,
                 neighbourhood: args.neighbourhood as usize,
                 plan_time: Duration::from_secs_f64(args.step_time_limit * args.plan_share),
-                work: Some(args.lns_work),
+                work: Some(work),
                 iterations: args.lns_iterations,
                 rollout: !args.no_rollout,
             };
