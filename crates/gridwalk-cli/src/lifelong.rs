@@ -1,9 +1,9 @@
 //! `gridwalk-cli lifelong PROBLEM.json`: a League of Robot Runners (LoRR) problem of the 2023
 //! or 2024 edition, played by the core's lifelong runner ([`gridwalk_core::tracks::lifelong`])
 //! with one of its planners (by default, on small maps and open ground, a window refined by
-//! LNS; in the warehouses and the densest crowds, committed steps). With `--out FILE` it writes that
-//! edition's result JSON; progress goes to standard error, and one summary line is printed
-//! last.
+//! LNS; in the warehouses and the densest crowds, committed steps). With `--out FILE` it
+//! writes that edition's result JSON; progress goes to standard error, and one summary line
+//! is printed last.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -163,8 +163,8 @@ pub struct LifelongArgs {
     pub step_time_limit: f64,
     /// `auto` (the default: on a map of at most 4,096 cells and 1,000 robots, or one mostly
     /// of open ground, `window` below 0.8 robots a free cell and `committed` from it;
-    /// `committed` on the rest), `window` (a
-    /// window of 10 timesteps from a PIBT rollout, refined by LNS with space-time A*),
+    /// `committed` on the rest), `window` (a window of 10 timesteps from a PIBT rollout,
+    /// refined by LNS with space-time A*),
     /// `operations` (PIBT over 3-step operations on exact (cell, facing) tables), `committed`
     /// (the best of several PIBT steps over cells on the same tables, carried out to the end,
     /// turns first, before the next), `rotation` (the
@@ -230,9 +230,10 @@ pub struct LifelongArgs {
     pub queue: String,
     /// Robots that work: `auto` (the default: 0.05 a free cell on a map that is not small,
     /// at least half open ground and holds 0.1 robots a free cell or more, 0.55 on a small
-    /// map from 0.6 to 0.8 robots a free cell; else all), `all`, or a number. The others, drawn uniformly by the seed from the robots
-    /// on open ground, park: they get no task (2024) or their tasks are hidden (2023), so
-    /// that they only block, decide last and are pushed aside.
+    /// map from 0.6 to 0.8 robots a free cell; else all), `all`, or a number. The others,
+    /// drawn uniformly by the seed from the robots on open ground, park: they get no task
+    /// (2024) or their tasks are hidden (2023), so that they only block, decide last and are
+    /// pushed aside.
     #[arg(long, default_value = "auto")]
     pub active: String,
     /// The seed of the planner's tie-breaks.
