@@ -87,10 +87,12 @@ const AUTO_WORKING_DENSITY: f64 = 0.05;
 /// 500 steps with every robot working.
 const AUTO_OPEN_PARKING_DENSITY: f64 = 0.1;
 
-/// The share of free cells on open ground (four free neighbours) from which `--active auto`
-/// parks robots: Paris and brc202d have 0.86 and 0.83, where parking pays; the warehouses
-/// 0.40 and 0.29, where parked robots stand in the few open bands the traffic needs.
-const AUTO_PARKING_OPEN_SHARE: f64 = 0.5;
+/// The share of free cells on open ground (four free neighbours) from which a map that is
+/// not small counts as mostly open ground, where `--planner auto` takes the window and
+/// `--active auto` may park: Paris and brc202d have 0.86 and 0.83; the warehouses 0.40 and
+/// 0.29, whose aisles knot the window's rollout and where parked robots stand in the few
+/// open bands the traffic needs.
+const AUTO_OPEN_GROUND_SHARE: f64 = 0.5;
 
 /// Robots a free cell from which `--active auto` parks on a small map, up to
 /// [`AUTO_WINDOW_DENSITY`] (from where committed steps plan, with every robot working).
@@ -280,7 +282,7 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
     // Paris and brc202d: mostly open ground, where the window finishes most (with parked
     // robots on crowded brc202d); the warehouses' aisles and the densest crowds take
     // committed steps.
-    let open = !small && open_share(grid, free) >= AUTO_PARKING_OPEN_SHARE;
+    let open = !small && open_share(grid, free) >= AUTO_OPEN_GROUND_SHARE;
     let planner = match args.planner.as_str() {
         "auto" if (small || open) && density < AUTO_WINDOW_DENSITY => "window",
         "auto" => "committed",
