@@ -48,6 +48,12 @@ const AUTO_LIGHT_HIGHWAY_DENSITY: f64 = 0.05;
 /// without the detours of stronger rules.
 const AUTO_LIGHT_HIGHWAYS: u16 = 2;
 
+/// `--highways auto`'s extra cost on open ground from [`AUTO_LIGHT_HIGHWAY_DENSITY`] while
+/// every robot works (below [`AUTO_OPEN_PARKING_DENSITY`]): Paris with 3,000 robots finished
+/// more with it than with 8 on both seeds tried, and CITY-02 too (docs/benchmarks.md,
+/// "Stronger rules on a crowded Paris"). Where robots park (brc202d) 8 stays.
+const AUTO_OPEN_HIGHWAYS: u16 = 16;
+
 /// `--highways auto`'s extra cost for committed steps on a small map: lighter than
 /// elsewhere, the best measured on the densest random maps (docs/benchmarks.md, "Committed
 /// steps").
@@ -193,9 +199,9 @@ pub struct LifelongArgs {
     /// Traffic rules for `window`, `operations` and `committed`: every row and column a
     /// one-way street in preference (for `committed` the ways alternate between corridors,
     /// not rows), a move against its way costing this many halves of a move more; 0 for
-    /// none, `auto` (the default) 8, but 2 on a map mostly of open ground below 0.05 robots a
-    /// free cell, 0 on a small map below 0.35 robots a free cell, and for `committed` 4 on a
-    /// small map and 32 on others.
+    /// none, `auto` (the default) 8, but on a map mostly of open ground 2 below 0.05 robots a
+    /// free cell and 16 from there to 0.1, 0 on a small map below 0.35 robots a free cell,
+    /// and for `committed` 4 on a small map and 32 on others.
     #[arg(long, default_value = "auto")]
     pub highways: String,
     /// A ring road for `window`, `operations` and `committed`: `off` (the default) or
@@ -303,6 +309,7 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
         "auto" if small && planner == "committed" => AUTO_SMALL_COMMITTED_HIGHWAYS,
         "auto" if planner == "committed" => AUTO_COMMITTED_HIGHWAYS,
         "auto" if open && density < AUTO_LIGHT_HIGHWAY_DENSITY => AUTO_LIGHT_HIGHWAYS,
+        "auto" if open && density < AUTO_OPEN_PARKING_DENSITY => AUTO_OPEN_HIGHWAYS,
         "auto" if !small || density >= AUTO_HIGHWAY_DENSITY => AUTO_HIGHWAYS,
         "auto" => 0,
         n => n
