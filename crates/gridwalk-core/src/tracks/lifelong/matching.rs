@@ -30,8 +30,9 @@
 //! keeps it, a task goes to one robot, and only open tasks are given.
 //!
 //! **Cost.** Distances come from breadth-first tables from each first errand, kept in a
-//! cache bounded in bytes; a step considers only the oldest open tasks whose tables the cache
-//! holds (on brc202d with 6,500 robots, the open pool's 9,750 tables would take 5 GB). A step
+//! cache bounded in bytes; a step considers only as many open tasks as the cache holds tables
+//! for, the newest (the oldest are those nobody wanted). On the LoRR maps the whole pool fits
+//! the default budget: brc202d's 9,750 tables, one a task, take 840 MB. A step
 //! prices every free robot with every open task considered: O(free × open) reads, at most
 //! [`MAX_PAIRS`] a step: beyond that only robots without a task are matched, as the greedy
 //! does, and as many of them as the bound allows, by index (the others wait a step).
