@@ -97,6 +97,9 @@ fn rim(s: &str) -> Result<Option<Rim>, String> {
 
 /// Robots a free cell that `--active auto` lets work on a map that is not small and mostly
 /// open ground; the others park. WPPL lets 2,500 of 6,500 work on brc202d (0.058 a free cell).
+/// Off the trunk (`--park auto`) only 3,994 robots there may park, so 2,506 work; 3,021
+/// (0.07) finished more at first and jammed from about step 1,000 (docs/benchmarks.md,
+/// "Parked robots off the trunk").
 const AUTO_WORKING_DENSITY: f64 = 0.05;
 
 /// Robots a free cell from which `--active auto` parks on a map mostly of open ground. With
@@ -252,11 +255,17 @@ pub struct LifelongArgs {
     /// Robots that work: `auto` (the default: 0.05 a free cell on a map that is not small,
     /// at least half open ground and holds 0.1 robots a free cell or more, 0.55 on a small
     /// map from 0.6 to 0.8 robots a free cell; else all), `all`, or a number. The others,
-    /// drawn uniformly by the seed from the robots on open ground, park: they get no task
-    /// (2024) or their tasks are hidden (2023), so that they only block, decide last and are
-    /// pushed aside.
+    /// drawn uniformly by the seed from the robots on open ground (see `--park`), park: they
+    /// get no task (2024) or their tasks are hidden (2023), so that they only block, decide
+    /// last and are pushed aside.
     #[arg(long, default_value = "auto")]
     pub active: String,
+    /// Where robots park: `auto` (the default: `off-trunk` on a map that is not small, else
+    /// `open`), `open` (any robot on open ground may park) or `off-trunk` (as `open`, but
+    /// robots on the map's trunk, the quarter of free cells with the most through-traffic,
+    /// work: parked there they narrow the passages every robot crosses).
+    #[arg(long, default_value = "auto")]
+    pub park: String,
     /// The seed of the planner's tie-breaks.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -326,7 +335,13 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
     } else {
         (open && density >= AUTO_OPEN_PARKING_DENSITY).then_some(AUTO_WORKING_DENSITY)
     };
-    let parking = parking(&args.active, working, free, args.seed)?;
+    let off_trunk = match args.park.as_str() {
+        "auto" => !small,
+        "open" => false,
+        "off-trunk" => true,
+        p => return Err(format!("--park: {p} is neither auto, open nor off-trunk")),
+    };
+    let parking = parking(&args.active, working, free, (args.seed, off_trunk))?;
     let on = auto_traffic(planner, small, parking.is_some());
     let traffic = traffic(&args.traffic, on)?;
     let rim = rim(&args.rim)?;
@@ -451,12 +466,13 @@ fn build_planner(
 }
 
 /// The parking `--active` asks for (see [`LifelongArgs::active`]) on a map with `free`
-/// passable cells, where `auto` lets `working` robots a free cell work, if set.
+/// passable cells, where `auto` lets `working` robots a free cell work, if set; its draw's
+/// seed, and whether robots on the trunk work (`--park off-trunk`).
 fn parking(
     active: &str,
     working: Option<f64>,
     free: usize,
-    seed: u64,
+    (seed, off_trunk): (u64, bool),
 ) -> Result<Option<Parking>, String> {
     let working =
         match (active, working) {
@@ -469,6 +485,7 @@ fn parking(
     Ok(Some(Parking {
         active: working,
         seed,
+        off_trunk,
     }))
 }
 
@@ -498,8 +515,9 @@ mod tests {
 
     #[test]
     fn auto_parks_only_where_told_and_counts_are_checked() {
-        let working =
-            |active: &str, share| parking(active, share, 1000, 3).map(|p| p.map(|p| p.active));
+        let working = |active: &str, share| {
+            parking(active, share, 1000, (3, true)).map(|p| p.map(|p| p.active))
+        };
         assert_eq!(working("auto", None), Ok(None));
         assert_eq!(working("auto", Some(0.05)), Ok(Some(50)));
         assert_eq!(working("all", Some(0.05)), Ok(None));

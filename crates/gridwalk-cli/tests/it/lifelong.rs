@@ -648,13 +648,7 @@ fn open_ground(robots: usize) -> PathBuf {
     let (w, h) = (72usize, 64usize);
     let dir = temp_dir(&format!("open-{robots}"));
     let wall = |c: usize| (c % w) % 6 == 3 && (c / w) % 6 == 3;
-    let rows: Vec<String> = (0..h)
-        .map(|y| {
-            (0..w)
-                .map(|x| if wall(y * w + x) { '@' } else { '.' })
-                .collect()
-        })
-        .collect();
+    let rows = map_rows((w, h), wall);
     let free: Vec<usize> = (0..w * h).filter(|&c| !wall(c)).collect();
     let starts: Vec<String> = (0..robots)
         .map(|i| free[(i * 97) % free.len()].to_string())
@@ -671,29 +665,51 @@ fn open_ground(robots: usize) -> PathBuf {
             free[(x >> 33) as usize % free.len()].to_string()
         })
         .collect();
+    let tasks = format!("{}\n{}\n", tasks.len(), tasks.join("\n"));
+    let agents = format!("{robots}\n{}\n", starts.join("\n"));
+    let keys = format!(
+        r#""teamSize": {robots}, "numTasksReveal": 1, "taskAssignmentStrategy": "roundrobin""#
+    );
+    write_problem(&dir, (w, &rows), agents, tasks, &keys)
+}
+
+/// A map's rows, `w` × `h` cells, walls (`@`) where `wall` says by cell index.
+fn map_rows((w, h): (usize, usize), wall: impl Fn(usize) -> bool) -> Vec<String> {
+    (0..h)
+        .map(|y| {
+            (0..w)
+                .map(|x| if wall(y * w + x) { '@' } else { '.' })
+                .collect()
+        })
+        .collect()
+}
+
+/// Writes a problem into `dir`: the map of width `w` and `rows`, the agents' and tasks' files
+/// as given, and `problem.json` naming them, with `keys` (the team size, the tasks' reveal,
+/// the edition) beside; returns the problem's path.
+fn write_problem(
+    dir: &Path,
+    (w, rows): (usize, &[String]),
+    agents: String,
+    tasks: String,
+    keys: &str,
+) -> PathBuf {
+    let map = format!(
+        "type octile\nheight {}\nwidth {w}\nmap\n{}\n",
+        rows.len(),
+        rows.join("\n")
+    );
     for (sub, text) in [
-        (
-            "maps/open.map",
-            format!(
-                "type octile\nheight {h}\nwidth {w}\nmap\n{}\n",
-                rows.join("\n")
-            ),
-        ),
-        (
-            "agents/open.agents",
-            format!("{robots}\n{}\n", starts.join("\n")),
-        ),
-        (
-            "tasks/open.tasks",
-            format!("{}\n{}\n", tasks.len(), tasks.join("\n")),
-        ),
+        ("maps/m.map", map),
+        ("agents/m.agents", agents),
+        ("tasks/m.tasks", tasks),
     ] {
         std::fs::create_dir_all(dir.join(sub).parent().unwrap()).unwrap();
         std::fs::write(dir.join(sub), text).unwrap();
     }
     let problem = format!(
-        r#"{{"mapFile": "maps/open.map", "agentFile": "agents/open.agents", "teamSize": {robots},
-"taskFile": "tasks/open.tasks", "numTasksReveal": 1, "taskAssignmentStrategy": "roundrobin"}}"#
+        r#"{{"mapFile": "maps/m.map", "agentFile": "agents/m.agents", "taskFile": "tasks/m.tasks",
+{keys}}}"#
     );
     let p = dir.join("problem.json");
     std::fs::write(&p, problem).unwrap();
@@ -744,4 +760,64 @@ fn auto_sets_traffic_rules_by_the_crowd_on_open_ground() {
         );
         assert_ne!(auto["actualPaths"], plain["actualPaths"], "{robots} robots");
     }
+}
+
+/// A 2024 problem on two 20 × 20 rooms joined by a corridor 3 wide and 20 long: 10 robots on
+/// the corridor's middle row (open ground, so they may park), 90 in the rooms, and tasks of
+/// two errands drawn from the free cells.
+fn two_rooms() -> (PathBuf, Vec<usize>) {
+    let (w, h) = (60usize, 20usize);
+    let dir = temp_dir("two-rooms");
+    let wall = |c: usize| (20..40).contains(&(c % w)) && !(8..11).contains(&(c / w));
+    let rows = map_rows((w, h), wall);
+    let corridor: Vec<usize> = (25..35).map(|x| 9 * w + x).collect();
+    let rooms: Vec<usize> = (0..w * h)
+        .filter(|&c| !wall(c) && !(20..40).contains(&(c % w)))
+        .collect();
+    let starts: Vec<usize> = (corridor.iter().copied())
+        .chain((0..90).map(|i| rooms[(i * 7) % rooms.len()]))
+        .collect();
+    let free: Vec<usize> = (0..w * h).filter(|&c| !wall(c)).collect();
+    let mut x: u64 = 777;
+    let mut draw = || {
+        x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        free[(x >> 33) as usize % free.len()]
+    };
+    let tasks: Vec<String> = (0..600).map(|_| format!("{},{}", draw(), draw())).collect();
+    let list = |v: Vec<String>| format!("# version for LoRR 2024\n{}\n{}\n", v.len(), v.join("\n"));
+    let agents = list(starts.iter().map(|c| c.to_string()).collect());
+    let keys = r#""teamSize": 100, "numTasksReveal": 1.5, "version": "2024 LoRR""#;
+    let p = write_problem(&dir, (w, &rows), agents, list(tasks), keys);
+    (p, (0..corridor.len()).collect())
+}
+
+/// `--park off-trunk` (`auto` beyond the small maps) lets the robots in the corridor every
+/// robot crosses work, where `--park open` parks some of them; both play valid steps, and
+/// bad values are refused. On brc202d parked robots in its corridors jammed 3,000 working
+/// ones (docs/benchmarks.md, "Parked robots off the trunk").
+#[test]
+fn parked_robots_stay_off_the_trunk() {
+    refuses("2024/RANDOM-01.json", "--park", &["anywhere", "", "on"]);
+    let (p, in_corridor) = two_rooms();
+    let parked_in_corridor = |park: &str| {
+        let flags = [
+            "--steps",
+            "5",
+            "--planner",
+            "operations",
+            "--active",
+            "30",
+            "--park",
+            park,
+        ];
+        let (line, r) = play_and_check(&p, &flags, &format!("rooms-{park}"));
+        assert_eq!(field(&line, "errors"), 0.0, "{park}: {line}");
+        let schedules = r["actualSchedule"].as_array().unwrap();
+        let idle = |a: &usize| schedules[*a].as_str().unwrap().is_empty();
+        assert!(schedules.iter().filter(|s| s.as_str() != Some("")).count() >= 30);
+        in_corridor.iter().filter(|a| idle(a)).count()
+    };
+    assert_eq!(parked_in_corridor("off-trunk"), 0);
+    let open = parked_in_corridor("open");
+    assert!(open > 0, "{open} robots parked in the corridor");
 }

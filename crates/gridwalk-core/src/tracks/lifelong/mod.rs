@@ -38,6 +38,7 @@ mod spacetime;
 mod tables;
 mod tasks;
 mod traffic;
+mod trunk;
 mod weighted;
 mod window;
 
@@ -380,9 +381,15 @@ pub fn run(
     let open = |cell: u32| {
         (0..4).all(|f| ahead(cell, f, w, len).is_some_and(|n| grid.weight(n as usize) != 0))
     };
-    let parked = settings
-        .parking
-        .and_then(|p| park::Parked::new(first.states.len(), p, |a| open(first.states[a].cell)));
+    let trunk = (settings.parking)
+        .filter(|p| p.off_trunk)
+        .map(|p| trunk::trunk(grid, p.seed));
+    let may_park = |a: usize| {
+        let cell = first.states[a].cell;
+        open(cell) && trunk.as_ref().is_none_or(|t| !t[cell as usize])
+    };
+    let parked =
+        (settings.parking).and_then(|p| park::Parked::new(first.states.len(), p, may_park));
     if let Some(p) = &parked {
         p.hide_goals(&mut first.goals);
     }
