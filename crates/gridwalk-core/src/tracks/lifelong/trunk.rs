@@ -17,13 +17,13 @@ use crate::grid::Grid;
 use crate::rng::{Draw, SeedableRng, SplitMix64};
 
 /// The share of free cells, those with the most through-traffic, that make the trunk.
-pub const TRUNK_SHARE: f64 = 0.25;
+const TRUNK_SHARE: f64 = 0.25;
 
 /// Breadth-first searches, and paths walked back from each, that estimate the traffic.
-pub const TRUNK_SAMPLES: usize = 128;
+const TRUNK_SAMPLES: usize = 128;
 
 /// Cells each side of a cell over which its count is summed.
-pub const TRUNK_RADIUS: usize = 6;
+const TRUNK_RADIUS: usize = 6;
 
 /// Per cell of `grid`: whether it lies on the trunk (see the module doc). Random sources and
 /// targets come from `seed`. Walls and a grid without free cells give no trunk.
@@ -155,17 +155,18 @@ mod tests {
         let grid = Grid::new(7, 5).unwrap();
         let counts: Vec<u32> = (0..35).map(|c| (c * 7 % 11) as u32).collect();
         let sums = square_sums(&grid, &counts, 2);
-        for c in 0..35 {
+        for (c, &sum) in sums.iter().enumerate() {
             let (x, y) = (c as i64 % 7, c as i64 / 7);
-            let mut plain = 0;
-            for d in 0..35 {
-                let (dx, dy) = (d as i64 % 7, d as i64 / 7);
-                if (dx - x).abs() <= 2 && (dy - y).abs() <= 2 {
-                    plain += u64::from(counts[d]);
-                }
-            }
-            assert_eq!(sums[c], plain, "cell {c}");
+            let plain: u64 = (counts.iter().enumerate())
+                .filter(|&(d, _)| {
+                    let (dx, dy) = (d as i64 % 7, d as i64 / 7);
+                    (dx - x).abs() <= 2 && (dy - y).abs() <= 2
+                })
+                .map(|(_, &k)| u64::from(k))
+                .sum();
+            assert_eq!(sum, plain, "cell {c}");
         }
+        assert_eq!(sums.len(), 35);
     }
 
     #[test]
