@@ -13,7 +13,7 @@
 
 use std::collections::VecDeque;
 
-use crate::grid::Grid;
+use crate::grid::{Connectivity, Grid};
 use crate::rng::{Draw, SeedableRng, SplitMix64};
 
 /// The share of free cells, those with the most through-traffic, that make the trunk.
@@ -46,7 +46,7 @@ pub fn trunk(grid: &Grid, seed: u64) -> Vec<bool> {
 
 /// Per cell: the sampled shortest paths that pass through it (their sources excluded).
 fn path_counts(grid: &Grid, seed: u64) -> Vec<u32> {
-    let (n, w) = (grid.len(), grid.width() as usize);
+    let n = grid.len();
     let free: Vec<usize> = (0..n).filter(|&c| grid.weight(c) != 0).collect();
     let mut count = vec![0u32; n];
     if free.is_empty() {
@@ -61,17 +61,12 @@ fn path_counts(grid: &Grid, seed: u64) -> Vec<u32> {
         parent[source] = source;
         queue.push_back(source);
         while let Some(c) = queue.pop_front() {
-            let (x, y) = (c % w, c / w);
-            let east = (x + 1 < w).then(|| c + 1);
-            let west = (x > 0).then(|| c - 1);
-            let south = (c + w < n).then(|| c + w);
-            let north = (y > 0).then(|| c - w);
-            for m in [east, west, south, north].into_iter().flatten() {
-                if grid.weight(m) != 0 && parent[m] == usize::MAX {
+            grid.for_each_neighbor(c, Connectivity::Four, |m, _| {
+                if parent[m] == usize::MAX {
                     parent[m] = c;
                     queue.push_back(m);
                 }
-            }
+            });
         }
         for _ in 0..TRUNK_SAMPLES {
             let mut c = free[rng.below(free.len())];
