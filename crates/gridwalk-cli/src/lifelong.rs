@@ -98,9 +98,8 @@ fn rim(s: &str) -> Result<Option<Rim>, String> {
 /// Robots a free cell that `--active auto` lets work on a map that is not small and mostly
 /// open ground; the others park. WPPL lets 2,500 of 6,500 work on brc202d (0.058 a free cell).
 /// Off the trunk (`--park auto`) only about 4,000 robots there may park, so about 2,500 work
-/// (the trunk is sampled: 2,492 with seed 0); 3,021
-/// (0.07) finished more at first and jammed from about step 1,000 (docs/benchmarks.md,
-/// "Parked robots off the trunk").
+/// (the trunk is sampled: 2,492 with seed 0); 3,021 (0.07) finished more at first and jammed
+/// from about step 1,000 (docs/benchmarks.md, "Parked robots off the trunk").
 const AUTO_WORKING_DENSITY: f64 = 0.05;
 
 /// Robots a free cell from which `--active auto` parks on a map mostly of open ground. With
