@@ -12,9 +12,9 @@ use std::time::Duration;
 use gridwalk_core::format::lorr::Problem;
 use gridwalk_core::grid::Grid;
 use gridwalk_core::tracks::lifelong::{
-    CrowdPlanner, DEFAULT_BUDGET, DEFAULT_PLAN_SHARE, DEFAULT_WINDOW_WORK, EdgeCosts,
-    OperationPibt, Parking, Planner, Redecide, RotationPibt, RotationPlanner, SchedulerKind,
-    Settings, TrafficConfig, WindowConfig, WindowLns, ahead, run as play,
+    CrowdPlanner, DEFAULT_BUDGET, DEFAULT_PLAN_SHARE, DEFAULT_WINDOW_WORK, EdgeCosts, Epibt,
+    EpibtConfig, OperationPibt, Parking, Planner, Redecide, RotationPibt, RotationPlanner,
+    SchedulerKind, Settings, TrafficConfig, WindowConfig, WindowLns, ahead, run as play,
 };
 
 use crate::mapf::parse_seconds;
@@ -23,6 +23,15 @@ use crate::mapf::parse_seconds;
 /// or one mostly of open ground, and from which committed steps, which finished more on
 /// random-32-32-20 with 700 robots than PIBT over operations did.
 const AUTO_WINDOW_DENSITY: f64 = 0.8;
+
+/// Robots a free cell from which `--planner auto` takes Enhanced PIBT (`epibt`) on a small
+/// map, every robot working: on random-32-32-20 with 600 to 800 robots it finished more than
+/// the window with parked robots and committed steps (docs/benchmarks.md, "Enhanced PIBT").
+const AUTO_EPIBT_DENSITY: f64 = 0.6;
+
+/// `--lns-work auto` for `epibt`: the choices its refining makes a step, so that a run is
+/// deterministic (RANDOM-04, 700 robots: 131 ms a step in the mean).
+const AUTO_EPIBT_WORK: u64 = 5_000;
 
 /// `--lns-work auto` on a map that is not small: on Paris the window's refining finished as
 /// many tasks with it as with [`DEFAULT_WINDOW_WORK`] (I-01's first 300 steps) in a sixth
@@ -115,8 +124,8 @@ const AUTO_OPEN_PARKING_DENSITY: f64 = 0.1;
 /// open bands the traffic needs.
 const AUTO_OPEN_GROUND_SHARE: f64 = 0.5;
 
-/// Robots a free cell from which `--active auto` parks on a small map, up to
-/// [`AUTO_WINDOW_DENSITY`] (from where committed steps plan, with every robot working).
+/// Robots a free cell from which `--active auto` parks on a small map where the window
+/// plans (`--planner window`; `auto` takes `epibt` there), up to [`AUTO_WINDOW_DENSITY`].
 const AUTO_SMALL_PARKING_DENSITY: f64 = 0.6;
 
 /// Robots a free cell that work on a small map when `--active auto` parks: I-07 (600
@@ -184,17 +193,18 @@ pub struct LifelongArgs {
     /// Seconds the planner has each timestep; a late step is lost, every robot waiting.
     #[arg(long, default_value = "1", value_parser = parse_seconds)]
     pub step_time_limit: f64,
-    /// `auto` (the default: on a map of at most 4,096 cells and 1,000 robots, or one mostly
-    /// of open ground, `window` below 0.8 robots a free cell and `committed` from it;
-    /// `committed` on the rest), `window` (a window of 10 timesteps from a PIBT rollout,
+    /// `auto` (the default: on a map of at most 4,096 cells and 1,000 robots, `window` below
+    /// 0.6 robots a free cell and `epibt` from it; on one mostly of open ground, `window`
+    /// below 0.8 and `committed` from it; `committed` on the rest), `window` (a window of 10 timesteps from a PIBT rollout,
     /// refined by LNS with space-time A*),
     /// `operations` (PIBT over 3-step operations on exact (cell, facing) tables), `committed`
     /// (the best of several PIBT steps over cells on the same tables, carried out to the end,
     /// turns first, before the next), `rotation` (the
     /// crowd's rotation step, one step replanned every timestep), `state` (PIBT over (cell,
-    /// facing) states, pushes forward only) or `crowd` (the crowd's 4-move step rule, its
-    /// cells turned into rotations).
-    #[arg(long, default_value = "auto", value_parser = ["auto", "window", "operations", "rotation", "committed", "state", "crowd"])]
+    /// facing) states, pushes forward only), `crowd` (the crowd's 4-move step rule, its
+    /// cells turned into rotations) or `epibt` (Enhanced PIBT over 3-step operations, plans
+    /// kept from step to step and refined by LNS).
+    #[arg(long, default_value = "auto", value_parser = ["auto", "window", "operations", "rotation", "committed", "state", "crowd", "epibt"])]
     pub planner: String,
     /// `committed`: when robots get new next cells: `together` (once every robot stands on
     /// its own), `alone` (each once it stands on its own), or `auto` (the default:
@@ -222,7 +232,8 @@ pub struct LifelongArgs {
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub neighbourhood: u64,
     /// `window`: A* expansions a step's refining may make: `auto` (the default: 8,000,000,
-    /// about half a second, on a small map; 500,000 on others) or a number.
+    /// about half a second, on a small map; 500,000 on others) or a number. `epibt`: the
+    /// choices its refining makes a step (`auto`: until `--plan-share` of the step).
     #[arg(long, default_value = "auto")]
     pub lns_work: String,
     /// `window`: the share of the step time limit after which the planner stops refining
@@ -254,7 +265,7 @@ pub struct LifelongArgs {
     pub queue: String,
     /// Robots that work: `auto` (the default: 0.05 a free cell on a map that is not small,
     /// at least half open ground and holds 0.1 robots a free cell or more, 0.55 on a small
-    /// map from 0.6 to 0.8 robots a free cell; else all), `all`, or a number. The others,
+    /// map from 0.6 to 0.8 robots a free cell where the window plans; else all), `all`, or a number. The others,
     /// drawn uniformly by the seed from the robots on open ground (see `--park`), park: they
     /// get no task (2024) or their tasks are hidden (2023), so that they only block, decide
     /// last and are pushed aside.
@@ -295,7 +306,7 @@ fn lns_work(arg: &str, small: bool) -> Result<u64, String> {
         "auto" => Ok(AUTO_LARGE_WINDOW_WORK),
         n => n
             .parse::<u64>()
-            .map_err(|_| format!("--lns-work: {n} is neither auto nor a number of expansions")),
+            .map_err(|_| format!("--lns-work: {n} is neither auto nor a number")),
     }
 }
 
@@ -312,6 +323,7 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
     // committed steps.
     let open = !small && open_share(grid, free) >= AUTO_OPEN_GROUND_SHARE;
     let planner = match args.planner.as_str() {
+        "auto" if small && density >= AUTO_EPIBT_DENSITY => "epibt",
         "auto" if (small || open) && density < AUTO_WINDOW_DENSITY => "window",
         "auto" => "committed",
         p => p,
@@ -330,7 +342,8 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
             .ok_or_else(|| format!("--highways: {n} is neither auto nor 0 to 1000"))?,
     };
     let working = if small {
-        let parks = (AUTO_SMALL_PARKING_DENSITY..AUTO_WINDOW_DENSITY).contains(&density);
+        let window = planner == "window";
+        let parks = window && (AUTO_SMALL_PARKING_DENSITY..AUTO_WINDOW_DENSITY).contains(&density);
         parks.then_some(AUTO_SMALL_WORKING_DENSITY)
     } else {
         (open && density >= AUTO_OPEN_PARKING_DENSITY).then_some(AUTO_WORKING_DENSITY)
@@ -460,6 +473,17 @@ fn build_planner(
                 Some(t) => Box::new(planner.with_traffic(t)),
                 None => Box::new(planner),
             }
+        }
+        "epibt" => {
+            let cfg = EpibtConfig {
+                revisits: 10,
+                work: Some(match args.lns_work.as_str() {
+                    "auto" => AUTO_EPIBT_WORK,
+                    _ => work,
+                }),
+                plan_time: Duration::from_secs_f64(args.step_time_limit * args.plan_share),
+            };
+            Box::new(Epibt::new(grid, DEFAULT_BUDGET, seed, cfg, costs))
         }
         _ => Box::new(RotationPlanner::new(grid, DEFAULT_BUDGET, seed)),
     }

@@ -107,6 +107,22 @@ fn both_editions_play_valid_steps() {
     }
 }
 
+/// Enhanced PIBT, its refining bounded by choices (its `--lns-work`), plays valid steps in both
+/// editions, with the time limit that would lose late steps.
+#[test]
+fn epibt_plays_valid_steps() {
+    let flags = ["--steps", "200", "--planner", "epibt", "--lns-work", "2000"];
+    for (problem, tag) in [
+        ("2023/MR23-I-04.json", "i04"),
+        ("2024/RANDOM-01.json", "r01"),
+    ] {
+        let (line, _) = play_and_check(&lorr_data(problem), &flags, &format!("{tag}-epibt"));
+        assert_eq!(field(&line, "errors"), 0.0, "{line}");
+        assert_eq!(field(&line, "timeouts"), 0.0, "{line}");
+        assert!(field(&line, "tasks finished") > 0.0, "{line}");
+    }
+}
+
 /// A copy of I-04's problem with another strategy and reveal count, in a folder of its own
 /// with copies of its files.
 fn variant(strategy: &str, reveal: u32) -> PathBuf {
@@ -422,28 +438,27 @@ fn traffic_prices_every_planner_that_takes_it_and_bad_values_are_refused() {
     }
 }
 
-/// I-08's first 300 steps (800 robots on random-32-32-20, 0.98 robots a free cell; its tasks
-/// file cut to the first 4,000): `auto` takes the committed rotation step there, every step
-/// valid by the validator, and it finishes over five times what the same step replanned every
-/// timestep does (478 against 31 when measured; the competition's best known finished 6,059
-/// in 2,000 steps). The step names its decisions in the summary.
+/// I-08's first 150 steps (800 robots on random-32-32-20, 0.98 robots a free cell; its tasks
+/// file cut to the first 4,000), every step valid by the validator: `auto` takes Enhanced
+/// PIBT there and finishes more than committed steps (488 against 236 when measured), which
+/// finish over five times what the same rotation step replanned every timestep does (14; the
+/// competition's best known finished 6,059 in 2,000 steps). Committed steps name their
+/// decisions in the summary.
 #[test]
-fn committed_steps_carry_the_densest_crowd() {
+fn the_densest_crowd_moves_under_enhanced_pibt_and_committed_steps() {
     let problem = lorr_data("2023/MR23-I-08.json");
-    let (auto, _) = play_and_check(&problem, &["--steps", "300"], "i08-auto");
-    let (replanned, _) = play_and_check(
-        &problem,
-        &["--steps", "300", "--planner", "rotation"],
-        "i08-rotation",
-    );
-    for line in [&auto, &replanned] {
+    let steps = ["--steps", "150"];
+    let (auto, _) = play_and_check(&problem, &steps, "i08-auto");
+    let planner = |name| [&steps[..], &["--planner", name]].concat();
+    let (committed, _) = play_and_check(&problem, &planner("committed"), "i08-committed");
+    let (replanned, _) = play_and_check(&problem, &planner("rotation"), "i08-rotation");
+    for line in [&auto, &committed, &replanned] {
         assert_eq!(field(line, "errors"), 0.0, "{line}");
     }
-    let (a, r) = (
-        field(&auto, "tasks finished"),
-        field(&replanned, "tasks finished"),
-    );
-    assert!(a > 5.0 * r.max(1.0), "committed {a}, replanned {r}");
+    let finished = |line: &str| field(line, "tasks finished");
+    let (a, c, r) = (finished(&auto), finished(&committed), finished(&replanned));
+    assert!(a > 1.5 * c, "auto {a}, committed {c}");
+    assert!(c > 5.0 * r.max(1.0), "committed {c}, replanned {r}");
     let out = run(&[
         "lifelong",
         problem.to_str().unwrap(),

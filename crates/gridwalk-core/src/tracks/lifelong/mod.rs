@@ -15,16 +15,18 @@
 //!
 //! Robots reach a goal by standing on it after a step, whatever their facing.
 //!
-//! The planners: [`WindowLns`] (a window refined by LNS, on small maps), [`OperationPibt`]
-//! (PIBT over 3-step operations), [`RotationPlanner`] (one PIBT step over cells turned into
-//! rotations; committed, on the densest maps, to carrying each step out before the next), and
-//! two kept for comparison ([`RotationPibt`], [`CrowdPlanner`]). The first two
+//! The planners: [`WindowLns`] (a window refined by LNS, on small maps and open ground),
+//! [`Epibt`] (Enhanced PIBT over 3-step operations with plans kept and refined, on the denser
+//! small maps), [`OperationPibt`] (PIBT over 3-step operations), [`RotationPlanner`] (one PIBT
+//! step over cells turned into rotations; committed, on the warehouses, to carrying each step
+//! out before the next), and two kept for comparison ([`RotationPibt`], [`CrowdPlanner`]). The first two
 //! may be guided by traffic rules ([`EdgeCosts`]), priced again from the robots' own moves
 //! ([`Traffic`]). [`Settings::parking`] lets only some robots
 //! work; the others park ([`Parking`]).
 
 mod committed;
 mod dist;
+mod epibt;
 mod guided;
 mod matching;
 mod operations;
@@ -47,6 +49,7 @@ use std::time::{Duration, Instant};
 
 pub use committed::{Redecide, SAMPLE_WORK, SHUFFLE_SWAPS};
 pub use dist::{DEFAULT_BUDGET, DistCache};
+pub use epibt::{Epibt, EpibtConfig, MAX_CHAIN};
 pub use guided::RotationPlanner;
 pub use matching::MatchingScheduler;
 pub use operations::OperationPibt;
@@ -493,6 +496,64 @@ pub(crate) fn play_checked(
         }
     }
     reached
+}
+
+/// `robots` robots on a 10 × 10 grid with walls drawn by `seed`, each given a new random goal
+/// when it reaches one, stepped `steps` times by the planner `make` gives for the grid: every
+/// joint step must pass the rules ([`check_step`], which knows nothing of the planner).
+/// Returns the goals reached.
+#[cfg(test)]
+pub(crate) fn play_random(
+    (robots, seed, steps): (usize, u64, usize),
+    make: impl FnOnce(&crate::grid::Grid) -> Box<dyn Planner>,
+) -> usize {
+    use crate::grid::{Grid, Pos, Terrain};
+    use crate::rng::{Draw, SeedableRng, SplitMix64};
+    let mut rng = SplitMix64::seed_from_u64(seed);
+    let mut grid = Grid::new(10, 10).unwrap();
+    for _ in 0..12 {
+        let (x, y) = (rng.below(10) as u32, rng.below(10) as u32);
+        grid.set(Pos::new(x, y), Terrain::Wall).unwrap();
+    }
+    // The largest connected part only, so that every goal can be reached.
+    let free: Vec<u32> = (0..100).filter(|&c| grid.weight(c as usize) != 0).collect();
+    let mut bfs = dist::Bfs::new(&grid);
+    let mut d = vec![0u16; 100];
+    let part: Vec<u32> = free
+        .iter()
+        .map(|&c| {
+            bfs.fill(c, &mut d);
+            free.iter().filter(|&&o| d[o as usize] != u16::MAX).count() as u32
+        })
+        .collect();
+    let big = *part.iter().max().unwrap();
+    let seedc = free[part.iter().position(|&p| p == big).unwrap()];
+    bfs.fill(seedc, &mut d);
+    let mut cells: Vec<u32> = free
+        .into_iter()
+        .filter(|&c| d[c as usize] != u16::MAX)
+        .collect();
+    assert!(cells.len() >= robots);
+    for i in (1..cells.len()).rev() {
+        cells.swap(i, rng.below(i + 1));
+    }
+    let pick = |rng: &mut SplitMix64| cells[rng.below(cells.len())];
+    let mut states: Vec<State> = cells[..robots]
+        .iter()
+        .map(|&cell| State {
+            cell,
+            facing: rng.below(4) as u8,
+        })
+        .collect();
+    let mut goals: Vec<Option<u32>> = (0..robots).map(|_| Some(pick(&mut rng))).collect();
+    let mut p = make(&grid);
+    play_checked(
+        &mut *p,
+        &grid,
+        (&mut states, &mut goals),
+        (steps, seed),
+        || pick(&mut rng),
+    )
 }
 
 #[cfg(test)]

@@ -152,57 +152,11 @@ impl<'a> StepArgs<'a> {
 mod tests {
     use super::*;
 
-    /// Robots on a 10 × 10 grid with walls, each given a new random goal when it reaches one,
-    /// stepped `steps` times: every joint step must pass the rules ([`super::super::check_step`],
-    /// which knows nothing of the planner). Returns the goals reached.
+    /// [`super::super::play_random`] with this planner.
     fn play_random(robots: usize, seed: u64, steps: usize) -> usize {
-        use crate::grid::{Pos, Terrain};
-        use crate::rng::Draw;
-        let mut rng = SplitMix64::seed_from_u64(seed);
-        let mut grid = Grid::new(10, 10).unwrap();
-        for _ in 0..12 {
-            let (x, y) = (rng.below(10) as u32, rng.below(10) as u32);
-            grid.set(Pos::new(x, y), Terrain::Wall).unwrap();
-        }
-        // The largest connected part only, so that every goal can be reached.
-        let free: Vec<u32> = (0..100).filter(|&c| grid.weight(c as usize) != 0).collect();
-        let mut bfs = super::super::dist::Bfs::new(&grid);
-        let mut d = vec![0u16; 100];
-        let part: Vec<u32> = free
-            .iter()
-            .map(|&c| {
-                bfs.fill(c, &mut d);
-                free.iter().filter(|&&o| d[o as usize] != u16::MAX).count() as u32
-            })
-            .collect();
-        let big = *part.iter().max().unwrap();
-        let seedc = free[part.iter().position(|&p| p == big).unwrap()];
-        bfs.fill(seedc, &mut d);
-        let mut cells: Vec<u32> = free
-            .into_iter()
-            .filter(|&c| d[c as usize] != u16::MAX)
-            .collect();
-        assert!(cells.len() >= robots);
-        for i in (1..cells.len()).rev() {
-            cells.swap(i, rng.below(i + 1));
-        }
-        let pick = |rng: &mut SplitMix64| cells[rng.below(cells.len())];
-        let mut states: Vec<State> = cells[..robots]
-            .iter()
-            .map(|&cell| State {
-                cell,
-                facing: rng.below(4) as u8,
-            })
-            .collect();
-        let mut goals: Vec<Option<u32>> = (0..robots).map(|_| Some(pick(&mut rng))).collect();
-        let mut p = OperationPibt::new(&grid, 1 << 24, seed);
-        super::super::play_checked(
-            &mut p,
-            &grid,
-            (&mut states, &mut goals),
-            (steps, seed),
-            || pick(&mut rng),
-        )
+        super::super::play_random((robots, seed, steps), |grid| {
+            Box::new(OperationPibt::new(grid, 1 << 24, seed))
+        })
     }
 
     #[test]

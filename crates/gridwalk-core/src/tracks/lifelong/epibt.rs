@@ -1,0 +1,691 @@
+//! [`Epibt`]: Enhanced PIBT over 3-step operations for lifelong robots, refined by LNS for
+//! the rest of the step, after Yukhnevich and Andreychuk's EPIBT (the 2024 winner).
+//!
+//! **Operations.** The crowd's 3-step operations ([`operations`]) whose every turn is
+//! followed by a forward move within them: a robot either waits in place or moves, and never
+//! turns where it cannot go on. With turns that lead nowhere allowed, blocked robots turned to
+//! face one another and knotted (docs/benchmarks.md).
+//!
+//! **Kept plans.** Every robot holds a reservation of its cells over the next [`DEPTH`]
+//! timesteps: the operation it chose last step, its first action done and a wait added. At
+//! the first step, and whenever a robot does not stand where its plan took it (a lost
+//! step), every robot holds waiting in place. The reservations never conflict, so a robot
+//! that finds nothing better keeps its plan and the joint step stays valid.
+//!
+//! **Ranking.** A robot's operations rank by the timestep it stands on its goal, if it gets
+//! there, else [`DEPTH`] plus the guidance's cost from the state it ends in; ties go to the
+//! one that gets nearer sooner (the sum of the costs along it), then to a draw. A robot
+//! without a goal prefers to stay.
+//!
+//! **Priorities.** A robot that has stood on one cell for [`STALL_STEPS`] steps goes first,
+//! the longest first; then the robot nearest its goal. Nearest first alone knots: a robot
+//! far from its goal that others block keeps its rank for ever. A robot's *power* is its
+//! rank's share from the back, squared; a robot without a goal has none.
+//!
+//! **The pass.** In priority order a robot drops its plan and takes its best operation that
+//! meets no reservation, or that meets exactly one robot's, of lower priority than the robot
+//! that began the chain: that robot drops its plan and chooses the same way (the chain goes
+//! on), and if it finds nothing the chooser tries its next operation. A robot may be asked
+//! again at most [`EpibtConfig::revisits`] times a pass; a chain is at most [`MAX_CHAIN`]
+//! deep. A robot whose chain fails keeps its plan.
+//!
+//! **Refining.** Then, until [`EpibtConfig::work`] choices or the step's time are spent,
+//! robots in a random order choose again the same way with no priority bound, and a chain is
+//! kept only if the robots' powers times their operations' gains (against waiting) do not
+//! fall.
+//!
+//! **Cost.** Laying out and ranking the operations is O(robots × operations × [`DEPTH`])
+//! guidance reads; a choice reads O(operations × [`DEPTH`]) reservations a robot of its
+//! chain, and the deadline bounds the chains.
+
+use std::time::{Duration, Instant};
+
+use crate::crowd::{Action, DEPTH, NONE, Operation, RotationGuidance, operations};
+use crate::grid::Grid;
+use crate::rng::{Draw, Rng, SeedableRng, SplitMix64};
+
+use super::planner::Planner;
+use super::tables::Tables;
+use super::weighted::EdgeCosts;
+use super::{DEFAULT_PLAN_SHARE, State};
+
+/// Steps a robot stands on one cell before it goes first (see the module doc).
+pub const STALL_STEPS: u32 = 5;
+
+/// The deepest chain one choice may start.
+pub const MAX_CHAIN: usize = 256;
+
+/// How [`Epibt`] spends a step.
+#[derive(Clone, Copy, Debug)]
+pub struct EpibtConfig {
+    /// How often a robot may be asked to choose again in one pass.
+    pub revisits: u32,
+    /// Choices the refining makes a step at most (`None`: until `plan_time`).
+    pub work: Option<u64>,
+    /// Time the planner takes a step, refining included.
+    pub plan_time: Duration,
+}
+
+impl Default for EpibtConfig {
+    fn default() -> EpibtConfig {
+        EpibtConfig {
+            revisits: 10,
+            work: None,
+            plan_time: Duration::from_secs(1).mul_f64(DEFAULT_PLAN_SHARE),
+        }
+    }
+}
+
+/// How a choice ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ret {
+    /// The chain found room: keep it.
+    Accepted,
+    /// This robot found nothing: its chooser tries its next operation.
+    Failed,
+    /// Out of time, or the refining's score fell: undo the whole chain.
+    Rejected,
+}
+
+/// Enhanced PIBT with LNS (see the module doc), its buffers kept from step to step.
+pub struct Epibt {
+    grid: Grid,
+    tables: Tables,
+    budget: usize,
+    cfg: EpibtConfig,
+    rng: SplitMix64,
+    ops: Vec<Operation>,
+    /// Per operation: the index of the operation that goes on with it (its first action done
+    /// and a wait added).
+    next_of: Vec<u16>,
+    /// Per robot: its operation, and the state its first action leads to.
+    desire: Vec<u16>,
+    expect: Vec<(u32, u8)>,
+    s: Search,
+    /// Per robot: steps it has stood on its cell, and that cell.
+    stalled: Vec<u32>,
+    last_cell: Vec<u32>,
+}
+
+/// One step's search state.
+#[derive(Default)]
+struct Search {
+    m: usize,
+    /// Per robot × operation: the cells at timesteps 1 to [`DEPTH`] (`NONE` first: not
+    /// possible), the edges crossed, and the rank's cost.
+    cells: Vec<[u32; DEPTH]>,
+    edges: Vec<[u32; DEPTH]>,
+    cost: Vec<i64>,
+    /// Per robot: its possible operations, best first (`m` slots each), and how many.
+    prefs: Vec<u16>,
+    npref: Vec<u16>,
+    desire: Vec<u16>,
+    prio: Vec<u64>,
+    power: Vec<f64>,
+    /// Reservations: per cell × timestep and per edge × timestep, the robot or `NONE`.
+    at: Vec<u32>,
+    on_edge: Vec<u32>,
+    /// Per robot: the pass that last asked it, how often, and whether it is in the chain.
+    stamp: Vec<u32>,
+    visits: Vec<u32>,
+    chain: Vec<u32>,
+    pass: u32,
+    score: f64,
+    calls: u64,
+    revisits: u32,
+    deadline: Option<Instant>,
+}
+
+impl Search {
+    /// A new step: no robot asked yet, choices until `deadline`.
+    fn begin(&mut self, n: usize, revisits: u32, deadline: Instant) {
+        for v in [&mut self.stamp, &mut self.visits, &mut self.chain] {
+            v.clear();
+            v.resize(n, 0);
+        }
+        self.pass = 1;
+        self.revisits = revisits;
+        self.calls = 0;
+        self.deadline = Some(deadline);
+    }
+
+    fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The pass: robots in `order` choose, each displacing only robots of lower priority.
+    fn first_pass(&mut self, order: &[u32]) {
+        for &r in order {
+            let r = r as usize;
+            if self.stamp[r] != self.pass {
+                self.redecide(r, Some(self.prio[r]));
+            }
+        }
+    }
+
+    /// The refining: passes in random orders until `work` choices (if set) or the deadline.
+    fn refine(&mut self, order: &mut [u32], rng: &mut SplitMix64, work: Option<u64>) {
+        let mut tries = 0u64;
+        while !order.is_empty() && !self.past_deadline() {
+            self.pass += 1;
+            rng.shuffle(order);
+            for &r in order.iter() {
+                let late = tries.is_multiple_of(16) && self.past_deadline();
+                if late || work.is_some_and(|w| tries >= w) {
+                    return;
+                }
+                let r = r as usize;
+                if self.stamp[r] != self.pass {
+                    self.redecide(r, None);
+                    tries += 1;
+                }
+            }
+        }
+    }
+}
+
+impl Epibt {
+    /// A planner for robots on `grid`, its tables held to about `budget` bytes, priced by
+    /// `costs` if given.
+    pub fn new(
+        grid: &Grid,
+        budget: usize,
+        seed: u64,
+        cfg: EpibtConfig,
+        costs: Option<EdgeCosts>,
+    ) -> Epibt {
+        let mut ops = operations();
+        ops.retain(moves_after_turning);
+        let next_of = ops.iter().map(|op| successor(&ops, op)).collect();
+        Epibt {
+            grid: grid.clone(),
+            tables: Tables::new(grid, costs),
+            budget,
+            cfg,
+            rng: SplitMix64::seed_from_u64(seed),
+            ops,
+            next_of,
+            desire: Vec::new(),
+            expect: Vec::new(),
+            s: Search::default(),
+            stalled: Vec::new(),
+            last_cell: Vec::new(),
+        }
+    }
+
+    /// Each robot's kept operation, or waiting for all when some robot is not where its plan
+    /// took it.
+    fn kept(&mut self, states: &[State]) {
+        let n = states.len();
+        let on_plan = self.desire.len() == n
+            && states
+                .iter()
+                .zip(&self.expect)
+                .all(|(s, &e)| (s.cell, s.facing) == e);
+        if on_plan {
+            for d in &mut self.desire {
+                *d = self.next_of[*d as usize];
+            }
+        } else {
+            self.desire.clear();
+            self.desire.resize(n, 0);
+        }
+    }
+}
+
+/// The index in `ops` of the operation with `op`'s cells and final facing once its first
+/// action is done and a wait added (`ops` holds one of each such class).
+fn successor(ops: &[Operation], op: &Operation) -> u16 {
+    let mut rest = [Action::Wait; DEPTH];
+    rest[..DEPTH - 1].copy_from_slice(&op[1..]);
+    let shape = |o: &Operation| {
+        let (mut x, mut y, mut f) = (0i32, 0i32, 0u8);
+        let mut cells = [(0, 0); DEPTH];
+        for (t, a) in o.iter().enumerate() {
+            match a {
+                Action::Forward => {
+                    let (dx, dy) = [(1, 0), (0, 1), (-1, 0), (0, -1)][f as usize];
+                    (x, y) = (x + dx, y + dy);
+                }
+                Action::Clockwise => f = (f + 1) % 4,
+                Action::CounterClockwise => f = (f + 3) % 4,
+                Action::Wait => {}
+            }
+            cells[t] = (x, y);
+        }
+        (cells, f)
+    };
+    let want = shape(&rest);
+    ops.iter().position(|o| shape(o) == want).unwrap_or(0) as u16
+}
+
+impl Epibt {
+    /// Counts the steps each robot has stood on its cell, and puts those that have stood
+    /// [`STALL_STEPS`] or more before the others, the longest first.
+    fn lift_stalled(&mut self, states: &[State]) {
+        if self.stalled.len() != states.len() {
+            self.stalled = vec![0; states.len()];
+            self.last_cell = states.iter().map(|s| s.cell).collect();
+        }
+        for (r, st) in states.iter().enumerate() {
+            if st.cell == self.last_cell[r] {
+                self.stalled[r] = self.stalled[r].saturating_add(1);
+            } else {
+                self.stalled[r] = 0;
+                self.last_cell[r] = st.cell;
+            }
+            let p = &mut self.s.prio[r];
+            if *p == u64::MAX {
+                continue;
+            }
+            // Stalled robots below 2^32, the longest first; the others above, nearest first.
+            *p = match self.stalled[r] {
+                k if k >= STALL_STEPS => u64::from(u32::MAX - k),
+                _ => (1 << 32) + (*p).min(1 << 31),
+            };
+        }
+    }
+}
+
+/// Whether every turn of `op` is followed by a forward move within it: turning and then
+/// standing still only tells the others less about where the robot goes.
+fn moves_after_turning(op: &Operation) -> bool {
+    let last_move = op.iter().rposition(|&a| a == Action::Forward);
+    op.iter().enumerate().all(|(t, &a)| {
+        matches!(a, Action::Forward | Action::Wait) || last_move.is_some_and(|m| m > t)
+    })
+}
+
+/// The undirected edge between neighbours `a` and `b` of a grid `width` wide.
+fn edge(a: u32, b: u32, width: u32) -> u32 {
+    let lo = a.min(b);
+    if a.abs_diff(b) == width {
+        2 * lo + 1
+    } else {
+        2 * lo
+    }
+}
+
+impl Search {
+    /// Lays out every robot's operations over `grid` and ranks them under `g`.
+    fn rank<G: RotationGuidance>(
+        &mut self,
+        grid: &Grid,
+        ops: &[Operation],
+        states: &[State],
+        goals: &[Option<u32>],
+        g: &G,
+        rng: &mut SplitMix64,
+    ) {
+        let (n, m, w) = (states.len(), ops.len(), grid.width());
+        self.m = m;
+        self.cells.clear();
+        self.cells.resize(n * m, [NONE; DEPTH]);
+        self.edges.clear();
+        self.edges.resize(n * m, [NONE; DEPTH]);
+        self.cost.clear();
+        self.cost.resize(n * m, i64::MAX);
+        self.prefs.clear();
+        self.prefs.resize(n * m, 0);
+        self.npref.clear();
+        self.npref.resize(n, 0);
+        self.prio.clear();
+        let unit = g.action() as i64;
+        let mut keyed: Vec<(i64, i64, u32, u16)> = Vec::with_capacity(m);
+        for (r, (s, goal)) in states.iter().zip(goals).enumerate() {
+            let h = |c: u32, f: u8| g.cost(r, c, f).min(i64::MAX as u64 / 4) as i64;
+            self.prio.push(match goal {
+                Some(_) => h(s.cell, s.facing) as u64,
+                None => u64::MAX,
+            });
+            keyed.clear();
+            for (o, op) in ops.iter().enumerate() {
+                let i = r * m + o;
+                let mut at = (s.cell, s.facing);
+                let (mut reached, mut along, mut busy) = (None, 0i64, 0i64);
+                let mut ok = true;
+                for (d, act) in op.iter().enumerate() {
+                    let Some(next) = act.apply(grid, at) else {
+                        ok = false;
+                        break;
+                    };
+                    if next.0 != at.0 {
+                        self.edges[i][d] = edge(at.0, next.0, w);
+                    }
+                    if *act != Action::Wait {
+                        busy += 1;
+                    }
+                    at = next;
+                    self.cells[i][d] = at.0;
+                    if goal.is_some() {
+                        along = along.saturating_add(h(at.0, at.1));
+                        if reached.is_none() && Some(at.0) == *goal {
+                            reached = Some(d as i64 + 1);
+                        }
+                    }
+                }
+                if !ok {
+                    self.cells[i][0] = NONE;
+                    continue;
+                }
+                let cost = match goal {
+                    None => busy,
+                    Some(_) => match reached {
+                        Some(t) => t * unit,
+                        None => h(at.0, at.1).saturating_add(DEPTH as i64 * unit),
+                    },
+                };
+                self.cost[i] = cost;
+                keyed.push((cost, along, rng.next_u32(), o as u16));
+            }
+            keyed.sort_unstable();
+            for (k, &(_, _, _, o)) in keyed.iter().enumerate() {
+                self.prefs[r * m + k] = o;
+            }
+            self.npref[r] = keyed.len() as u16;
+        }
+    }
+
+    /// Powers from priorities (lower goes first) and the order of the pass.
+    fn powers(&mut self, order: &mut Vec<u32>) {
+        let n = self.prio.len();
+        order.clear();
+        order.extend(0..n as u32);
+        order.sort_by_key(|&r| (self.prio[r as usize], r));
+        self.power.clear();
+        self.power.resize(n, 0.0);
+        for (k, &r) in order.iter().enumerate() {
+            if self.prio[r as usize] != u64::MAX {
+                let p = (n + 1 - k) as f64 / (n + 1) as f64;
+                self.power[r as usize] = p * p;
+            }
+        }
+    }
+
+    /// Reserves every robot's `desire` afresh; false if two meet (then nothing is held).
+    fn reserve_all(&mut self, cells: usize, desire: &[u16]) -> bool {
+        self.at.clear();
+        self.at.resize(cells * DEPTH, NONE);
+        self.on_edge.clear();
+        self.on_edge.resize(2 * cells * DEPTH, NONE);
+        self.desire.clear();
+        self.desire.extend_from_slice(desire);
+        self.score = 0.0;
+        for (r, &d) in desire.iter().enumerate() {
+            let i = r * self.m + d as usize;
+            if self.cells[i][0] == NONE || self.meets(r) != Meets::Nobody {
+                return false;
+            }
+            self.add(r);
+        }
+        true
+    }
+
+    fn gain(&self, r: usize) -> f64 {
+        let base = self.cost[r * self.m];
+        let mine = self.cost[r * self.m + self.desire[r] as usize];
+        self.power[r] * (base.saturating_sub(mine)) as f64
+    }
+
+    fn add(&mut self, r: usize) {
+        let i = r * self.m + self.desire[r] as usize;
+        for d in 0..DEPTH {
+            self.at[self.cells[i][d] as usize * DEPTH + d] = r as u32;
+            let e = self.edges[i][d];
+            if e != NONE {
+                self.on_edge[e as usize * DEPTH + d] = r as u32;
+            }
+        }
+        self.score += self.gain(r);
+    }
+
+    fn remove(&mut self, r: usize) {
+        let i = r * self.m + self.desire[r] as usize;
+        for d in 0..DEPTH {
+            self.at[self.cells[i][d] as usize * DEPTH + d] = NONE;
+            let e = self.edges[i][d];
+            if e != NONE {
+                self.on_edge[e as usize * DEPTH + d] = NONE;
+            }
+        }
+        self.score -= self.gain(r);
+    }
+
+    /// Whom robot `r`'s current `desire` meets among the reservations.
+    fn meets(&self, r: usize) -> Meets {
+        let i = r * self.m + self.desire[r] as usize;
+        let mut who = NONE;
+        for d in 0..DEPTH {
+            let e = self.edges[i][d];
+            let seen = [
+                self.at[self.cells[i][d] as usize * DEPTH + d],
+                if e == NONE {
+                    NONE
+                } else {
+                    self.on_edge[e as usize * DEPTH + d]
+                },
+            ];
+            for x in seen {
+                if x == NONE || x == who {
+                    continue;
+                }
+                if who != NONE {
+                    return Meets::Many;
+                }
+                who = x;
+            }
+        }
+        match who {
+            NONE => Meets::Nobody,
+            x => Meets::One(x as usize),
+        }
+    }
+
+    fn late(&self) -> bool {
+        self.calls.is_multiple_of(8) && self.past_deadline()
+    }
+
+    /// Robot `r` (its reservation dropped) chooses; `bound`: the priority a robot it
+    /// displaces must be below (`None` when refining, where `floor` is the score to keep).
+    fn choose(&mut self, r: usize, bound: Option<u64>, floor: f64, depth: usize) -> Ret {
+        self.calls += 1;
+        if self.late() {
+            return Ret::Rejected;
+        }
+        if self.stamp[r] != self.pass {
+            self.stamp[r] = self.pass;
+            self.visits[r] = 0;
+        }
+        self.visits[r] += 1;
+        self.chain[r] = self.pass;
+        let old = self.desire[r];
+        for k in 0..self.npref[r] as usize {
+            self.desire[r] = self.prefs[r * self.m + k];
+            match self.meets(r) {
+                Meets::Many => continue,
+                Meets::Nobody => {
+                    self.add(r);
+                    if bound.is_none() && self.score < floor - 1e-9 {
+                        self.remove(r);
+                        self.desire[r] = old;
+                        self.chain[r] = 0;
+                        return Ret::Rejected;
+                    }
+                    return Ret::Accepted;
+                }
+                Meets::One(x) => {
+                    let busy = self.chain[x] == self.pass
+                        || (self.stamp[x] == self.pass && self.visits[x] >= self.revisits);
+                    let senior = bound.is_some_and(|b| self.prio[x] <= b);
+                    if busy || senior || depth >= MAX_CHAIN {
+                        continue;
+                    }
+                    self.remove(x);
+                    self.add(r);
+                    match self.choose(x, bound, floor, depth + 1) {
+                        Ret::Accepted => return Ret::Accepted,
+                        Ret::Rejected => {
+                            self.remove(r);
+                            self.add(x);
+                            self.desire[r] = old;
+                            self.chain[r] = 0;
+                            return Ret::Rejected;
+                        }
+                        Ret::Failed => {
+                            self.remove(r);
+                            self.add(x);
+                        }
+                    }
+                }
+            }
+        }
+        self.desire[r] = old;
+        self.chain[r] = 0;
+        Ret::Failed
+    }
+
+    /// Robot `r` chooses again from scratch, keeping its plan if it finds nothing.
+    fn redecide(&mut self, r: usize, bound: Option<u64>) {
+        let floor = self.score;
+        self.remove(r);
+        if self.choose(r, bound, floor, 0) != Ret::Accepted {
+            self.add(r);
+        }
+    }
+}
+
+/// Whom an operation meets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Meets {
+    Nobody,
+    One(usize),
+    Many,
+}
+
+impl Planner for Epibt {
+    fn preprocess(&mut self, _states: &[State], goals: &[Option<u32>]) {
+        let _ = self.tables.ensure_all(goals.iter().flatten().copied());
+    }
+
+    /// Every robot waits when a goal is off the map or a wall.
+    fn plan(&mut self, states: &[State], goals: &[Option<u32>], actions: &mut Vec<Action>) {
+        let started = Instant::now();
+        actions.clear();
+        let n = states.len();
+        (self.tables).hold_to(self.budget, goals.iter().flatten().copied());
+        let ranked = match self.tables.guidance_or_none(goals) {
+            Ok(g) => {
+                (self.s).rank(&self.grid, &self.ops, states, goals, &g, &mut self.rng);
+                true
+            }
+            Err(_) => false,
+        };
+        if !ranked || goals.len() != n {
+            actions.resize(n, Action::Wait);
+            self.desire.clear();
+            return;
+        }
+        self.lift_stalled(states);
+        let mut order = Vec::with_capacity(n);
+        self.s.powers(&mut order);
+        self.kept(states);
+        if !self.s.reserve_all(self.grid.len(), &self.desire) {
+            self.desire.iter_mut().for_each(|d| *d = 0);
+            let ok = self.s.reserve_all(self.grid.len(), &self.desire);
+            debug_assert!(ok, "robots on distinct cells can all wait");
+        }
+        let deadline = started + self.cfg.plan_time;
+        self.s.begin(n, self.cfg.revisits, deadline);
+        self.s.first_pass(&order);
+        (self.s).refine(&mut order, &mut self.rng, self.cfg.work);
+        self.desire.clone_from(&self.s.desire);
+        self.expect.clear();
+        for (r, st) in states.iter().enumerate() {
+            let act = self.ops[self.desire[r] as usize][0];
+            actions.push(act);
+            let to = act.apply(&self.grid, (st.cell, st.facing));
+            self.expect.push(to.unwrap_or((st.cell, st.facing)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`super::super::play_random`] with this planner, refining a fixed number of choices.
+    fn play_random(robots: usize, seed: u64, steps: usize) -> usize {
+        super::super::play_random((robots, seed, steps), |grid| {
+            let cfg = EpibtConfig {
+                work: Some(200),
+                plan_time: Duration::from_secs(60),
+                ..EpibtConfig::default()
+            };
+            Box::new(Epibt::new(grid, 1 << 24, seed, cfg, None))
+        })
+    }
+
+    #[test]
+    fn every_step_is_valid_from_sparse_to_packed() {
+        for seed in 0..6 {
+            for robots in [5, 30, 60, 80] {
+                play_random(robots, seed, 120);
+            }
+        }
+    }
+
+    #[test]
+    fn robots_reach_goals_on_open_ground() {
+        // As for PIBT over operations: five robots on a 10 × 10 grid hardly meet.
+        for seed in 0..4 {
+            let reached = play_random(5, seed, 200);
+            assert!(reached >= 40, "seed {seed}: {reached} goals");
+        }
+    }
+
+    #[test]
+    fn a_kept_plan_goes_on_with_the_same_cells() {
+        // On open ground, each operation's successor crosses the cells it had left.
+        let grid = Grid::new(9, 9).unwrap();
+        let ops = operations();
+        assert_eq!(ops[0], [Action::Wait; DEPTH], "waiting comes first");
+        let walk = |op: &Operation, mut at: (u32, u8)| {
+            op.map(|a| {
+                at = a.apply(&grid, at).unwrap();
+                at.0
+            })
+        };
+        for op in &ops {
+            let start = (40, 0);
+            let cells = walk(op, start);
+            let then = op[0].apply(&grid, start).unwrap();
+            let next = walk(&ops[successor(&ops, op) as usize], then);
+            assert_eq!(next[..DEPTH - 1], cells[1..], "{op:?}");
+            assert_eq!(next[DEPTH - 1], cells[DEPTH - 1], "{op:?}");
+        }
+    }
+
+    #[test]
+    fn a_lost_step_plans_afresh() {
+        // Robots that did not carry out the last step (every one waited) are planned from
+        // where they stand: the step is still valid.
+        let grid = Grid::new(5, 1).unwrap();
+        let cfg = EpibtConfig {
+            work: Some(50),
+            ..EpibtConfig::default()
+        };
+        let mut p = Epibt::new(&grid, 1 << 20, 1, cfg, None);
+        let s = |cell, facing| State { cell, facing };
+        let states = [s(0, 0), s(1, 0), s(3, 2)];
+        let goals = [Some(4), Some(4), Some(0)];
+        let mut actions = Vec::new();
+        let mut scratch = vec![[NONE; 2]; grid.len()];
+        for _ in 0..3 {
+            p.plan(&states, &goals, &mut actions);
+            assert_eq!(
+                super::super::check_step(&grid, &states, &actions, &mut scratch),
+                Ok(())
+            );
+        }
+    }
+}
