@@ -613,34 +613,24 @@ impl Planner for Epibt {
 mod tests {
     use super::*;
 
-    /// [`super::super::play_random`] with this planner, refining a fixed number of choices.
-    fn play_random(robots: usize, seed: u64, steps: usize) -> usize {
-        super::super::play_random((robots, seed, steps), |grid| {
-            let cfg = EpibtConfig {
-                work: Some(200),
-                plan_time: Duration::from_secs(60),
-                ..EpibtConfig::default()
-            };
-            Box::new(Epibt::new(grid, 1 << 24, seed, cfg, None))
-        })
+    /// The planner refining a fixed number of choices, so that runs do not hang on time.
+    fn planner(grid: &Grid, seed: u64) -> Box<dyn Planner> {
+        let cfg = EpibtConfig {
+            work: Some(200),
+            plan_time: Duration::from_secs(60),
+            ..EpibtConfig::default()
+        };
+        Box::new(Epibt::new(grid, 1 << 24, seed, cfg, None))
     }
 
     #[test]
     fn every_step_is_valid_from_sparse_to_packed() {
-        for seed in 0..6 {
-            for robots in [5, 30, 60, 80] {
-                play_random(robots, seed, 120);
-            }
-        }
+        super::super::check_sparse_to_packed(planner);
     }
 
     #[test]
     fn robots_reach_goals_on_open_ground() {
-        // As for PIBT over operations: five robots on a 10 × 10 grid hardly meet.
-        for seed in 0..4 {
-            let reached = play_random(5, seed, 200);
-            assert!(reached >= 40, "seed {seed}: {reached} goals");
-        }
+        super::super::check_open_ground(planner);
     }
 
     #[test]

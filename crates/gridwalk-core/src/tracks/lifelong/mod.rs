@@ -556,6 +556,28 @@ pub(crate) fn play_random(
     )
 }
 
+/// [`play_random`] with 5 to 80 robots on six seeds' maps, the planner `make` gives for a
+/// grid and a seed: every step must pass the rules.
+#[cfg(test)]
+pub(crate) fn check_sparse_to_packed(make: impl Fn(&crate::grid::Grid, u64) -> Box<dyn Planner>) {
+    for seed in 0..6 {
+        for robots in [5, 30, 60, 80] {
+            play_random((robots, seed, 120), |grid| make(grid, seed));
+        }
+    }
+}
+
+/// Five robots on a 10 × 10 grid hardly meet: each should reach a goal about every dozen
+/// steps (mean distance about 7 moves, plus turns), so at least 40 in 200 steps on each of
+/// four seeds' maps.
+#[cfg(test)]
+pub(crate) fn check_open_ground(make: impl Fn(&crate::grid::Grid, u64) -> Box<dyn Planner>) {
+    for seed in 0..4 {
+        let reached = play_random((5, seed, 200), |grid| make(grid, seed));
+        assert!(reached >= 40, "seed {seed}: {reached} goals");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -152,30 +152,18 @@ impl<'a> StepArgs<'a> {
 mod tests {
     use super::*;
 
-    /// [`super::super::play_random`] with this planner.
-    fn play_random(robots: usize, seed: u64, steps: usize) -> usize {
-        super::super::play_random((robots, seed, steps), |grid| {
-            Box::new(OperationPibt::new(grid, 1 << 24, seed))
-        })
+    fn planner(grid: &Grid, seed: u64) -> Box<dyn Planner> {
+        Box::new(OperationPibt::new(grid, 1 << 24, seed))
     }
 
     #[test]
     fn every_step_is_valid_from_sparse_to_packed() {
-        for seed in 0..6 {
-            for robots in [5, 30, 60, 80] {
-                play_random(robots, seed, 120);
-            }
-        }
+        super::super::check_sparse_to_packed(planner);
     }
 
     #[test]
     fn robots_reach_goals_on_open_ground() {
-        // Five robots on a 10 × 10 grid hardly meet: each should reach a goal about every
-        // dozen steps (mean distance about 7 moves, plus turns).
-        for seed in 0..4 {
-            let reached = play_random(5, seed, 200);
-            assert!(reached >= 40, "seed {seed}: {reached} goals");
-        }
+        super::super::check_open_ground(planner);
     }
 
     #[test]
