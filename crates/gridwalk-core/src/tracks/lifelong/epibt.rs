@@ -119,6 +119,8 @@ struct Search {
     /// Per robot: its possible operations, best first (`m` slots each), and how many.
     prefs: Vec<u16>,
     npref: Vec<u16>,
+    /// Per robot: its operation now, its priority (lower goes first; `u64::MAX` without a
+    /// goal) and its power.
     desire: Vec<u16>,
     prio: Vec<u64>,
     power: Vec<f64>,
@@ -130,7 +132,10 @@ struct Search {
     visits: Vec<u32>,
     chain: Vec<u32>,
     pass: u32,
+    /// The robots' powers times their operations' gains against waiting, summed.
     score: f64,
+    /// Choices made this step (the deadline is read every eighth), the revisits allowed, and
+    /// the deadline.
     calls: u64,
     revisits: u32,
     deadline: Option<Instant>,
@@ -149,6 +154,7 @@ impl Search {
         self.deadline = Some(deadline);
     }
 
+    /// Whether the deadline has passed.
     fn past_deadline(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
     }
@@ -421,12 +427,14 @@ impl Search {
         true
     }
 
+    /// Robot `r`'s power times what its operation gains against waiting.
     fn gain(&self, r: usize) -> f64 {
         let base = self.cost[r * self.m];
         let mine = self.cost[r * self.m + self.desire[r] as usize];
         self.power[r] * (base.saturating_sub(mine)) as f64
     }
 
+    /// Reserves robot `r`'s operation.
     fn add(&mut self, r: usize) {
         let i = r * self.m + self.desire[r] as usize;
         for d in 0..DEPTH {
@@ -439,6 +447,7 @@ impl Search {
         self.score += self.gain(r);
     }
 
+    /// Drops robot `r`'s reservation.
     fn remove(&mut self, r: usize) {
         let i = r * self.m + self.desire[r] as usize;
         for d in 0..DEPTH {
@@ -481,6 +490,7 @@ impl Search {
         }
     }
 
+    /// Whether the deadline has passed, read every eighth choice.
     fn late(&self) -> bool {
         self.calls.is_multiple_of(8) && self.past_deadline()
     }
