@@ -31,7 +31,7 @@ const AUTO_EPIBT_DENSITY: f64 = 0.6;
 
 /// `--lns-work auto` for `epibt`: the choices its refining makes a step, so that a run is
 /// deterministic while the safety net does not cut. I-07 (600 robots) finished 5,088 tasks
-/// with it against 4,526 with 5,000, at 278 ms a step in the mean.
+/// with it against 4,526 with 5,000, at 111 ms a step in the mean.
 const AUTO_EPIBT_WORK: u64 = 20_000;
 
 /// `--lns-work auto` on a map that is not small: on Paris the window's refining finished as
@@ -196,8 +196,8 @@ pub struct LifelongArgs {
     pub step_time_limit: f64,
     /// `auto` (the default: on a map of at most 4,096 cells and 1,000 robots, `window` below
     /// 0.6 robots a free cell and `epibt` from it; on one mostly of open ground, `window`
-    /// below 0.8 and `committed` from it; `committed` on the rest), `window` (a window of 10 timesteps from a PIBT rollout,
-    /// refined by LNS with space-time A*),
+    /// below 0.8 and `committed` from it; `committed` on the rest), `window` (a window of 10
+    /// timesteps from a PIBT rollout, refined by LNS with space-time A*),
     /// `operations` (PIBT over 3-step operations on exact (cell, facing) tables), `committed`
     /// (the best of several PIBT steps over cells on the same tables, carried out to the end,
     /// turns first, before the next), `rotation` (the
@@ -234,11 +234,12 @@ pub struct LifelongArgs {
     pub neighbourhood: u64,
     /// `window`: A* expansions a step's refining may make: `auto` (the default: 8,000,000,
     /// about half a second, on a small map; 500,000 on others) or a number. `epibt`: the
-    /// choices its refining makes a step (`auto`: until `--plan-share` of the step).
+    /// choices its refining makes a step (`auto`: 20,000).
     #[arg(long, default_value = "auto")]
     pub lns_work: String,
-    /// `window`: the share of the step time limit after which the planner stops refining
-    /// whatever its work (a safety net; when it cuts first, results depend on the machine).
+    /// `window` and `epibt`: the share of the step time limit after which the planner stops
+    /// refining whatever its work (a safety net; when it cuts first, results depend on the
+    /// machine).
     #[arg(long, default_value_t = DEFAULT_PLAN_SHARE, value_parser = parse_share)]
     pub plan_share: f64,
     /// `window`: neighbourhoods a step tries at most.
@@ -266,10 +267,10 @@ pub struct LifelongArgs {
     pub queue: String,
     /// Robots that work: `auto` (the default: 0.05 a free cell on a map that is not small,
     /// at least half open ground and holds 0.1 robots a free cell or more, 0.55 on a small
-    /// map from 0.6 to 0.8 robots a free cell where the window plans; else all), `all`, or a number. The others,
-    /// drawn uniformly by the seed from the robots on open ground (see `--park`), park: they
-    /// get no task (2024) or their tasks are hidden (2023), so that they only block, decide
-    /// last and are pushed aside.
+    /// map from 0.6 to 0.8 robots a free cell where the window plans; else all), `all`, or a
+    /// number. The others, drawn uniformly by the seed from the robots on open ground (see
+    /// `--park`), park: they get no task (2024) or their tasks are hidden (2023), so that they
+    /// only block, decide last and are pushed aside.
     #[arg(long, default_value = "auto")]
     pub active: String,
     /// Where robots park: `auto` (the default: `off-trunk` on a map that is not small, else
