@@ -538,14 +538,7 @@ pub(crate) fn play_random(
         cells.swap(i, rng.below(i + 1));
     }
     let pick = |rng: &mut SplitMix64| cells[rng.below(cells.len())];
-    let mut states: Vec<State> = cells[..robots]
-        .iter()
-        .map(|&cell| State {
-            cell,
-            facing: rng.below(4) as u8,
-        })
-        .collect();
-    let mut goals: Vec<Option<u32>> = (0..robots).map(|_| Some(pick(&mut rng))).collect();
+    let (mut states, mut goals) = random_robots(&cells, &cells, robots, &mut rng);
     let mut p = make(&grid);
     play_checked(
         &mut *p,
@@ -554,6 +547,29 @@ pub(crate) fn play_random(
         (steps, seed),
         || pick(&mut rng),
     )
+}
+
+/// `robots` robots standing on the first of `cells`, each facing a way drawn from `rng`, then
+/// each heading for a goal drawn from `goals_from`.
+#[cfg(test)]
+pub(crate) fn random_robots(
+    cells: &[u32],
+    goals_from: &[u32],
+    robots: usize,
+    rng: &mut crate::rng::SplitMix64,
+) -> (Vec<State>, Vec<Option<u32>>) {
+    use crate::rng::Draw;
+    let states = cells[..robots]
+        .iter()
+        .map(|&cell| State {
+            cell,
+            facing: rng.below(4) as u8,
+        })
+        .collect();
+    let goals = (0..robots)
+        .map(|_| Some(goals_from[rng.below(goals_from.len())]))
+        .collect();
+    (states, goals)
 }
 
 /// [`play_random`] with 5 to 80 robots on six seeds' maps, the planner `make` gives for a

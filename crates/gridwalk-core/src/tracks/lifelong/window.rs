@@ -622,15 +622,8 @@ mod tests {
             .collect();
         let mut cells = free.clone();
         rng.shuffle(&mut cells);
-        let mut states: Vec<State> = cells[..robots]
-            .iter()
-            .map(|&cell| State {
-                cell,
-                facing: rng.below(4) as u8,
-            })
-            .collect();
+        let (mut states, mut goals) = super::super::random_robots(&cells, &free, robots, &mut rng);
         let pick = |rng: &mut SplitMix64| free[rng.below(free.len())];
-        let mut goals: Vec<Option<u32>> = (0..robots).map(|_| Some(pick(&mut rng))).collect();
         super::super::play_checked(
             planner,
             grid,
