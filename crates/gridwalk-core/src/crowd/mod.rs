@@ -68,7 +68,7 @@ mod traps;
 pub use core::Outcome;
 pub use operations::{
     COMMIT_DENSITY, DEFAULT_STEP_WORK, DEPTH, LATE_WORK, MAX_PUSH_DEPTH, Operation, OperationStep,
-    TOP_WORK, operations,
+    Shape, TOP_WORK, operations, shape,
 };
 pub use pibt::{StepError, StepReport, StepRule};
 pub(crate) use rotation::ahead;

@@ -110,7 +110,7 @@ pub fn operations() -> Vec<Operation> {
     // The fewest actions first, so that the one kept of equals does no more than it needs.
     all.sort_by_key(|op| op.iter().filter(|&&a| a != Wait).count());
     let mut out: Vec<Operation> = Vec::new();
-    let mut seen: Vec<([(i32, i32); DEPTH], u8)> = Vec::new();
+    let mut seen: Vec<Shape> = Vec::new();
     for op in all {
         let undoes = op.windows(2).any(|w| {
             matches!(
@@ -121,27 +121,37 @@ pub fn operations() -> Vec<Operation> {
         if undoes {
             continue;
         }
-        // Its cells over time and final facing, from (0, 0) facing east on open ground.
-        let (mut x, mut y, mut f) = (0i32, 0i32, 0u8);
-        let mut cells = [(0, 0); DEPTH];
-        for (t, a) in op.iter().enumerate() {
-            match a {
-                Forward => {
-                    let (dx, dy) = [(1, 0), (0, 1), (-1, 0), (0, -1)][f as usize];
-                    (x, y) = (x + dx, y + dy);
-                }
-                Clockwise => f = (f + 1) % 4,
-                CounterClockwise => f = (f + 3) % 4,
-                Wait => {}
-            }
-            cells[t] = (x, y);
-        }
+        let (cells, f) = shape(&op);
         if !seen.contains(&(cells, f)) {
             seen.push((cells, f));
             out.push(op);
         }
     }
     out
+}
+
+/// An operation's cells over time and its final facing, from (0, 0) facing east on open
+/// ground.
+pub type Shape = ([(i32, i32); DEPTH], u8);
+
+/// The [`Shape`] of `op`: operations with equal shapes cross the same cells at the same
+/// timesteps and end facing the same way.
+pub fn shape(op: &Operation) -> Shape {
+    let (mut x, mut y, mut f) = (0i32, 0i32, 0u8);
+    let mut cells = [(0, 0); DEPTH];
+    for (t, a) in op.iter().enumerate() {
+        match a {
+            Action::Forward => {
+                let (dx, dy) = [(1, 0), (0, 1), (-1, 0), (0, -1)][f as usize];
+                (x, y) = (x + dx, y + dy);
+            }
+            Action::Clockwise => f = (f + 1) % 4,
+            Action::CounterClockwise => f = (f + 3) % 4,
+            Action::Wait => {}
+        }
+        cells[t] = (x, y);
+    }
+    (cells, f)
 }
 
 /// A candidate's rank: lower is better.

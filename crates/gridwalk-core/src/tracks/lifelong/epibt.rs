@@ -40,7 +40,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::crowd::{Action, DEPTH, NONE, Operation, RotationGuidance, operations};
+use crate::crowd::{Action, DEPTH, NONE, Operation, RotationGuidance, operations, shape};
 use crate::grid::Grid;
 use crate::rng::{Draw, Rng, SeedableRng, SplitMix64};
 
@@ -244,23 +244,6 @@ impl Epibt {
 fn successor(ops: &[Operation], op: &Operation) -> u16 {
     let mut rest = [Action::Wait; DEPTH];
     rest[..DEPTH - 1].copy_from_slice(&op[1..]);
-    let shape = |o: &Operation| {
-        let (mut x, mut y, mut f) = (0i32, 0i32, 0u8);
-        let mut cells = [(0, 0); DEPTH];
-        for (t, a) in o.iter().enumerate() {
-            match a {
-                Action::Forward => {
-                    let (dx, dy) = [(1, 0), (0, 1), (-1, 0), (0, -1)][f as usize];
-                    (x, y) = (x + dx, y + dy);
-                }
-                Action::Clockwise => f = (f + 1) % 4,
-                Action::CounterClockwise => f = (f + 3) % 4,
-                Action::Wait => {}
-            }
-            cells[t] = (x, y);
-        }
-        (cells, f)
-    };
     let want = shape(&rest);
     ops.iter().position(|o| shape(o) == want).unwrap_or(0) as u16
 }
