@@ -25,9 +25,10 @@ use crate::mapf::parse_seconds;
 const AUTO_WINDOW_DENSITY: f64 = 0.8;
 
 /// Robots a free cell from which `--planner auto` takes Enhanced PIBT (`epibt`) on a small
-/// map, every robot working: on random-32-32-20 with 600 to 800 robots it finished more than
-/// the window with parked robots and committed steps (docs/benchmarks.md, "Enhanced PIBT").
-const AUTO_EPIBT_DENSITY: f64 = 0.6;
+/// map, every robot working: on random-32-32-20 with 400 to 800 robots (0.49 to 0.98) it
+/// finished more than the window and committed steps, with 200 far fewer than the window
+/// (docs/benchmarks.md, "Enhanced PIBT" and "Enhanced PIBT with traffic").
+const AUTO_EPIBT_DENSITY: f64 = 0.45;
 
 /// `--lns-work auto` for `epibt`: the choices its refining makes a step, so that a run is
 /// deterministic while the safety net does not cut. I-07 (600 robots) finished 5,088 tasks
@@ -65,6 +66,11 @@ const AUTO_LIGHT_HIGHWAYS: u16 = 2;
 /// more with it than with 8 on both seeds tried, and CITY-02 too (docs/benchmarks.md,
 /// "Stronger rules on a crowded Paris"). Where robots park (brc202d) 8 stays.
 const AUTO_OPEN_HIGHWAYS: u16 = 16;
+
+/// `--highways auto`'s extra cost for `epibt`: on the densest random maps it finished more
+/// with it than with 8 on each instance tried (docs/benchmarks.md, "Enhanced PIBT with
+/// traffic").
+const AUTO_EPIBT_HIGHWAYS: u16 = 16;
 
 /// `--highways auto`'s extra cost for committed steps on a small map: lighter than
 /// elsewhere, the best measured on the densest random maps (docs/benchmarks.md, "Committed
@@ -139,13 +145,15 @@ const AUTO_SMALL_WORKING_DENSITY: f64 = 0.55;
 /// "Queues at the emitters").
 const AUTO_QUEUE: u32 = 8;
 
-/// Whether `--traffic auto` prices moves by the traffic for a planner: `window` and
-/// `operations` on a small map where no robot parks. With parked robots the window planner
-/// finished fewer (I-07, 451 of 600 working: 4,233 tasks without, 3,273 with); on the
-/// densest small maps committed steps finished no more with it (I-08, RANDOM-04, RANDOM-05);
-/// on larger maps, making every table again each period costs more than a step's time.
+/// Whether `--traffic auto` prices moves by the traffic for a planner: `window`,
+/// `operations` and `epibt` on a small map where no robot parks (`epibt`: I-07 5,409 tasks
+/// with it against 5,142, both with [`AUTO_EPIBT_HIGHWAYS`]). With parked robots the window
+/// planner finished fewer (I-07, 451 of 600 working: 4,233 tasks without, 3,273 with); on
+/// the densest small maps committed steps finished no more with it (I-08, RANDOM-04,
+/// RANDOM-05); on larger maps, making every table again each period costs more than a
+/// step's time.
 fn auto_traffic(planner: &str, small: bool, parks: bool) -> bool {
-    small && !parks && matches!(planner, "window" | "operations")
+    small && !parks && matches!(planner, "window" | "operations" | "epibt")
 }
 
 /// `--traffic`: `auto` (the default weights where `on` says), `off`, or its weights and
@@ -195,7 +203,7 @@ pub struct LifelongArgs {
     #[arg(long, default_value = "1", value_parser = parse_seconds)]
     pub step_time_limit: f64,
     /// `auto` (the default: on a map of at most 4,096 cells and 1,000 robots, `window` below
-    /// 0.6 robots a free cell and `epibt` from it; on one mostly of open ground, `window`
+    /// 0.45 robots a free cell and `epibt` from it; on one mostly of open ground, `window`
     /// below 0.8 and `committed` from it; `committed` on the rest), `window` (a window of 10
     /// timesteps from a PIBT rollout, refined by LNS with space-time A*),
     /// `operations` (PIBT over 3-step operations on exact (cell, facing) tables), `committed`
@@ -212,12 +220,12 @@ pub struct LifelongArgs {
     /// `together` on a map of at most 4,096 cells and 1,000 robots, else `alone`).
     #[arg(long, default_value = "auto", value_parser = ["auto", "together", "alone"])]
     pub redecide: String,
-    /// Traffic rules for `window`, `operations` and `committed`: every row and column a
-    /// one-way street in preference (for `committed` the ways alternate between corridors,
-    /// not rows), a move against its way costing this many halves of a move more; 0 for
-    /// none, `auto` (the default) 8, but on a map mostly of open ground 2 below 0.05 robots a
-    /// free cell and 16 from there to 0.1, 0 on a small map below 0.35 robots a free cell,
-    /// and for `committed` 4 on a small map and 32 on others.
+    /// Traffic rules for `window`, `operations`, `epibt` and `committed`: every row and
+    /// column a one-way street in preference (for `committed` the ways alternate between
+    /// corridors, not rows), a move against its way costing this many halves of a move more;
+    /// 0 for none, `auto` (the default) 8, but on a map mostly of open ground 2 below 0.05
+    /// robots a free cell and 16 from there to 0.1, 0 on a small map below 0.35 robots a free
+    /// cell, for `epibt` 16, and for `committed` 4 on a small map and 32 on others.
     #[arg(long, default_value = "auto")]
     pub highways: String,
     /// A ring road for `window`, `operations` and `committed`: `off` (the default) or
@@ -249,9 +257,8 @@ pub struct LifelongArgs {
     #[arg(long)]
     pub no_rollout: bool,
     /// Moves priced by the traffic the robots make (see docs/cli.md): `auto` (the default:
-    /// 8,8,25,100 for `window` and `operations` on a small map where no robot parks, else
-    /// off), `off`, or
-    /// `STALL,CONTRA[,PERIOD[,HORIZON]]`.
+    /// 8,8,25,100 for `window`, `operations` and `epibt` on a small map where no robot
+    /// parks, else off), `off`, or `STALL,CONTRA[,PERIOD[,HORIZON]]`.
     #[arg(long, default_value = "auto")]
     pub traffic: String,
     /// 2024: `matching` (the default: cheapest pairs first, redone each timestep over the
@@ -331,6 +338,7 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
         p => p,
     };
     let highways = match args.highways.as_str() {
+        "auto" if planner == "epibt" => AUTO_EPIBT_HIGHWAYS,
         "auto" if small && planner == "committed" => AUTO_SMALL_COMMITTED_HIGHWAYS,
         "auto" if planner == "committed" => AUTO_COMMITTED_HIGHWAYS,
         "auto" if open && density < AUTO_LIGHT_HIGHWAY_DENSITY => AUTO_LIGHT_HIGHWAYS,
@@ -485,7 +493,11 @@ fn build_planner(
                 }),
                 plan_time: Duration::from_secs_f64(args.step_time_limit * args.plan_share),
             };
-            Box::new(Epibt::new(grid, DEFAULT_BUDGET, seed, cfg, costs))
+            let planner = Epibt::new(grid, DEFAULT_BUDGET, seed, cfg, costs);
+            match traffic {
+                Some(t) => Box::new(planner.with_traffic(t)),
+                None => Box::new(planner),
+            }
         }
         _ => Box::new(RotationPlanner::new(grid, DEFAULT_BUDGET, seed)),
     }

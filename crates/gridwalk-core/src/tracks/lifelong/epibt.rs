@@ -17,6 +17,9 @@
 //! one that gets nearer sooner (the sum of the costs along it), then to a draw. A robot
 //! without a goal prefers to stay.
 //!
+//! **Guidance.** Its tables may price moves by traffic rules ([`EdgeCosts`]) and by the
+//! traffic the robots make ([`Epibt::with_traffic`]).
+//!
 //! **Priorities.** A robot that has stood on one cell for [`STALL_STEPS`] steps goes first,
 //! the longest first; then the robot nearest its goal. Nearest first alone knots: a robot
 //! far from its goal that others block keeps its rank for ever. A robot's *power* is its
@@ -46,6 +49,7 @@ use crate::rng::{Draw, Rng, SeedableRng, SplitMix64};
 
 use super::planner::Planner;
 use super::tables::Tables;
+use super::traffic::{Traffic, TrafficConfig};
 use super::weighted::EdgeCosts;
 use super::{DEFAULT_PLAN_SHARE, State};
 
@@ -105,6 +109,8 @@ pub struct Epibt {
     /// Per robot: steps it has stood on its cell, and that cell.
     stalled: Vec<u32>,
     last_cell: Vec<u32>,
+    /// Traffic learnt from the robots' moves, pricing the tables' moves (`None`: fixed).
+    traffic: Option<Traffic>,
 }
 
 /// One step's search state.
@@ -216,7 +222,14 @@ impl Epibt {
             s: Search::default(),
             stalled: Vec::new(),
             last_cell: Vec::new(),
+            traffic: None,
         }
+    }
+
+    /// The same planner with its moves priced by the traffic it sees (see [`Traffic`]).
+    pub fn with_traffic(mut self, cfg: TrafficConfig) -> Epibt {
+        self.traffic = Some(Traffic::over(&self.grid, &mut self.tables, cfg));
+        self
     }
 
     /// Each robot's kept operation, or waiting for all when some robot is not where its plan
@@ -565,6 +578,9 @@ impl Planner for Epibt {
         let started = Instant::now();
         actions.clear();
         let n = states.len();
+        if let Some(t) = &mut self.traffic {
+            t.watch(&self.grid, &mut self.tables, states, goals);
+        }
         (self.tables).hold_to(self.budget, goals.iter().flatten().copied());
         let ranked = match self.tables.guidance_or_none(goals) {
             Ok(g) => {
@@ -624,6 +640,25 @@ mod tests {
     #[test]
     fn robots_reach_goals_on_open_ground() {
         super::super::check_open_ground(planner);
+    }
+
+    #[test]
+    fn every_step_is_valid_with_traffic_priced_again() {
+        // The tables made again every five steps, on the traffic and on traffic rules.
+        super::super::check_sparse_to_packed(|grid, seed| {
+            let cfg = EpibtConfig {
+                work: Some(200),
+                plan_time: Duration::from_secs(60),
+                ..EpibtConfig::default()
+            };
+            let traffic = TrafficConfig {
+                period: 5,
+                ..TrafficConfig::default()
+            };
+            let costs = EdgeCosts::highways(grid, 2, 10);
+            let p = Epibt::new(grid, 1 << 24, seed, cfg, Some(costs));
+            Box::new(p.with_traffic(traffic))
+        });
     }
 
     #[test]
