@@ -145,23 +145,43 @@ const AUTO_SMALL_WORKING_DENSITY: f64 = 0.55;
 /// "Queues at the emitters").
 const AUTO_QUEUE: u32 = 8;
 
-/// Whether `--traffic auto` prices moves by the traffic for a planner: `window`,
-/// `operations` and `epibt` on a small map where no robot parks (`epibt`: I-07 5,409 tasks
-/// with it against 5,142, both with [`AUTO_EPIBT_HIGHWAYS`]). With parked robots the window
-/// planner finished fewer (I-07, 451 of 600 working: 4,233 tasks without, 3,273 with); on
-/// the densest small maps committed steps finished no more with it (I-08, RANDOM-04,
-/// RANDOM-05); on larger maps, making every table again each period costs more than a
-/// step's time.
-fn auto_traffic(planner: &str, small: bool, parks: bool) -> bool {
-    small && !parks && matches!(planner, "window" | "operations" | "epibt")
+/// Robots a free cell below which `--traffic auto` weighs the traffic more for `epibt`
+/// ([`AUTO_EPIBT_SPARSE_TRAFFIC`]).
+const AUTO_EPIBT_TRAFFIC_DENSITY: f64 = 0.6;
+
+/// `--traffic auto`'s stall and contraflow weights for `epibt` below
+/// [`AUTO_EPIBT_TRAFFIC_DENSITY`]: I-05 (400 robots, 0.49 a free cell) finished 6,776 and
+/// 6,858 tasks with them (seeds 0 and 1) against 6,400 and 6,343 with 8, RANDOM-03 1,798
+/// against 1,782. From 0.6 the weights of 8 stay: I-07 5,409 against 5,358 with 48
+/// (docs/benchmarks.md, "Enhanced PIBT with traffic").
+const AUTO_EPIBT_SPARSE_TRAFFIC: f32 = 32.0;
+
+/// What `--traffic auto` prices moves by for a planner at `density` robots a free cell:
+/// the traffic (8,8,25,100) for `window`, `operations` and `epibt` on a small map where no
+/// robot parks, for `epibt` below [`AUTO_EPIBT_TRAFFIC_DENSITY`] weighed more (`epibt`:
+/// I-07 5,409 tasks with it against 5,142, both with [`AUTO_EPIBT_HIGHWAYS`]). With parked
+/// robots the window planner finished fewer (I-07, 451 of 600 working: 4,233 tasks without,
+/// 3,273 with); on the densest small maps committed steps finished no more with it (I-08,
+/// RANDOM-04, RANDOM-05); on larger maps, making every table again each period costs more
+/// than a step's time.
+fn auto_traffic(planner: &str, small: bool, parks: bool, density: f64) -> Option<TrafficConfig> {
+    let on = small && !parks && matches!(planner, "window" | "operations" | "epibt");
+    let d = TrafficConfig::default();
+    match planner {
+        "epibt" if density < AUTO_EPIBT_TRAFFIC_DENSITY => on.then_some(TrafficConfig {
+            stall: AUTO_EPIBT_SPARSE_TRAFFIC,
+            contra: AUTO_EPIBT_SPARSE_TRAFFIC,
+            ..d
+        }),
+        _ => on.then_some(d),
+    }
 }
 
-/// `--traffic`: `auto` (the default weights where `on` says), `off`, or its weights and
-/// spans.
-fn traffic(s: &str, on: bool) -> Result<Option<TrafficConfig>, String> {
+/// `--traffic`: `auto` (what [`auto_traffic`] says), `off`, or its weights and spans.
+fn traffic(s: &str, auto: Option<TrafficConfig>) -> Result<Option<TrafficConfig>, String> {
     match s {
         "off" => return Ok(None),
-        "auto" => return Ok(on.then(TrafficConfig::default)),
+        "auto" => return Ok(auto),
         _ => {}
     }
     let bad = || format!("--traffic: {s} is neither auto, off nor STALL,CONTRA[,PERIOD[,HORIZON]]");
@@ -258,7 +278,8 @@ pub struct LifelongArgs {
     pub no_rollout: bool,
     /// Moves priced by the traffic the robots make (see docs/cli.md): `auto` (the default:
     /// 8,8,25,100 for `window`, `operations` and `epibt` on a small map where no robot
-    /// parks, else off), `off`, or `STALL,CONTRA[,PERIOD[,HORIZON]]`.
+    /// parks, for `epibt` 32,32,25,100 below 0.6 robots a free cell, else off), `off`, or
+    /// `STALL,CONTRA[,PERIOD[,HORIZON]]`.
     #[arg(long, default_value = "auto")]
     pub traffic: String,
     /// 2024: `matching` (the default: cheapest pairs first, redone each timestep over the
@@ -365,8 +386,8 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
         p => return Err(format!("--park: {p} is neither auto, open nor off-trunk")),
     };
     let parking = parking(&args.active, working, free, (args.seed, off_trunk))?;
-    let on = auto_traffic(planner, small, parking.is_some());
-    let traffic = traffic(&args.traffic, on)?;
+    let auto = auto_traffic(planner, small, parking.is_some(), density);
+    let traffic = traffic(&args.traffic, auto)?;
     let rim = rim(&args.rim)?;
     let work = lns_work(&args.lns_work, small)?;
     let planner = build_planner(args, grid, planner, (highways, rim), (small, work), traffic);
@@ -569,15 +590,25 @@ mod tests {
     #[test]
     fn traffic_values_are_checked_and_auto_follows_the_map() {
         let d = TrafficConfig::default();
-        assert_eq!(traffic("auto", true), Ok(Some(d)));
-        assert_eq!(traffic("auto", false), Ok(None));
-        assert_eq!(traffic("off", true), Ok(None));
-        let t = traffic("4,2.5", false).unwrap().unwrap();
+        let on = auto_traffic("window", true, false, 0.5);
+        assert_eq!(on, Some(d));
+        assert_eq!(traffic("auto", on), Ok(Some(d)));
+        assert_eq!(traffic("auto", None), Ok(None));
+        assert_eq!(traffic("off", on), Ok(None));
+        // Off with parked robots and on large maps; for `epibt` weighed more where sparser.
+        assert_eq!(auto_traffic("window", true, true, 0.5), None);
+        assert_eq!(auto_traffic("operations", false, false, 0.5), None);
+        assert_eq!(auto_traffic("committed", true, false, 0.5), None);
+        assert_eq!(auto_traffic("epibt", true, false, 0.7), Some(d));
+        let sparse = auto_traffic("epibt", true, false, 0.5).unwrap();
+        assert_eq!((sparse.stall, sparse.contra), (32.0, 32.0));
+        assert_eq!((sparse.period, sparse.horizon), (d.period, d.horizon));
+        let t = traffic("4,2.5", None).unwrap().unwrap();
         assert_eq!(
             (t.stall, t.contra, t.period, t.horizon),
             (4.0, 2.5, d.period, d.horizon)
         );
-        let t = traffic("0,1,10,50", true).unwrap().unwrap();
+        let t = traffic("0,1,10,50", on).unwrap().unwrap();
         assert_eq!(
             (t.stall, t.contra, t.period, t.horizon),
             (0.0, 1.0, 10, 50.0)
@@ -592,7 +623,7 @@ mod tests {
             "inf,1",
             "8,8,0,0",
         ] {
-            let e = traffic(bad, true).unwrap_err();
+            let e = traffic(bad, on).unwrap_err();
             assert!(e.contains("--traffic") && e.contains(bad), "{bad}: {e}");
         }
     }
