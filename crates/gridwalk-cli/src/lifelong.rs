@@ -13,7 +13,7 @@ use gridwalk_core::format::lorr::Problem;
 use gridwalk_core::grid::Grid;
 use gridwalk_core::tracks::lifelong::{
     CrowdPlanner, DEFAULT_BUDGET, DEFAULT_PLAN_SHARE, DEFAULT_WINDOW_WORK, EdgeCosts, Epibt,
-    EpibtConfig, OperationPibt, Parking, Planner, Redecide, RotationPibt, RotationPlanner,
+    EpibtConfig, OperationPibt, Outcome, Parking, Planner, Redecide, RotationPibt, RotationPlanner,
     SchedulerKind, Settings, TrafficConfig, WindowConfig, WindowLns, ahead, run as play,
 };
 
@@ -248,7 +248,7 @@ pub struct LifelongArgs {
     /// cell, for `epibt` 16, and for `committed` 4 on a small map and 32 on others.
     #[arg(long, default_value = "auto")]
     pub highways: String,
-    /// A ring road for `window`, `operations` and `committed`: `off` (the default) or
+    /// A ring road for `window`, `operations`, `epibt` and `committed`: `off` (the default) or
     /// `CUT,WIDTH`, a move at the map's edge costing CUT tenths of a move less, tapering to
     /// nothing WIDTH cells in, so that through-traffic goes round the crowded middle (on
     /// I-05 `9,8` finished more in 500 steps, but jammed later in some runs: see cli.md).
@@ -340,14 +340,28 @@ fn lns_work(arg: &str, small: bool) -> Result<u64, String> {
     }
 }
 
-/// Plays the problem; prints the summary line. Bad input is an `Err` with its `file:line:
-/// problem`.
-pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
-    let problem = Problem::load(&args.problem).map_err(|e| e.to_string())?;
-    let grid = &problem.grid;
+/// What `auto` and the flags choose for one problem (see [`LifelongArgs`]).
+struct Choice<'a> {
+    /// The planner's name, `auto` resolved.
+    planner: &'a str,
+    /// Traffic rules' extra cost against the way, in halves of a move, and the ring road.
+    highways: u16,
+    rim: Option<Rim>,
+    /// Robots that only block, if any.
+    parking: Option<Parking>,
+    /// Moves priced by the traffic the robots make, if on.
+    traffic: Option<TrafficConfig>,
+    /// Whether the map is small, and the window's A\* expansions a step.
+    small: bool,
+    work: u64,
+}
+
+/// Resolves every `auto` of `args` for `team` robots on `grid`, from the map's size, its
+/// share of open ground and its robots a free cell; checks the other values.
+fn choose<'a>(args: &'a LifelongArgs, grid: &Grid, team: usize) -> Result<Choice<'a>, String> {
     let free = (0..grid.len()).filter(|&c| grid.weight(c) != 0).count();
-    let density = problem.team_size() as f64 / free.max(1) as f64;
-    let small = grid.len() <= SMALL_MAP_CELLS && problem.team_size() <= SMALL_MAP_ROBOTS;
+    let density = team as f64 / free.max(1) as f64;
+    let small = grid.len() <= SMALL_MAP_CELLS && team <= SMALL_MAP_ROBOTS;
     // Paris and brc202d: mostly open ground, where the window finishes most (with parked
     // robots on crowded brc202d); the warehouses' aisles and the densest crowds take
     // committed steps.
@@ -358,20 +372,7 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
         "auto" => "committed",
         p => p,
     };
-    let highways = match args.highways.as_str() {
-        "auto" if planner == "epibt" => AUTO_EPIBT_HIGHWAYS,
-        "auto" if small && planner == "committed" => AUTO_SMALL_COMMITTED_HIGHWAYS,
-        "auto" if planner == "committed" => AUTO_COMMITTED_HIGHWAYS,
-        "auto" if open && density < AUTO_LIGHT_HIGHWAY_DENSITY => AUTO_LIGHT_HIGHWAYS,
-        "auto" if open && density < AUTO_OPEN_PARKING_DENSITY => AUTO_OPEN_HIGHWAYS,
-        "auto" if !small || density >= AUTO_HIGHWAY_DENSITY => AUTO_HIGHWAYS,
-        "auto" => 0,
-        n => n
-            .parse::<u16>()
-            .ok()
-            .filter(|&h| h <= 1000)
-            .ok_or_else(|| format!("--highways: {n} is neither auto nor 0 to 1000"))?,
-    };
+    let highways = highways(&args.highways, planner, (small, open), density)?;
     let working = if small {
         let window = planner == "window";
         let parks = window && (AUTO_SMALL_PARKING_DENSITY..AUTO_WINDOW_DENSITY).contains(&density);
@@ -387,12 +388,49 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
     };
     let parking = parking(&args.active, working, free, (args.seed, off_trunk))?;
     let auto = auto_traffic(planner, small, parking.is_some(), density);
-    let traffic = traffic(&args.traffic, auto)?;
-    let rim = rim(&args.rim)?;
-    let work = lns_work(&args.lns_work, small)?;
-    let planner = build_planner(args, grid, planner, (highways, rim), (small, work), traffic);
-    let settings = Settings {
+    Ok(Choice {
+        planner,
+        highways,
+        rim: rim(&args.rim)?,
         parking,
+        traffic: traffic(&args.traffic, auto)?,
+        small,
+        work: lns_work(&args.lns_work, small)?,
+    })
+}
+
+/// `--highways`' extra cost for `planner` on a map that is `small`, or mostly `open`
+/// ground, at `density` robots a free cell (see [`LifelongArgs::highways`]).
+fn highways(
+    arg: &str,
+    planner: &str,
+    (small, open): (bool, bool),
+    density: f64,
+) -> Result<u16, String> {
+    Ok(match arg {
+        "auto" if planner == "epibt" => AUTO_EPIBT_HIGHWAYS,
+        "auto" if small && planner == "committed" => AUTO_SMALL_COMMITTED_HIGHWAYS,
+        "auto" if planner == "committed" => AUTO_COMMITTED_HIGHWAYS,
+        "auto" if open && density < AUTO_LIGHT_HIGHWAY_DENSITY => AUTO_LIGHT_HIGHWAYS,
+        "auto" if open && density < AUTO_OPEN_PARKING_DENSITY => AUTO_OPEN_HIGHWAYS,
+        "auto" if !small || density >= AUTO_HIGHWAY_DENSITY => AUTO_HIGHWAYS,
+        "auto" => 0,
+        n => n
+            .parse::<u16>()
+            .ok()
+            .filter(|&h| h <= 1000)
+            .ok_or_else(|| format!("--highways: {n} is neither auto nor 0 to 1000"))?,
+    })
+}
+
+/// Plays the problem; prints the summary line. Bad input is an `Err` with its `file:line:
+/// problem`.
+pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
+    let problem = Problem::load(&args.problem).map_err(|e| e.to_string())?;
+    let choice = choose(args, &problem.grid, problem.team_size())?;
+    let planner = build_planner(args, &problem.grid, &choice);
+    let settings = Settings {
+        parking: choice.parking,
         steps: args.steps,
         step_time_limit: Duration::from_secs_f64(args.step_time_limit),
         scheduler: match args.scheduler.as_str() {
@@ -408,6 +446,12 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
         }
     };
     let outcome = play(&problem, planner, settings, &mut progress)?;
+    report(args, &problem, &outcome)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the result JSON if asked, and prints the notes and the summary line.
+fn report(args: &LifelongArgs, problem: &Problem, outcome: &Outcome) -> Result<(), String> {
     let rec = &outcome.record;
     eprintln!(
         "gridwalk-cli: lifelong: preprocessing took {:.3} s",
@@ -434,20 +478,22 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
         mean * 1e3,
         max * 1e3
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
-/// The planner `name` on `grid` (see [`LifelongArgs::planner`]), with traffic rules of
-/// `highways` halves of a move, a ring road if `rim` says, and, for `window` and
-/// `operations`, `traffic`; `window` refines with at most `work` A\* expansions a step.
-fn build_planner(
-    args: &LifelongArgs,
-    grid: &Grid,
-    name: &str,
-    (highways, rim): (u16, Option<Rim>),
-    (small, work): (bool, u64),
-    traffic: Option<TrafficConfig>,
-) -> Box<dyn Planner> {
+/// The planner `choice` names on `grid` (see [`LifelongArgs::planner`]), with its traffic
+/// rules, ring road and learnt traffic; `window` refines with at most `choice.work` A\*
+/// expansions a step.
+fn build_planner(args: &LifelongArgs, grid: &Grid, choice: &Choice) -> Box<dyn Planner> {
+    let Choice {
+        planner: name,
+        highways,
+        rim,
+        traffic,
+        small,
+        work,
+        ..
+    } = *choice;
     // The rows' ways, for `window` and `operations` (committed steps take the corridors').
     // In halves of a move; in tenths with a ring road, whose cut needs the finer scale.
     let streets = |ways: fn(&Grid, u16, u16) -> EdgeCosts| match rim {

@@ -622,14 +622,17 @@ impl Planner for Epibt {
 mod tests {
     use super::*;
 
-    /// The planner refining a fixed number of choices, so that runs do not hang on time.
-    fn planner(grid: &Grid, seed: u64) -> Box<dyn Planner> {
-        let cfg = EpibtConfig {
+    /// Refining a fixed number of choices, so that runs do not hang on time.
+    fn config() -> EpibtConfig {
+        EpibtConfig {
             work: Some(200),
             plan_time: Duration::from_secs(60),
             ..EpibtConfig::default()
-        };
-        Box::new(Epibt::new(grid, 1 << 24, seed, cfg, None))
+        }
+    }
+
+    fn planner(grid: &Grid, seed: u64) -> Box<dyn Planner> {
+        Box::new(Epibt::new(grid, 1 << 24, seed, config(), None))
     }
 
     #[test]
@@ -646,17 +649,12 @@ mod tests {
     fn every_step_is_valid_with_traffic_priced_again() {
         // The tables made again every five steps, on the traffic and on traffic rules.
         super::super::check_sparse_to_packed(|grid, seed| {
-            let cfg = EpibtConfig {
-                work: Some(200),
-                plan_time: Duration::from_secs(60),
-                ..EpibtConfig::default()
-            };
             let traffic = TrafficConfig {
                 period: 5,
                 ..TrafficConfig::default()
             };
             let costs = EdgeCosts::highways(grid, 2, 10);
-            let p = Epibt::new(grid, 1 << 24, seed, cfg, Some(costs));
+            let p = Epibt::new(grid, 1 << 24, seed, config(), Some(costs));
             Box::new(p.with_traffic(traffic))
         });
     }
