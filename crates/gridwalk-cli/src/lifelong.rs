@@ -12,9 +12,10 @@ use std::time::Duration;
 use gridwalk_core::format::lorr::Problem;
 use gridwalk_core::grid::Grid;
 use gridwalk_core::tracks::lifelong::{
-    CrowdPlanner, DEFAULT_BUDGET, DEFAULT_PLAN_SHARE, DEFAULT_WINDOW_WORK, EdgeCosts, Epibt,
-    EpibtConfig, OperationPibt, Outcome, Parking, Planner, Redecide, RotationPibt, RotationPlanner,
-    SchedulerKind, Settings, TrafficConfig, WindowConfig, WindowLns, ahead, run as play,
+    CrowdPlanner, DEFAULT_BUDGET, DEFAULT_PLAN_SHARE, DEFAULT_POWER, DEFAULT_WINDOW_WORK,
+    EdgeCosts, Epibt, EpibtConfig, OperationPibt, Outcome, Parking, Planner, Redecide,
+    RotationPibt, RotationPlanner, SchedulerKind, Settings, TrafficConfig, WindowConfig, WindowLns,
+    ahead, run as play,
 };
 
 use crate::mapf::parse_seconds;
@@ -145,12 +146,20 @@ const AUTO_SMALL_WORKING_DENSITY: f64 = 0.55;
 /// "Queues at the emitters").
 const AUTO_QUEUE: u32 = 8;
 
-/// Robots a free cell below which `--traffic auto` weighs the traffic more for `epibt`
-/// ([`AUTO_EPIBT_SPARSE_TRAFFIC`]).
-const AUTO_EPIBT_TRAFFIC_DENSITY: f64 = 0.6;
+/// Robots a free cell below which `epibt` weighs the traffic more
+/// ([`AUTO_EPIBT_SPARSE_TRAFFIC`]) and every robot's gain more alike
+/// ([`AUTO_EPIBT_SPARSE_POWER`]).
+const AUTO_EPIBT_SPARSE_DENSITY: f64 = 0.6;
+
+/// `--power auto` below [`AUTO_EPIBT_SPARSE_DENSITY`]: I-05 (0.49 robots a free cell)
+/// finished 7,223 and 7,319 tasks with it (seeds 0 and 1) against 6,776 and 6,858 with the
+/// default's squares, RANDOM-03 1,979 and 1,967 against 1,798 and 1,772. From 0.6 squares
+/// stay: I-07 (0.73) 5,241 with 0.5 against 5,409 (docs/benchmarks.md, "Enhanced PIBT's
+/// refining weighs robots alike").
+const AUTO_EPIBT_SPARSE_POWER: f64 = 0.5;
 
 /// `--traffic auto`'s stall and contraflow weights for `epibt` below
-/// [`AUTO_EPIBT_TRAFFIC_DENSITY`]: I-05 (400 robots, 0.49 a free cell) finished 6,776 and
+/// [`AUTO_EPIBT_SPARSE_DENSITY`]: I-05 (400 robots, 0.49 a free cell) finished 6,776 and
 /// 6,858 tasks with them (seeds 0 and 1) against 6,400 and 6,343 with 8, RANDOM-03 1,798
 /// against 1,782. From 0.6 the weights of 8 stay: I-07 5,409 against 5,358 with 48
 /// (docs/benchmarks.md, "Enhanced PIBT with traffic").
@@ -158,7 +167,7 @@ const AUTO_EPIBT_SPARSE_TRAFFIC: f32 = 32.0;
 
 /// What `--traffic auto` prices moves by for a planner at `density` robots a free cell:
 /// the traffic (8,8,25,100) for `window`, `operations` and `epibt` on a small map where no
-/// robot parks, for `epibt` below [`AUTO_EPIBT_TRAFFIC_DENSITY`] weighed more (`epibt`:
+/// robot parks, for `epibt` below [`AUTO_EPIBT_SPARSE_DENSITY`] weighed more (`epibt`:
 /// I-07 5,409 tasks with it against 5,142, both with [`AUTO_EPIBT_HIGHWAYS`]). With parked
 /// robots the window planner finished fewer (I-07, 451 of 600 working: 4,233 tasks without,
 /// 3,273 with); on the densest small maps committed steps finished no more with it (I-08,
@@ -168,7 +177,7 @@ fn auto_traffic(planner: &str, small: bool, parks: bool, density: f64) -> Option
     let on = small && !parks && matches!(planner, "window" | "operations" | "epibt");
     let d = TrafficConfig::default();
     match planner {
-        "epibt" if density < AUTO_EPIBT_TRAFFIC_DENSITY => on.then_some(TrafficConfig {
+        "epibt" if density < AUTO_EPIBT_SPARSE_DENSITY => on.then_some(TrafficConfig {
             stall: AUTO_EPIBT_SPARSE_TRAFFIC,
             contra: AUTO_EPIBT_SPARSE_TRAFFIC,
             ..d
@@ -270,6 +279,11 @@ pub struct LifelongArgs {
     /// machine).
     #[arg(long, default_value_t = DEFAULT_PLAN_SHARE, value_parser = parse_share)]
     pub plan_share: f64,
+    /// `epibt`: how much the refining favours the robots that choose first: a robot's gain
+    /// weighs its rank's share from the back raised to this exponent. `auto` (the default)
+    /// 0.5 below 0.6 robots a free cell, else 2; or a number from 0 (every robot alike) to 8.
+    #[arg(long, default_value = "auto")]
+    pub power: String,
     /// `window`: neighbourhoods a step tries at most.
     #[arg(long)]
     pub lns_iterations: Option<usize>,
@@ -351,6 +365,8 @@ struct Choice<'a> {
     parking: Option<Parking>,
     /// Moves priced by the traffic the robots make, if on.
     traffic: Option<TrafficConfig>,
+    /// `epibt`'s exponent of a robot's power.
+    power: f64,
     /// Whether the map is small, and the window's A\* expansions a step.
     small: bool,
     work: u64,
@@ -394,6 +410,7 @@ fn choose<'a>(args: &'a LifelongArgs, grid: &Grid, team: usize) -> Result<Choice
         rim: rim(&args.rim)?,
         parking,
         traffic: traffic(&args.traffic, auto)?,
+        power: power(&args.power, density)?,
         small,
         work: lns_work(&args.lns_work, small)?,
     })
@@ -421,6 +438,19 @@ fn highways(
             .filter(|&h| h <= 1000)
             .ok_or_else(|| format!("--highways: {n} is neither auto nor 0 to 1000"))?,
     })
+}
+
+/// `--power`'s exponent at `density` robots a free cell (see [`LifelongArgs::power`]).
+fn power(arg: &str, density: f64) -> Result<f64, String> {
+    match arg {
+        "auto" if density < AUTO_EPIBT_SPARSE_DENSITY => Ok(AUTO_EPIBT_SPARSE_POWER),
+        "auto" => Ok(DEFAULT_POWER),
+        n => n
+            .parse::<f64>()
+            .ok()
+            .filter(|p| (0.0..=8.0).contains(p))
+            .ok_or_else(|| format!("--power: {n} is neither auto nor a number from 0 to 8")),
+    }
 }
 
 /// Plays the problem; prints the summary line. Bad input is an `Err` with its `file:line:
@@ -490,6 +520,7 @@ fn build_planner(args: &LifelongArgs, grid: &Grid, choice: &Choice) -> Box<dyn P
         highways,
         rim,
         traffic,
+        power,
         small,
         work,
         ..
@@ -554,6 +585,7 @@ fn build_planner(args: &LifelongArgs, grid: &Grid, choice: &Choice) -> Box<dyn P
         "epibt" => {
             let cfg = EpibtConfig {
                 revisits: 10,
+                power,
                 work: Some(match args.lns_work.as_str() {
                     "auto" => AUTO_EPIBT_WORK,
                     _ => work,
@@ -630,6 +662,19 @@ mod tests {
         for bad in ["0", "-1", "half", ""] {
             let e = working(bad, None).unwrap_err();
             assert!(e.contains("--active"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn power_values_are_checked_and_auto_follows_the_density() {
+        assert_eq!(power("auto", 0.49), Ok(AUTO_EPIBT_SPARSE_POWER));
+        assert_eq!(power("auto", 0.6), Ok(DEFAULT_POWER));
+        assert_eq!(power("auto", 0.98), Ok(DEFAULT_POWER));
+        assert_eq!(power("0", 0.98), Ok(0.0));
+        assert_eq!(power("1.5", 0.49), Ok(1.5));
+        for bad in ["", "x", "-1", "8.5", "NaN", "inf"] {
+            let e = power(bad, 0.5).unwrap_err();
+            assert!(e.contains("--power") && e.contains(bad), "{bad}: {e}");
         }
     }
 

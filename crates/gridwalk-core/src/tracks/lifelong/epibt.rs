@@ -23,7 +23,8 @@
 //! **Priorities.** A robot that has stood on one cell for [`STALL_STEPS`] steps goes first,
 //! the longest first; then the robot nearest its goal. Nearest first alone knots: a robot
 //! far from its goal that others block keeps its rank for ever. A robot's *power* is its
-//! rank's share from the back, squared; a robot without a goal has none.
+//! rank's share from the back raised to [`EpibtConfig::power`] (squared by default); a robot
+//! without a goal has none.
 //!
 //! **The pass.** In priority order a robot drops its plan and takes its best operation that
 //! meets no reservation, or that meets exactly one robot's, of lower priority than the robot
@@ -56,6 +57,9 @@ use super::{DEFAULT_PLAN_SHARE, State};
 /// Steps a robot stands on one cell before it goes first (see the module doc).
 pub const STALL_STEPS: u32 = 5;
 
+/// The exponent of a robot's power, by default (see the module doc).
+pub const DEFAULT_POWER: f64 = 2.0;
+
 /// The deepest chain one choice may start.
 pub const MAX_CHAIN: usize = 256;
 
@@ -64,6 +68,9 @@ pub const MAX_CHAIN: usize = 256;
 pub struct EpibtConfig {
     /// How often a robot may be asked to choose again in one pass.
     pub revisits: u32,
+    /// The exponent of a robot's power: its rank's share from the back raised to it weighs
+    /// its gains in the refining. The lower, the more the refining weighs every robot alike.
+    pub power: f64,
     /// Choices the refining makes a step at most (`None`: until `plan_time`).
     pub work: Option<u64>,
     /// Time the planner takes a step, refining included.
@@ -74,6 +81,7 @@ impl Default for EpibtConfig {
     fn default() -> EpibtConfig {
         EpibtConfig {
             revisits: 10,
+            power: DEFAULT_POWER,
             work: None,
             plan_time: Duration::from_secs(1).mul_f64(DEFAULT_PLAN_SHARE),
         }
@@ -388,8 +396,9 @@ impl Search {
         }
     }
 
-    /// Powers from priorities (lower goes first) and the order of the pass.
-    fn powers(&mut self, order: &mut Vec<u32>) {
+    /// Powers from priorities (lower goes first), raised to `exponent`, and the order of the
+    /// pass.
+    fn powers(&mut self, order: &mut Vec<u32>, exponent: f64) {
         let n = self.prio.len();
         order.clear();
         order.extend(0..n as u32);
@@ -399,7 +408,12 @@ impl Search {
         for (k, &r) in order.iter().enumerate() {
             if self.prio[r as usize] != u64::MAX {
                 let p = (n + 1 - k) as f64 / (n + 1) as f64;
-                self.power[r as usize] = p * p;
+                // Squaring exactly: `powf` may round the last bit otherwise.
+                self.power[r as usize] = if exponent == 2.0 {
+                    p * p
+                } else {
+                    p.powf(exponent)
+                };
             }
         }
     }
@@ -596,7 +610,7 @@ impl Planner for Epibt {
         }
         self.lift_stalled(states);
         let mut order = Vec::with_capacity(n);
-        self.s.powers(&mut order);
+        self.s.powers(&mut order, self.cfg.power);
         self.kept(states);
         if !self.s.reserve_all(self.grid.len(), &self.desire) {
             self.desire.iter_mut().for_each(|d| *d = 0);
