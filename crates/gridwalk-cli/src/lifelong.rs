@@ -154,8 +154,8 @@ const AUTO_EPIBT_SPARSE_DENSITY: f64 = 0.6;
 /// `--power auto` below [`AUTO_EPIBT_SPARSE_DENSITY`]: I-05 (0.49 robots a free cell)
 /// finished 7,223 and 7,319 tasks with it (seeds 0 and 1) against 6,776 and 6,858 with the
 /// default's squares, RANDOM-03 1,979 and 1,967 against 1,798 and 1,772. From 0.6 squares
-/// stay: I-07 (0.73) 5,241 with 0.5 against 5,409 (docs/benchmarks.md, "Enhanced PIBT's
-/// refining weighs robots alike").
+/// stay: I-07 (0.73) 5,241 with 0.5 against 5,409 (docs/benchmarks.md, "Enhanced PIBT
+/// weighed by the crowd").
 const AUTO_EPIBT_SPARSE_POWER: f64 = 0.5;
 
 /// `--traffic auto`'s stall and contraflow weights for `epibt` below
@@ -165,9 +165,23 @@ const AUTO_EPIBT_SPARSE_POWER: f64 = 0.5;
 /// (docs/benchmarks.md, "Enhanced PIBT with traffic").
 const AUTO_EPIBT_SPARSE_TRAFFIC: f32 = 32.0;
 
+/// Robots a free cell from [`AUTO_EPIBT_SPARSE_DENSITY`] up to which `--traffic auto`
+/// weighs contraflow more for `epibt` ([`AUTO_EPIBT_CONTRA`]).
+const AUTO_EPIBT_CONTRA_DENSITY: f64 = 0.8;
+
+/// `--traffic auto`'s contraflow weight for `epibt` from [`AUTO_EPIBT_SPARSE_DENSITY`] to
+/// [`AUTO_EPIBT_CONTRA_DENSITY`], its stall weight staying 8: robots keep to lanes. I-07
+/// (0.73 robots a free cell) finished 5,562 and 5,622 tasks with it (seeds 0 and 1) against
+/// 5,409 and 5,323 with 8 (48: 5,580 and 5,560; stalls weighed 16: 5,503; 32,8: 5,228).
+/// Denser, it did not pay on the whole: I-08 (0.98) 7,062 against 6,837, but RANDOM-04
+/// (0.85) 1,492 against 1,508 and RANDOM-05 (0.98) 1,971 against 2,009 (docs/benchmarks.md,
+/// "Enhanced PIBT weighed by the crowd").
+const AUTO_EPIBT_CONTRA: f32 = 32.0;
+
 /// What `--traffic auto` prices moves by for a planner at `density` robots a free cell:
 /// the traffic (8,8,25,100) for `window`, `operations` and `epibt` on a small map where no
-/// robot parks, for `epibt` below [`AUTO_EPIBT_SPARSE_DENSITY`] weighed more (`epibt`:
+/// robot parks, for `epibt` below [`AUTO_EPIBT_CONTRA_DENSITY`] its contraflow weighed
+/// more, and below [`AUTO_EPIBT_SPARSE_DENSITY`] its stalls too (`epibt`:
 /// I-07 5,409 tasks with it against 5,142, both with [`AUTO_EPIBT_HIGHWAYS`]). With parked
 /// robots the window planner finished fewer (I-07, 451 of 600 working: 4,233 tasks without,
 /// 3,273 with); on the densest small maps committed steps finished no more with it (I-08,
@@ -180,6 +194,10 @@ fn auto_traffic(planner: &str, small: bool, parks: bool, density: f64) -> Option
         "epibt" if density < AUTO_EPIBT_SPARSE_DENSITY => on.then_some(TrafficConfig {
             stall: AUTO_EPIBT_SPARSE_TRAFFIC,
             contra: AUTO_EPIBT_SPARSE_TRAFFIC,
+            ..d
+        }),
+        "epibt" if density < AUTO_EPIBT_CONTRA_DENSITY => on.then_some(TrafficConfig {
+            contra: AUTO_EPIBT_CONTRA,
             ..d
         }),
         _ => on.then_some(d),
@@ -292,8 +310,8 @@ pub struct LifelongArgs {
     pub no_rollout: bool,
     /// Moves priced by the traffic the robots make (see docs/cli.md): `auto` (the default:
     /// 8,8,25,100 for `window`, `operations` and `epibt` on a small map where no robot
-    /// parks, for `epibt` 32,32,25,100 below 0.6 robots a free cell, else off), `off`, or
-    /// `STALL,CONTRA[,PERIOD[,HORIZON]]`.
+    /// parks, for `epibt` 32,32,25,100 below 0.6 robots a free cell and 8,32,25,100 from
+    /// there to 0.8, else off), `off`, or `STALL,CONTRA[,PERIOD[,HORIZON]]`.
     #[arg(long, default_value = "auto")]
     pub traffic: String,
     /// 2024: `matching` (the default: cheapest pairs first, redone each timestep over the
@@ -690,7 +708,10 @@ mod tests {
         assert_eq!(auto_traffic("window", true, true, 0.5), None);
         assert_eq!(auto_traffic("operations", false, false, 0.5), None);
         assert_eq!(auto_traffic("committed", true, false, 0.5), None);
-        assert_eq!(auto_traffic("epibt", true, false, 0.7), Some(d));
+        assert_eq!(auto_traffic("epibt", true, false, 0.85), Some(d));
+        let lanes = auto_traffic("epibt", true, false, 0.73).unwrap();
+        assert_eq!((lanes.stall, lanes.contra), (d.stall, 32.0));
+        assert_eq!((lanes.period, lanes.horizon), (d.period, d.horizon));
         let sparse = auto_traffic("epibt", true, false, 0.5).unwrap();
         assert_eq!((sparse.stall, sparse.contra), (32.0, 32.0));
         assert_eq!((sparse.period, sparse.horizon), (d.period, d.horizon));

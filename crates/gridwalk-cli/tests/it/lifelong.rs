@@ -641,7 +641,7 @@ fn a_ring_road_eases_a_crowded_map() {
 /// traffic rules of 16 and by the traffic it sees (weighed 32 here, below 0.6 robots a free
 /// cell), its refining weighing robots nearly alike (power 0.5, not squares), with 20,000
 /// choices a step: on I-05 it finished 7,223 tasks against the window's 6,010
-/// (docs/benchmarks.md, "Enhanced PIBT's refining weighs robots alike").
+/// (docs/benchmarks.md, "Enhanced PIBT weighed by the crowd").
 #[test]
 fn auto_takes_enhanced_pibt_with_traffic_on_a_crowded_small_map() {
     let p = crowded(400);
