@@ -14,8 +14,8 @@ use gridwalk_core::grid::Grid;
 use gridwalk_core::tracks::lifelong::{
     CrowdPlanner, DEFAULT_BUDGET, DEFAULT_PLAN_SHARE, DEFAULT_POWER, DEFAULT_WINDOW_WORK,
     EdgeCosts, Epibt, EpibtConfig, OperationPibt, Outcome, Parking, Planner, Redecide,
-    RotationPibt, RotationPlanner, SchedulerKind, Settings, TrafficConfig, WindowConfig, WindowLns,
-    ahead, run as play,
+    RotationPibt, RotationPlanner, STALL_STEPS, SchedulerKind, Settings, TrafficConfig,
+    WindowConfig, WindowLns, ahead, run as play,
 };
 
 use crate::mapf::parse_seconds;
@@ -148,7 +148,8 @@ const AUTO_QUEUE: u32 = 8;
 
 /// Robots a free cell below which `epibt` weighs the traffic more
 /// ([`AUTO_EPIBT_SPARSE_TRAFFIC`]) and every robot's gain more alike
-/// ([`AUTO_EPIBT_SPARSE_POWER`]).
+/// ([`AUTO_EPIBT_SPARSE_POWER`]), and from which stalled robots wait longer before they go
+/// first ([`AUTO_EPIBT_DENSE_STALL`]).
 const AUTO_EPIBT_SPARSE_DENSITY: f64 = 0.6;
 
 /// `--power auto` below [`AUTO_EPIBT_SPARSE_DENSITY`]: I-05 (0.49 robots a free cell)
@@ -157,6 +158,14 @@ const AUTO_EPIBT_SPARSE_DENSITY: f64 = 0.6;
 /// stay: I-07 (0.73) 5,241 with 0.5 against 5,409 (docs/benchmarks.md, "Enhanced PIBT
 /// weighed by the crowd").
 const AUTO_EPIBT_SPARSE_POWER: f64 = 0.5;
+
+/// `--stall-steps auto` from [`AUTO_EPIBT_SPARSE_DENSITY`]: the nearest robots keep going
+/// first for longer. I-07 (0.73 robots a free cell) finished 6,021 and 5,997 tasks with it
+/// (seeds 0 and 1) against 5,562 and 5,622 with 5 (20: 6,041), RANDOM-04 (0.85) 1,573
+/// against 1,508, I-08 (0.98) I8 against 6,837 and RANDOM-05 R5 against 2,009. Below 0.6 the
+/// default's 5 stay: RANDOM-03 1,899 with 10 against 1,979, I-05 7,317 and 7,166 against
+/// 7,223 and 7,319 (docs/benchmarks.md, "Enhanced PIBT weighed by the crowd").
+const AUTO_EPIBT_DENSE_STALL: u32 = 10;
 
 /// `--traffic auto`'s stall and contraflow weights for `epibt` below
 /// [`AUTO_EPIBT_SPARSE_DENSITY`]: I-05 (400 robots, 0.49 a free cell) finished 6,776 and
@@ -302,6 +311,11 @@ pub struct LifelongArgs {
     /// 0.5 below 0.6 robots a free cell, else 2; or a number from 0 (every robot alike) to 8.
     #[arg(long, default_value = "auto")]
     pub power: String,
+    /// `epibt`: the steps a robot stands on one cell before it goes first, before the robots
+    /// nearest their goals: `auto` (the default) 5 below 0.6 robots a free cell, else 10; or
+    /// a number from 1 to 1000.
+    #[arg(long, default_value = "auto")]
+    pub stall_steps: String,
     /// `window`: neighbourhoods a step tries at most.
     #[arg(long)]
     pub lns_iterations: Option<usize>,
@@ -383,8 +397,9 @@ struct Choice<'a> {
     parking: Option<Parking>,
     /// Moves priced by the traffic the robots make, if on.
     traffic: Option<TrafficConfig>,
-    /// `epibt`'s exponent of a robot's power.
+    /// `epibt`'s exponent of a robot's power, and the steps a stalled robot waits to go first.
     power: f64,
+    stall_steps: u32,
     /// Whether the map is small, and the window's A\* expansions a step.
     small: bool,
     work: u64,
@@ -429,6 +444,7 @@ fn choose<'a>(args: &'a LifelongArgs, grid: &Grid, team: usize) -> Result<Choice
         parking,
         traffic: traffic(&args.traffic, auto)?,
         power: power(&args.power, density)?,
+        stall_steps: stall_steps(&args.stall_steps, density)?,
         small,
         work: lns_work(&args.lns_work, small)?,
     })
@@ -468,6 +484,19 @@ fn power(arg: &str, density: f64) -> Result<f64, String> {
             .ok()
             .filter(|p| (0.0..=8.0).contains(p))
             .ok_or_else(|| format!("--power: {n} is neither auto nor a number from 0 to 8")),
+    }
+}
+
+/// `--stall-steps`' count at `density` robots a free cell (see [`LifelongArgs::stall_steps`]).
+fn stall_steps(arg: &str, density: f64) -> Result<u32, String> {
+    match arg {
+        "auto" if density < AUTO_EPIBT_SPARSE_DENSITY => Ok(STALL_STEPS),
+        "auto" => Ok(AUTO_EPIBT_DENSE_STALL),
+        n => n
+            .parse::<u32>()
+            .ok()
+            .filter(|s| (1..=1000).contains(s))
+            .ok_or_else(|| format!("--stall-steps: {n} is neither auto nor 1 to 1000")),
     }
 }
 
@@ -539,6 +568,7 @@ fn build_planner(args: &LifelongArgs, grid: &Grid, choice: &Choice) -> Box<dyn P
         rim,
         traffic,
         power,
+        stall_steps,
         small,
         work,
         ..
@@ -603,6 +633,7 @@ fn build_planner(args: &LifelongArgs, grid: &Grid, choice: &Choice) -> Box<dyn P
         "epibt" => {
             let cfg = EpibtConfig {
                 revisits: 10,
+                stall_steps,
                 power,
                 work: Some(match args.lns_work.as_str() {
                     "auto" => AUTO_EPIBT_WORK,
@@ -680,6 +711,18 @@ mod tests {
         for bad in ["0", "-1", "half", ""] {
             let e = working(bad, None).unwrap_err();
             assert!(e.contains("--active"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn stall_steps_are_checked_and_auto_follows_the_density() {
+        assert_eq!(stall_steps("auto", 0.49), Ok(STALL_STEPS));
+        assert_eq!(stall_steps("auto", 0.6), Ok(AUTO_EPIBT_DENSE_STALL));
+        assert_eq!(stall_steps("auto", 0.98), Ok(AUTO_EPIBT_DENSE_STALL));
+        assert_eq!(stall_steps("1", 0.98), Ok(1));
+        for bad in ["", "x", "0", "-1", "2.5", "1001"] {
+            let e = stall_steps(bad, 0.5).unwrap_err();
+            assert!(e.contains("--stall-steps") && e.contains(bad), "{bad}: {e}");
         }
     }
 

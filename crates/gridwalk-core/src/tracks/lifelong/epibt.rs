@@ -20,11 +20,11 @@
 //! **Guidance.** Its tables may price moves by traffic rules ([`EdgeCosts`]) and by the
 //! traffic the robots make ([`Epibt::with_traffic`]).
 //!
-//! **Priorities.** A robot that has stood on one cell for [`STALL_STEPS`] steps goes first,
-//! the longest first; then the robot nearest its goal. Nearest first alone knots: a robot
-//! far from its goal that others block keeps its rank for ever. A robot's *power* is its
-//! rank's share from the back raised to [`EpibtConfig::power`] (squared by default); a robot
-//! without a goal has none.
+//! **Priorities.** A robot that has stood on one cell for [`EpibtConfig::stall_steps`] steps
+//! ([`STALL_STEPS`] by default) goes first, the longest first; then the robot nearest its
+//! goal. Nearest first alone knots: a robot far from its goal that others block keeps its
+//! rank for ever. A robot's *power* is its rank's share from the back raised to
+//! [`EpibtConfig::power`] (squared by default); a robot without a goal has none.
 //!
 //! **The pass.** In priority order a robot drops its plan and takes its best operation that
 //! meets no reservation, or that meets exactly one robot's, of lower priority than the robot
@@ -54,7 +54,7 @@ use super::traffic::{Traffic, TrafficConfig};
 use super::weighted::EdgeCosts;
 use super::{DEFAULT_PLAN_SHARE, State};
 
-/// Steps a robot stands on one cell before it goes first (see the module doc).
+/// Steps a robot stands on one cell before it goes first, by default (see the module doc).
 pub const STALL_STEPS: u32 = 5;
 
 /// The exponent of a robot's power, by default (see the module doc).
@@ -68,6 +68,9 @@ pub const MAX_CHAIN: usize = 256;
 pub struct EpibtConfig {
     /// How often a robot may be asked to choose again in one pass.
     pub revisits: u32,
+    /// Steps a robot stands on one cell before it goes first, before the robots nearest
+    /// their goals.
+    pub stall_steps: u32,
     /// The exponent of a robot's power: its rank's share from the back raised to it weighs
     /// its gains in the refining. The lower, the more the refining weighs every robot alike.
     pub power: f64,
@@ -81,6 +84,7 @@ impl Default for EpibtConfig {
     fn default() -> EpibtConfig {
         EpibtConfig {
             revisits: 10,
+            stall_steps: STALL_STEPS,
             power: DEFAULT_POWER,
             work: None,
             plan_time: Duration::from_secs(1).mul_f64(DEFAULT_PLAN_SHARE),
@@ -271,7 +275,7 @@ fn successor(ops: &[Operation], op: &Operation) -> u16 {
 
 impl Epibt {
     /// Counts the steps each robot has stood on its cell, and puts those that have stood
-    /// [`STALL_STEPS`] or more before the others, the longest first.
+    /// [`EpibtConfig::stall_steps`] or more before the others, the longest first.
     fn lift_stalled(&mut self, states: &[State]) {
         if self.stalled.len() != states.len() {
             self.stalled = vec![0; states.len()];
@@ -290,7 +294,7 @@ impl Epibt {
             }
             // Stalled robots below 2^32, the longest first; the others above, nearest first.
             *p = match self.stalled[r] {
-                k if k >= STALL_STEPS => u64::from(u32::MAX - k),
+                k if k >= self.cfg.stall_steps => u64::from(u32::MAX - k),
                 _ => (1 << 32) + (*p).min(1 << 31),
             };
         }

@@ -49,7 +49,7 @@ use std::time::{Duration, Instant};
 
 pub use committed::{Redecide, SAMPLE_WORK, SHUFFLE_SWAPS};
 pub use dist::{DEFAULT_BUDGET, DistCache};
-pub use epibt::{DEFAULT_POWER, Epibt, EpibtConfig, MAX_CHAIN};
+pub use epibt::{DEFAULT_POWER, Epibt, EpibtConfig, MAX_CHAIN, STALL_STEPS};
 pub use guided::RotationPlanner;
 pub use matching::MatchingScheduler;
 pub use operations::OperationPibt;
