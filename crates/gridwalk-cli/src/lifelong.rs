@@ -162,7 +162,7 @@ const AUTO_EPIBT_SPARSE_POWER: f64 = 0.5;
 /// `--stall-steps auto` from [`AUTO_EPIBT_SPARSE_DENSITY`]: the nearest robots keep going
 /// first for longer. I-07 (0.73 robots a free cell) finished 6,021 and 5,997 tasks with it
 /// (seeds 0 and 1) against 5,562 and 5,622 with 5 (20: 6,041), RANDOM-04 (0.85) 1,573
-/// against 1,508, I-08 (0.98) I8 against 6,837 and RANDOM-05 R5 against 2,009. Below 0.6 the
+/// against 1,508, I-08 (0.98) 7,604 against 6,837 and RANDOM-05 2,055 against 2,009. Below 0.6 the
 /// default's 5 stay: RANDOM-03 1,899 with 10 against 1,979, I-05 7,317 and 7,166 against
 /// 7,223 and 7,319 (docs/benchmarks.md, "Enhanced PIBT weighed by the crowd").
 const AUTO_EPIBT_DENSE_STALL: u32 = 10;

@@ -442,7 +442,7 @@ fn traffic_prices_every_planner_that_takes_it_and_bad_values_are_refused() {
 
 /// I-08's first 150 steps (800 robots on random-32-32-20, 0.98 robots a free cell; its tasks
 /// file cut to the first 4,000), every step valid by the validator: `auto` takes Enhanced
-/// PIBT there and finishes more than committed steps (575 against 236 when measured), which
+/// PIBT there and finishes more than committed steps (687 against 236 when measured), which
 /// finish over five times what the same rotation step replanned every timestep does (14; the
 /// competition's best known finished 6,059 in 2,000 steps). Committed steps name their
 /// decisions in the summary.
