@@ -715,27 +715,24 @@ mod tests {
     }
 
     #[test]
-    fn stall_steps_are_checked_and_auto_follows_the_density() {
-        assert_eq!(stall_steps("auto", 0.49), Ok(STALL_STEPS));
-        assert_eq!(stall_steps("auto", 0.6), Ok(AUTO_EPIBT_DENSE_STALL));
-        assert_eq!(stall_steps("auto", 0.98), Ok(AUTO_EPIBT_DENSE_STALL));
-        assert_eq!(stall_steps("1", 0.98), Ok(1));
-        for bad in ["", "x", "0", "-1", "2.5", "1001"] {
-            let e = stall_steps(bad, 0.5).unwrap_err();
-            assert!(e.contains("--stall-steps") && e.contains(bad), "{bad}: {e}");
-        }
-    }
-
-    #[test]
-    fn power_values_are_checked_and_auto_follows_the_density() {
+    fn epibt_settings_are_checked_and_auto_follows_the_density() {
         assert_eq!(power("auto", 0.49), Ok(AUTO_EPIBT_SPARSE_POWER));
-        assert_eq!(power("auto", 0.6), Ok(DEFAULT_POWER));
-        assert_eq!(power("auto", 0.98), Ok(DEFAULT_POWER));
+        assert_eq!(stall_steps("auto", 0.49), Ok(STALL_STEPS));
+        for dense in [0.6, 0.98] {
+            assert_eq!(power("auto", dense), Ok(DEFAULT_POWER));
+            assert_eq!(stall_steps("auto", dense), Ok(AUTO_EPIBT_DENSE_STALL));
+        }
         assert_eq!(power("0", 0.98), Ok(0.0));
         assert_eq!(power("1.5", 0.49), Ok(1.5));
+        assert_eq!(stall_steps("1", 0.98), Ok(1));
+        let refused = |e: String, flag: &str, bad: &str| {
+            assert!(e.contains(flag) && e.contains(bad), "{bad}: {e}");
+        };
         for bad in ["", "x", "-1", "8.5", "NaN", "inf"] {
-            let e = power(bad, 0.5).unwrap_err();
-            assert!(e.contains("--power") && e.contains(bad), "{bad}: {e}");
+            refused(power(bad, 0.5).unwrap_err(), "--power", bad);
+        }
+        for bad in ["", "x", "0", "-1", "2.5", "1001"] {
+            refused(stall_steps(bad, 0.5).unwrap_err(), "--stall-steps", bad);
         }
     }
 
