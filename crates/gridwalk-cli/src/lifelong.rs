@@ -5,8 +5,11 @@
 //! writes that edition's result JSON; progress goes to standard error, and one summary line
 //! is printed last.
 
+use std::fmt::Display;
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::str::FromStr;
 use std::time::Duration;
 
 use gridwalk_core::format::lorr::Problem;
@@ -458,46 +461,52 @@ fn highways(
     (small, open): (bool, bool),
     density: f64,
 ) -> Result<u16, String> {
-    Ok(match arg {
-        "auto" if planner == "epibt" => AUTO_EPIBT_HIGHWAYS,
-        "auto" if small && planner == "committed" => AUTO_SMALL_COMMITTED_HIGHWAYS,
-        "auto" if planner == "committed" => AUTO_COMMITTED_HIGHWAYS,
-        "auto" if open && density < AUTO_LIGHT_HIGHWAY_DENSITY => AUTO_LIGHT_HIGHWAYS,
-        "auto" if open && density < AUTO_OPEN_PARKING_DENSITY => AUTO_OPEN_HIGHWAYS,
-        "auto" if !small || density >= AUTO_HIGHWAY_DENSITY => AUTO_HIGHWAYS,
-        "auto" => 0,
-        n => n
-            .parse::<u16>()
-            .ok()
-            .filter(|&h| h <= 1000)
-            .ok_or_else(|| format!("--highways: {n} is neither auto nor 0 to 1000"))?,
-    })
+    let auto = match planner {
+        "epibt" => AUTO_EPIBT_HIGHWAYS,
+        "committed" if small => AUTO_SMALL_COMMITTED_HIGHWAYS,
+        "committed" => AUTO_COMMITTED_HIGHWAYS,
+        _ if open && density < AUTO_LIGHT_HIGHWAY_DENSITY => AUTO_LIGHT_HIGHWAYS,
+        _ if open && density < AUTO_OPEN_PARKING_DENSITY => AUTO_OPEN_HIGHWAYS,
+        _ if !small || density >= AUTO_HIGHWAY_DENSITY => AUTO_HIGHWAYS,
+        _ => 0,
+    };
+    auto_or("--highways", arg, auto, 0..=1000)
+}
+
+/// `arg` as a number within `range`, or `auto`'s value for `auto`; an error names `flag`.
+fn auto_or<T>(flag: &str, arg: &str, auto: T, range: RangeInclusive<T>) -> Result<T, String>
+where
+    T: FromStr + PartialOrd + Display,
+{
+    if arg == "auto" {
+        return Ok(auto);
+    }
+    let (lo, hi) = (range.start(), range.end());
+    (arg.parse::<T>().ok())
+        .filter(|v| range.contains(v))
+        .ok_or_else(|| format!("{flag}: {arg} is neither auto nor a number from {lo} to {hi}"))
 }
 
 /// `--power`'s exponent at `density` robots a free cell (see [`LifelongArgs::power`]).
 fn power(arg: &str, density: f64) -> Result<f64, String> {
-    match arg {
-        "auto" if density < AUTO_EPIBT_SPARSE_DENSITY => Ok(AUTO_EPIBT_SPARSE_POWER),
-        "auto" => Ok(DEFAULT_POWER),
-        n => n
-            .parse::<f64>()
-            .ok()
-            .filter(|p| (0.0..=8.0).contains(p))
-            .ok_or_else(|| format!("--power: {n} is neither auto nor a number from 0 to 8")),
-    }
+    let sparse = density < AUTO_EPIBT_SPARSE_DENSITY;
+    let auto = if sparse {
+        AUTO_EPIBT_SPARSE_POWER
+    } else {
+        DEFAULT_POWER
+    };
+    auto_or("--power", arg, auto, 0.0..=8.0)
 }
 
 /// `--stall-steps`' count at `density` robots a free cell (see [`LifelongArgs::stall_steps`]).
 fn stall_steps(arg: &str, density: f64) -> Result<u32, String> {
-    match arg {
-        "auto" if density < AUTO_EPIBT_SPARSE_DENSITY => Ok(STALL_STEPS),
-        "auto" => Ok(AUTO_EPIBT_DENSE_STALL),
-        n => n
-            .parse::<u32>()
-            .ok()
-            .filter(|s| (1..=1000).contains(s))
-            .ok_or_else(|| format!("--stall-steps: {n} is neither auto nor 1 to 1000")),
-    }
+    let sparse = density < AUTO_EPIBT_SPARSE_DENSITY;
+    let auto = if sparse {
+        STALL_STEPS
+    } else {
+        AUTO_EPIBT_DENSE_STALL
+    };
+    auto_or("--stall-steps", arg, auto, 1..=1000)
 }
 
 /// Plays the problem; prints the summary line. Bad input is an `Err` with its `file:line:
