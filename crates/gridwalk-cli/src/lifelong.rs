@@ -155,19 +155,14 @@ const AUTO_QUEUE: u32 = 8;
 /// first ([`AUTO_EPIBT_DENSE_STALL`]).
 const AUTO_EPIBT_SPARSE_DENSITY: f64 = 0.6;
 
-/// `--power auto` below [`AUTO_EPIBT_SPARSE_DENSITY`]: I-05 (0.49 robots a free cell)
-/// finished 7,223 and 7,319 tasks with it (seeds 0 and 1) against 6,776 and 6,858 with the
-/// default's squares, RANDOM-03 1,979 and 1,967 against 1,798 and 1,772. From 0.6 squares
-/// stay: I-07 (0.73) 5,241 with 0.5 against 5,409 (docs/benchmarks.md, "Enhanced PIBT
-/// weighed by the crowd").
+/// `--power auto` below [`AUTO_EPIBT_SPARSE_DENSITY`], where weighing robots nearly alike
+/// finished far more than squares; from there squares stay (docs/benchmarks.md, "Enhanced
+/// PIBT weighed by the crowd").
 const AUTO_EPIBT_SPARSE_POWER: f64 = 0.5;
 
-/// `--stall-steps auto` from [`AUTO_EPIBT_SPARSE_DENSITY`]: the nearest robots keep going
-/// first for longer. I-07 (0.73 robots a free cell) finished 6,021 and 5,997 tasks with it
-/// (seeds 0 and 1) against 5,562 and 5,622 with 5 (20: 6,041), RANDOM-04 (0.85) 1,573
-/// against 1,508, I-08 (0.98) 7,604 against 6,837 and RANDOM-05 2,055 against 2,009. Below 0.6 the
-/// default's 5 stay: RANDOM-03 1,899 with 10 against 1,979, I-05 7,317 and 7,166 against
-/// 7,223 and 7,319 (docs/benchmarks.md, "Enhanced PIBT weighed by the crowd").
+/// `--stall-steps auto` from [`AUTO_EPIBT_SPARSE_DENSITY`]: the nearest robots go first for
+/// longer, which finished far more on I-07, I-08, RANDOM-04 and RANDOM-05; below, the
+/// default's 5 stay (docs/benchmarks.md, "Enhanced PIBT weighed by the crowd").
 const AUTO_EPIBT_DENSE_STALL: u32 = 10;
 
 /// `--traffic auto`'s stall and contraflow weights for `epibt` below
@@ -182,12 +177,9 @@ const AUTO_EPIBT_SPARSE_TRAFFIC: f32 = 32.0;
 const AUTO_EPIBT_CONTRA_DENSITY: f64 = 0.8;
 
 /// `--traffic auto`'s contraflow weight for `epibt` from [`AUTO_EPIBT_SPARSE_DENSITY`] to
-/// [`AUTO_EPIBT_CONTRA_DENSITY`], its stall weight staying 8: robots keep to lanes. I-07
-/// (0.73 robots a free cell) finished 5,562 and 5,622 tasks with it (seeds 0 and 1) against
-/// 5,409 and 5,323 with 8 (48: 5,580 and 5,560; stalls weighed 16: 5,503; 32,8: 5,228).
-/// Denser, it did not pay on the whole: I-08 (0.98) 7,062 against 6,837, but RANDOM-04
-/// (0.85) 1,492 against 1,508 and RANDOM-05 (0.98) 1,971 against 2,009 (docs/benchmarks.md,
-/// "Enhanced PIBT weighed by the crowd").
+/// [`AUTO_EPIBT_CONTRA_DENSITY`], its stall weight staying 8: robots keep to lanes. It paid
+/// on I-07 on both seeds; denser it did not on the whole (docs/benchmarks.md, "Enhanced PIBT
+/// weighed by the crowd").
 const AUTO_EPIBT_CONTRA: f32 = 32.0;
 
 /// What `--traffic auto` prices moves by for a planner at `density` robots a free cell:
