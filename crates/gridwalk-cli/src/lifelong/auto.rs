@@ -173,6 +173,15 @@ const AUTO_EPIBT_CONTRA_DENSITY: f64 = 0.8;
 /// weighed by the crowd").
 const AUTO_EPIBT_CONTRA: f32 = 32.0;
 
+/// Robots a free cell from which `--approach auto` weighs a robot's way to a task's first
+/// errand [`AUTO_DENSE_APPROACH`] times.
+const AUTO_APPROACH_DENSITY: f64 = 0.6;
+
+/// `--approach auto` from [`AUTO_APPROACH_DENSITY`]: on RANDOM-04 and RANDOM-05 robots then
+/// take tasks that begin near them, which finished more; on RANDOM-03 (0.49) it finished
+/// fewer (docs/benchmarks.md, "The approach weighed in a dense crowd").
+const AUTO_DENSE_APPROACH: u64 = 5;
+
 /// What `--traffic auto` prices moves by for a planner at `density` robots a free cell:
 /// the traffic (8,8,25,100) for `window`, `operations` and `epibt` on a small map where no
 /// robot parks, for `epibt` below [`AUTO_EPIBT_CONTRA_DENSITY`] its contraflow weighed
@@ -272,6 +281,8 @@ pub(super) struct Choice<'a> {
     /// `epibt`'s exponent of a robot's power, and the steps a stalled robot waits to go first.
     pub(super) power: f64,
     pub(super) stall_steps: u32,
+    /// 2024's matching scheduler: the weight of a robot's way to a task's first errand.
+    pub(super) approach: u64,
     /// Whether the map is small, and the window's A\* expansions a step.
     pub(super) small: bool,
     pub(super) work: u64,
@@ -321,6 +332,7 @@ pub(super) fn choose<'a>(
         traffic: traffic(&args.traffic, auto)?,
         power: power(&args.power, density)?,
         stall_steps: stall_steps(&args.stall_steps, density)?,
+        approach: approach(&args.approach, density)?,
         small,
         work: lns_work(&args.lns_work, small)?,
     })
@@ -382,6 +394,16 @@ fn stall_steps(arg: &str, density: f64) -> Result<u32, String> {
     auto_or("--stall-steps", arg, auto, 1..=1000)
 }
 
+/// `--approach`'s weight at `density` robots a free cell (see [`LifelongArgs::approach`]).
+fn approach(arg: &str, density: f64) -> Result<u64, String> {
+    let auto = if density < AUTO_APPROACH_DENSITY {
+        1
+    } else {
+        AUTO_DENSE_APPROACH
+    };
+    auto_or("--approach", arg, auto, 1..=100)
+}
+
 /// The parking `--active` asks for (see [`LifelongArgs::active`]) on a map with `free`
 /// passable cells, where `auto` lets `working` robots a free cell work, if set; its draw's
 /// seed, and whether robots on the trunk work (`--park off-trunk`).
@@ -438,7 +460,7 @@ mod tests {
     }
 
     #[test]
-    fn epibt_settings_are_checked_and_auto_follows_the_density() {
+    fn crowd_settings_are_checked_and_auto_follows_the_density() {
         assert_eq!(power("auto", 0.49), Ok(AUTO_EPIBT_SPARSE_POWER));
         assert_eq!(stall_steps("auto", 0.49), Ok(STALL_STEPS));
         for dense in [0.6, 0.98] {
@@ -456,6 +478,12 @@ mod tests {
         }
         for bad in ["", "x", "0", "-1", "2.5", "1001"] {
             refused(stall_steps(bad, 0.5).unwrap_err(), "--stall-steps", bad);
+        }
+        assert_eq!(approach("auto", 0.49), Ok(1));
+        assert_eq!(approach("auto", 0.6), Ok(AUTO_DENSE_APPROACH));
+        assert_eq!(approach("3", 0.98), Ok(3));
+        for bad in ["", "x", "0", "-1", "2.5", "101"] {
+            refused(approach(bad, 0.5).unwrap_err(), "--approach", bad);
         }
     }
 

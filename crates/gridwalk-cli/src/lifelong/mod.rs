@@ -108,6 +108,11 @@ pub struct LifelongArgs {
     /// task takes the nearest by makespan, for good); `auto` is `matching`.
     #[arg(long, default_value = "auto", value_parser = ["auto", "greedy", "matching"])]
     pub scheduler: String,
+    /// 2024, `matching`: how many times a move to a task's first errand counts against a
+    /// move between its errands: `auto` (the default) 5 from 0.6 robots a free cell, else 1;
+    /// or a number from 1 to 100.
+    #[arg(long, default_value = "auto")]
+    pub approach: String,
     /// Robots that may head for one goal at once, so that they do not queue beside it: in
     /// 2024 `matching` gives no more tasks at a first errand, in 2023 the nearest keep a
     /// shared goal and the others wait without one. `auto` (the default) 8, `none` for no
@@ -151,6 +156,7 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
             _ => SchedulerKind::Matching,
         },
         queue: queue(&args.queue)?,
+        approach: choice.approach,
     };
     let every = (args.steps / 20).max(1);
     let mut progress = |t: u64, finished: u64| {

@@ -531,18 +531,43 @@ fn the_matching_scheduler_finishes_more_than_the_greedy() {
     assert!(matching > greedy, "matching {matching}, greedy {greedy}");
 }
 
-/// I-04's problem with `robots` robots on random-32-32-20 (starts spread over the free cells
-/// by a fixed stride), in a folder of its own.
+/// In a dense 2024 crowd (RANDOM-01's tasks, 600 robots on random-32-32-20: 0.73 a free
+/// cell) `--approach auto` counts each move to a task's first errand five times: it plays
+/// exactly as `--approach 5` and not as `--approach 1`, every file valid. Bad weights are
+/// refused.
+#[test]
+fn a_dense_crowd_weighs_the_way_to_a_first_errand() {
+    refuses("2024/RANDOM-01.json", "--approach", &["0", "101", "far"]);
+    let p = crowded_from("2024/RANDOM-01.json", 600);
+    let play = |approach: &str| {
+        let flags = ["--steps", "60", "--approach", approach];
+        let (line, r) = play_and_check(&p, &flags, &format!("dense-approach-{approach}"));
+        assert_eq!(field(&line, "errors"), 0.0, "{line}");
+        r["actualSchedule"].clone()
+    };
+    let auto = play("auto");
+    assert_eq!(auto, play("5"));
+    assert_ne!(auto, play("1"));
+}
+
+/// I-04's problem with `robots` robots on random-32-32-20 (see [`crowded_from`]).
 fn crowded(robots: usize) -> PathBuf {
-    let dir = temp_dir(&format!("crowded-{robots}"));
-    for sub in [
-        "maps/random-32-32-20.map",
-        "tasks/random-32-32-20_100.tasks",
-    ] {
+    crowded_from("2023/MR23-I-04.json", robots)
+}
+
+/// The problem `base` (in `tests/data/lorr`) with `robots` robots, its starts spread over
+/// the free cells by a fixed stride, in a folder of its own.
+fn crowded_from(base: &str, robots: usize) -> PathBuf {
+    let edition = &base[..4];
+    let dir = temp_dir(&format!("crowded-{edition}-{robots}"));
+    let mut problem: Value =
+        serde_json::from_str(&std::fs::read_to_string(lorr_data(base)).unwrap()).unwrap();
+    for key in ["mapFile", "taskFile"] {
+        let sub = problem[key].as_str().unwrap();
         std::fs::create_dir_all(dir.join(sub).parent().unwrap()).unwrap();
-        std::fs::copy(lorr_data(&format!("2023/{sub}")), dir.join(sub)).unwrap();
+        std::fs::copy(lorr_data(&format!("{edition}/{sub}")), dir.join(sub)).unwrap();
     }
-    let map = std::fs::read_to_string(lorr_data("2023/maps/random-32-32-20.map")).unwrap();
+    let map = std::fs::read_to_string(dir.join(problem["mapFile"].as_str().unwrap())).unwrap();
     let rows: Vec<&str> = map.lines().skip(4).collect();
     let free: Vec<usize> = (0..32 * 32)
         .filter(|&c| rows[c / 32].as_bytes()[c % 32] == b'.')
@@ -565,12 +590,10 @@ fn crowded(robots: usize) -> PathBuf {
         format!("{robots}\n{}\n", starts.join("\n")),
     )
     .unwrap();
-    let text = std::fs::read_to_string(lorr_data("2023/MR23-I-04.json"))
-        .unwrap()
-        .replace("random-32-32-20_100.agents", "crowd.agents")
-        .replace("\"teamSize\": 100", &format!("\"teamSize\": {robots}"));
+    problem["agentFile"] = "agents/crowd.agents".into();
+    problem["teamSize"] = robots.into();
     let p = dir.join("problem.json");
-    std::fs::write(&p, text).unwrap();
+    std::fs::write(&p, serde_json::to_string_pretty(&problem).unwrap()).unwrap();
     p
 }
 

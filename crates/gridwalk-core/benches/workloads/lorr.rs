@@ -43,6 +43,7 @@ pub fn warehouse_10000(steps: u64, report: &mut Report) -> Result<(), String> {
         scheduler: SchedulerKind::Greedy,
         queue: None,
         parking: None,
+        approach: 1,
     };
     let outcome = run(&problem, Box::new(planner), settings, &mut |_, _| {})?;
     let plans = &outcome.plan_seconds;

@@ -12,13 +12,21 @@
 //! - prices a free robot with an open task as the moves from the robot to the task's first
 //!   errand plus the moves from errand to errand (the task's *makespan*, the start-kit's
 //!   cost), less [`STICK`] moves if the robot holds that task already, so that a robot
-//!   changes its task only for a clearly better one;
+//!   changes its task only for a clearly better one; with an approach weight
+//!   ([`with_approach`](MatchingScheduler::with_approach)) each move to the first errand
+//!   counts that many times;
 //! - matches cheapest pair first, each robot once and each task once, and, with a queue
 //!   bound ([`with_queue`](MatchingScheduler::with_queue)), at most that many robots heading
 //!   for one first errand at once.
 //!
 //! A robot left without a task (more free robots than open tasks, or every task it could take
 //! at a first errand whose queue is full) gets none: its goal is `None`.
+//!
+//! **The approach weight.** In a dense crowd a robot crosses each cell slowly, and its way to
+//! a far first errand is long and often given up for a task revealed later. Weighing the
+//! approach more, robots take tasks that begin near them and change them less. EPIBT's
+//! authors' scheduler counts each move to the first errand five times (docs/benchmarks.md,
+//! "The approach weighed in a dense crowd").
 //!
 //! **The queue bound.** Where every task begins at one of a few cells (sortation_large's 620
 //! emitters on the map's edges, for 10,000 robots), the cheapest pairs send a dozen robots or
@@ -74,6 +82,8 @@ pub struct MatchingScheduler {
     pairs: Vec<(u64, u32, u64)>,
     /// Robots that may head for one first errand at once; `None`: no bound.
     queue: Option<u32>,
+    /// How many times a move to a task's first errand counts against one between errands.
+    approach: u64,
     /// Scratch, under a bound: per cell, the robots heading for it as a first errand.
     heading: Vec<u32>,
     /// The grid's cells: `heading`'s length.
@@ -90,6 +100,7 @@ impl MatchingScheduler {
             begun: Vec::new(),
             pairs: Vec::new(),
             queue: None,
+            approach: 1,
             heading: Vec::new(),
             cells: grid.len(),
         }
@@ -99,6 +110,13 @@ impl MatchingScheduler {
     /// at once (see the module doc).
     pub fn with_queue(mut self, queue: u32) -> MatchingScheduler {
         self.queue = Some(queue.max(1));
+        self
+    }
+
+    /// The same scheduler, counting each move to a task's first errand `weight` times (at
+    /// least once) against a move between its errands (see the module doc).
+    pub fn with_approach(mut self, weight: u64) -> MatchingScheduler {
+        self.approach = weight.max(1);
         self
     }
 
@@ -213,7 +231,8 @@ impl MatchingScheduler {
             }
             let slot = self.dist.slot(k.errands[0]);
             for &a in matchable {
-                let mut c = cost(self.dist.get(slot, states[a as usize].cell)) + k.length;
+                let to_first = cost(self.dist.get(slot, states[a as usize].cell));
+                let mut c = to_first.saturating_mul(self.approach) + k.length;
                 if self.assigned[a as usize] == Some(id) {
                     c = c.saturating_sub(STICK);
                 }
@@ -311,6 +330,24 @@ mod tests {
         // Finished: a new task, the one left.
         let mut goals = [None];
         assert_eq!(s.schedule(&[at(3)], &mut goals), [Some(2)]);
+    }
+
+    #[test]
+    fn an_approach_weight_takes_the_task_that_begins_nearer() {
+        // From cell 0: a long task beginning at 2 (2 + 10 moves) or a short one beginning at
+        // 6 (6 + 1). Alike, the short one is cheaper; the approach weighed five times, the
+        // near one (10 + 10 against 30 + 1).
+        let grid = Grid::new(20, 1).unwrap();
+        let chosen = |weight: u64| {
+            let mut s = MatchingScheduler::new(&grid, 1 << 20).with_approach(weight);
+            s.reveal(0, &[2, 12]);
+            s.reveal(1, &[6, 7]);
+            let mut goals = [None];
+            let schedule = s.schedule(&[at(0)], &mut goals);
+            (schedule[0], goals[0])
+        };
+        assert_eq!(chosen(1), (Some(1), Some(6)));
+        assert_eq!(chosen(5), (Some(0), Some(2)));
     }
 
     #[test]

@@ -159,6 +159,9 @@ pub struct Settings {
     /// first errands ([`MatchingScheduler::with_queue`]), in 2023 the nearest robots keep a
     /// shared goal and the others wait without one (`queue.rs`). `None`: no bound.
     pub queue: Option<u32>,
+    /// 2024, the matching scheduler: how many times a move to a task's first errand counts
+    /// against a move between its errands ([`MatchingScheduler::with_approach`]); 1 by default.
+    pub approach: u64,
 }
 
 /// Which 2024 scheduler the entry runs.
@@ -412,7 +415,8 @@ pub fn run(
         match settings.scheduler {
             SchedulerKind::Greedy => Box::new(GreedyScheduler::new(&problem.grid)),
             SchedulerKind::Matching => {
-                let matching = MatchingScheduler::new(&problem.grid, DEFAULT_BUDGET);
+                let matching = MatchingScheduler::new(&problem.grid, DEFAULT_BUDGET)
+                    .with_approach(settings.approach);
                 Box::new(match settings.queue {
                     Some(q) => matching.with_queue(q),
                     None => matching,
