@@ -174,13 +174,14 @@ const AUTO_EPIBT_CONTRA_DENSITY: f64 = 0.8;
 const AUTO_EPIBT_CONTRA: f32 = 32.0;
 
 /// Robots a free cell from which `--approach auto` weighs a robot's way to a task's first
-/// errand [`AUTO_DENSE_APPROACH`] times.
+/// errand [`AUTO_APPROACH`] times.
 const AUTO_APPROACH_DENSITY: f64 = 0.6;
 
-/// `--approach auto` from [`AUTO_APPROACH_DENSITY`]: on RANDOM-04 and RANDOM-05 robots then
-/// take tasks that begin near them, which finished more; on RANDOM-03 (0.49) it finished
-/// fewer (docs/benchmarks.md, "The approach weighed in a dense crowd").
-const AUTO_DENSE_APPROACH: u64 = 5;
+/// `--approach auto` from [`AUTO_APPROACH_DENSITY`] and for committed steps: robots then
+/// take tasks that begin near them, which finished more on RANDOM-04, RANDOM-05 and
+/// SORTATION; on RANDOM-03 (0.49) it finished fewer (docs/benchmarks.md, "The approach
+/// weighed in a dense crowd").
+const AUTO_APPROACH: u64 = 5;
 
 /// What `--traffic auto` prices moves by for a planner at `density` robots a free cell:
 /// the traffic (8,8,25,100) for `window`, `operations` and `epibt` on a small map where no
@@ -332,7 +333,7 @@ pub(super) fn choose<'a>(
         traffic: traffic(&args.traffic, auto)?,
         power: power(&args.power, density)?,
         stall_steps: stall_steps(&args.stall_steps, density)?,
-        approach: approach(&args.approach, density)?,
+        approach: approach(&args.approach, planner, density)?,
         small,
         work: lns_work(&args.lns_work, small)?,
     })
@@ -394,12 +395,13 @@ fn stall_steps(arg: &str, density: f64) -> Result<u32, String> {
     auto_or("--stall-steps", arg, auto, 1..=1000)
 }
 
-/// `--approach`'s weight at `density` robots a free cell (see [`LifelongArgs::approach`]).
-fn approach(arg: &str, density: f64) -> Result<u64, String> {
-    let auto = if density < AUTO_APPROACH_DENSITY {
-        1
+/// `--approach`'s weight for `planner` at `density` robots a free cell (see
+/// [`LifelongArgs::approach`]).
+fn approach(arg: &str, planner: &str, density: f64) -> Result<u64, String> {
+    let auto = if density >= AUTO_APPROACH_DENSITY || planner == "committed" {
+        AUTO_APPROACH
     } else {
-        AUTO_DENSE_APPROACH
+        1
     };
     auto_or("--approach", arg, auto, 1..=100)
 }
@@ -479,11 +481,13 @@ mod tests {
         for bad in ["", "x", "0", "-1", "2.5", "1001"] {
             refused(stall_steps(bad, 0.5).unwrap_err(), "--stall-steps", bad);
         }
-        assert_eq!(approach("auto", 0.49), Ok(1));
-        assert_eq!(approach("auto", 0.6), Ok(AUTO_DENSE_APPROACH));
-        assert_eq!(approach("3", 0.98), Ok(3));
+        assert_eq!(approach("auto", "epibt", 0.49), Ok(1));
+        assert_eq!(approach("auto", "window", 0.24), Ok(1));
+        assert_eq!(approach("auto", "epibt", 0.6), Ok(AUTO_APPROACH));
+        assert_eq!(approach("auto", "committed", 0.18), Ok(AUTO_APPROACH));
+        assert_eq!(approach("3", "epibt", 0.98), Ok(3));
         for bad in ["", "x", "0", "-1", "2.5", "101"] {
-            refused(approach(bad, 0.5).unwrap_err(), "--approach", bad);
+            refused(approach(bad, "epibt", 0.5).unwrap_err(), "--approach", bad);
         }
     }
 

@@ -109,8 +109,8 @@ pub struct LifelongArgs {
     #[arg(long, default_value = "auto", value_parser = ["auto", "greedy", "matching"])]
     pub scheduler: String,
     /// 2024, `matching`: how many times a move to a task's first errand counts against a
-    /// move between its errands: `auto` (the default) 5 from 0.6 robots a free cell, else 1;
-    /// or a number from 1 to 100.
+    /// move between its errands: `auto` (the default) 5 from 0.6 robots a free cell and for
+    /// `committed`, else 1; or a number from 1 to 100.
     #[arg(long, default_value = "auto")]
     pub approach: String,
     /// Robots that may head for one goal at once, so that they do not queue beside it: in
