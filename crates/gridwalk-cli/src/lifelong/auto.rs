@@ -317,11 +317,11 @@ pub(super) fn choose<'a>(
     } else {
         (open && density >= AUTO_OPEN_PARKING_DENSITY).then_some(AUTO_WORKING_DENSITY)
     };
+    // `--park` is auto, open or off-trunk (clap refuses the rest).
     let off_trunk = match args.park.as_str() {
-        "auto" => !small,
         "open" => false,
         "off-trunk" => true,
-        p => return Err(format!("--park: {p} is neither auto, open nor off-trunk")),
+        _ => !small,
     };
     let parking = parking(&args.active, working, free, (args.seed, off_trunk))?;
     let auto = auto_traffic(planner, small, parking.is_some(), density);

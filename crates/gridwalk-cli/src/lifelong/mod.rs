@@ -131,7 +131,7 @@ pub struct LifelongArgs {
     /// `open`), `open` (any robot on open ground may park) or `off-trunk` (as `open`, but
     /// robots on the map's trunk, the quarter of free cells with the most through-traffic,
     /// work: parked there they narrow the passages every robot crosses).
-    #[arg(long, default_value = "auto")]
+    #[arg(long, default_value = "auto", value_parser = ["auto", "open", "off-trunk"])]
     pub park: String,
     /// The seed of the planner's tie-breaks.
     #[arg(long, default_value_t = 0)]
