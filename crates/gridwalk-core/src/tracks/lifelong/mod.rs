@@ -160,7 +160,8 @@ pub struct Settings {
     /// shared goal and the others wait without one (`queue.rs`). `None`: no bound.
     pub queue: Option<u32>,
     /// 2024, the matching scheduler: how many times a move to a task's first errand counts
-    /// against a move between its errands ([`MatchingScheduler::with_approach`]); 1 by default.
+    /// against a move between its errands ([`MatchingScheduler::with_approach`]); 1 prices
+    /// both alike, as the start-kit does.
     pub approach: u64,
 }
 
