@@ -373,25 +373,24 @@ where
         .ok_or_else(|| format!("{flag}: {arg} is neither auto nor a number from {lo} to {hi}"))
 }
 
+/// `sparse` below [`AUTO_EPIBT_SPARSE_DENSITY`] robots a free cell, `dense` from there.
+fn by_density<T>(density: f64, sparse: T, dense: T) -> T {
+    if density < AUTO_EPIBT_SPARSE_DENSITY {
+        sparse
+    } else {
+        dense
+    }
+}
+
 /// `--power`'s exponent at `density` robots a free cell (see [`LifelongArgs::power`]).
 fn power(arg: &str, density: f64) -> Result<f64, String> {
-    let sparse = density < AUTO_EPIBT_SPARSE_DENSITY;
-    let auto = if sparse {
-        AUTO_EPIBT_SPARSE_POWER
-    } else {
-        DEFAULT_POWER
-    };
+    let auto = by_density(density, AUTO_EPIBT_SPARSE_POWER, DEFAULT_POWER);
     auto_or("--power", arg, auto, 0.0..=8.0)
 }
 
 /// `--stall-steps`' count at `density` robots a free cell (see [`LifelongArgs::stall_steps`]).
 fn stall_steps(arg: &str, density: f64) -> Result<u32, String> {
-    let sparse = density < AUTO_EPIBT_SPARSE_DENSITY;
-    let auto = if sparse {
-        STALL_STEPS
-    } else {
-        AUTO_EPIBT_DENSE_STALL
-    };
+    let auto = by_density(density, STALL_STEPS, AUTO_EPIBT_DENSE_STALL);
     auto_or("--stall-steps", arg, auto, 1..=1000)
 }
 
