@@ -143,7 +143,8 @@ const AUTO_QUEUE: u32 = 8;
 /// Robots a free cell below which `epibt` weighs the traffic more
 /// ([`AUTO_EPIBT_SPARSE_TRAFFIC`]) and every robot's gain more alike
 /// ([`AUTO_EPIBT_SPARSE_POWER`]), and from which stalled robots wait longer before they go
-/// first ([`AUTO_EPIBT_DENSE_STALL`]).
+/// first ([`AUTO_EPIBT_DENSE_STALL`]) and 2024's scheduler weighs the approach
+/// ([`AUTO_APPROACH`]).
 const AUTO_EPIBT_SPARSE_DENSITY: f64 = 0.6;
 
 /// `--power auto` below [`AUTO_EPIBT_SPARSE_DENSITY`], where weighing robots nearly alike
@@ -173,11 +174,7 @@ const AUTO_EPIBT_CONTRA_DENSITY: f64 = 0.8;
 /// weighed by the crowd").
 const AUTO_EPIBT_CONTRA: f32 = 32.0;
 
-/// Robots a free cell from which `--approach auto` weighs a robot's way to a task's first
-/// errand [`AUTO_APPROACH`] times.
-const AUTO_APPROACH_DENSITY: f64 = 0.6;
-
-/// `--approach auto` from [`AUTO_APPROACH_DENSITY`] and for committed steps: robots then
+/// `--approach auto` from [`AUTO_EPIBT_SPARSE_DENSITY`] and for committed steps: robots then
 /// take tasks that begin near them, which finished more on RANDOM-04, RANDOM-05 and
 /// SORTATION; on RANDOM-03 (0.49) it finished fewer (docs/benchmarks.md, "The approach
 /// weighed in a dense crowd").
@@ -397,10 +394,9 @@ fn stall_steps(arg: &str, density: f64) -> Result<u32, String> {
 /// `--approach`'s weight for `planner` at `density` robots a free cell (see
 /// [`LifelongArgs::approach`]).
 fn approach(arg: &str, planner: &str, density: f64) -> Result<u64, String> {
-    let auto = if density >= AUTO_APPROACH_DENSITY || planner == "committed" {
-        AUTO_APPROACH
-    } else {
-        1
+    let auto = match planner {
+        "committed" => AUTO_APPROACH,
+        _ => by_density(density, 1, AUTO_APPROACH),
     };
     auto_or("--approach", arg, auto, 1..=100)
 }
