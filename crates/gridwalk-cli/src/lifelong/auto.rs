@@ -157,6 +157,15 @@ const AUTO_EPIBT_SPARSE_POWER: f64 = 0.5;
 /// default's 5 stay (docs/benchmarks.md, "Enhanced PIBT weighed by the crowd").
 const AUTO_EPIBT_DENSE_STALL: u32 = 10;
 
+/// `--depth auto` below [`AUTO_EPIBT_SPARSE_DENSITY`]: robots that see 5 steps ahead go
+/// round the robot ahead rather than queue behind it (docs/benchmarks.md, "Operations of 4
+/// and 5 steps").
+const AUTO_EPIBT_SPARSE_DEPTH: usize = 5;
+
+/// `--depth auto` from [`AUTO_EPIBT_SPARSE_DENSITY`], where choices over 5 steps cost more
+/// than the step's time allows a crowd of 700 and more.
+const AUTO_EPIBT_DENSE_DEPTH: usize = 4;
+
 /// `--traffic auto`'s stall and contraflow weights for `epibt` below
 /// [`AUTO_EPIBT_SPARSE_DENSITY`]: I-05 (400 robots, 0.49 a free cell) finished 6,776 and
 /// 6,858 tasks with them (seeds 0 and 1) against 6,400 and 6,343 with 8, RANDOM-03 1,798
@@ -279,6 +288,8 @@ pub(super) struct Choice<'a> {
     /// `epibt`'s exponent of a robot's power, and the steps a stalled robot waits to go first.
     pub(super) power: f64,
     pub(super) stall_steps: u32,
+    /// `epibt`'s timesteps an operation spans.
+    pub(super) depth: usize,
     /// 2024's matching scheduler: the weight of a robot's way to a task's first errand.
     pub(super) approach: u64,
     /// Whether the map is small, and the window's A\* expansions a step.
@@ -330,6 +341,7 @@ pub(super) fn choose<'a>(
         traffic: traffic(&args.traffic, auto)?,
         power: power(&args.power, density)?,
         stall_steps: stall_steps(&args.stall_steps, density)?,
+        depth: depth(&args.depth, density)?,
         approach: approach(&args.approach, planner, density)?,
         small,
         work: lns_work(&args.lns_work, small)?,
@@ -389,6 +401,12 @@ fn power(arg: &str, density: f64) -> Result<f64, String> {
 fn stall_steps(arg: &str, density: f64) -> Result<u32, String> {
     let auto = by_density(density, STALL_STEPS, AUTO_EPIBT_DENSE_STALL);
     auto_or("--stall-steps", arg, auto, 1..=1000)
+}
+
+/// `--depth`'s timesteps at `density` robots a free cell (see [`LifelongArgs::depth`]).
+fn depth(arg: &str, density: f64) -> Result<usize, String> {
+    let auto = by_density(density, AUTO_EPIBT_SPARSE_DEPTH, AUTO_EPIBT_DENSE_DEPTH);
+    auto_or("--depth", arg, auto, 3..=5)
 }
 
 /// `--approach`'s weight for `planner` at `density` robots a free cell (see
@@ -483,6 +501,12 @@ mod tests {
         assert_eq!(approach("3", "epibt", 0.98), Ok(3));
         for bad in ["", "x", "0", "-1", "2.5", "101"] {
             refused(approach(bad, "epibt", 0.5).unwrap_err(), "--approach", bad);
+        }
+        assert_eq!(depth("auto", 0.49), Ok(AUTO_EPIBT_SPARSE_DEPTH));
+        assert_eq!(depth("auto", 0.6), Ok(AUTO_EPIBT_DENSE_DEPTH));
+        assert_eq!(depth("3", 0.49), Ok(3));
+        for bad in ["", "x", "2", "6", "4.5", "-4"] {
+            refused(depth(bad, 0.5).unwrap_err(), "--depth", bad);
         }
     }
 

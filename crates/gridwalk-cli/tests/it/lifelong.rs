@@ -534,7 +534,7 @@ fn the_matching_scheduler_finishes_more_than_the_greedy() {
 /// In a dense 2024 crowd (RANDOM-01's tasks, 600 robots on random-32-32-20: 0.73 a free
 /// cell) `--approach auto` counts each move to a task's first errand five times: it plays
 /// exactly as `--approach 5` and not as `--approach 1`, every file valid. Bad weights are
-/// refused.
+/// refused. Its operations span 4 steps there (`--depth auto`).
 #[test]
 fn a_dense_crowd_weighs_the_way_to_a_first_errand() {
     refuses("2024/RANDOM-01.json", "--approach", &["0", "101", "far"]);
@@ -548,6 +548,10 @@ fn a_dense_crowd_weighs_the_way_to_a_first_errand() {
     let auto = play("auto");
     assert_eq!(auto, play("5"));
     assert_ne!(auto, play("1"));
+    // Denser, operations span 4 steps, not 5.
+    let flags = ["--steps", "60", "--depth", "4"];
+    let (_, four) = play_and_check(&p, &flags, "dense-depth-4");
+    assert_eq!(auto, four["actualSchedule"]);
 }
 
 /// I-04's problem with `robots` robots on random-32-32-20 (see [`crowded_from`]).
@@ -663,8 +667,9 @@ fn a_ring_road_eases_a_crowded_map() {
 /// On the same crowded map (0.49 robots a free cell) `auto` takes Enhanced PIBT, guided by
 /// traffic rules of 16 and by the traffic it sees (weighed 32 here, below 0.6 robots a free
 /// cell), its refining weighing robots nearly alike (power 0.5, not squares), with 20,000
-/// choices a step: on I-05 it finished 7,223 tasks against the window's 6,010
-/// (docs/benchmarks.md, "Enhanced PIBT weighed by the crowd").
+/// choices a step over operations of 5 steps, not 3: on I-05 it finished 7,737 tasks against
+/// 7,223 over 3 steps and the window's 6,010 (docs/benchmarks.md, "Operations of 4 and 5
+/// steps"). Bad depths are refused.
 #[test]
 fn auto_takes_enhanced_pibt_with_traffic_on_a_crowded_small_map() {
     let p = crowded(400);
@@ -681,6 +686,8 @@ fn auto_takes_enhanced_pibt_with_traffic_on_a_crowded_small_map() {
         "20000",
         "--power",
         "0.5",
+        "--depth",
+        "5",
     ];
     let chosen = [&steps[..], &flags].concat();
     let (_, chosen) = play_and_check(&p, &chosen, "crowded-epibt");
@@ -696,6 +703,10 @@ fn auto_takes_enhanced_pibt_with_traffic_on_a_crowded_small_map() {
     let squares = [&steps[..], &flags[..8], &["--power", "2"]].concat();
     let (_, squares) = play_and_check(&p, &squares, "crowded-epibt-squares");
     assert_ne!(auto["actualPaths"], squares["actualPaths"]);
+    let shallow = [&steps[..], &flags[..10], &["--depth", "3"]].concat();
+    let (_, shallow) = play_and_check(&p, &shallow, "crowded-epibt-depth-3");
+    assert_ne!(auto["actualPaths"], shallow["actualPaths"]);
+    refuses("2023/MR23-I-04.json", "--depth", &["2", "6", "deep"]);
 }
 
 /// Traffic learnt from the robots' moves on the same crowded map: PIBT over operations on

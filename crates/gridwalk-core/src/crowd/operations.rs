@@ -85,20 +85,20 @@ pub const COMMIT_DENSITY: f64 = 0.6;
 /// Steps a robot yielded to goes first (see the module doc).
 pub const YIELD_STEPS: u64 = 8;
 
-/// An operation: [`DEPTH`] actions.
-pub type Operation = [Action; DEPTH];
+/// An operation: [`DEPTH`] actions, or `D` for a planner that looks further ahead.
+pub type Operation<const D: usize = DEPTH> = [Action; D];
 
 /// A robot's states over the window: index 0 is now.
 type Path = [(u32, u8); DEPTH + 1];
 
 /// The operations (see the module doc). Of equals the one kept has the fewest actions that
 /// are not waits, then comes first action by action, forward before turns before a wait.
-pub fn operations() -> Vec<Operation> {
+pub fn operations<const D: usize>() -> Vec<Operation<D>> {
     use Action::*;
     let letters = [Forward, Clockwise, CounterClockwise, Wait];
-    let mut all: Vec<Operation> = (0..4usize.pow(DEPTH as u32))
+    let mut all: Vec<Operation<D>> = (0..4usize.pow(D as u32))
         .map(|code| {
-            let mut op = [Wait; DEPTH];
+            let mut op = [Wait; D];
             let mut c = code;
             for slot in op.iter_mut().rev() {
                 *slot = letters[c % 4];
@@ -109,8 +109,8 @@ pub fn operations() -> Vec<Operation> {
         .collect();
     // The fewest actions first, so that the one kept of equals does no more than it needs.
     all.sort_by_key(|op| op.iter().filter(|&&a| a != Wait).count());
-    let mut out: Vec<Operation> = Vec::new();
-    let mut seen: Vec<Shape> = Vec::new();
+    let mut out: Vec<Operation<D>> = Vec::new();
+    let mut seen: Vec<Shape<D>> = Vec::new();
     for op in all {
         let undoes = op.windows(2).any(|w| {
             matches!(
@@ -132,13 +132,13 @@ pub fn operations() -> Vec<Operation> {
 
 /// An operation's cells over time and its final facing, from (0, 0) facing east on open
 /// ground.
-pub type Shape = ([(i32, i32); DEPTH], u8);
+pub type Shape<const D: usize = DEPTH> = ([(i32, i32); D], u8);
 
 /// The [`Shape`] of `op`: operations with equal shapes cross the same cells at the same
 /// timesteps and end facing the same way.
-pub fn shape(op: &Operation) -> Shape {
+pub fn shape<const D: usize>(op: &Operation<D>) -> Shape<D> {
     let (mut x, mut y, mut f) = (0i32, 0i32, 0u8);
-    let mut cells = [(0, 0); DEPTH];
+    let mut cells = [(0, 0); D];
     for (t, a) in op.iter().enumerate() {
         match a {
             Action::Forward => {

@@ -1,19 +1,19 @@
-//! [`Epibt`]: Enhanced PIBT over 3-step operations for lifelong robots, refined by LNS for
-//! the rest of the step, after Yukhnevich and Andreychuk's EPIBT (the 2024 winner).
+//! [`Epibt`]: Enhanced PIBT over multi-step operations for lifelong robots, refined by LNS
+//! for the rest of the step, after Yukhnevich and Andreychuk's EPIBT (the 2024 winner).
 //!
-//! **Operations.** The crowd's 3-step operations ([`operations`]) whose every turn is
-//! followed by a forward move within them: a robot either waits in place or moves, and never
-//! turns where it cannot go on. With turns that lead nowhere allowed, blocked robots turned to
+//! **Operations.** The crowd's operations ([`operations`]) of `D` steps, 3 to 5, whose every
+//! turn is followed by a forward move within them: 17, 48 and 136 of them. A robot either
+//! waits in place or moves, and never turns where it cannot go on. With turns that lead nowhere allowed, blocked robots turned to
 //! face one another and knotted (docs/benchmarks.md).
 //!
-//! **Kept plans.** Every robot holds a reservation of its cells over the next [`DEPTH`]
+//! **Kept plans.** Every robot holds a reservation of its cells over the next `D`
 //! timesteps: the operation it chose last step, its first action done and a wait added. At
 //! the first step, and whenever a robot does not stand where its plan took it (a lost
 //! step), every robot holds waiting in place. The reservations never conflict, so a robot
 //! that finds nothing better keeps its plan and the joint step stays valid.
 //!
 //! **Ranking.** A robot's operations rank by the timestep it stands on its goal, if it gets
-//! there, else [`DEPTH`] plus the guidance's cost from the state it ends in; ties go to the
+//! there, else `D` plus the guidance's cost from the state it ends in; ties go to the
 //! one that gets nearer sooner (the sum of the costs along it), then to a draw. A robot
 //! without a goal prefers to stay.
 //!
@@ -38,13 +38,13 @@
 //! kept only if the robots' powers times their operations' gains (against waiting) do not
 //! fall.
 //!
-//! **Cost.** Laying out and ranking the operations is O(robots × operations × [`DEPTH`])
-//! guidance reads; a choice reads O(operations × [`DEPTH`]) reservations a robot of its
-//! chain, and the deadline bounds the chains.
+//! **Cost.** Laying out and ranking the operations is O(robots × operations × `D`)
+//! guidance reads; a choice reads O(operations × `D`) reservations a robot of its chain, and
+//! the deadline bounds the chains. A choice over 5 steps costs about 13 times one over 3.
 
 use std::time::{Duration, Instant};
 
-use crate::crowd::{Action, DEPTH, NONE, Operation, RotationGuidance, operations, shape};
+use crate::crowd::{Action, NONE, Operation, RotationGuidance, operations, shape};
 use crate::grid::Grid;
 use crate::rng::{Draw, Rng, SeedableRng, SplitMix64};
 
@@ -103,21 +103,22 @@ enum Ret {
     Rejected,
 }
 
-/// Enhanced PIBT with LNS (see the module doc), its buffers kept from step to step.
-pub struct Epibt {
+/// Enhanced PIBT with LNS over operations of `D` steps (see the module doc), its buffers kept
+/// from step to step.
+pub struct Epibt<const D: usize> {
     grid: Grid,
     tables: Tables,
     budget: usize,
     cfg: EpibtConfig,
     rng: SplitMix64,
-    ops: Vec<Operation>,
+    ops: Vec<Operation<D>>,
     /// Per operation: the index of the operation that goes on with it (its first action done
     /// and a wait added).
     next_of: Vec<u16>,
     /// Per robot: its operation, and the state its first action leads to.
     desire: Vec<u16>,
     expect: Vec<(u32, u8)>,
-    s: Search,
+    s: Search<D>,
     /// Per robot: steps it has stood on its cell, and that cell.
     stalled: Vec<u32>,
     last_cell: Vec<u32>,
@@ -127,12 +128,12 @@ pub struct Epibt {
 
 /// One step's search state.
 #[derive(Default)]
-struct Search {
+struct Search<const D: usize> {
     m: usize,
-    /// Per robot × operation: the cells at timesteps 1 to [`DEPTH`] (`NONE` first: not
+    /// Per robot × operation: the cells at timesteps 1 to `D` (`NONE` first: not
     /// possible), the edges crossed, and the rank's cost.
-    cells: Vec<[u32; DEPTH]>,
-    edges: Vec<[u32; DEPTH]>,
+    cells: Vec<[u32; D]>,
+    edges: Vec<[u32; D]>,
     cost: Vec<i64>,
     /// Per robot: its possible operations, best first (`m` slots each), and how many.
     prefs: Vec<u16>,
@@ -159,7 +160,7 @@ struct Search {
     deadline: Option<Instant>,
 }
 
-impl Search {
+impl<const D: usize> Search<D> {
     /// A new step: no robot asked yet, choices until `deadline`.
     fn begin(&mut self, n: usize, revisits: u32, deadline: Instant) {
         for v in [&mut self.stamp, &mut self.visits, &mut self.chain] {
@@ -208,7 +209,7 @@ impl Search {
     }
 }
 
-impl Epibt {
+impl<const D: usize> Epibt<D> {
     /// A planner for robots on `grid`, its tables held to about `budget` bytes, priced by
     /// `costs` if given.
     pub fn new(
@@ -217,7 +218,8 @@ impl Epibt {
         seed: u64,
         cfg: EpibtConfig,
         costs: Option<EdgeCosts>,
-    ) -> Epibt {
+    ) -> Epibt<D> {
+        const { assert!(D >= 2, "an operation spans at least two steps") };
         let mut ops = operations();
         ops.retain(moves_after_turning);
         let next_of = ops.iter().map(|op| successor(&ops, op)).collect();
@@ -239,7 +241,7 @@ impl Epibt {
     }
 
     /// The same planner with its moves priced by the traffic it sees (see [`Traffic`]).
-    pub fn with_traffic(mut self, cfg: TrafficConfig) -> Epibt {
+    pub fn with_traffic(mut self, cfg: TrafficConfig) -> Epibt<D> {
         self.traffic = Some(Traffic::over(&self.grid, &mut self.tables, cfg));
         self
     }
@@ -266,14 +268,14 @@ impl Epibt {
 
 /// The index in `ops` of the operation with `op`'s cells and final facing once its first
 /// action is done and a wait added (`ops` holds one of each such class).
-fn successor(ops: &[Operation], op: &Operation) -> u16 {
-    let mut rest = [Action::Wait; DEPTH];
-    rest[..DEPTH - 1].copy_from_slice(&op[1..]);
+fn successor<const D: usize>(ops: &[Operation<D>], op: &Operation<D>) -> u16 {
+    let mut rest = [Action::Wait; D];
+    rest[..D - 1].copy_from_slice(&op[1..]);
     let want = shape(&rest);
     ops.iter().position(|o| shape(o) == want).unwrap_or(0) as u16
 }
 
-impl Epibt {
+impl<const D: usize> Epibt<D> {
     /// Counts the steps each robot has stood on its cell, and puts those that have stood
     /// [`EpibtConfig::stall_steps`] or more before the others, the longest first.
     fn lift_stalled(&mut self, states: &[State]) {
@@ -303,7 +305,7 @@ impl Epibt {
 
 /// Whether every turn of `op` is followed by a forward move within it: turning and then
 /// standing still only tells the others less about where the robot goes.
-fn moves_after_turning(op: &Operation) -> bool {
+fn moves_after_turning<const D: usize>(op: &Operation<D>) -> bool {
     let last_move = op.iter().rposition(|&a| a == Action::Forward);
     op.iter().enumerate().all(|(t, &a)| {
         matches!(a, Action::Forward | Action::Wait) || last_move.is_some_and(|m| m > t)
@@ -320,12 +322,12 @@ fn edge(a: u32, b: u32, width: u32) -> u32 {
     }
 }
 
-impl Search {
+impl<const D: usize> Search<D> {
     /// Lays out every robot's operations over `grid` and ranks them under `g`.
     fn rank<G: RotationGuidance>(
         &mut self,
         grid: &Grid,
-        ops: &[Operation],
+        ops: &[Operation<D>],
         states: &[State],
         goals: &[Option<u32>],
         g: &G,
@@ -334,9 +336,9 @@ impl Search {
         let (n, m, w) = (states.len(), ops.len(), grid.width());
         self.m = m;
         self.cells.clear();
-        self.cells.resize(n * m, [NONE; DEPTH]);
+        self.cells.resize(n * m, [NONE; D]);
         self.edges.clear();
-        self.edges.resize(n * m, [NONE; DEPTH]);
+        self.edges.resize(n * m, [NONE; D]);
         self.cost.clear();
         self.cost.resize(n * m, i64::MAX);
         self.prefs.clear();
@@ -386,7 +388,7 @@ impl Search {
                     None => busy,
                     Some(_) => match reached {
                         Some(t) => t * unit,
-                        None => h(at.0, at.1).saturating_add(DEPTH as i64 * unit),
+                        None => h(at.0, at.1).saturating_add(D as i64 * unit),
                     },
                 };
                 self.cost[i] = cost;
@@ -425,9 +427,9 @@ impl Search {
     /// Reserves every robot's `desire` afresh; false if two meet (then nothing is held).
     fn reserve_all(&mut self, cells: usize, desire: &[u16]) -> bool {
         self.at.clear();
-        self.at.resize(cells * DEPTH, NONE);
+        self.at.resize(cells * D, NONE);
         self.on_edge.clear();
-        self.on_edge.resize(2 * cells * DEPTH, NONE);
+        self.on_edge.resize(2 * cells * D, NONE);
         self.desire.clear();
         self.desire.extend_from_slice(desire);
         self.score = 0.0;
@@ -451,11 +453,11 @@ impl Search {
     /// Reserves robot `r`'s operation.
     fn add(&mut self, r: usize) {
         let i = r * self.m + self.desire[r] as usize;
-        for d in 0..DEPTH {
-            self.at[self.cells[i][d] as usize * DEPTH + d] = r as u32;
+        for d in 0..D {
+            self.at[self.cells[i][d] as usize * D + d] = r as u32;
             let e = self.edges[i][d];
             if e != NONE {
-                self.on_edge[e as usize * DEPTH + d] = r as u32;
+                self.on_edge[e as usize * D + d] = r as u32;
             }
         }
         self.score += self.gain(r);
@@ -464,11 +466,11 @@ impl Search {
     /// Drops robot `r`'s reservation.
     fn remove(&mut self, r: usize) {
         let i = r * self.m + self.desire[r] as usize;
-        for d in 0..DEPTH {
-            self.at[self.cells[i][d] as usize * DEPTH + d] = NONE;
+        for d in 0..D {
+            self.at[self.cells[i][d] as usize * D + d] = NONE;
             let e = self.edges[i][d];
             if e != NONE {
-                self.on_edge[e as usize * DEPTH + d] = NONE;
+                self.on_edge[e as usize * D + d] = NONE;
             }
         }
         self.score -= self.gain(r);
@@ -478,14 +480,14 @@ impl Search {
     fn meets(&self, r: usize) -> Meets {
         let i = r * self.m + self.desire[r] as usize;
         let mut who = NONE;
-        for d in 0..DEPTH {
+        for d in 0..D {
             let e = self.edges[i][d];
             let seen = [
-                self.at[self.cells[i][d] as usize * DEPTH + d],
+                self.at[self.cells[i][d] as usize * D + d],
                 if e == NONE {
                     NONE
                 } else {
-                    self.on_edge[e as usize * DEPTH + d]
+                    self.on_edge[e as usize * D + d]
                 },
             ];
             for x in seen {
@@ -586,7 +588,7 @@ enum Meets {
     Many,
 }
 
-impl Planner for Epibt {
+impl<const D: usize> Planner for Epibt<D> {
     fn preprocess(&mut self, _states: &[State], goals: &[Option<u32>]) {
         let _ = self.tables.ensure_all(goals.iter().flatten().copied());
     }
@@ -650,7 +652,11 @@ mod tests {
     }
 
     fn planner(grid: &Grid, seed: u64) -> Box<dyn Planner> {
-        Box::new(Epibt::new(grid, 1 << 24, seed, config(), None))
+        Box::new(Epibt::<3>::new(grid, 1 << 24, seed, config(), None))
+    }
+
+    fn planner_of_5(grid: &Grid, seed: u64) -> Box<dyn Planner> {
+        Box::new(Epibt::<5>::new(grid, 1 << 24, seed, config(), None))
     }
 
     #[test]
@@ -664,6 +670,16 @@ mod tests {
     }
 
     #[test]
+    fn every_step_over_5_steps_is_valid_from_sparse_to_packed() {
+        super::super::check_sparse_to_packed(planner_of_5);
+    }
+
+    #[test]
+    fn robots_reach_goals_over_5_steps_on_open_ground() {
+        super::super::check_open_ground(planner_of_5);
+    }
+
+    #[test]
     fn every_step_is_valid_with_traffic_priced_again() {
         // The tables made again every five steps, on the traffic and on traffic rules.
         super::super::check_sparse_to_packed(|grid, seed| {
@@ -672,31 +688,50 @@ mod tests {
                 ..TrafficConfig::default()
             };
             let costs = EdgeCosts::highways(grid, 2, 10);
-            let p = Epibt::new(grid, 1 << 24, seed, config(), Some(costs));
+            let p = Epibt::<3>::new(grid, 1 << 24, seed, config(), Some(costs));
             Box::new(p.with_traffic(traffic))
         });
     }
 
-    #[test]
-    fn a_kept_plan_goes_on_with_the_same_cells() {
-        // On open ground, each operation's successor crosses the cells it had left.
-        let grid = Grid::new(9, 9).unwrap();
-        let ops = operations();
-        assert_eq!(ops[0], [Action::Wait; DEPTH], "waiting comes first");
-        let walk = |op: &Operation, mut at: (u32, u8)| {
+    /// On open ground, each operation's successor crosses the cells it had left.
+    fn check_kept_plans<const D: usize>() {
+        let grid = Grid::new(11, 11).unwrap();
+        let ops = operations::<D>();
+        assert_eq!(ops[0], [Action::Wait; D], "waiting comes first");
+        let walk = |op: &Operation<D>, mut at: (u32, u8)| {
             op.map(|a| {
                 at = a.apply(&grid, at).unwrap();
                 at.0
             })
         };
         for op in &ops {
-            let start = (40, 0);
+            let start = (60, 0);
             let cells = walk(op, start);
             let then = op[0].apply(&grid, start).unwrap();
             let next = walk(&ops[successor(&ops, op) as usize], then);
-            assert_eq!(next[..DEPTH - 1], cells[1..], "{op:?}");
-            assert_eq!(next[DEPTH - 1], cells[DEPTH - 1], "{op:?}");
+            assert_eq!(next[..D - 1], cells[1..], "{op:?}");
+            assert_eq!(next[D - 1], cells[D - 1], "{op:?}");
         }
+    }
+
+    #[test]
+    fn a_kept_plan_goes_on_with_the_same_cells() {
+        check_kept_plans::<3>();
+        check_kept_plans::<4>();
+        check_kept_plans::<5>();
+    }
+
+    #[test]
+    fn operations_that_turn_only_to_move_on_are_the_authors_sets() {
+        // Yukhnevich and Andreychuk count 17, 48 and 136 operations over 3, 4 and 5 steps.
+        let kept = |mut ops: Vec<Operation<5>>| {
+            ops.retain(moves_after_turning);
+            ops.len()
+        };
+        assert_eq!(kept(operations::<5>()), 136);
+        let p4 = Epibt::<4>::new(&Grid::new(3, 3).unwrap(), 1 << 16, 0, config(), None);
+        let p3 = Epibt::<3>::new(&Grid::new(3, 3).unwrap(), 1 << 16, 0, config(), None);
+        assert_eq!((p3.ops.len(), p4.ops.len()), (17, 48));
     }
 
     #[test]
@@ -708,7 +743,7 @@ mod tests {
             work: Some(50),
             ..EpibtConfig::default()
         };
-        let mut p = Epibt::new(&grid, 1 << 20, 1, cfg, None);
+        let mut p = Epibt::<4>::new(&grid, 1 << 20, 1, cfg, None);
         let s = |cell, facing| State { cell, facing };
         let states = [s(0, 0), s(1, 0), s(3, 2)];
         let goals = [Some(4), Some(4), Some(0)];
