@@ -130,10 +130,10 @@ pub struct Epibt<const D: usize> {
 #[derive(Default)]
 struct Search<const D: usize> {
     m: usize,
-    /// Per robot × operation: the cells at timesteps 1 to `D` (`NONE` first: not
-    /// possible), the edges crossed, and the rank's cost.
-    cells: Vec<[u32; D]>,
-    edges: Vec<[u32; D]>,
+    /// Per robot × operation and timestep 1 to `D`: the slots of [`held`](Self::held) it
+    /// takes, its cell's and the edge's it crosses (its cell's again when it does not move;
+    /// `NONE` first: not possible); and the rank's cost.
+    slots: Vec<[[u32; 2]; D]>,
     cost: Vec<i64>,
     /// Per robot: its possible operations, best first (`m` slots each), and how many.
     prefs: Vec<u16>,
@@ -143,9 +143,8 @@ struct Search<const D: usize> {
     desire: Vec<u16>,
     prio: Vec<u64>,
     power: Vec<f64>,
-    /// Reservations: per cell × timestep and per edge × timestep, the robot or `NONE`.
-    at: Vec<u32>,
-    on_edge: Vec<u32>,
+    /// Reservations: per cell × timestep, then per edge × timestep, the robot or `NONE`.
+    held: Vec<u32>,
     /// Per robot: the pass that last asked it, how often, and whether it is in the chain.
     stamp: Vec<u32>,
     visits: Vec<u32>,
@@ -335,10 +334,9 @@ impl<const D: usize> Search<D> {
     ) {
         let (n, m, w) = (states.len(), ops.len(), grid.width());
         self.m = m;
-        self.cells.clear();
-        self.cells.resize(n * m, [NONE; D]);
-        self.edges.clear();
-        self.edges.resize(n * m, [NONE; D]);
+        self.slots.clear();
+        self.slots.resize(n * m, [[NONE; 2]; D]);
+        let cells = grid.len();
         self.cost.clear();
         self.cost.resize(n * m, i64::MAX);
         self.prefs.clear();
@@ -365,14 +363,17 @@ impl<const D: usize> Search<D> {
                         ok = false;
                         break;
                     };
-                    if next.0 != at.0 {
-                        self.edges[i][d] = edge(at.0, next.0, w);
-                    }
+                    let vertex = (next.0 as usize * D + d) as u32;
+                    let crossed = if next.0 != at.0 {
+                        ((cells + edge(at.0, next.0, w) as usize) * D + d) as u32
+                    } else {
+                        vertex
+                    };
+                    self.slots[i][d] = [vertex, crossed];
                     if *act != Action::Wait {
                         busy += 1;
                     }
                     at = next;
-                    self.cells[i][d] = at.0;
                     if goal.is_some() {
                         along = along.saturating_add(h(at.0, at.1));
                         if reached.is_none() && Some(at.0) == *goal {
@@ -381,7 +382,7 @@ impl<const D: usize> Search<D> {
                     }
                 }
                 if !ok {
-                    self.cells[i][0] = NONE;
+                    self.slots[i][0][0] = NONE;
                     continue;
                 }
                 let cost = match goal {
@@ -426,16 +427,14 @@ impl<const D: usize> Search<D> {
 
     /// Reserves every robot's `desire` afresh; false if two meet (then nothing is held).
     fn reserve_all(&mut self, cells: usize, desire: &[u16]) -> bool {
-        self.at.clear();
-        self.at.resize(cells * D, NONE);
-        self.on_edge.clear();
-        self.on_edge.resize(2 * cells * D, NONE);
+        self.held.clear();
+        self.held.resize(3 * cells * D, NONE);
         self.desire.clear();
         self.desire.extend_from_slice(desire);
         self.score = 0.0;
         for (r, &d) in desire.iter().enumerate() {
             let i = r * self.m + d as usize;
-            if self.cells[i][0] == NONE || self.meets(r) != Meets::Nobody {
+            if self.slots[i][0][0] == NONE || self.meets(r) != Meets::Nobody {
                 return false;
             }
             self.add(r);
@@ -452,53 +451,37 @@ impl<const D: usize> Search<D> {
 
     /// Reserves robot `r`'s operation.
     fn add(&mut self, r: usize) {
-        let i = r * self.m + self.desire[r] as usize;
-        for d in 0..D {
-            self.at[self.cells[i][d] as usize * D + d] = r as u32;
-            let e = self.edges[i][d];
-            if e != NONE {
-                self.on_edge[e as usize * D + d] = r as u32;
-            }
-        }
+        self.hold(r, r as u32);
         self.score += self.gain(r);
     }
 
     /// Drops robot `r`'s reservation.
     fn remove(&mut self, r: usize) {
-        let i = r * self.m + self.desire[r] as usize;
-        for d in 0..D {
-            self.at[self.cells[i][d] as usize * D + d] = NONE;
-            let e = self.edges[i][d];
-            if e != NONE {
-                self.on_edge[e as usize * D + d] = NONE;
-            }
-        }
+        self.hold(r, NONE);
         self.score -= self.gain(r);
+    }
+
+    /// Marks the slots of robot `r`'s operation with `who`.
+    fn hold(&mut self, r: usize, who: u32) {
+        let i = r * self.m + self.desire[r] as usize;
+        for slot in self.slots[i].iter().flatten() {
+            self.held[*slot as usize] = who;
+        }
     }
 
     /// Whom robot `r`'s current `desire` meets among the reservations.
     fn meets(&self, r: usize) -> Meets {
         let i = r * self.m + self.desire[r] as usize;
         let mut who = NONE;
-        for d in 0..D {
-            let e = self.edges[i][d];
-            let seen = [
-                self.at[self.cells[i][d] as usize * D + d],
-                if e == NONE {
-                    NONE
-                } else {
-                    self.on_edge[e as usize * D + d]
-                },
-            ];
-            for x in seen {
-                if x == NONE || x == who {
-                    continue;
-                }
-                if who != NONE {
-                    return Meets::Many;
-                }
-                who = x;
+        for slot in self.slots[i].iter().flatten() {
+            let x = self.held[*slot as usize];
+            if x == NONE || x == who {
+                continue;
             }
+            if who != NONE {
+                return Meets::Many;
+            }
+            who = x;
         }
         match who {
             NONE => Meets::Nobody,
