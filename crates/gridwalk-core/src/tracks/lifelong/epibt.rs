@@ -3,8 +3,9 @@
 //!
 //! **Operations.** The crowd's operations ([`operations`]) of `D` steps, 3 to 5, whose every
 //! turn is followed by a forward move within them: 17, 48 and 136 of them. A robot either
-//! waits in place or moves, and never turns where it cannot go on. With turns that lead nowhere allowed, blocked robots turned to
-//! face one another and knotted (docs/benchmarks.md).
+//! waits in place or moves, and never turns where it cannot go on. With turns that lead
+//! nowhere allowed, blocked robots turned to face one another and knotted
+//! (docs/benchmarks.md).
 //!
 //! **Kept plans.** Every robot holds a reservation of its cells over the next `D`
 //! timesteps: the operation it chose last step, its first action done and a wait added. At
@@ -39,8 +40,10 @@
 //! fall.
 //!
 //! **Cost.** Laying out and ranking the operations is O(robots × operations × `D`)
-//! guidance reads; a choice reads O(operations × `D`) reservations a robot of its chain, and
-//! the deadline bounds the chains. A choice over 5 steps costs about 13 times one over 3.
+//! guidance reads; each operation's slots in the one reservation table (a cell and an edge a
+//! timestep) are laid out then. A choice reads O(operations × `D`) slots a robot of its
+//! chain, and the deadline bounds the chains. A choice over 5 steps costs about 13 times one
+//! over 3.
 
 use std::time::{Duration, Instant};
 
