@@ -637,32 +637,21 @@ mod tests {
         }
     }
 
-    fn planner(grid: &Grid, seed: u64) -> Box<dyn Planner> {
-        Box::new(Epibt::<3>::new(grid, 1 << 24, seed, config(), None))
-    }
-
-    fn planner_of_5(grid: &Grid, seed: u64) -> Box<dyn Planner> {
-        Box::new(Epibt::<5>::new(grid, 1 << 24, seed, config(), None))
+    /// A planner over operations of `D` steps, without traffic rules.
+    fn planner<const D: usize>(grid: &Grid, seed: u64) -> Box<dyn Planner> {
+        Box::new(Epibt::<D>::new(grid, 1 << 24, seed, config(), None))
     }
 
     #[test]
     fn every_step_is_valid_from_sparse_to_packed() {
-        super::super::check_sparse_to_packed(planner);
+        super::super::check_sparse_to_packed(planner::<3>);
+        super::super::check_sparse_to_packed(planner::<5>);
     }
 
     #[test]
     fn robots_reach_goals_on_open_ground() {
-        super::super::check_open_ground(planner);
-    }
-
-    #[test]
-    fn every_step_over_5_steps_is_valid_from_sparse_to_packed() {
-        super::super::check_sparse_to_packed(planner_of_5);
-    }
-
-    #[test]
-    fn robots_reach_goals_over_5_steps_on_open_ground() {
-        super::super::check_open_ground(planner_of_5);
+        super::super::check_open_ground(planner::<3>);
+        super::super::check_open_ground(planner::<5>);
     }
 
     #[test]
