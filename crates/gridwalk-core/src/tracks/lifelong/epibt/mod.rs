@@ -45,17 +45,20 @@
 //! chain, and the deadline bounds the chains. A choice over 5 steps costs about 13 times one
 //! over 3.
 
+mod search;
+
 use std::time::{Duration, Instant};
 
-use crate::crowd::{Action, NONE, Operation, RotationGuidance, operations, shape};
+use crate::crowd::{Action, Operation, operations, shape};
 use crate::grid::Grid;
-use crate::rng::{Draw, Rng, SeedableRng, SplitMix64};
+use crate::rng::{SeedableRng, SplitMix64};
 
 use super::planner::Planner;
 use super::tables::Tables;
 use super::traffic::{Traffic, TrafficConfig};
 use super::weighted::EdgeCosts;
 use super::{DEFAULT_PLAN_SHARE, State};
+use search::{Layout, Search};
 
 /// Steps a robot stands on one cell before it goes first, by default (see the module doc).
 pub const STALL_STEPS: u32 = 5;
@@ -95,17 +98,6 @@ impl Default for EpibtConfig {
     }
 }
 
-/// How a choice ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ret {
-    /// The chain found room: keep it.
-    Accepted,
-    /// This robot found nothing: its chooser tries its next operation.
-    Failed,
-    /// Out of time, or the refining's score fell: undo the whole chain.
-    Rejected,
-}
-
 /// Enhanced PIBT with LNS over operations of `D` steps (see the module doc), its buffers kept
 /// from step to step.
 pub struct Epibt<const D: usize> {
@@ -121,94 +113,14 @@ pub struct Epibt<const D: usize> {
     /// Per robot: its operation, and the state its first action leads to.
     desire: Vec<u16>,
     expect: Vec<(u32, u8)>,
-    s: Search<D>,
+    /// The step's operations laid out, and the robots' choices over them.
+    lay: Layout<D>,
+    s: Search,
     /// Per robot: steps it has stood on its cell, and that cell.
     stalled: Vec<u32>,
     last_cell: Vec<u32>,
     /// Traffic learnt from the robots' moves, pricing the tables' moves (`None`: fixed).
     traffic: Option<Traffic>,
-}
-
-/// One step's search state.
-#[derive(Default)]
-struct Search<const D: usize> {
-    m: usize,
-    /// Per robot × operation and timestep 1 to `D`: the slots of [`held`](Self::held) it
-    /// takes, its cell's and the edge's it crosses (its cell's again when it does not move;
-    /// `NONE` first: not possible); and the rank's cost.
-    slots: Vec<[[u32; 2]; D]>,
-    cost: Vec<i64>,
-    /// Per robot: its possible operations, best first (`m` slots each), and how many.
-    prefs: Vec<u16>,
-    npref: Vec<u16>,
-    /// Per robot: its operation now, its priority (lower goes first; `u64::MAX` without a
-    /// goal) and its power.
-    desire: Vec<u16>,
-    prio: Vec<u64>,
-    power: Vec<f64>,
-    /// Reservations: per cell × timestep, then per edge × timestep, the robot or `NONE`.
-    held: Vec<u32>,
-    /// Per robot: the pass that last asked it, how often, and whether it is in the chain.
-    stamp: Vec<u32>,
-    visits: Vec<u32>,
-    chain: Vec<u32>,
-    pass: u32,
-    /// The robots' powers times their operations' gains against waiting, summed.
-    score: f64,
-    /// Choices made this step (the deadline is read every eighth), the revisits allowed, and
-    /// the deadline.
-    calls: u64,
-    revisits: u32,
-    deadline: Option<Instant>,
-}
-
-impl<const D: usize> Search<D> {
-    /// A new step: no robot asked yet, choices until `deadline`.
-    fn begin(&mut self, n: usize, revisits: u32, deadline: Instant) {
-        for v in [&mut self.stamp, &mut self.visits, &mut self.chain] {
-            v.clear();
-            v.resize(n, 0);
-        }
-        self.pass = 1;
-        self.revisits = revisits;
-        self.calls = 0;
-        self.deadline = Some(deadline);
-    }
-
-    /// Whether the deadline has passed.
-    fn past_deadline(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
-    }
-
-    /// The pass: robots in `order` choose, each displacing only robots of lower priority.
-    fn first_pass(&mut self, order: &[u32]) {
-        for &r in order {
-            let r = r as usize;
-            if self.stamp[r] != self.pass {
-                self.redecide(r, Some(self.prio[r]));
-            }
-        }
-    }
-
-    /// The refining: passes in random orders until `work` choices (if set) or the deadline.
-    fn refine(&mut self, order: &mut [u32], rng: &mut SplitMix64, work: Option<u64>) {
-        let mut tries = 0u64;
-        while !order.is_empty() && !self.past_deadline() {
-            self.pass += 1;
-            rng.shuffle(order);
-            for &r in order.iter() {
-                let late = tries.is_multiple_of(16) && self.past_deadline();
-                if late || work.is_some_and(|w| tries >= w) {
-                    return;
-                }
-                let r = r as usize;
-                if self.stamp[r] != self.pass {
-                    self.redecide(r, None);
-                    tries += 1;
-                }
-            }
-        }
-    }
 }
 
 impl<const D: usize> Epibt<D> {
@@ -235,6 +147,7 @@ impl<const D: usize> Epibt<D> {
             next_of,
             desire: Vec::new(),
             expect: Vec::new(),
+            lay: Layout::default(),
             s: Search::default(),
             stalled: Vec::new(),
             last_cell: Vec::new(),
@@ -292,7 +205,7 @@ impl<const D: usize> Epibt<D> {
                 self.stalled[r] = 0;
                 self.last_cell[r] = st.cell;
             }
-            let p = &mut self.s.prio[r];
+            let p = &mut self.lay.prio[r];
             if *p == u64::MAX {
                 continue;
             }
@@ -314,266 +227,6 @@ fn moves_after_turning<const D: usize>(op: &Operation<D>) -> bool {
     })
 }
 
-/// The undirected edge between neighbours `a` and `b` of a grid `width` wide.
-fn edge(a: u32, b: u32, width: u32) -> u32 {
-    let lo = a.min(b);
-    if a.abs_diff(b) == width {
-        2 * lo + 1
-    } else {
-        2 * lo
-    }
-}
-
-impl<const D: usize> Search<D> {
-    /// Lays out every robot's operations over `grid` and ranks them under `g`.
-    fn rank<G: RotationGuidance>(
-        &mut self,
-        grid: &Grid,
-        ops: &[Operation<D>],
-        states: &[State],
-        goals: &[Option<u32>],
-        g: &G,
-        rng: &mut SplitMix64,
-    ) {
-        let (n, m, w) = (states.len(), ops.len(), grid.width());
-        self.m = m;
-        self.slots.clear();
-        self.slots.resize(n * m, [[NONE; 2]; D]);
-        let cells = grid.len();
-        self.cost.clear();
-        self.cost.resize(n * m, i64::MAX);
-        self.prefs.clear();
-        self.prefs.resize(n * m, 0);
-        self.npref.clear();
-        self.npref.resize(n, 0);
-        self.prio.clear();
-        let unit = g.action() as i64;
-        let mut keyed: Vec<(i64, i64, u32, u16)> = Vec::with_capacity(m);
-        for (r, (s, goal)) in states.iter().zip(goals).enumerate() {
-            let h = |c: u32, f: u8| g.cost(r, c, f).min(i64::MAX as u64 / 4) as i64;
-            self.prio.push(match goal {
-                Some(_) => h(s.cell, s.facing) as u64,
-                None => u64::MAX,
-            });
-            keyed.clear();
-            for (o, op) in ops.iter().enumerate() {
-                let i = r * m + o;
-                let mut at = (s.cell, s.facing);
-                let (mut reached, mut along, mut busy) = (None, 0i64, 0i64);
-                let mut ok = true;
-                for (d, act) in op.iter().enumerate() {
-                    let Some(next) = act.apply(grid, at) else {
-                        ok = false;
-                        break;
-                    };
-                    let vertex = (next.0 as usize * D + d) as u32;
-                    let crossed = if next.0 != at.0 {
-                        ((cells + edge(at.0, next.0, w) as usize) * D + d) as u32
-                    } else {
-                        vertex
-                    };
-                    self.slots[i][d] = [vertex, crossed];
-                    if *act != Action::Wait {
-                        busy += 1;
-                    }
-                    at = next;
-                    if goal.is_some() {
-                        along = along.saturating_add(h(at.0, at.1));
-                        if reached.is_none() && Some(at.0) == *goal {
-                            reached = Some(d as i64 + 1);
-                        }
-                    }
-                }
-                if !ok {
-                    self.slots[i][0][0] = NONE;
-                    continue;
-                }
-                let cost = match goal {
-                    None => busy,
-                    Some(_) => match reached {
-                        Some(t) => t * unit,
-                        None => h(at.0, at.1).saturating_add(D as i64 * unit),
-                    },
-                };
-                self.cost[i] = cost;
-                keyed.push((cost, along, rng.next_u32(), o as u16));
-            }
-            keyed.sort_unstable();
-            for (k, &(_, _, _, o)) in keyed.iter().enumerate() {
-                self.prefs[r * m + k] = o;
-            }
-            self.npref[r] = keyed.len() as u16;
-        }
-    }
-
-    /// Powers from priorities (lower goes first), raised to `exponent`, and the order of the
-    /// pass.
-    fn powers(&mut self, order: &mut Vec<u32>, exponent: f64) {
-        let n = self.prio.len();
-        order.clear();
-        order.extend(0..n as u32);
-        order.sort_by_key(|&r| (self.prio[r as usize], r));
-        self.power.clear();
-        self.power.resize(n, 0.0);
-        for (k, &r) in order.iter().enumerate() {
-            if self.prio[r as usize] != u64::MAX {
-                let p = (n + 1 - k) as f64 / (n + 1) as f64;
-                // Squaring exactly: `powf` may round the last bit otherwise.
-                self.power[r as usize] = if exponent == 2.0 {
-                    p * p
-                } else {
-                    p.powf(exponent)
-                };
-            }
-        }
-    }
-
-    /// Reserves every robot's `desire` afresh; false if two meet (then nothing is held).
-    fn reserve_all(&mut self, cells: usize, desire: &[u16]) -> bool {
-        self.held.clear();
-        self.held.resize(3 * cells * D, NONE);
-        self.desire.clear();
-        self.desire.extend_from_slice(desire);
-        self.score = 0.0;
-        for (r, &d) in desire.iter().enumerate() {
-            let i = r * self.m + d as usize;
-            if self.slots[i][0][0] == NONE || self.meets(r) != Meets::Nobody {
-                return false;
-            }
-            self.add(r);
-        }
-        true
-    }
-
-    /// Robot `r`'s power times what its operation gains against waiting.
-    fn gain(&self, r: usize) -> f64 {
-        let base = self.cost[r * self.m];
-        let mine = self.cost[r * self.m + self.desire[r] as usize];
-        self.power[r] * (base.saturating_sub(mine)) as f64
-    }
-
-    /// Reserves robot `r`'s operation.
-    fn add(&mut self, r: usize) {
-        self.hold(r, r as u32);
-        self.score += self.gain(r);
-    }
-
-    /// Drops robot `r`'s reservation.
-    fn remove(&mut self, r: usize) {
-        self.hold(r, NONE);
-        self.score -= self.gain(r);
-    }
-
-    /// Marks the slots of robot `r`'s operation with `who`.
-    fn hold(&mut self, r: usize, who: u32) {
-        let i = r * self.m + self.desire[r] as usize;
-        for slot in self.slots[i].iter().flatten() {
-            self.held[*slot as usize] = who;
-        }
-    }
-
-    /// Whom robot `r`'s current `desire` meets among the reservations.
-    fn meets(&self, r: usize) -> Meets {
-        let i = r * self.m + self.desire[r] as usize;
-        let mut who = NONE;
-        for slot in self.slots[i].iter().flatten() {
-            let x = self.held[*slot as usize];
-            if x == NONE || x == who {
-                continue;
-            }
-            if who != NONE {
-                return Meets::Many;
-            }
-            who = x;
-        }
-        match who {
-            NONE => Meets::Nobody,
-            x => Meets::One(x as usize),
-        }
-    }
-
-    /// Whether the deadline has passed, read every eighth choice.
-    fn late(&self) -> bool {
-        self.calls.is_multiple_of(8) && self.past_deadline()
-    }
-
-    /// Robot `r` (its reservation dropped) chooses; `bound`: the priority a robot it
-    /// displaces must be below (`None` when refining, where `floor` is the score to keep).
-    fn choose(&mut self, r: usize, bound: Option<u64>, floor: f64, depth: usize) -> Ret {
-        self.calls += 1;
-        if self.late() {
-            return Ret::Rejected;
-        }
-        if self.stamp[r] != self.pass {
-            self.stamp[r] = self.pass;
-            self.visits[r] = 0;
-        }
-        self.visits[r] += 1;
-        self.chain[r] = self.pass;
-        let old = self.desire[r];
-        for k in 0..self.npref[r] as usize {
-            self.desire[r] = self.prefs[r * self.m + k];
-            match self.meets(r) {
-                Meets::Many => continue,
-                Meets::Nobody => {
-                    self.add(r);
-                    if bound.is_none() && self.score < floor - 1e-9 {
-                        self.remove(r);
-                        self.desire[r] = old;
-                        self.chain[r] = 0;
-                        return Ret::Rejected;
-                    }
-                    return Ret::Accepted;
-                }
-                Meets::One(x) => {
-                    let busy = self.chain[x] == self.pass
-                        || (self.stamp[x] == self.pass && self.visits[x] >= self.revisits);
-                    let senior = bound.is_some_and(|b| self.prio[x] <= b);
-                    if busy || senior || depth >= MAX_CHAIN {
-                        continue;
-                    }
-                    self.remove(x);
-                    self.add(r);
-                    match self.choose(x, bound, floor, depth + 1) {
-                        Ret::Accepted => return Ret::Accepted,
-                        Ret::Rejected => {
-                            self.remove(r);
-                            self.add(x);
-                            self.desire[r] = old;
-                            self.chain[r] = 0;
-                            return Ret::Rejected;
-                        }
-                        Ret::Failed => {
-                            self.remove(r);
-                            self.add(x);
-                        }
-                    }
-                }
-            }
-        }
-        self.desire[r] = old;
-        self.chain[r] = 0;
-        Ret::Failed
-    }
-
-    /// Robot `r` chooses again from scratch, keeping its plan if it finds nothing.
-    fn redecide(&mut self, r: usize, bound: Option<u64>) {
-        let floor = self.score;
-        self.remove(r);
-        if self.choose(r, bound, floor, 0) != Ret::Accepted {
-            self.add(r);
-        }
-    }
-}
-
-/// Whom an operation meets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Meets {
-    Nobody,
-    One(usize),
-    Many,
-}
-
 impl<const D: usize> Planner for Epibt<D> {
     fn preprocess(&mut self, _states: &[State], goals: &[Option<u32>]) {
         let _ = self.tables.ensure_all(goals.iter().flatten().copied());
@@ -590,7 +243,7 @@ impl<const D: usize> Planner for Epibt<D> {
         (self.tables).hold_to(self.budget, goals.iter().flatten().copied());
         let ranked = match self.tables.guidance_or_none(goals) {
             Ok(g) => {
-                (self.s).rank(&self.grid, &self.ops, states, goals, &g, &mut self.rng);
+                (self.lay).rank(&self.grid, &self.ops, states, goals, &g, &mut self.rng);
                 true
             }
             Err(_) => false,
@@ -602,17 +255,17 @@ impl<const D: usize> Planner for Epibt<D> {
         }
         self.lift_stalled(states);
         let mut order = Vec::with_capacity(n);
-        self.s.powers(&mut order, self.cfg.power);
+        self.lay.powers(&mut order, self.cfg.power);
         self.kept(states);
-        if !self.s.reserve_all(self.grid.len(), &self.desire) {
+        if !self.s.reserve_all(&self.lay, &self.desire) {
             self.desire.iter_mut().for_each(|d| *d = 0);
-            let ok = self.s.reserve_all(self.grid.len(), &self.desire);
+            let ok = self.s.reserve_all(&self.lay, &self.desire);
             debug_assert!(ok, "robots on distinct cells can all wait");
         }
         let deadline = started + self.cfg.plan_time;
         self.s.begin(n, self.cfg.revisits, deadline);
-        self.s.first_pass(&order);
-        (self.s).refine(&mut order, &mut self.rng, self.cfg.work);
+        self.s.first_pass(&self.lay, &order);
+        (self.s).refine(&self.lay, &mut order, &mut self.rng, self.cfg.work);
         self.desire.clone_from(&self.s.desire);
         self.expect.clear();
         for (r, st) in states.iter().enumerate() {
@@ -627,6 +280,7 @@ impl<const D: usize> Planner for Epibt<D> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::crowd::NONE;
 
     /// Refining a fixed number of choices, so that runs do not hang on time.
     fn config() -> EpibtConfig {
