@@ -68,7 +68,8 @@ use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
 
 use super::agents::{Agent, AgentCells, AgentId, AgentStatus, Agents};
-use super::crowd_phase::{CrowdPhase, Member};
+use super::crowd_members::Member;
+use super::crowd_phase::CrowdPhase;
 use super::group::Group;
 use super::living::OnArrival;
 use super::{SimConfig, Simulation};
@@ -80,7 +81,7 @@ use crate::rng::Rng;
 use crate::stats::SearchStats;
 use web_time::Instant;
 
-use super::crowd_phase::ordered_by;
+use super::crowd_members::ordered_by;
 use super::crowd_phase::{CrowdStats, STUCK_TICKS};
 use super::crowd_search::{CrowdView, ENGAGE_TICKS, SearchStep};
 use super::crowd_turns::{Turns, turn_agents, turn_step};
@@ -262,7 +263,13 @@ impl CrowdPhase {
             Some(next) => (next, 0),
             None if turning => {
                 let mine = (&mut self.turns, &self.members[..], &mut self.rng);
-                let (next, now) = turn_step(mine, &b, &planners, &goals);
+                let (next, now) = turn_step(
+                    mine,
+                    (b.known, b.truth, b.tick),
+                    b.agents,
+                    &planners,
+                    &goals,
+                );
                 facings = Some(now);
                 (next, 0)
             }

@@ -22,8 +22,7 @@
 use std::collections::HashSet;
 
 use super::agents::{AgentCells, AgentId, Agents};
-use super::crowd_phase::{Member, ordered_by};
-use super::crowd_step::MoveBorrows;
+use super::crowd_members::{Member, ordered_by};
 use crate::cost::{COST_ONE, INFINITY};
 use crate::crowd::{Action, OperationStep, RotationGuidance};
 use crate::grid::{Facing, Grid};
@@ -195,19 +194,19 @@ fn turn_order(
 }
 
 /// The rotation step of crowd mode's advance part: every agent's next cell and facing (by
-/// index), in id order, on the borrows' maps, `planners` saying whose plan is ready; the
-/// crowd's turns (made on first use), members and generator.
+/// index), in id order, on the known and true maps at `tick`, `planners` saying whose plan is
+/// ready; the crowd's turns (made on first use), members and generator.
 pub(super) fn turn_step(
     (turns, members, rng): (&mut Option<Turns>, &[(AgentId, Member)], &mut SplitMix64),
-    b: &MoveBorrows,
+    (known, truth, tick): (&Grid, &Grid, u64),
+    agents: &Agents,
     planners: &[Option<&dyn GoalPlanner>],
     goals: &[u32],
 ) -> (Vec<u32>, Vec<u8>) {
-    let places = b.agents.slab.hot();
-    let order = turn_order(members, planners, places, b.tick);
-    let turns = turns.get_or_insert_with(|| Turns::new(b.known));
-    let maps = (b.known, b.truth);
-    turns.step_agents(maps, b.agents, (goals, &order), planners, rng)
+    let places = agents.slab.hot();
+    let order = turn_order(members, planners, places, tick);
+    let turns = turns.get_or_insert_with(|| Turns::new(known));
+    turns.step_agents((known, truth), agents, (goals, &order), planners, rng)
 }
 
 /// Sets each agent's facing (in id order) to `facings` (by index).

@@ -101,6 +101,7 @@ use crate::planner::CellInfo;
 mod agents;
 mod budget;
 mod config;
+mod crowd_members;
 mod crowd_phase;
 mod crowd_search;
 mod crowd_step;
