@@ -252,7 +252,7 @@ fn follow(sim: &Simulation, agents: &mut Query<Written>, arrived: &mut MessageWr
         while cursor.next_if(|a| a.id < marker.id).is_some() {}
         let found = match cursor.peek() {
             Some(a) if a.id == marker.id => cursor.next(),
-            _ => agent(sim, marker.id),
+            _ => sim.agent(marker.id),
         };
         let Some(a) = found else {
             continue;
@@ -332,47 +332,4 @@ fn dress_fresh(commands: &mut Commands, world: &mut GridSim, arrived: &mut Messa
 /// Run condition: the world was rebuilt since the entities last followed it.
 pub(crate) fn rebuilt(world: Res<GridSim>, synced: Res<Synced>) -> bool {
     synced.epoch != Some(world.epoch())
-}
-
-/// Agent `id` of `sim`, found at once where no agent below it has gone: the agents are kept
-/// in id order, ids are handed out one by one, so agent `id` stands `id - first` places
-/// from the first; a removal below it moves it down, and then the core's binary search finds
-/// it. The place is read through `Simulation::agents`, whose slice iterator steps to the
-/// `n`th agent in one step.
-pub(crate) fn agent(sim: &Simulation, id: AgentId) -> Option<&Agent> {
-    let first = sim.agents().next()?.id;
-    let place = id.checked_sub(first)? as usize;
-    match sim.agents().nth(place) {
-        Some(a) if a.id == id => Some(a),
-        _ => sim.agent(id),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use gridwalk_core::Grid;
-    use gridwalk_core::sim::SimConfig;
-
-    use super::*;
-
-    #[test]
-    fn an_agent_is_found_at_its_place_and_past_a_removal() {
-        let mut sim = Simulation::new(Grid::new(8, 2).unwrap(), SimConfig::default());
-        let ids: Vec<AgentId> = (0..6)
-            .map(|x| sim.add_agent(Pos::new(x, 0), Pos::new(x, 1)).unwrap())
-            .collect();
-        let found = |sim: &Simulation| -> Vec<Option<AgentId>> {
-            (0..10).map(|id| agent(sim, id).map(|a| a.id)).collect()
-        };
-        let searched = |sim: &Simulation| -> Vec<Option<AgentId>> {
-            (0..10).map(|id| sim.agent(id).map(|a| a.id)).collect()
-        };
-        assert_eq!(found(&sim), searched(&sim));
-        // Removals below an agent move it down its place; the first one moves every place.
-        for gone in [ids[2], ids[0]] {
-            sim.remove_agent(gone).unwrap();
-            assert_eq!(found(&sim), searched(&sim));
-        }
-        assert_eq!(agent(&sim, ids[5]).unwrap().pos, Pos::new(5, 0));
-    }
 }

@@ -619,7 +619,7 @@ impl GridSim {
             let Some(id) = self.agent_of(entity) else {
                 continue;
             };
-            let Some(a) = crate::agents::agent(&self.sim, id) else {
+            let Some(a) = self.sim.agent(id) else {
                 continue;
             };
             if a.goal == goal {
