@@ -37,10 +37,10 @@ pub(super) struct Layout<const D: usize> {
     /// Operations a robot, and the grid's cells.
     m: usize,
     cells: usize,
-    /// Per robot × operation and timestep 1 to `D`: the slots of the reservation table
-    /// it takes, its cell's and the edge's it crosses (its cell's again
-    /// when it does not move; `NONE` first: not possible); and the rank's cost. A cell's
-    /// slot is `cell × D + t`, an edge's `(cells + edge) × D + t`, two edges a cell.
+    /// Per robot × operation and timestep 1 to `D`: the slots of the reservation table it
+    /// takes, its cell's and the edge's it crosses (its cell's again when it does not move;
+    /// `NONE` first: not possible); and the rank's cost. A cell's slot is `cell × D + t`, an
+    /// edge's `(cells + edge) × D + t`, two edges a cell.
     slots: Vec<[[u32; 2]; D]>,
     cost: Vec<i64>,
     /// Per robot: its possible operations, best first (`m` slots each), and how many.
@@ -56,8 +56,8 @@ struct Walk {
     /// The state it ends in, and the timestep it first stands on the goal, if it does.
     end: (u32, u8),
     reached: Option<i64>,
-    /// The guidance's costs summed along it (see the module doc), and its actions that are
-    /// not waits.
+    /// The guidance's costs summed along it (the ranking's tie-break, in `epibt`'s module
+    /// doc), and its actions that are not waits.
     along: i64,
     busy: i64,
 }
