@@ -68,7 +68,7 @@ use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
 
 use super::agents::{Agent, AgentCells, AgentId, AgentStatus, Agents};
-use super::crowd_members::Member;
+use super::crowd_members::{Member, ordered_by};
 use super::crowd_phase::CrowdPhase;
 use super::group::Group;
 use super::living::OnArrival;
@@ -81,7 +81,6 @@ use crate::rng::Rng;
 use crate::stats::SearchStats;
 use web_time::Instant;
 
-use super::crowd_members::ordered_by;
 use super::crowd_phase::{CrowdStats, STUCK_TICKS};
 use super::crowd_search::{CrowdView, ENGAGE_TICKS, SearchStep};
 use super::crowd_turns::{Turns, turn_agents, turn_step};
