@@ -39,8 +39,7 @@ pub(super) struct Layout<const D: usize> {
     cells: usize,
     /// Per robot × operation and timestep 1 to `D`: the slots of the reservation table it
     /// takes, its cell's and the edge's it crosses (its cell's again when it does not move;
-    /// `NONE` first: not possible); and the rank's cost. A cell's slot is `cell × D + t`, an
-    /// edge's `(cells + edge) × D + t`, two edges a cell.
+    /// `NONE` first: not possible; see [`slot`](Self::slot)); and the rank's cost.
     slots: Vec<[[u32; 2]; D]>,
     cost: Vec<i64>,
     /// Per robot: its possible operations, best first (`m` slots each), and how many.
@@ -136,7 +135,7 @@ impl<const D: usize> Layout<D> {
         goal: Option<u32>,
         h: &impl Fn(u32, u8) -> i64,
     ) -> Option<Walk> {
-        let (cells, w) = (grid.len(), grid.width());
+        let w = grid.width();
         let mut at = (s.cell, s.facing);
         let (mut reached, mut along, mut busy) = (None, 0i64, 0i64);
         for (d, act) in op.iter().enumerate() {
@@ -144,9 +143,9 @@ impl<const D: usize> Layout<D> {
                 self.slots[i][0][0] = NONE;
                 return None;
             };
-            let vertex = (next.0 as usize * D + d) as u32;
+            let vertex = self.slot(next.0 as usize, d);
             let crossed = if next.0 != at.0 {
-                ((cells + edge(at.0, next.0, w) as usize) * D + d) as u32
+                self.slot(self.cells + edge(at.0, next.0, w) as usize, d)
             } else {
                 vertex
             };
@@ -192,8 +191,14 @@ impl<const D: usize> Layout<D> {
         }
     }
 
-    /// The reservation table's length: a slot for each cell and for each of two edges a
-    /// cell, at each timestep (see [`slots`](Self::slots)).
+    /// The slot of the reservation table for `key` at timestep `d + 1`: `key` is a cell, or
+    /// `cells` plus an edge (two a cell).
+    fn slot(&self, key: usize, d: usize) -> u32 {
+        (key * D + d) as u32
+    }
+
+    /// The reservation table's length: every [`slot`](Self::slot), for each cell and each of
+    /// two edges a cell.
     fn table_len(&self) -> usize {
         3 * self.cells * D
     }
