@@ -116,9 +116,8 @@ pub struct Epibt<const D: usize> {
     /// The step's operations laid out, and the robots' choices over them.
     lay: Layout<D>,
     s: Search,
-    /// Per robot: steps it has stood on its cell, and that cell.
-    stalled: Vec<u32>,
-    last_cell: Vec<u32>,
+    /// Per robot: steps it has stood on its cell.
+    stalls: Stalls,
     /// Traffic learnt from the robots' moves, pricing the tables' moves (`None`: fixed).
     traffic: Option<Traffic>,
 }
@@ -149,8 +148,7 @@ impl<const D: usize> Epibt<D> {
             expect: Vec::new(),
             lay: Layout::default(),
             s: Search::default(),
-            stalled: Vec::new(),
-            last_cell: Vec::new(),
+            stalls: Stalls::new(cfg.stall_steps),
             traffic: None,
         }
     }
@@ -190,30 +188,48 @@ fn successor<const D: usize>(ops: &[Operation<D>], op: &Operation<D>) -> u16 {
     ops.iter().position(|o| shape(o) == want).unwrap_or(0) as u16
 }
 
-impl<const D: usize> Epibt<D> {
-    /// Counts the steps each robot has stood on its cell, and puts those that have stood
-    /// [`EpibtConfig::stall_steps`] or more before the others, the longest first.
-    fn lift_stalled(&mut self, states: &[State]) {
-        if self.stalled.len() != states.len() {
-            self.stalled = vec![0; states.len()];
+/// Per robot: the steps it has stood on one cell, which lift its priority (see the module
+/// doc).
+struct Stalls {
+    steps: Vec<u32>,
+    last_cell: Vec<u32>,
+    /// Steps on one cell after which a robot goes first.
+    after: u32,
+}
+
+impl Stalls {
+    fn new(after: u32) -> Stalls {
+        Stalls {
+            steps: Vec::new(),
+            last_cell: Vec::new(),
+            after,
+        }
+    }
+
+    /// Counts a step: robots on the cell they stood on last step have stood one step more.
+    fn count(&mut self, states: &[State]) {
+        if self.steps.len() != states.len() {
+            self.steps = vec![0; states.len()];
             self.last_cell = states.iter().map(|s| s.cell).collect();
         }
         for (r, st) in states.iter().enumerate() {
             if st.cell == self.last_cell[r] {
-                self.stalled[r] = self.stalled[r].saturating_add(1);
+                self.steps[r] = self.steps[r].saturating_add(1);
             } else {
-                self.stalled[r] = 0;
+                self.steps[r] = 0;
                 self.last_cell[r] = st.cell;
             }
-            let p = &mut self.lay.prio[r];
-            if *p == u64::MAX {
-                continue;
-            }
-            // Stalled robots below 2^32, the longest first; the others above, nearest first.
-            *p = match self.stalled[r] {
-                k if k >= self.cfg.stall_steps => u64::from(u32::MAX - k),
-                _ => (1 << 32) + (*p).min(1 << 31),
-            };
+        }
+    }
+
+    /// Robot `r`'s priority (lower goes first) from its guidance cost to its goal (`None`:
+    /// it has none, and goes last): stalled robots below 2^32, the longest first; the others
+    /// above, nearest first.
+    fn priority(&self, r: usize, cost: Option<u64>) -> u64 {
+        match (cost, self.steps[r]) {
+            (None, _) => u64::MAX,
+            (Some(_), k) if k >= self.after => u64::from(u32::MAX - k),
+            (Some(c), _) => (1 << 32) + c.min(1 << 31),
         }
     }
 }
@@ -241,19 +257,21 @@ impl<const D: usize> Planner for Epibt<D> {
             t.watch(&self.grid, &mut self.tables, states, goals);
         }
         (self.tables).hold_to(self.budget, goals.iter().flatten().copied());
-        let ranked = match self.tables.guidance_or_none(goals) {
-            Ok(g) => {
-                (self.lay).rank(&self.grid, &self.ops, states, goals, &g, &mut self.rng);
-                true
-            }
-            Err(_) => false,
-        };
-        if !ranked || goals.len() != n {
+        let ranked = goals.len() == n
+            && match self.tables.guidance_or_none(goals) {
+                Ok(g) => {
+                    (self.lay).rank(&self.grid, &self.ops, states, goals, &g, &mut self.rng);
+                    self.stalls.count(states);
+                    (self.lay).prioritise(states, goals, &g, &self.stalls);
+                    true
+                }
+                Err(_) => false,
+            };
+        if !ranked {
             actions.resize(n, Action::Wait);
             self.desire.clear();
             return;
         }
-        self.lift_stalled(states);
         let mut order = Vec::with_capacity(n);
         self.lay.powers(&mut order, self.cfg.power);
         self.kept(states);

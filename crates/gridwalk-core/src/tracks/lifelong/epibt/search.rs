@@ -9,7 +9,7 @@ use crate::grid::Grid;
 use crate::rng::{Draw, Rng, SplitMix64};
 
 use super::super::State;
-use super::MAX_CHAIN;
+use super::{MAX_CHAIN, Stalls};
 
 /// How a choice ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,7 +46,7 @@ pub(super) struct Layout<const D: usize> {
     prefs: Vec<u16>,
     npref: Vec<u16>,
     /// Per robot: its priority (lower goes first; `u64::MAX` without a goal) and its power.
-    pub(super) prio: Vec<u64>,
+    prio: Vec<u64>,
     power: Vec<f64>,
 }
 
@@ -93,15 +93,10 @@ impl<const D: usize> Layout<D> {
         self.prefs.resize(n * m, 0);
         self.npref.clear();
         self.npref.resize(n, 0);
-        self.prio.clear();
         let unit = g.action() as i64;
         let mut keyed: Vec<(i64, i64, u32, u16)> = Vec::with_capacity(m);
         for (r, (s, goal)) in states.iter().zip(goals).enumerate() {
             let h = |c: u32, f: u8| g.cost(r, c, f).min(i64::MAX as u64 / 4) as i64;
-            self.prio.push(match goal {
-                Some(_) => h(s.cell, s.facing) as u64,
-                None => u64::MAX,
-            });
             keyed.clear();
             for (o, op) in ops.iter().enumerate() {
                 let i = r * m + o;
@@ -167,6 +162,22 @@ impl<const D: usize> Layout<D> {
             along,
             busy,
         })
+    }
+
+    /// Gives each robot its priority (see [`Stalls::priority`]) from its cost to its goal
+    /// under `g`.
+    pub(super) fn prioritise<G: RotationGuidance>(
+        &mut self,
+        states: &[State],
+        goals: &[Option<u32>],
+        g: &G,
+        stalls: &Stalls,
+    ) {
+        self.prio.clear();
+        for (r, (s, goal)) in states.iter().zip(goals).enumerate() {
+            let cost = goal.map(|_| g.cost(r, s.cell, s.facing).min(i64::MAX as u64 / 4));
+            self.prio.push(stalls.priority(r, cost));
+        }
     }
 
     /// Powers from priorities (lower goes first), raised to `exponent`, and the order of the
