@@ -11,16 +11,16 @@ use std::time::Duration;
 use gridwalk_core::format::lorr::Problem;
 use gridwalk_core::grid::Grid;
 use gridwalk_core::tracks::lifelong::{
-    CrowdPlanner, DEFAULT_BUDGET, DEFAULT_PLAN_SHARE, EdgeCosts, Epibt, EpibtConfig, OperationPibt,
-    Outcome, Planner, Redecide, RotationPibt, RotationPlanner, SchedulerKind, Settings,
-    TrafficConfig, WindowConfig, WindowLns, run as play,
+    CrowdPlanner, DEFAULT_BUDGET, DEFAULT_PLAN_SHARE, EdgeCosts, Epibt, EpibtConfig, KeepClear,
+    OperationPibt, Outcome, Planner, Redecide, RotationPibt, RotationPlanner, SchedulerKind,
+    Settings, TrafficConfig, WindowConfig, WindowLns, run as play,
 };
 
 use crate::mapf::parse_seconds;
 
 mod auto;
 
-use auto::{AUTO_EPIBT_WORK, Choice, Rim, choose, queue};
+use auto::{AUTO_EPIBT_WORK, Choice, Rim, choose};
 
 /// What `lifelong` runs, as its command line gives it.
 #[derive(Clone, Debug, clap::Args)]
@@ -124,6 +124,11 @@ pub struct LifelongArgs {
     /// bound, or a number from 1.
     #[arg(long, default_value = "auto")]
     pub queue: String,
+    /// `committed` and `rotation`, under a `--queue` bound: robots without a goal walk out of
+    /// the cells within this many moves of a goal whose queue is full, so that they do not
+    /// shut it in. `auto` (the default) 10, `off`, or a number from 1 to 1000.
+    #[arg(long, default_value = "auto")]
+    pub keep_clear: String,
     /// Robots that work: `auto` (the default: 0.05 a free cell on a map that is not small,
     /// at least half open ground and holds 0.1 robots a free cell or more, 0.55 on a small
     /// map from 0.6 to 0.8 robots a free cell where the window plans; else all), `all`, or a
@@ -160,7 +165,7 @@ pub fn run(args: &LifelongArgs) -> Result<ExitCode, String> {
             "greedy" => SchedulerKind::Greedy,
             _ => SchedulerKind::Matching,
         },
-        queue: queue(&args.queue)?,
+        queue: choice.queue,
         approach: choice.approach,
     };
     let every = (args.steps / 20).max(1);
@@ -206,8 +211,8 @@ fn report(args: &LifelongArgs, problem: &Problem, outcome: &Outcome) -> Result<(
 }
 
 /// The planner `choice` names on `grid` (see [`LifelongArgs::planner`]), with its traffic
-/// rules, ring road and learnt traffic; `window` refines with at most `choice.work` A\*
-/// expansions a step.
+/// rules, ring road, learnt traffic and cells kept clear; `window` refines with at most
+/// `choice.work` A\* expansions a step.
 fn build_planner(args: &LifelongArgs, grid: &Grid, choice: &Choice) -> Box<dyn Planner> {
     let Choice {
         planner: name,
@@ -229,6 +234,14 @@ fn build_planner(args: &LifelongArgs, grid: &Grid, choice: &Choice) -> Box<dyn P
     let priced = highways > 0 || rim.is_some();
     let costs = (priced && name != "committed").then(|| streets(EdgeCosts::highways));
     let seed = args.seed;
+    // Robots without a goal kept out of full goals' way, for the planners over cells.
+    let rotation = || {
+        let planner = RotationPlanner::new(grid, DEFAULT_BUDGET, seed);
+        match (choice.queue, choice.keep_clear) {
+            (Some(bound), Some(radius)) => planner.keep_clear(KeepClear::new(bound, radius)),
+            _ => planner,
+        }
+    };
     match name {
         "crowd" => Box::new(CrowdPlanner::new(grid, DEFAULT_BUDGET, seed)),
         "state" => Box::new(RotationPibt::new(grid, DEFAULT_BUDGET, seed)),
@@ -239,7 +252,7 @@ fn build_planner(args: &LifelongArgs, grid: &Grid, choice: &Choice) -> Box<dyn P
                 _ if small => Redecide::Together,
                 _ => Redecide::Alone,
             };
-            let planner = RotationPlanner::new(grid, DEFAULT_BUDGET, seed);
+            let planner = rotation();
             // Ways alternating between corridors: on the warehouses, whose aisles are every
             // other or every third row and column, the rows' parity sends many one way.
             let planner = match priced {
@@ -294,7 +307,7 @@ fn build_planner(args: &LifelongArgs, grid: &Grid, choice: &Choice) -> Box<dyn P
                 _ => epibt::<5>(grid, seed, cfg, costs, traffic),
             }
         }
-        _ => Box::new(RotationPlanner::new(grid, DEFAULT_BUDGET, seed)),
+        _ => Box::new(rotation()),
     }
 }
 

@@ -281,6 +281,26 @@ fn a_bad_queue_is_refused_and_a_tight_one_plays_valid_steps() {
 }
 
 #[test]
+fn a_bad_keep_clear_is_refused_and_kept_cells_play_valid_steps() {
+    refuses("2024/RANDOM-01.json", "--keep-clear", &["0", "-1", "near"]);
+    // A bound of one makes every goal full, so every robot without a task walks out of the
+    // heat around them: every step still passes the validator.
+    let flags = [
+        "--steps",
+        "150",
+        "--planner",
+        "committed",
+        "--queue",
+        "1",
+        "--keep-clear",
+        "3",
+    ];
+    let (line, _) = play_and_check(&lorr_data("2024/RANDOM-01.json"), &flags, "r01-clear");
+    assert_eq!(field(&line, "errors"), 0.0, "{line}");
+    assert!(field(&line, "tasks finished") > 0.0, "{line}");
+}
+
+#[test]
 fn bad_problems_are_named_by_file_and_line() {
     let map = lorr_data("2023/maps/random-32-32-20.map");
     let dir = temp_dir("bad");

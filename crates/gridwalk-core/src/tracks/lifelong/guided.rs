@@ -5,7 +5,8 @@
 //!
 //! Priorities are PIBT's: the longer a robot has had its goal, the earlier it decides (ties
 //! by a fixed draw), robots without a goal last. A robot without a goal has no table: its own
-//! cell costs nothing and every other cell one action ([`Idle`]), so it stays unless pushed.
+//! cell costs nothing and every other cell one action ([`Idle`]), so it stays unless pushed;
+//! with [`KeepClear`] it walks out of the cells near the goals whose queue is full.
 //! Tables are made for goals as they come and dropped, all but this step's, when they pass
 //! the memory budget.
 
@@ -13,6 +14,7 @@ use crate::crowd::{RotationGuidance, RotationStep};
 use crate::grid::Grid;
 use crate::rng::{Rng, SeedableRng, SplitMix64};
 
+use super::clear::KeepClear;
 use super::committed::{Commitment, Redecide};
 use super::planner::Planner;
 use super::priority::GoalAge;
@@ -62,11 +64,13 @@ impl<G: RotationGuidance> RotationGuidance for Hysteresis<'_, G> {
 }
 
 /// The tables for robots with a goal; for one without, its own cell costs nothing and every
-/// other cell one action, whatever the facing.
+/// other cell one action, whatever the facing, plus twice the cell's heat in actions if
+/// kept clear (see [`KeepClear`]).
 struct Idle<'a, G> {
     base: G,
     states: &'a [(u32, u8)],
     goals: &'a [Option<u32>],
+    clear: Option<&'a KeepClear>,
 }
 
 impl<G: RotationGuidance> RotationGuidance for Idle<'_, G> {
@@ -74,8 +78,11 @@ impl<G: RotationGuidance> RotationGuidance for Idle<'_, G> {
     fn cost(&self, agent: usize, cell: u32, facing: u8) -> u64 {
         match self.goals[agent] {
             Some(_) => self.base.cost(agent, cell, facing),
-            None if cell == self.states[agent].0 => 0,
-            None => self.base.action(),
+            None => {
+                let heat = self.clear.map_or(0, |k| u64::from(k.heat(cell)));
+                let moves = u64::from(cell != self.states[agent].0);
+                (2 * heat + moves) * self.base.action()
+            }
         }
     }
 
@@ -109,6 +116,8 @@ pub struct RotationPlanner {
     commit: Option<Commitment>,
     /// Traffic learnt from the robots' moves, pricing the tables' moves (`None`: fixed).
     traffic: Option<Traffic>,
+    /// The cells robots without a goal walk out of, if kept clear.
+    clear: Option<KeepClear>,
 }
 
 impl RotationPlanner {
@@ -130,6 +139,7 @@ impl RotationPlanner {
             goals: Vec::new(),
             commit: None,
             traffic: None,
+            clear: None,
         }
     }
 
@@ -180,6 +190,9 @@ impl RotationPlanner {
         self.goals.clear();
         self.goals.extend_from_slice(goals);
         (self.tables).hold_to(self.budget, goals.iter().flatten().copied());
+        if let Some(k) = &mut self.clear {
+            k.update(&self.grid, goals);
+        }
     }
 
     /// The same planner on tables with traffic rules ([`EdgeCosts`]).
@@ -191,6 +204,13 @@ impl RotationPlanner {
     /// The same planner with its moves priced by the traffic it sees (see [`Traffic`]).
     pub fn with_traffic(mut self, cfg: TrafficConfig) -> RotationPlanner {
         self.traffic = Some(Traffic::over(&self.grid, &mut self.tables, cfg));
+        self
+    }
+
+    /// The same planner, its robots without a goal walking out of the cells near the goals
+    /// whose queue is full (see [`KeepClear`]).
+    pub fn keep_clear(mut self, clear: KeepClear) -> RotationPlanner {
+        self.clear = Some(clear);
         self
     }
 
@@ -224,6 +244,7 @@ impl Planner for RotationPlanner {
                 base,
                 states: &self.states,
                 goals: &self.goals,
+                clear: self.clear.as_ref(),
             },
             states: &self.states,
             left: &self.left,
@@ -280,6 +301,58 @@ mod tests {
             // The tables hold robot 1's goal's alone.
             alone.ensure_all([60].into_iter()).unwrap();
             assert_eq!(planner.tables.memory_bytes(), alone.memory_bytes());
+        }
+    }
+
+    /// Plays `steps` timesteps of `planner` from `states`, the goals fixed.
+    fn play(
+        planner: &mut RotationPlanner,
+        grid: &Grid,
+        states: &mut [State],
+        goals: &[Option<u32>],
+        steps: usize,
+    ) {
+        let mut actions = Vec::new();
+        for _ in 0..steps {
+            planner.plan(states, goals, &mut actions);
+            for (s, a) in states.iter_mut().zip(&actions) {
+                let (cell, facing) = a.apply(grid, (s.cell, s.facing)).expect("a valid action");
+                *s = State { cell, facing };
+            }
+        }
+    }
+
+    #[test]
+    fn a_robot_without_a_goal_walks_out_of_the_heat_of_a_full_goal() {
+        let grid = Grid::new(10, 3).unwrap();
+        let redecide = [None, Some(Redecide::Alone)];
+        for (kept, redecide) in [false, true]
+            .into_iter()
+            .flat_map(|k| redecide.map(|r| (k, r)))
+        {
+            let mut planner = RotationPlanner::new(&grid, usize::MAX, 1);
+            if kept {
+                planner = planner.keep_clear(KeepClear::new(1, 3));
+            }
+            if let Some(r) = redecide {
+                planner = planner.committed(r, 1);
+            }
+            // Robot 0 heads for cell 0 from the far corner (its queue of one is full); robot
+            // 1 has no goal and stands beside cell 0, facing east.
+            let mut states = [
+                State {
+                    cell: 29,
+                    facing: 2,
+                },
+                State { cell: 1, facing: 0 },
+            ];
+            play(&mut planner, &grid, &mut states, &[Some(0), None], 6);
+            let idle = states[1].cell;
+            let away = idle % 10 + idle / 10;
+            match kept {
+                true => assert!(away > 3, "{redecide:?}: still in the heat at cell {idle}"),
+                false => assert_eq!(idle, 1, "{redecide:?}: moved without being pushed"),
+            }
         }
     }
 }

@@ -24,6 +24,7 @@
 //! ([`Traffic`]). [`Settings::parking`] lets only some robots
 //! work; the others park ([`Parking`]).
 
+mod clear;
 mod committed;
 mod dist;
 mod epibt;
@@ -47,6 +48,7 @@ mod window;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+pub use clear::KeepClear;
 pub use committed::{Redecide, SAMPLE_WORK, SHUFFLE_SWAPS};
 pub use dist::{DEFAULT_BUDGET, DistCache};
 pub use epibt::{DEFAULT_POWER, Epibt, EpibtConfig, MAX_CHAIN, STALL_STEPS};
