@@ -1,9 +1,11 @@
 //! The crowd workload's lifelong LoRR row (issue 39): `lorr_plan_10000_ms`, the planning a
 //! step of the lifelong track's default planner on this map (committed rotation steps, each
 //! robot decided again as soon as it stands on its cell, on traffic rules alternating between
-//! corridors: [`RotationPlanner::committed`]) for the 2023 main round's I-10: 10,000 robots on
-//! warehouse_large, tasks dealt round robin, from `benches/data/lorr/` (see its README). Included by `compare.rs` and
-//! run by the `crowd` workload, beside `crowd_step_10000_ms`.
+//! corridors: [`RotationPlanner::committed`]; at most 8 robots heading for one goal, the
+//! others walking out of the full goals' way: [`KeepClear`]) for the 2023 main round's I-10:
+//! 10,000 robots on warehouse_large, tasks dealt round robin, from `benches/data/lorr/` (see
+//! its README). Included by `compare.rs` and run by the `crowd` workload, beside
+//! `crowd_step_10000_ms`.
 //!
 //! The run is the CLI's (`gridwalk-cli lifelong`): the track's runner with its planner on its
 //! own thread. The figure is the mean of the planner's own time a step, without the
@@ -15,13 +17,16 @@ use std::time::Duration;
 
 use gridwalk_core::format::lorr::Problem;
 use gridwalk_core::tracks::lifelong::{
-    DEFAULT_BUDGET, EdgeCosts, Redecide, RotationPlanner, SchedulerKind, Settings, run,
+    DEFAULT_BUDGET, EdgeCosts, KeepClear, Redecide, RotationPlanner, SchedulerKind, Settings, run,
 };
 
 use super::{Goal, Report, Samples, Series};
 
 /// The issue's goal for the planning a step at 10,000 robots.
 const PLAN_GOAL_MS: f64 = 50.0;
+
+/// The robots that may head for one goal at once, as the CLI's `--queue auto`.
+const QUEUE: u32 = 8;
 
 /// The problem file, beside its map, agents and tasks.
 fn problem_path() -> PathBuf {
@@ -33,15 +38,16 @@ pub fn warehouse_10000(steps: u64, report: &mut Report) -> Result<(), String> {
     let path = problem_path();
     let problem = Problem::load(&path).map_err(|e| e.to_string())?;
     // As `gridwalk-cli lifelong` plays it by default: `--highways` 32 for committed steps
-    // on a map this size.
+    // on a map this size, `--queue` 8 and `--keep-clear` 10.
     let planner = RotationPlanner::new(&problem.grid, DEFAULT_BUDGET, 0)
         .with_costs(EdgeCosts::corridors(&problem.grid, 2, 34))
+        .keep_clear(KeepClear::new(QUEUE, 10))
         .committed(Redecide::Alone, 0);
     let settings = Settings {
         steps,
         step_time_limit: Duration::from_secs(60),
         scheduler: SchedulerKind::Greedy,
-        queue: None,
+        queue: Some(QUEUE),
         parking: None,
         approach: 1,
     };
@@ -81,7 +87,7 @@ pub fn warehouse_10000(steps: u64, report: &mut Report) -> Result<(), String> {
         None,
     );
     report.notes.push(format!(
-        "lorr_plan_10000_ms: the lifelong track's planner (committed rotation steps, alone, on corridor traffic rules: the CLI's default here) on 2023 I-10, 10,000 robots on warehouse_large, the first {steps} steps: planning {mean:.2} ms a step on average, {max:.1} ms at most, {finished} tasks finished; preprocessing (the first goals' tables) {:.1} s, not counted",
+        "lorr_plan_10000_ms: the lifelong track's planner (committed rotation steps, alone, on corridor traffic rules, queue 8, kept clear: the CLI's default here) on 2023 I-10, 10,000 robots on warehouse_large, the first {steps} steps: planning {mean:.2} ms a step on average, {max:.1} ms at most, {finished} tasks finished; preprocessing (the first goals' tables) {:.1} s, not counted",
         outcome.preprocess_seconds
     ));
     Ok(())
