@@ -14,7 +14,7 @@ use crate::crowd::{RotationGuidance, RotationStep};
 use crate::grid::Grid;
 use crate::rng::{Rng, SeedableRng, SplitMix64};
 
-use super::clear::KeepClear;
+use super::clear::{HEAT_ACTIONS, KeepClear};
 use super::committed::{Commitment, Redecide};
 use super::planner::Planner;
 use super::priority::GoalAge;
@@ -64,8 +64,8 @@ impl<G: RotationGuidance> RotationGuidance for Hysteresis<'_, G> {
 }
 
 /// The tables for robots with a goal; for one without, its own cell costs nothing and every
-/// other cell one action, whatever the facing, plus twice the cell's heat in actions if
-/// kept clear (see [`KeepClear`]).
+/// other cell one action, whatever the facing, plus [`HEAT_ACTIONS`] a unit of the cell's
+/// heat if kept clear (see [`KeepClear`]).
 struct Idle<'a, G> {
     base: G,
     states: &'a [(u32, u8)],
@@ -81,7 +81,7 @@ impl<G: RotationGuidance> RotationGuidance for Idle<'_, G> {
             None => {
                 let heat = self.clear.map_or(0, |k| u64::from(k.heat(cell)));
                 let moves = u64::from(cell != self.states[agent].0);
-                (2 * heat + moves) * self.base.action()
+                (HEAT_ACTIONS * heat + moves) * self.base.action()
             }
         }
     }
