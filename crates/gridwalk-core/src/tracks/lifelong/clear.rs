@@ -4,8 +4,8 @@
 //! Under a queue bound (`queue.rs` in 2023, the matching scheduler's in 2024) only the
 //! bound's nearest robots head for a goal cell that many want; the others wait without a
 //! goal, decide last and are pushed aside. On warehouse_large those goals are the 352
-//! emitters, two in each pocket of twelve cells off the map's long edges, and the waiting
-//! robots were pushed into the pockets and the rows beside them, where they shut the
+//! emitters, most of them two to a pocket of twelve cells off the map's long edges, and the
+//! waiting robots were pushed into the pockets and the rows beside them, where they shut the
 //! emitters in (docs/benchmarks.md, "Keeping the emitters clear").
 //!
 //! Each step every cell within [`KeepClear::radius`] moves of a *full* goal (one that as many
