@@ -8,10 +8,10 @@
 //! waiting robots were pushed into the pockets and the rows beside them, where they shut the
 //! emitters in (docs/benchmarks.md, "Keeping the emitters clear").
 //!
-//! Each step every cell within [`KeepClear::radius`] moves of a *full* goal (one that as many
+//! Each step every cell within the radius (in moves) of a *full* goal (one that as many
 //! robots head for as the bound lets through) gets a *heat*: the radius plus one, less its
 //! distance from the nearest full goal; other cells have none. A robot without a goal prices
-//! a cell at twice its heat in actions, plus one action if it must move there
+//! a cell at [`HEAT_ACTIONS`] actions a unit of heat, plus one action if it must move there
 //! (`guided.rs`): it walks down the heat and out, and when pushed it steps away from the
 //! goals. Outside the heat it stays unless pushed, as before.
 //!
@@ -51,11 +51,6 @@ impl KeepClear {
             ring: Vec::new(),
             next: Vec::new(),
         }
-    }
-
-    /// The moves from a full goal within which cells have heat.
-    pub fn radius(&self) -> u16 {
-        self.radius
     }
 
     /// Makes the heat again for robots heading for `goals` on `grid`.
