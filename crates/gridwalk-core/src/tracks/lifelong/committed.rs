@@ -16,6 +16,7 @@ use crate::grid::Grid;
 use crate::rng::{Draw, SeedableRng, SplitMix64};
 
 use super::Action;
+use super::near::{Gathered, Near};
 
 /// Robot decisions one decision may take: it tries this many PIBT steps divided by the
 /// robots (at least one).
@@ -49,6 +50,8 @@ pub(super) struct Commitment {
     shuffled: Vec<u32>,
     /// When robots get new next cells.
     redecide: Redecide,
+    /// Each robot's costs near its cell, gathered for a decision's tries ([`Near`]).
+    kept: Vec<Gathered>,
     /// Timesteps planned, and those on which next cells were decided.
     steps: u64,
     decided: u64,
@@ -64,6 +67,7 @@ impl Commitment {
             fixed: Vec::new(),
             shuffled: Vec::new(),
             redecide,
+            kept: Vec::new(),
             steps: 0,
             decided: 0,
         }
@@ -75,7 +79,7 @@ impl Commitment {
     /// [`SHUFFLE_SWAPS`] swaps per robot further from `order`, the one of most [`progress`]
     /// kept. With every robot fixed, one step carries their cells out. Returns `false`,
     /// `actions` left empty, when no step could be made.
-    pub(super) fn plan<G: RotationGuidance>(
+    pub(super) fn plan<G: RotationGuidance + Sync>(
         &mut self,
         step: &mut RotationStep,
         grid: &Grid,
@@ -95,6 +99,35 @@ impl Commitment {
         };
         self.shuffled.clear();
         self.shuffled.extend_from_slice(order);
+        let mut kept = std::mem::take(&mut self.kept);
+        let found = if tries > 1 {
+            let near = Near::gather(guidance, grid, states, &mut kept);
+            self.best_of(tries, step, grid, states, &near, actions)
+        } else {
+            self.best_of(tries, step, grid, states, guidance, actions)
+        };
+        self.kept = kept;
+        self.origin.clear();
+        self.origin.extend(states.iter().map(|s| s.0));
+        if !found {
+            actions.clear();
+            self.targets.clear();
+        }
+        found
+    }
+
+    /// The best of `tries` PIBT steps (see [`plan`](Self::plan)) into `actions` and
+    /// `targets`; `false` when none could be made.
+    fn best_of<G: RotationGuidance>(
+        &mut self,
+        tries: usize,
+        step: &mut RotationStep,
+        grid: &Grid,
+        states: &[(u32, u8)],
+        guidance: &G,
+        actions: &mut Vec<Action>,
+    ) -> bool {
+        let n = states.len();
         let mut best = None;
         for t in 0..tries {
             if t > 0 && n > 1 {
@@ -115,12 +148,6 @@ impl Commitment {
                 self.targets.clear();
                 self.targets.extend_from_slice(step.next_cells());
             }
-        }
-        self.origin.clear();
-        self.origin.extend(states.iter().map(|s| s.0));
-        if best.is_none() {
-            actions.clear();
-            self.targets.clear();
         }
         best.is_some()
     }

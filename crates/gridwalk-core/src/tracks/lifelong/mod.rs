@@ -30,6 +30,7 @@ mod dist;
 mod epibt;
 mod guided;
 mod matching;
+mod near;
 mod operations;
 mod park;
 mod planner;
