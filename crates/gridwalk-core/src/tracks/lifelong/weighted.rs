@@ -153,7 +153,7 @@ pub struct WeightedTables {
 }
 
 /// Tables each thread makes at least when [`WeightedTables::ensure_all`] spreads them.
-const TABLES_PER_THREAD: usize = 16;
+const TABLES_PER_THREAD: usize = 4;
 
 /// A search's buffers: costs by `cell × 4 + facing`, and its queue's buckets, one a cost
 /// modulo their number (one more than the dearest action).
