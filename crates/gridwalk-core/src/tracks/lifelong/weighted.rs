@@ -663,7 +663,9 @@ mod tests {
         let goals: Vec<u32> = (0..w * h).chain(0..w * h).chain([w * h + 3]).collect();
         let err = together.ensure_all(goals).unwrap_err();
         assert!(err.contains(&wall.to_string()), "{err}");
-        let free: Vec<u32> = (0..w * h).filter(|&g| grid.weight(g as usize) != 0).collect();
+        let free: Vec<u32> = (0..w * h)
+            .filter(|&g| grid.weight(g as usize) != 0)
+            .collect();
         let agree = |together: &WeightedTables, alone: &mut WeightedTables, goal: u32| {
             alone.ensure(goal).unwrap();
             for c in 0..w * h {
